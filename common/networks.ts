@@ -1,0 +1,55 @@
+/**
+ * The networks USDX runs on. Every chain id, RPC default and explorer address lives here.
+ */
+export interface ChainInfo {
+  /** The name Hardhat, the manifest file and the dashboard use. */
+  readonly network: "localhost" | "sepolia";
+  readonly chainId: number;
+  /** What the dashboard shows (spec: 'Sepolia' is the default label). */
+  readonly label: string;
+  /** Where to see a transaction; the local chain has none (the dashboard shows its own view). */
+  readonly explorerUrl: string | null;
+}
+
+export const LOCAL_CHAIN: ChainInfo = {
+  network: "localhost",
+  chainId: 31337,
+  label: "Hardhat Local",
+  explorerUrl: null,
+};
+
+export const SEPOLIA: ChainInfo = {
+  network: "sepolia",
+  chainId: 11155111,
+  label: "Sepolia",
+  explorerUrl: "https://sepolia.etherscan.io",
+};
+
+export const CHAINS: readonly ChainInfo[] = [LOCAL_CHAIN, SEPOLIA];
+
+/** The chain id as a wallet wants it (0xaa36a7 for Sepolia). */
+export function chainIdHex(chainId: number): string {
+  return "0x" + chainId.toString(16);
+}
+
+export function chainById(chainId: number): ChainInfo | undefined {
+  return CHAINS.find((c) => c.chainId === chainId);
+}
+
+export const LOCAL_RPC_HOST = "127.0.0.1";
+export const DEFAULT_LOCAL_RPC_PORT = 8545;
+
+/** The local node's port: LOCAL_RPC_PORT, or 8545. */
+export function localRpcPort(env: NodeJS.ProcessEnv = process.env): number {
+  const raw = env.LOCAL_RPC_PORT;
+  if (raw === undefined || raw === "") return DEFAULT_LOCAL_RPC_PORT;
+  const port = Number(raw);
+  if (!Number.isInteger(port) || port < 1 || port > 65535) {
+    throw new Error(`LOCAL_RPC_PORT must be a port number (1-65535), not '${raw}'.`);
+  }
+  return port;
+}
+
+export function localRpcUrl(env: NodeJS.ProcessEnv = process.env): string {
+  return `http://${LOCAL_RPC_HOST}:${localRpcPort(env)}`;
+}

@@ -1,0 +1,58 @@
+import "dotenv/config";
+import { HardhatUserConfig, subtask } from "hardhat/config";
+import { TASK_COMPILE_SOLIDITY_GET_SOLC_BUILD } from "hardhat/builtin-tasks/task-names";
+import "@nomicfoundation/hardhat-toolbox";
+import "@openzeppelin/hardhat-upgrades";
+import { LOCAL_CHAIN, localRpcUrl, SEPOLIA } from "./common/networks";
+
+const SOLC_VERSION = "0.8.28";
+
+// Hardhat downloads solc from the internet; these machines have none. Use the npm `solc` package.
+subtask(TASK_COMPILE_SOLIDITY_GET_SOLC_BUILD, async (args: { solcVersion: string }) => {
+  if (args.solcVersion !== SOLC_VERSION) {
+    throw new Error(`Only solc ${SOLC_VERSION} is installed (npm package solc); a contract asked for ${args.solcVersion}.`);
+  }
+  return {
+    compilerPath: require.resolve("solc/soljson.js"),
+    isSolcJs: true,
+    version: SOLC_VERSION,
+    longVersion: "0.8.28+commit.7893614a",
+  };
+});
+
+const deployerKey = process.env.DEPLOYER_PRIVATE_KEY;
+
+const config: HardhatUserConfig = {
+  solidity: {
+    version: SOLC_VERSION,
+    settings: {
+      // Many runs: transfer and transferFrom run once per batch recipient; bytecode size is no issue.
+      optimizer: { enabled: true, runs: 10_000 },
+      // Cancun runs on the local chain and on Sepolia alike.
+      evmVersion: "cancun",
+    },
+  },
+  networks: {
+    hardhat: { chainId: LOCAL_CHAIN.chainId },
+    localhost: { url: localRpcUrl(), chainId: LOCAL_CHAIN.chainId },
+    sepolia: {
+      // Checked by scripts/deploy.ts, which says what is missing before anything is sent.
+      url: process.env.SEPOLIA_RPC_URL || "http://sepolia-rpc-url-not-set.invalid",
+      chainId: SEPOLIA.chainId,
+      accounts: deployerKey ? [deployerKey] : [],
+    },
+  },
+  typechain: {
+    outDir: "typechain-types",
+    target: "ethers-v6",
+  },
+  gasReporter: {
+    enabled: process.env.REPORT_GAS === "true",
+    offline: true,
+  },
+  mocha: {
+    timeout: 120_000,
+  },
+};
+
+export default config;
