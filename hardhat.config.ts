@@ -4,6 +4,7 @@ import { TASK_COMPILE_SOLIDITY_GET_SOLC_BUILD } from "hardhat/builtin-tasks/task
 import "@nomicfoundation/hardhat-toolbox";
 import "@openzeppelin/hardhat-upgrades";
 import { LOCAL_CHAIN, localRpcUrl, SEPOLIA } from "./common/networks";
+import "./tasks";
 
 const SOLC_VERSION = "0.8.28";
 

@@ -1,0 +1,40 @@
+import { formatUnits, parseUnits } from "ethers";
+import { TOKEN_DECIMALS } from "./token";
+
+// Plain decimals only: no sign, no exponent, no thousands separators, at most 18 decimals.
+const DECIMAL = /^(\d+)(?:\.(\d*))?$|^\.(\d+)$/;
+
+/**
+ * Parses a token amount a person typed ("12.5", "0.01", "1000") into base units.
+ * Throws an Error saying what is wrong: empty, not a plain decimal, too many decimals.
+ */
+export function parseTokenAmount(input: string, decimals: number = TOKEN_DECIMALS): bigint {
+  const text = input.trim();
+  if (text === "") throw new Error("Amount is empty");
+  const match = DECIMAL.exec(text);
+  if (!match) throw new Error(`'${input}' is not a plain decimal amount (digits and at most one '.')`);
+  const fraction = match[2] ?? match[3] ?? "";
+  if (fraction.length > decimals) {
+    throw new Error(`'${input}' has ${fraction.length} decimals; USDX has ${decimals}`);
+  }
+  return parseUnits(text.startsWith(".") ? `0${text}` : text.endsWith(".") ? text.slice(0, -1) : text, decimals);
+}
+
+/** Like parseTokenAmount, and also refuses zero: 'Please enter a valid amount greater than 0'. */
+export function parsePositiveTokenAmount(input: string, decimals: number = TOKEN_DECIMALS): bigint {
+  const value = parseTokenAmount(input, decimals);
+  if (value === 0n) throw new Error("Please enter a valid amount greater than 0");
+  return value;
+}
+
+/**
+ * Formats base units for display with a fixed number of decimals, rounding down so a balance is
+ * never shown larger than it is (spec: balances, shares and supply to 2 decimals, multiplier to 4).
+ */
+export function formatTokenAmount(value: bigint, places = 2, decimals: number = TOKEN_DECIMALS): string {
+  const negative = value < 0n;
+  const abs = negative ? -value : value;
+  const [whole, fraction = ""] = formatUnits(abs, decimals).split(".");
+  const shown = places > 0 ? `${whole}.${fraction.padEnd(places, "0").slice(0, places)}` : whole;
+  return negative ? `-${shown}` : shown;
+}

@@ -1,0 +1,60 @@
+import { getAddress, isAddress } from "ethers";
+
+/**
+ * deployments/<network>.json: the one record of where USDX lives. The scripts, the server and
+ * the dashboard read addresses only from here (ABIs come from the generated bindings).
+ */
+export interface DeploymentManifest {
+  network: string;
+  chainId: number;
+  /** The USDX proxy: the token's address for every read and write. */
+  proxy: string;
+  /** The implementation behind the proxy when this manifest was written. */
+  implementation: string;
+  /** The first DEFAULT_ADMIN_ROLE holder. */
+  owner: string;
+  /** The BatchPayments contract bound to the proxy. */
+  batchPayments: string;
+  /** The block of the proxy's creation: where an event indexer starts. */
+  deploymentBlock: number;
+  /** That block's hash: a manifest whose hash the chain no longer has belongs to another chain run. */
+  deploymentBlockHash: string;
+  deployedAt: string;
+}
+
+const ADDRESS_FIELDS = ["proxy", "implementation", "owner", "batchPayments"] as const;
+
+/** Checks a parsed manifest field by field; throws naming the first wrong field. */
+export function validateManifest(value: unknown, source: string): DeploymentManifest {
+  if (typeof value !== "object" || value === null) throw new Error(`${source}: not a JSON object`);
+  const m = value as Record<string, unknown>;
+  if (typeof m.network !== "string" || m.network === "") throw new Error(`${source}: 'network' must be a name`);
+  if (!Number.isInteger(m.chainId) || (m.chainId as number) <= 0) {
+    throw new Error(`${source}: 'chainId' must be a positive integer`);
+  }
+  for (const field of ADDRESS_FIELDS) {
+    if (typeof m[field] !== "string" || !isAddress(m[field])) {
+      throw new Error(`${source}: '${field}' must be an address`);
+    }
+  }
+  if (!Number.isInteger(m.deploymentBlock) || (m.deploymentBlock as number) < 0) {
+    throw new Error(`${source}: 'deploymentBlock' must be a block number`);
+  }
+  if (typeof m.deploymentBlockHash !== "string" || !/^0x[0-9a-fA-F]{64}$/.test(m.deploymentBlockHash)) {
+    throw new Error(`${source}: 'deploymentBlockHash' must be a 32-byte hex hash`);
+  }
+  if (typeof m.deployedAt !== "string" || Number.isNaN(Date.parse(m.deployedAt))) {
+    throw new Error(`${source}: 'deployedAt' must be an ISO date`);
+  }
+  return {
+    network: m.network,
+    chainId: m.chainId as number,
+    proxy: getAddress(m.proxy as string),
+    implementation: getAddress(m.implementation as string),
+    owner: getAddress(m.owner as string),
+    batchPayments: getAddress(m.batchPayments as string),
+    deploymentBlock: m.deploymentBlock as number,
+    deploymentBlockHash: m.deploymentBlockHash,
+    deployedAt: m.deployedAt,
+  };
+}

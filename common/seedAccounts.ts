@@ -1,0 +1,51 @@
+import type { RoleName } from "./roles";
+
+/**
+ * The local chain's named accounts: Hardhat's default accounts by index, each with one job, so a
+ * tester (and the dashboard's development wallet) can act as any role. scripts/seed.ts makes the
+ * chain match this list.
+ */
+export interface SeededAccount {
+  name: string;
+  /** Index among the Hardhat node's unlocked accounts. */
+  index: number;
+  roles: readonly RoleName[];
+  /** USDX minted to it at seed time, before the multiplier rises. */
+  funds?: string;
+  /** Blocked at the end of seeding. */
+  blocked?: boolean;
+  description: string;
+}
+
+export const SEEDED_ACCOUNTS: readonly SeededAccount[] = [
+  { name: "admin", index: 0, roles: ["DEFAULT_ADMIN_ROLE"], funds: "100000", description: "deployer and owner; grants roles" },
+  { name: "minter", index: 1, roles: ["MINTER_ROLE"], description: "mints (the mock bank's deposits)" },
+  { name: "burner", index: 2, roles: ["BURNER_ROLE"], description: "burns" },
+  { name: "blocklister", index: 3, roles: ["BLOCKLIST_ROLE"], description: "blocks and unblocks" },
+  { name: "oracle", index: 4, roles: ["ORACLE_ROLE"], description: "sets the reward multiplier" },
+  { name: "pauser", index: 5, roles: ["PAUSE_ROLE"], description: "pauses and unpauses" },
+  { name: "upgrader", index: 6, roles: ["UPGRADE_ROLE"], description: "upgrades the implementation" },
+  { name: "alice", index: 7, roles: [], funds: "10000", description: "holder" },
+  { name: "bob", index: 8, roles: [], funds: "5000", description: "holder" },
+  { name: "carol", index: 9, roles: [], funds: "2500", description: "holder" },
+  { name: "dave", index: 10, roles: [], funds: "1000", blocked: true, description: "holder, blocked" },
+  { name: "erin", index: 11, roles: [], description: "empty wallet" },
+];
+
+/** Transfers made while seeding, so every holder has history. Amounts in USDX. */
+export const SEEDED_TRANSFERS: readonly { from: string; to: string; amount: string }[] = [
+  { from: "alice", to: "bob", amount: "250" },
+  { from: "bob", to: "carol", amount: "120.5" },
+  { from: "carol", to: "alice", amount: "42.25" },
+  { from: "dave", to: "alice", amount: "10" },
+  { from: "admin", to: "erin", amount: "15" },
+];
+
+/** The multiplier after seeding: set to 1.0125, then 0.0025 added (both paths of the ORACLE role). */
+export const SEEDED_MULTIPLIER = { set: "1.0125", add: "0.0025" } as const;
+
+export function seededAccount(name: string): SeededAccount {
+  const account = SEEDED_ACCOUNTS.find((a) => a.name === name.toLowerCase());
+  if (!account) throw new Error(`No seeded account named '${name}' (known: ${SEEDED_ACCOUNTS.map((a) => a.name).join(", ")})`);
+  return account;
+}

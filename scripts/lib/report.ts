@@ -1,0 +1,40 @@
+import type { USDX } from "../../typechain-types";
+import { formatTokenAmount } from "../../common/amounts";
+import { ROLE_NAMES, ROLES } from "../../common/roles";
+
+export interface AccountRow {
+  name: string;
+  address: string;
+  roles: string[];
+  balance: bigint;
+  blocked: boolean;
+}
+
+/** Reads each account's roles, balance and blocklist state from the chain. */
+export async function readAccounts(usdx: USDX, accounts: { name: string; address: string }[]): Promise<AccountRow[]> {
+  return Promise.all(
+    accounts.map(async ({ name, address }) => {
+      const [held, balance, blocked] = await Promise.all([
+        Promise.all(ROLE_NAMES.map((role) => usdx.hasRole(ROLES[role], address))),
+        usdx.balanceOf(address),
+        usdx.isBlocked(address),
+      ]);
+      const roles = ROLE_NAMES.filter((_, i) => held[i]).map((r) => r.replace(/_ROLE$/, ""));
+      return { name, address, roles, balance, blocked };
+    }),
+  );
+}
+
+/** A plain fixed-width table: what a terminal shows best. */
+export function formatTable(headers: string[], rows: string[][]): string {
+  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i])).join("  ").trimEnd();
+  return [line(headers), line(widths.map((w) => "-".repeat(w))), ...rows.map(line)].join("\n");
+}
+
+export function formatAccounts(rows: AccountRow[]): string {
+  return formatTable(
+    ["name", "address", "roles", "balance (USDX)", "blocked"],
+    rows.map((r) => [r.name, r.address, r.roles.join(", ") || "-", formatTokenAmount(r.balance, 2), r.blocked ? "yes" : "no"]),
+  );
+}
