@@ -8,6 +8,7 @@ import { MaxUint256, Signature, Wallet, encodeBytes32String, parseUnits } from "
 import type { BatchPayments, USDX } from "../typechain-types";
 import { ROLES } from "../common/roles";
 import { TOKEN_NAME, TOKEN_SYMBOL } from "../common/token";
+import { PERMIT_TYPES, permitDomain } from "../common/permit";
 import { REFERENCE_BLOCK_GAS_LIMIT, TRANSACTION_GAS_CAP } from "../common/gasLimits";
 import { formatTable } from "../scripts/lib/report";
 
@@ -92,21 +93,8 @@ async function main() {
     await usdx.connect(payer).approve(batchAddress, 0);
     const deadline = BigInt((await ethers.provider.getBlock("latest"))!.timestamp + 3600);
     const { chainId } = await ethers.provider.getNetwork();
-    const sig = Signature.from(
-      await payer.signTypedData(
-        { name: TOKEN_NAME, version: "1", chainId, verifyingContract: await usdx.getAddress() },
-        {
-          Permit: [
-            { name: "owner", type: "address" },
-            { name: "spender", type: "address" },
-            { name: "value", type: "uint256" },
-            { name: "nonce", type: "uint256" },
-            { name: "deadline", type: "uint256" },
-          ],
-        },
-        { owner: payer.address, spender: batchAddress, value: total, nonce: await usdx.nonces(payer.address), deadline },
-      ),
-    );
+    const message = { owner: payer.address, spender: batchAddress, value: total, nonce: await usdx.nonces(payer.address), deadline };
+    const sig = Signature.from(await payer.signTypedData(permitDomain(chainId, await usdx.getAddress()), PERMIT_TYPES, message));
     const gas = await gasOf(batch.connect(payer).payWithPermit(recipients, amounts, ref, total, deadline, sig.v, sig.r, sig.s));
     results.push({ n, kind: "new + permit", gas, single: n * transferNew });
   }

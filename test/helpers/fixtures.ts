@@ -4,6 +4,7 @@ import type { HardhatEthersSigner } from "@nomicfoundation/hardhat-ethers/signer
 import type { BatchPayments, USDX } from "../../typechain-types";
 import { ROLES } from "../../common/roles";
 import { TOKEN_NAME, TOKEN_SYMBOL } from "../../common/token";
+import { PERMIT_TYPES, PermitMessage, permitDomain } from "../../common/permit";
 
 /** USDX amounts in tests: usd("12.5") is 12.5 tokens in base units. */
 export const usd = (amount: string | number): bigint => parseUnits(String(amount), 18);
@@ -58,18 +59,9 @@ export async function signPermit(
   nonce?: bigint,
 ): Promise<Signature> {
   const { chainId } = await ethers.provider.getNetwork();
-  const domain = { name: await usdx.name(), version: "1", chainId, verifyingContract: await usdx.getAddress() };
-  const types = {
-    Permit: [
-      { name: "owner", type: "address" },
-      { name: "spender", type: "address" },
-      { name: "value", type: "uint256" },
-      { name: "nonce", type: "uint256" },
-      { name: "deadline", type: "uint256" },
-    ],
-  };
-  const message = { owner: owner.address, spender, value, nonce: nonce ?? (await usdx.nonces(owner.address)), deadline };
-  return Signature.from(await owner.signTypedData(domain, types, message));
+  const domain = permitDomain(chainId, await usdx.getAddress(), await usdx.name());
+  const message: PermitMessage = { owner: owner.address, spender, value, nonce: nonce ?? (await usdx.nonces(owner.address)), deadline };
+  return Signature.from(await owner.signTypedData(domain, PERMIT_TYPES, message));
 }
 
 /** A deadline `seconds` after the latest block. */
