@@ -1,3 +1,4 @@
+import path from "node:path";
 import type { HardhatRuntimeEnvironment } from "hardhat/types";
 import { getAddress } from "ethers";
 import { DeploymentManifest } from "../common/manifest";
@@ -18,7 +19,8 @@ export async function deployUSDX(
   const chainId = await assertNetworkReady(hre);
   const [deployer] = await hre.ethers.getSigners();
   if (!deployer) throw new Error(`Network '${hre.network.name}' has no account to deploy from (set DEPLOYER_PRIVATE_KEY).`);
-  const ownerInput = options.owner ?? process.env.USDX_OWNER ?? deployer.address;
+  // An empty USDX_OWNER (as .env.example leaves it) means the deployer.
+  const ownerInput = options.owner ?? (process.env.USDX_OWNER || deployer.address);
   let owner: string;
   try {
     owner = getAddress(ownerInput);
@@ -56,7 +58,7 @@ export async function deployUSDX(
   log(`USDX proxy      ${manifest.proxy}`);
   log(`implementation  ${manifest.implementation}`);
   log(`BatchPayments   ${manifest.batchPayments}`);
-  log(`deployed in block ${manifest.deploymentBlock}; manifest written to ${file}`);
+  log(`deployed in block ${manifest.deploymentBlock}; manifest written to ${path.relative(process.cwd(), file)}`);
   return { manifest, file };
 }
 

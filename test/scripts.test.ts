@@ -88,6 +88,18 @@ describe("scripts/deploy.ts", () => {
     await expect(deployUSDX(hre, { owner: "0x1234" })).to.be.rejectedWith("USDX_OWNER '0x1234' is not a valid address.");
   });
 
+  it("treats an empty USDX_OWNER (as .env.example leaves it) as the deployer", async () => {
+    const saved = process.env.USDX_OWNER;
+    process.env.USDX_OWNER = "";
+    try {
+      const { manifest } = await deployUSDX(hre);
+      expect(manifest.owner).to.equal((await ethers.getSigners())[0].address);
+    } finally {
+      if (saved === undefined) delete process.env.USDX_OWNER;
+      else process.env.USDX_OWNER = saved;
+    }
+  });
+
   it("is readable through the manifest alone by a plain ethers client (every view function)", async () => {
     const manifest = await use(seededFixture);
     const usdx = USDX__factory.connect(readManifest("hardhat").proxy, ethers.provider);
