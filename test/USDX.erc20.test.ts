@@ -70,6 +70,20 @@ describe("USDX: initialisation and metadata", () => {
       .withArgs(ZeroAddress);
   });
 
+  it("has every read, write and event the spec names (sections 3 and 7)", async () => {
+    const { usdx } = await loadFixture(deployFixture);
+    const names = (type: string) => usdx.interface.fragments.filter((f) => f.type === type).map((f) => (f as unknown as { name: string }).name);
+    const reads = "name symbol decimals totalSupply balanceOf allowance nonces totalShares sharesOf convertToShares convertToTokens rewardMultiplier paused isBlocked hasRole getRoleAdmin";
+    const writes =
+      "transfer mint burn blockAccount unblockAccount pause unpause setRewardMultiplier addRewardMultiplier grantRole revokeRole approve transferFrom " +
+      "increaseAllowance decreaseAllowance permit blockAccounts unblockAccounts renounceRole upgradeTo upgradeToAndCall initialize";
+    const events =
+      "Transfer Approval RoleGranted RoleRevoked RoleAdminChanged AccountBlocked AccountUnblocked RewardMultiplier Paused Unpaused Upgraded " +
+      "AdminChanged BeaconUpgraded Initialized EIP712DomainChanged";
+    expect(names("function")).to.include.members(`${reads} ${writes}`.split(" "));
+    expect(names("event")).to.include.members(events.split(" "));
+  });
+
   it("supports the ERC-165 interface of AccessControl", async () => {
     const { usdx } = await loadFixture(deployFixture);
     expect(await usdx.supportsInterface("0x7965db0b")).to.equal(true); // IAccessControl
