@@ -112,6 +112,14 @@ describe("USDX: upgrades (UUPS)", () => {
     await expect(f.usdx.proxiableUUID()).to.be.revertedWithCustomError(f.usdx, "UUPSUnauthorizedCallContext");
   });
 
+  it("reverts FailedCall when the call made with the upgrade reverts without a reason, keeping the old implementation", async () => {
+    const f = await loadFixture(fundedFixture);
+    const before = await upgrades.erc1967.getImplementationAddress(await f.usdx.getAddress());
+    const v2 = await (await ethers.getContractFactory("USDXV2")).deploy();
+    await expect(f.usdx.connect(f.upgrader).upgradeToAndCall(await v2.getAddress(), "0xdeadbeef")).to.be.revertedWithCustomError(f.usdx, "FailedCall");
+    expect(await upgrades.erc1967.getImplementationAddress(await f.usdx.getAddress())).to.equal(before);
+  });
+
   it("reverts ERC1967NonPayable when ETH is sent with an upgrade that calls nothing", async () => {
     const f = await loadFixture(fundedFixture);
     const v2 = await (await ethers.getContractFactory("USDXV2")).deploy();
