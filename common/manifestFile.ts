@@ -39,8 +39,19 @@ export function readManifest(network: string, env: NodeJS.ProcessEnv = process.e
  * deployment block still there with the same hash (a restarted local node is another chain), and
  * code at the proxy.
  */
-export async function loadDeployment(network: string, provider: Provider): Promise<DeploymentManifest> {
-  const manifest = readManifest(network);
+export async function loadDeployment(
+  network: string,
+  provider: Provider,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<DeploymentManifest> {
+  const manifest = readManifest(network, env);
+  await checkDeploymentOnChain(manifest, provider);
+  return manifest;
+}
+
+/** Throws unless the provider's chain has this deployment (see loadDeployment). */
+export async function checkDeploymentOnChain(manifest: DeploymentManifest, provider: Provider): Promise<void> {
+  const network = manifest.network;
   const { chainId } = await provider.getNetwork();
   if (Number(chainId) !== manifest.chainId) {
     throw new Error(`The ${network} manifest is for chain ${manifest.chainId}, but the node is on chain ${chainId}.`);
@@ -52,5 +63,4 @@ export async function loadDeployment(network: string, provider: Provider): Promi
       `The ${network} manifest describes a deployment this chain does not have (the node was restarted or reset). Deploy again.`,
     );
   }
-  return manifest;
 }

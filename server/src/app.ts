@@ -1,0 +1,41 @@
+import express, { Express } from "express";
+import cors from "cors";
+import helmet from "helmet";
+import type { Logger } from "./logger";
+import { errorHandler, notFoundHandler } from "./middleware/errorHandler";
+import { adminRoutes } from "./routes/admin";
+import { authRoutes } from "./routes/auth";
+import { chainReadRoutes } from "./routes/chainReads";
+import { healthRoutes } from "./routes/health";
+import type { Services } from "./services";
+
+// Spec and issue: JSON bodies are capped at 1 MB.
+export const JSON_BODY_LIMIT = "1mb";
+
+export function createApp(services: Services, log: Logger): Express {
+  const app = express();
+  app.disable("x-powered-by");
+  app.use(helmet());
+  app.use(cors({ origin: services.config.dashboardOrigins, credentials: true }));
+  app.use((req, res, next) => {
+    req.log = log;
+    const started = process.hrtime.bigint();
+    res.on("finish", () => {
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      log.debug({ method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms * 10) / 10 }, "request");
+    });
+    next();
+  });
+  app.use(express.json({ limit: JSON_BODY_LIMIT }));
+
+  const api = express.Router();
+  api.use(healthRoutes(services));
+  api.use(chainReadRoutes(services));
+  api.use("/auth", authRoutes(services));
+  api.use(adminRoutes(services));
+  api.use(notFoundHandler);
+  app.use("/api", api);
+  app.use(notFoundHandler);
+  app.use(errorHandler(log));
+  return app;
+}

@@ -1,0 +1,37 @@
+import { JsonRpcProvider } from "ethers";
+import { BatchPayments__factory, USDX__factory } from "../../typechain-types";
+import type { BatchPayments, USDX } from "../../typechain-types";
+import type { DeploymentManifest } from "../../common/manifest";
+import { readManifest } from "../../common/manifestFile";
+import type { Config } from "./config";
+import { ConfigError } from "./config";
+
+/** The one place the server builds its chain client: provider, manifest, and the two contracts. */
+export interface Chain {
+  provider: JsonRpcProvider;
+  manifest: DeploymentManifest;
+  usdx: USDX;
+  batch: BatchPayments;
+}
+
+export function connectChain(config: Config): Chain {
+  let manifest: DeploymentManifest;
+  try {
+    manifest = readManifest(config.network, config.deploymentsDir ? { DEPLOYMENTS_DIR: config.deploymentsDir } : {});
+  } catch (error) {
+    throw new ConfigError((error as Error).message);
+  }
+  if (manifest.chainId !== config.chainId) {
+    throw new ConfigError(`The ${config.network} manifest is for chain ${manifest.chainId}, not ${config.chainId}.`);
+  }
+  // A static network: the chain id is known, so a node that is down is not probed again and again.
+  // No response cache (ethers shares identical requests for 250 ms by default): right after a
+  // reorg or an evm_revert, a cached head or block hash would hide the change from the indexer.
+  const provider = new JsonRpcProvider(config.rpcUrl, config.chainId, { staticNetwork: true, batchMaxCount: 20, cacheTimeout: -1 });
+  return {
+    provider,
+    manifest,
+    usdx: USDX__factory.connect(manifest.proxy, provider),
+    batch: BatchPayments__factory.connect(manifest.batchPayments, provider),
+  };
+}

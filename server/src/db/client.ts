@@ -1,0 +1,57 @@
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import { sql } from "drizzle-orm";
+import type { Config } from "../config";
+import * as schema from "./schema";
+
+export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
+
+export interface DatabaseHandle {
+  db: Database;
+  kind: Config["database"]["kind"];
+  /** Answers true when a trivial query succeeds. */
+  ping(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+const MIGRATIONS = path.resolve(__dirname, "..", "..", "drizzle");
+
+/**
+ * Opens the database the config names (embedded PGlite in a data directory by default, or a
+ * Postgres server at DATABASE_URL) and applies any pending migration before answering.
+ * PGlite's data directory "memory://" keeps everything in memory (tests).
+ */
+export async function openDatabase(database: Config["database"]): Promise<DatabaseHandle> {
+  let handle: DatabaseHandle;
+  if (database.kind === "pglite") {
+    const { PGlite } = await import("@electric-sql/pglite");
+    const { drizzle } = await import("drizzle-orm/pglite");
+    const { migrate } = await import("drizzle-orm/pglite/migrator");
+    if (!database.dataDir.startsWith("memory://")) mkdirSync(database.dataDir, { recursive: true });
+    const client = new PGlite(database.dataDir);
+    const db = drizzle(client, { schema });
+    await migrate(db, { migrationsFolder: MIGRATIONS });
+    handle = {
+      db: db as unknown as Database,
+      kind: "pglite",
+      ping: async () => (await client.query("select 1")).rows.length === 1,
+      close: () => client.close(),
+    };
+  } else {
+    const { Pool } = await import("pg");
+    const { drizzle } = await import("drizzle-orm/node-postgres");
+    const { migrate } = await import("drizzle-orm/node-postgres/migrator");
+    const pool = new Pool({ connectionString: database.url, max: 10 });
+    const db = drizzle(pool, { schema });
+    await migrate(db, { migrationsFolder: MIGRATIONS });
+    handle = {
+      db: db as unknown as Database,
+      kind: "postgres",
+      ping: async () => (await pool.query("select 1")).rowCount === 1,
+      close: () => pool.end(),
+    };
+  }
+  await handle.db.execute(sql`select 1`);
+  return handle;
+}

@@ -1,0 +1,45 @@
+import type { ErrorRequestHandler, RequestHandler } from "express";
+import { HttpError } from "../errors";
+import type { Logger } from "../logger";
+
+/** Unknown /api paths: a JSON 404 like every other answer. */
+export const notFoundHandler: RequestHandler = (req, res) => {
+  res.status(404).json({ success: false, error: `No such endpoint: ${req.method} ${req.originalUrl.split("?")[0]}` });
+};
+
+/**
+ * The one place errors become answers: `{ success: false, error }` with the error's status. Body
+ * parser failures (malformed JSON, too large) are the client's fault; anything unexpected is a 500
+ * whose details go to the log, not to the client.
+ */
+export function errorHandler(log: Logger): ErrorRequestHandler {
+  return (error, req, res, _next) => {
+    let status = 500;
+    let message = "Something went wrong on the server. It has been logged.";
+    if (error instanceof HttpError) {
+      status = error.status;
+      message = error.message;
+    } else if (error?.type === "entity.parse.failed") {
+      status = 400;
+      message = "Malformed JSON in the request body.";
+    } else if (error?.type === "entity.too.large") {
+      status = 413;
+      message = "The request body is larger than the 1 MB limit.";
+    } else if (error?.type === "encoding.unsupported" || error?.type === "charset.unsupported") {
+      status = 415;
+      message = "Send the body as UTF-8 JSON.";
+    } else if (typeof error?.status === "number" && error.status >= 400 && error.status < 500) {
+      status = error.status;
+      message = error.expose && error.message ? error.message : "Bad request.";
+    }
+    if (status >= 500) req.log?.error({ err: error }, "request failed");
+    if (res.headersSent) return;
+    res.status(status).json({ success: false, error: message });
+  };
+}
+
+declare module "express-serve-static-core" {
+  interface Request {
+    log?: Logger;
+  }
+}

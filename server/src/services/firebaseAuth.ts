@@ -1,0 +1,58 @@
+import { randomUUID } from "node:crypto";
+import { App, deleteApp, initializeApp } from "firebase-admin/app";
+import { getAuth } from "firebase-admin/auth";
+import type { Config } from "../config";
+
+/** Who made a request, from a verified Firebase ID token. */
+export interface SessionUser {
+  uid: string;
+  email: string | null;
+  /** Set for wallet sign-ins (SIWE): the checksummed address. */
+  wallet: string | null;
+  admin: boolean;
+}
+
+export interface AuthProvider {
+  /** Verifies an ID token; rejects with a Firebase error (code 'auth/...') when it is not valid. */
+  verifyIdToken(token: string): Promise<SessionUser>;
+  createCustomToken(uid: string, claims: Record<string, unknown>): Promise<string>;
+  /** The emulator answers, or a real project is configured. */
+  ping(): Promise<boolean>;
+  mode: "emulator" | "firebase";
+  close(): Promise<void>;
+}
+
+/**
+ * firebase-admin for the configured project. The SDK accepts unsigned tokens only while
+ * FIREBASE_AUTH_EMULATOR_HOST is set, so it is set exactly when the config names an emulator and
+ * removed otherwise: a real project's tokens are always checked against Google's keys.
+ */
+export function createFirebaseAuth(firebase: Config["firebase"]): AuthProvider {
+  if (firebase.emulatorHost) process.env.FIREBASE_AUTH_EMULATOR_HOST = firebase.emulatorHost;
+  else delete process.env.FIREBASE_AUTH_EMULATOR_HOST;
+  const app: App = initializeApp({ projectId: firebase.projectId }, `usdx-api-${randomUUID()}`);
+  const auth = getAuth(app);
+  return {
+    mode: firebase.emulatorHost ? "emulator" : "firebase",
+    async verifyIdToken(token) {
+      const decoded = await auth.verifyIdToken(token);
+      return {
+        uid: decoded.uid,
+        email: decoded.email ?? null,
+        wallet: typeof decoded.wallet === "string" ? decoded.wallet : null,
+        admin: decoded.admin === true,
+      };
+    },
+    createCustomToken: (uid, claims) => auth.createCustomToken(uid, claims),
+    async ping() {
+      if (!firebase.emulatorHost) return true;
+      try {
+        const res = await fetch(`http://${firebase.emulatorHost}/`, { signal: AbortSignal.timeout(2000) });
+        return res.ok;
+      } catch {
+        return false;
+      }
+    },
+    close: () => deleteApp(app),
+  };
+}

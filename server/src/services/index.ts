@@ -1,0 +1,36 @@
+import type { Chain } from "../chain";
+import type { Config } from "../config";
+import type { DatabaseHandle } from "../db/client";
+import type { Logger } from "../logger";
+import { AuditService } from "./audit";
+import { EventsService } from "./events";
+import { AuthProvider } from "./firebaseAuth";
+import { EventIndexer } from "./indexer";
+import { SiweService } from "./siwe";
+import { TokenStateService } from "./tokenState";
+
+/** Everything a route may call. Built once at start; routes never reach past it. */
+export interface Services {
+  config: Config;
+  chain: Chain;
+  db: DatabaseHandle;
+  auth: AuthProvider;
+  indexer: EventIndexer;
+  events: EventsService;
+  tokenState: TokenStateService;
+  siwe: SiweService;
+  audit: AuditService;
+}
+
+export function buildServices(config: Config, chain: Chain, db: DatabaseHandle, auth: AuthProvider, log: Logger): Services {
+  const indexer = new EventIndexer(db.db, chain, config.indexer, log.child({ component: "indexer" }));
+  const events = new EventsService(db.db, chain.manifest.deploymentBlock);
+  const tokenState = new TokenStateService(chain, events);
+  let seen: number | null = null;
+  indexer.onAdvance((checkpoint) => {
+    if (checkpoint !== seen) tokenState.invalidate();
+    seen = checkpoint;
+  });
+  const siwe = new SiweService(db.db, auth, { domains: config.siweDomains, chainId: config.chainId, adminWallets: config.adminWallets });
+  return { config, chain, db, auth, indexer, events, tokenState, siwe, audit: new AuditService(db.db) };
+}

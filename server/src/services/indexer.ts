@@ -1,0 +1,269 @@
+import { EventLog, Interface, Log, LogDescription } from "ethers";
+import { desc, eq, gt } from "drizzle-orm";
+import type { Chain } from "../chain";
+import type { Config } from "../config";
+import type { Database } from "../db/client";
+import { chainEvents, indexedBlocks, indexerState } from "../db/schema";
+import { checkDeploymentOnChain } from "../../../common/manifestFile";
+import type { Logger } from "../logger";
+
+const STATE_ID = "usdx";
+const BLOCK_FETCH_CONCURRENCY = 8;
+
+export interface IndexerStatus {
+  checkpoint: number | null;
+  head: number | null;
+  lag: number | null;
+  running: boolean;
+  lastError: string | null;
+  lastSyncAt: string | null;
+}
+
+type EventRow = typeof chainEvents.$inferInsert;
+
+/**
+ * Follows the chain from the deployment block and stores every USDX and BatchPayments event.
+ * Each step reads logs for a range of blocks in one query, stores them with their block times in
+ * one transaction together with the new checkpoint, so a restart resumes where it stopped. Before
+ * each step it checks that the checkpoint block still has the hash it had; if not, the chain was
+ * reorganised (or rewound), and the index rewinds to the newest block both agree on.
+ */
+export class EventIndexer {
+  private timer: NodeJS.Timeout | null = null;
+  private current: Promise<unknown> | null = null;
+  private stopped = true;
+  private readonly interfaces: Map<string, { name: string; iface: Interface }>;
+  private state: IndexerStatus = { checkpoint: null, head: null, lag: null, running: false, lastError: null, lastSyncAt: null };
+  private listeners: ((checkpoint: number) => void)[] = [];
+
+  constructor(
+    private readonly db: Database,
+    private readonly chain: Chain,
+    private readonly options: Config["indexer"],
+    private readonly log: Logger,
+  ) {
+    this.interfaces = new Map([
+      [chain.manifest.proxy.toLowerCase(), { name: "USDX", iface: chain.usdx.interface as unknown as Interface }],
+      [chain.manifest.batchPayments.toLowerCase(), { name: "BatchPayments", iface: chain.batch.interface as unknown as Interface }],
+    ]);
+  }
+
+  status(): IndexerStatus {
+    return { ...this.state };
+  }
+
+  /** Called with the new checkpoint whenever the index changes (caches use it). */
+  onAdvance(listener: (checkpoint: number) => void): void {
+    this.listeners.push(listener);
+  }
+
+  start(): void {
+    if (!this.stopped) return;
+    this.stopped = false;
+    this.state.running = true;
+    const loop = async () => {
+      if (this.stopped) return;
+      let next = this.options.pollMs;
+      try {
+        await this.syncOnce();
+      } catch (error) {
+        // The node or the database is away: try again, less often, until it answers.
+        next = Math.min(this.options.pollMs * 4, 15_000);
+        this.state.lastError = (error as Error).message;
+        this.log.warn({ err: (error as Error).message }, "indexer step failed; retrying");
+      }
+      if (!this.stopped) this.timer = setTimeout(() => void loop(), next);
+    };
+    this.timer = setTimeout(() => void loop(), 0);
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.state.running = false;
+    if (this.timer) clearTimeout(this.timer);
+    await this.current?.catch(() => undefined);
+  }
+
+  /** Indexes up to the confirmed head now; one call at a time. Returns the new checkpoint. */
+  syncOnce(): Promise<number> {
+    const run = (this.current ?? Promise.resolve()).catch(() => undefined).then(() => this.sync());
+    this.current = run;
+    return run;
+  }
+
+  private async sync(): Promise<number> {
+    const { provider, manifest } = this.chain;
+    let checkpoint = await this.loadCheckpoint();
+    const head = await provider.getBlockNumber();
+    this.state.head = head;
+    await checkDeploymentOnChain(manifest, provider);
+    checkpoint = await this.detectReorg(checkpoint);
+    const target = head - this.options.confirmations;
+    while (checkpoint < target) {
+      const from = checkpoint + 1;
+      const to = Math.min(from + this.options.batchBlocks - 1, target);
+      checkpoint = await this.indexRange(from, to);
+    }
+    this.state.checkpoint = checkpoint;
+    this.state.lag = Math.max(0, head - checkpoint);
+    this.state.lastError = null;
+    this.state.lastSyncAt = new Date().toISOString();
+    for (const listener of this.listeners) listener(checkpoint);
+    return checkpoint;
+  }
+
+  /** The checkpoint, starting over when the stored index belongs to another deployment. */
+  private async loadCheckpoint(): Promise<number> {
+    const { manifest } = this.chain;
+    const [row] = await this.db.select().from(indexerState).where(eq(indexerState.id, STATE_ID));
+    const same =
+      row &&
+      row.chainId === manifest.chainId &&
+      row.proxy === manifest.proxy &&
+      row.deploymentBlockHash === manifest.deploymentBlockHash;
+    if (same) return row.checkpointBlock;
+    if (row) this.log.info({ proxy: manifest.proxy }, "a new deployment: starting the index over");
+    const start = manifest.deploymentBlock - 1;
+    await this.db.transaction(async (tx) => {
+      await tx.delete(chainEvents);
+      await tx.delete(indexedBlocks);
+      await tx.delete(indexerState);
+      await tx.insert(indexerState).values({
+        id: STATE_ID,
+        chainId: manifest.chainId,
+        proxy: manifest.proxy,
+        deploymentBlockHash: manifest.deploymentBlockHash,
+        checkpointBlock: start,
+      });
+    });
+    return start;
+  }
+
+  /** Rewinds to the newest stored block whose hash the chain still has, if the checkpoint's changed. */
+  private async detectReorg(checkpoint: number): Promise<number> {
+    const [stored] = await this.db.select().from(indexedBlocks).where(eq(indexedBlocks.blockNumber, checkpoint));
+    if (!stored) return checkpoint;
+    const onChain = await this.chain.provider.getBlock(checkpoint);
+    if (onChain && onChain.hash === stored.blockHash) return checkpoint;
+
+    let ancestor = this.chain.manifest.deploymentBlock - 1;
+    const known = await this.db.select().from(indexedBlocks).orderBy(desc(indexedBlocks.blockNumber));
+    for (const block of known) {
+      const current = await this.chain.provider.getBlock(block.blockNumber);
+      if (current && current.hash === block.blockHash) {
+        ancestor = block.blockNumber;
+        break;
+      }
+    }
+    await this.db.transaction(async (tx) => {
+      await tx.delete(chainEvents).where(gt(chainEvents.blockNumber, ancestor));
+      await tx.delete(indexedBlocks).where(gt(indexedBlocks.blockNumber, ancestor));
+      await tx.update(indexerState).set({ checkpointBlock: ancestor, updatedAt: new Date() }).where(eq(indexerState.id, STATE_ID));
+    });
+    this.log.warn({ from: checkpoint, to: ancestor }, "chain reorganised: index rewound");
+    return ancestor;
+  }
+
+  private async indexRange(from: number, to: number): Promise<number> {
+    const { provider } = this.chain;
+    const logs = await provider.getLogs({ address: [...this.interfaces.keys()], fromBlock: from, toBlock: to });
+    const blockNumbers = [...new Set([...logs.map((l) => l.blockNumber), to])];
+    const blocks = await mapLimit(blockNumbers, BLOCK_FETCH_CONCURRENCY, async (n) => {
+      const block = await provider.getBlock(n);
+      if (!block || !block.hash) throw new Error(`block ${n} is not available yet`);
+      return { blockNumber: n, blockHash: block.hash, blockTime: block.timestamp };
+    });
+    const byNumber = new Map(blocks.map((b) => [b.blockNumber, b]));
+    const rows: EventRow[] = [];
+    for (const log of logs) {
+      const block = byNumber.get(log.blockNumber)!;
+      // A log from another fork than the block we just read: the chain moved; try again next step.
+      if (log.blockHash !== block.blockHash) throw new Error(`block ${log.blockNumber} changed while indexing`);
+      const row = this.decode(log, block.blockTime);
+      if (row) rows.push(row);
+    }
+    const eventBlocks = new Set(logs.map((l) => l.blockNumber));
+    const keep = blocks.filter((b) => eventBlocks.has(b.blockNumber) || b.blockNumber === to);
+    await this.db.transaction(async (tx) => {
+      for (let i = 0; i < rows.length; i += 500) {
+        await tx.insert(chainEvents).values(rows.slice(i, i + 500)).onConflictDoNothing();
+      }
+      if (keep.length > 0) await tx.insert(indexedBlocks).values(keep).onConflictDoNothing();
+      await tx.update(indexerState).set({ checkpointBlock: to, updatedAt: new Date() }).where(eq(indexerState.id, STATE_ID));
+    });
+    if (rows.length > 0) this.log.debug({ from, to, events: rows.length }, "indexed");
+    return to;
+  }
+
+  private decode(log: Log | EventLog, blockTime: number): EventRow | null {
+    const source = this.interfaces.get(log.address.toLowerCase());
+    if (!source) return null;
+    let parsed: LogDescription | null = null;
+    try {
+      parsed = source.iface.parseLog({ topics: [...log.topics], data: log.data });
+    } catch {
+      parsed = null;
+    }
+    if (!parsed) {
+      this.log.warn({ tx: log.transactionHash, topic: log.topics[0] }, "unknown event skipped");
+      return null;
+    }
+    const args: Record<string, string | boolean> = {};
+    parsed.fragment.inputs.forEach((input, i) => {
+      const value = parsed!.args[i];
+      args[input.name || `arg${i}`] = typeof value === "boolean" ? value : String(value);
+    });
+    const lower = (v: unknown) => (typeof v === "string" ? v.toLowerCase() : null);
+    const a = parsed.args as unknown as Record<string, unknown>;
+    let fromAddress: string | null = null;
+    let toAddress: string | null = null;
+    let account: string | null = null;
+    switch (parsed.name) {
+      case "Transfer":
+        fromAddress = lower(a.from);
+        toAddress = lower(a.to);
+        break;
+      case "Approval":
+        fromAddress = lower(a.owner);
+        toAddress = lower(a.spender);
+        break;
+      case "BatchPaid":
+        fromAddress = lower(a.payer);
+        break;
+      case "RoleGranted":
+      case "RoleRevoked":
+      case "AccountBlocked":
+      case "AccountUnblocked":
+        account = lower(a.account);
+        break;
+    }
+    return {
+      blockNumber: log.blockNumber,
+      logIndex: log.index,
+      blockHash: log.blockHash,
+      blockTime,
+      transactionHash: log.transactionHash,
+      contract: source.name,
+      eventName: parsed.name,
+      signature: parsed.signature,
+      args,
+      fromAddress,
+      toAddress,
+      account,
+    };
+  }
+}
+
+/** Maps with at most `limit` calls in flight. */
+async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      results[i] = await fn(items[i]);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}

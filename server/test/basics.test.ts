@@ -1,0 +1,74 @@
+import { expect } from "chai";
+import type { RunningServer } from "../src/index";
+import { call, DASHBOARD_ORIGIN, startTestServer } from "./helpers";
+
+describe("API basics", () => {
+  let server: RunningServer;
+  before(async () => {
+    server = await startTestServer();
+  });
+  after(async () => {
+    await server.close();
+  });
+
+  describe("GET /api/health", () => {
+    it("is green when the chain, the database, the auth emulator and the indexer all answer", async () => {
+      const { status, body } = await call(server, "GET", "/api/health");
+      expect(status).to.equal(200);
+      expect(body.status).to.equal("ok");
+      expect(body.chain.ok).to.equal(true);
+      expect(body.database).to.deep.equal({ ok: true, kind: "pglite" });
+      expect(body.auth).to.deep.equal({ ok: true, mode: "emulator" });
+      expect(body.indexer.lag).to.equal(0);
+      expect(body.indexer.checkpoint).to.equal(body.chain.blockNumber);
+    });
+  });
+
+  describe("every answer is JSON, errors as { success: false, error }", () => {
+    it("answers an unknown endpoint with a JSON 404", async () => {
+      const { status, body } = await call(server, "GET", "/api/nothing-here?x=1");
+      expect(status).to.equal(404);
+      expect(body).to.deep.equal({ success: false, error: "No such endpoint: GET /api/nothing-here" });
+    });
+
+    it("answers malformed JSON with 400", async () => {
+      const { status, body } = await call(server, "POST", "/api/auth/wallet-auth", { body: '{"address": ' });
+      expect(status).to.equal(400);
+      expect(body).to.deep.equal({ success: false, error: "Malformed JSON in the request body." });
+    });
+
+    it("answers a body over 1 MB with 413", async () => {
+      const { status, body } = await call(server, "POST", "/api/auth/wallet-auth", { body: { message: "x".repeat(1_100_000) } });
+      expect(status).to.equal(413);
+      expect(body.error).to.equal("The request body is larger than the 1 MB limit.");
+    });
+
+    it("answers wrong types with 400 naming each field", async () => {
+      const { status, body } = await call(server, "POST", "/api/auth/wallet-auth", { body: { address: 42, message: [], signature: null } });
+      expect(status).to.equal(400);
+      expect(body.error).to.match(/^Invalid request body: address: .*; message: .*; signature: /);
+    });
+
+    it("answers a non-JSON body with 400, not a crash", async () => {
+      const { status, body } = await call(server, "POST", "/api/auth/wallet-auth", { body: "address=0x1", headers: { "content-type": "text/plain" } });
+      expect(status).to.equal(400);
+      expect(body.success).to.equal(false);
+    });
+  });
+
+  describe("security headers and CORS", () => {
+    it("sends helmet's headers and no X-Powered-By", async () => {
+      const { headers } = await call(server, "GET", "/api/health");
+      expect(headers.get("x-content-type-options")).to.equal("nosniff");
+      expect(headers.get("content-security-policy")).to.contain("default-src 'self'");
+      expect(headers.get("x-powered-by")).to.equal(null);
+    });
+
+    it("allows the dashboard's origin and no other", async () => {
+      const ours = await call(server, "GET", "/api/token", { headers: { origin: DASHBOARD_ORIGIN } });
+      expect(ours.headers.get("access-control-allow-origin")).to.equal(DASHBOARD_ORIGIN);
+      const theirs = await call(server, "GET", "/api/token", { headers: { origin: "https://evil.example" } });
+      expect(theirs.headers.get("access-control-allow-origin")).to.equal(null);
+    });
+  });
+});

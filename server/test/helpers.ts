@@ -1,0 +1,140 @@
+import { JsonRpcProvider, Wallet } from "ethers";
+import { SiweMessage } from "siwe";
+import { loadConfig, Config } from "../src/config";
+import { startServer, RunningServer } from "../src/index";
+import { createLogger } from "../src/logger";
+import { FIREBASE_PROJECT, rpc, Stack } from "./stack";
+
+/** The stack the root hooks started (server/test/hooks.ts). */
+export function stack(): Stack {
+  const current = (globalThis as { usdxStack?: Stack }).usdxStack;
+  if (!current) throw new Error("The test stack is not running: run server tests through `npm run test:server`.");
+  return current;
+}
+
+export const DASHBOARD_ORIGIN = "http://127.0.0.1:5173";
+export const DASHBOARD_DOMAIN = "127.0.0.1:5173";
+
+/** A server configuration against the test stack, with an in-memory database unless told otherwise. */
+export function testConfig(overrides: Record<string, string> = {}): Config {
+  const s = stack();
+  return loadConfig({
+    NETWORK: "localhost",
+    RPC_URL: s.rpcUrl,
+    DEPLOYMENTS_DIR: s.deploymentsDir,
+    PGLITE_DIR: "memory://",
+    FIREBASE_AUTH_EMULATOR_HOST: s.emulatorHost,
+    FIREBASE_PROJECT_ID: FIREBASE_PROJECT,
+    SERVER_PORT: "0",
+    DASHBOARD_ORIGIN,
+    INDEXER_POLL_MS: "100",
+    RATE_LIMIT_AUTH_PER_MINUTE: "1000",
+    LOG_LEVEL: "silent",
+    ...overrides,
+  });
+}
+
+export async function startTestServer(overrides: Record<string, string> = {}): Promise<RunningServer> {
+  const config = testConfig(overrides);
+  const server = await startServer(config, createLogger(config.logLevel));
+  await server.services.indexer.syncOnce();
+  return server;
+}
+
+export interface Answer<T = Record<string, unknown>> {
+  status: number;
+  body: T;
+  headers: Headers;
+}
+
+/** Calls the API; `body` is sent as JSON unless it is already a string. */
+export async function call<T = Record<string, any>>(
+  server: RunningServer,
+  method: string,
+  path: string,
+  options: { body?: unknown; token?: string; headers?: Record<string, string> } = {},
+): Promise<Answer<T>> {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.body !== undefined) headers["content-type"] ??= "application/json";
+  if (options.token) headers.authorization = `Bearer ${options.token}`;
+  const res = await fetch(`${server.url}${path}`, {
+    method,
+    headers,
+    body: options.body === undefined ? undefined : typeof options.body === "string" ? options.body : JSON.stringify(options.body),
+  });
+  const text = await res.text();
+  let body: unknown = text;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    /* not JSON: keep the text so the assertion shows it */
+  }
+  return { status: res.status, body: body as T, headers: res.headers };
+}
+
+// ---------------------------------------------------------------- sign-in through the emulator
+
+async function identityToolkit(path: string, body: unknown): Promise<{ idToken: string; localId: string }> {
+  const res = await fetch(`http://${stack().emulatorHost}/identitytoolkit.googleapis.com/v1/${path}?key=test-key`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ ...(body as object), returnSecureToken: true }),
+  });
+  const json = (await res.json()) as { idToken: string; localId: string; error?: { message: string } };
+  if (!res.ok) throw new Error(`emulator ${path}: ${json.error?.message}`);
+  return json;
+}
+
+let emailCounter = 0;
+
+/** A new email user in the emulator; returns its ID token. */
+export async function emailUser(): Promise<{ idToken: string; uid: string; email: string }> {
+  const email = `user${Date.now()}-${emailCounter++}@example.com`;
+  const { idToken, localId } = await identityToolkit("accounts:signUp", { email, password: "correct-horse-9" });
+  return { idToken, uid: localId, email };
+}
+
+/** A SIWE message as the dashboard builds it, for `wallet`, with a nonce from the server. */
+export async function siweMessage(
+  server: RunningServer,
+  wallet: { address: string },
+  overrides: Partial<{ domain: string; chainId: number; nonce: string; expirationTime: string; address: string }> = {},
+): Promise<string> {
+  const nonce = overrides.nonce ?? ((await call(server, "POST", "/api/auth/nonce")).body.nonce as string);
+  return new SiweMessage({
+    domain: overrides.domain ?? DASHBOARD_DOMAIN,
+    address: overrides.address ?? wallet.address,
+    statement: "Sign in to the USDX Dashboard.",
+    uri: DASHBOARD_ORIGIN,
+    version: "1",
+    chainId: overrides.chainId ?? 31337,
+    nonce,
+    issuedAt: new Date().toISOString(),
+    expirationTime: overrides.expirationTime,
+  }).prepareMessage();
+}
+
+/** Signs in `wallet` with SIWE and exchanges the custom token at the emulator; returns the ID token. */
+export async function walletUser(server: RunningServer, wallet: Wallet = Wallet.createRandom() as unknown as Wallet): Promise<{ idToken: string; wallet: Wallet }> {
+  const message = await siweMessage(server, wallet);
+  const signature = await wallet.signMessage(message);
+  const answer = await call(server, "POST", "/api/auth/wallet-auth", { body: { address: wallet.address, message, signature } });
+  if (answer.status !== 200) throw new Error(`wallet-auth: ${JSON.stringify(answer.body)}`);
+  const { idToken } = await identityToolkit("accounts:signInWithCustomToken", { token: answer.body.customToken });
+  return { idToken, wallet };
+}
+
+// ---------------------------------------------------------------- chain
+
+export function provider(): JsonRpcProvider {
+  return new JsonRpcProvider(stack().rpcUrl, 31337, { staticNetwork: true });
+}
+
+export const snapshot = () => rpc<string>(stack().rpcUrl, "evm_snapshot");
+export const revert = (id: string) => rpc<boolean>(stack().rpcUrl, "evm_revert", [id]);
+export const mine = () => rpc(stack().rpcUrl, "evm_mine");
+
+/** Hardhat's unlocked account `index` as a signer on the test node. */
+export async function signer(index: number) {
+  return provider().getSigner(index);
+}
