@@ -1,20 +1,28 @@
 /**
- * `npm start`: the whole product on the local chain, in one command. For now: a Hardhat node on
- * 127.0.0.1, USDX and BatchPayments deployed, the chain seeded. Later: the auth emulator, the API
- * server and the dashboard join the same list of services. Ctrl-C stops everything it started.
+ * `npm start`: the whole product on the local chain, in one command. A Hardhat node on 127.0.0.1,
+ * USDX and BatchPayments deployed, the chain seeded, the Firebase Auth emulator and the API server.
+ * The dashboard joins this list with its issue. Ctrl-C stops everything it started.
  */
+import "dotenv/config";
 import { ChildProcess, spawn } from "node:child_process";
 import { createWriteStream, mkdirSync } from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import { LOCAL_CHAIN, LOCAL_RPC_HOST, localRpcPort, localRpcUrl } from "../common/networks";
+import { readManifest } from "../common/manifestFile";
 
 const root = path.resolve(__dirname, "..");
-const hardhatBin = path.join(root, "node_modules", ".bin", "hardhat");
+const bin = (name: string) => path.join(root, "node_modules", ".bin", name);
 const logDir = path.join(root, ".local");
-const env = { ...process.env, HARDHAT_DISABLE_TELEMETRY_PROMPT: "true" };
+const env = { ...process.env, HARDHAT_DISABLE_TELEMETRY_PROMPT: "true", CI: "true", NO_UPDATE_NOTIFIER: "1" };
 const started: ChildProcess[] = [];
 const t0 = Date.now();
+let stopping = false;
+
+// firebase.json: the Auth emulator, and the hub and logging ports it opens beside it.
+const AUTH_EMULATOR = { host: "127.0.0.1", port: 9099, hub: 4400, logging: 4500 };
+const FIREBASE_PROJECT = "demo-usdx";
+const API_PORT = Number(process.env.SERVER_PORT || 3001);
 
 function elapsed(): string {
   return `${((Date.now() - t0) / 1000).toFixed(1)} s`;
@@ -31,73 +39,102 @@ function portInUse(port: number): Promise<boolean> {
   });
 }
 
+/** Starts a long-running service in its own process group, its output in .local/<log>. */
+function service(name: string, command: string, args: string[], log: string, extraEnv: NodeJS.ProcessEnv = {}): ChildProcess {
+  const out = createWriteStream(path.join(logDir, log));
+  const child = spawn(command, args, { cwd: root, env: { ...env, ...extraEnv }, detached: true });
+  started.push(child);
+  child.stdout?.pipe(out);
+  child.stderr?.pipe(out);
+  child.once("exit", (code, signal) => {
+    if (stopping) return;
+    console.error(`\n${name} stopped (${signal ?? `exit code ${code}`}); see .local/${log}. Stopping everything.`);
+    stopAll();
+    process.exit(1);
+  });
+  return child;
+}
+
 /** Runs a command to completion with its output shown; rejects with `what` on failure. */
 function run(what: string, args: string[]): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(hardhatBin, args, { cwd: root, env, stdio: "inherit" });
+    const child = spawn(bin("hardhat"), args, { cwd: root, env, stdio: "inherit" });
     started.push(child);
     child.once("exit", (code) => (code === 0 ? resolve() : reject(new Error(`${what} failed (exit code ${code}).`))));
   });
 }
 
-async function waitForRpc(url: string, node: ChildProcess, timeoutMs: number): Promise<void> {
+async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (node.exitCode !== null) throw new Error(`The Hardhat node exited (code ${node.exitCode}); see .local/hardhat-node.log.`);
-    try {
-      const res = await fetch(url, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_chainId", params: [] }),
-      });
-      if (res.ok) return;
-    } catch {
-      // not listening yet
-    }
+    if (await check().catch(() => false)) return;
     await new Promise((r) => setTimeout(r, 200));
   }
-  throw new Error(`The Hardhat node did not answer at ${url} within ${timeoutMs / 1000} s.`);
+  throw new Error(`${what} did not become ready within ${timeoutMs / 1000} s; see its log in .local/.`);
 }
 
+const rpcAnswers = (url: string) => async () =>
+  (
+    await fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_chainId", params: [] }),
+    })
+  ).ok;
+
 function stopAll(): void {
-  for (const child of started) if (child.exitCode === null) child.kill("SIGTERM");
+  for (const child of started) {
+    if (child.exitCode !== null || child.pid === undefined) continue;
+    try {
+      process.kill(-child.pid, "SIGTERM");
+    } catch {
+      child.kill("SIGTERM");
+    }
+  }
 }
 
 async function main(): Promise<void> {
-  const port = localRpcPort();
-  const url = localRpcUrl();
-  if (await portInUse(port)) {
-    throw new Error(`Port ${port} on ${LOCAL_RPC_HOST} is already in use (another node?). Stop it, or set LOCAL_RPC_PORT.`);
+  const rpcPort = localRpcPort();
+  const rpcUrl = localRpcUrl();
+  const ports = [rpcPort, AUTH_EMULATOR.port, AUTH_EMULATOR.hub, AUTH_EMULATOR.logging, API_PORT];
+  const busy = (await Promise.all(ports.map(async (p) => ((await portInUse(p)) ? p : null)))).filter((p) => p !== null);
+  if (busy.length > 0) {
+    throw new Error(`Port ${busy.join(", ")} on ${LOCAL_RPC_HOST} is already in use (an earlier npm start?). Stop it first.`);
   }
   mkdirSync(logDir, { recursive: true });
-  const nodeLog = createWriteStream(path.join(logDir, "hardhat-node.log"));
 
-  console.log(`Starting the Hardhat node on ${url} and compiling the contracts...`);
-  const node = spawn(hardhatBin, ["node", "--hostname", LOCAL_RPC_HOST, "--port", String(port)], { cwd: root, env });
-  started.push(node);
-  node.stdout?.pipe(nodeLog);
-  node.stderr?.pipe(nodeLog);
-  node.once("exit", (code, signal) => {
-    if (!stopping) {
-      console.error(`\nThe Hardhat node stopped (${signal ?? `exit code ${code}`}); see .local/hardhat-node.log. Stopping.`);
-      stopAll();
-      process.exit(1);
-    }
-  });
+  console.log("Starting the Hardhat node and the Firebase Auth emulator, compiling the contracts...");
+  service("The Hardhat node", bin("hardhat"), ["node", "--hostname", LOCAL_RPC_HOST, "--port", String(rpcPort)], "hardhat-node.log");
+  service("The Auth emulator", bin("firebase"), ["emulators:start", "--only", "auth", "--project", FIREBASE_PROJECT], "auth-emulator.log");
 
-  await Promise.all([run("Compiling the contracts", ["compile", "--quiet"]), waitForRpc(url, node, 60_000)]);
+  await Promise.all([run("Compiling the contracts", ["compile", "--quiet"]), waitFor("The Hardhat node", rpcAnswers(rpcUrl), 60_000)]);
   await run("Deploying", ["run", "--network", "localhost", "scripts/deploy.ts"]);
   await run("Seeding", ["run", "--network", "localhost", "scripts/seed.ts"]);
 
+  const emulatorHost = `${AUTH_EMULATOR.host}:${AUTH_EMULATOR.port}`;
+  await waitFor("The Auth emulator", async () => (await fetch(`http://${emulatorHost}/`)).ok, 90_000);
+  const apiUrl = `http://127.0.0.1:${API_PORT}`;
+  service("The API server", process.execPath, [bin("ts-node"), "--transpile-only", "server/src/index.ts"], "api.log", {
+    NETWORK: "localhost",
+    RPC_URL: rpcUrl,
+    FIREBASE_AUTH_EMULATOR_HOST: emulatorHost,
+    FIREBASE_PROJECT_ID: FIREBASE_PROJECT,
+    SERVER_PORT: String(API_PORT),
+    // The seeded admin signs in to the dashboard as an admin (its wallet gets the admin claim).
+    ADMIN_WALLETS: process.env.ADMIN_WALLETS || readManifest("localhost").owner,
+  });
+  await waitFor("The API server", async () => (await fetch(`${apiUrl}/api/health`)).status === 200, 60_000);
+
   console.log(`
 Ready in ${elapsed()}.
-  Hardhat node   ${url} (chain ${LOCAL_CHAIN.chainId}); its log is .local/hardhat-node.log
-  manifest       deployments/localhost.json
-  operate        npx hardhat usdx status --network localhost   (and mint, burn, block, pause, ...)
+  Hardhat node        ${rpcUrl} (chain ${LOCAL_CHAIN.chainId})          log: .local/hardhat-node.log
+  Auth emulator       http://${emulatorHost} (project ${FIREBASE_PROJECT})   log: .local/auth-emulator.log
+  API server          ${apiUrl}/api  (health: ${apiUrl}/api/health)   log: .local/api.log
+  manifest            deployments/localhost.json
+  operate the token   npx hardhat usdx status --network localhost   (and mint, burn, block, pause, ...)
 Press Ctrl-C to stop.`);
 }
 
-let stopping = false;
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.on(signal, () => {
     stopping = true;

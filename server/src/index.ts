@@ -44,6 +44,8 @@ export async function startServer(config: Config, log: Logger = createLogger(con
 }
 
 if (require.main === module) {
+  // A .env beside package.json may set what the environment does not (see .env.example).
+  require("dotenv").config({ path: require("node:path").resolve(__dirname, "..", "..", ".env") });
   let config: Config;
   try {
     config = loadConfig();
