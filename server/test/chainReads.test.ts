@@ -69,18 +69,39 @@ describe("Chain reads", () => {
       expect(body.range.hasMore).to.equal(true);
     });
 
-    it("pages back block by block: the previous range ends where this one starts, with nothing lost or repeated", async () => {
+    it("pages with the cursor through every event, nothing lost or repeated", async () => {
       const all = await usdx().queryFilter("*" as any, readManifest("localhost", { DEPLOYMENTS_DIR: stack().deploymentsDir }).deploymentBlock);
       const seen: string[] = [];
-      let query = "limit=4";
+      let query = "limit=7";
       for (let page = 0; page < 50; page++) {
         const { body } = await call(server, "GET", `/api/events?${query}`);
+        expect(body.events.length).to.be.at.most(7);
         seen.push(...body.events.map((e: any) => `${e.blockNumber}-${e.logIndex}`));
-        if (!body.range.hasMore) break;
-        query = `limit=4&toBlock=${body.range.fromBlock - 1}`;
+        if (!body.range.hasMore) {
+          expect(body.cursor).to.equal(null);
+          break;
+        }
+        query = `limit=7&cursor=${body.cursor}`;
       }
       expect(seen).to.have.length(all.length);
       expect(new Set(seen).size).to.equal(seen.length);
+    });
+
+    it("pages back by blocks ('Load Previous Events'): each page lies in its range, each next page before it", async () => {
+      let query = "limit=4";
+      let previousFrom = Infinity;
+      let pages = 0;
+      for (; pages < 50; pages++) {
+        const { body } = await call(server, "GET", `/api/events?${query}`);
+        for (const e of body.events) {
+          expect(e.blockNumber).to.be.within(body.range.fromBlock, body.range.toBlock);
+          expect(e.blockNumber).to.be.below(previousFrom);
+        }
+        if (!body.range.hasMore) break;
+        previousFrom = body.range.fromBlock;
+        query = `limit=4&toBlock=${body.range.fromBlock - 1}`;
+      }
+      expect(pages).to.be.greaterThan(2);
     });
 
     it("filters by the screen's labels and by event names alike", async () => {
@@ -97,6 +118,7 @@ describe("Chain reads", () => {
       expect(body.events.length).to.be.greaterThan(0);
       for (const e of body.events) expect(e.blockNumber).to.be.within(10, 12);
       expect(body.range).to.deep.equal({ fromBlock: 10, toBlock: 12, hasMore: false });
+      expect(body.cursor).to.equal(null);
     });
 
     it("answers 'no events' for a range before the deployment", async () => {
@@ -113,6 +135,7 @@ describe("Chain reads", () => {
       ["limit=0", /limit: must be at least 1/],
       ["limit=101", /limit: must be at most 100/],
       ["limit=ten", /limit: must be a whole number/],
+      ["cursor=12", /cursor must be the cursor of an earlier page/],
     ] as const) {
       it(`answers 400 for ${query}`, async () => {
         const { status, body } = await call(server, "GET", `/api/events?${query}`);
@@ -153,7 +176,7 @@ describe("Chain reads", () => {
 
     for (const [path, error] of [
       ["/api/accounts/0x1234/history", /'0x1234' is not a valid address/],
-      [`/api/accounts/0x${"ab".repeat(20)}/history?cursor=abc`, /cursor must be the nextCursor/],
+      [`/api/accounts/0x${"ab".repeat(20)}/history?cursor=abc`, /cursor must be the cursor of an earlier page/],
       [`/api/accounts/0x${"ab".repeat(20)}/history?limit=201`, /limit: must be at most 200/],
     ] as const) {
       it(`answers 400 for ${path.split("/api/accounts/")[1]}`, async () => {

@@ -17,17 +17,18 @@ export const chainEvents = pgTable(
     eventName: text("event_name").notNull(),
     signature: text("signature").notNull(),
     args: jsonb("args").notNull().$type<Record<string, string | boolean>>(),
-    /** Transfer: sender and receiver (the zero address for mint and burn). */
+    /** Transfer only: sender and receiver (the zero address for mint and burn). */
     fromAddress: text("from_address"),
     toAddress: text("to_address"),
-    /** Role and blocklist events: the account concerned. */
+    /** Role and blocklist events: the account concerned; BatchPaid: the payer. */
     account: text("account"),
   },
+  // Each lookup's index ends in (block, log index), so a page is read in order and stops at its limit.
   (t) => [
     primaryKey({ columns: [t.blockNumber, t.logIndex] }),
-    index("chain_events_name_block").on(t.eventName, t.blockNumber),
-    index("chain_events_from").on(t.fromAddress, t.blockNumber),
-    index("chain_events_to").on(t.toAddress, t.blockNumber),
+    index("chain_events_name_order").on(t.eventName, t.blockNumber, t.logIndex),
+    index("chain_events_from_order").on(t.fromAddress, t.blockNumber, t.logIndex),
+    index("chain_events_to_order").on(t.toAddress, t.blockNumber, t.logIndex),
     index("chain_events_account").on(t.account),
     index("chain_events_tx").on(t.transactionHash),
   ],

@@ -27,6 +27,7 @@ const eventsQuery = z.object({
   toBlock: blockNumber.optional(),
   limit: limit(EVENTS_DEFAULT_LIMIT, EVENTS_MAX_LIMIT),
   eventName: z.string().max(64).optional(),
+  cursor: z.string().max(40).optional(),
 });
 
 const historyQuery = z.object({
@@ -54,7 +55,7 @@ export function chainReadRoutes(services: Services): Router {
       }
       eventName = resolved;
     }
-    res.json(await services.events.list({ fromBlock: query.fromBlock, toBlock: query.toBlock, limit: query.limit, eventName }));
+    res.json(await services.events.list({ ...query, eventName }));
   });
 
   router.get("/accounts/:address/history", async (req, res) => {

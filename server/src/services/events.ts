@@ -1,4 +1,4 @@
-import { and, asc, between, desc, eq, inArray, lt, or, sql, SQL } from "drizzle-orm";
+import { and, asc, between, desc, eq, inArray, sql, SQL } from "drizzle-orm";
 import { formatUnits } from "ethers";
 import type { Database } from "../db/client";
 import { chainEvents, indexerState } from "../db/schema";
@@ -24,6 +24,8 @@ export interface ContractEvent {
 export interface EventPage {
   events: ContractEvent[];
   range: { fromBlock: number; toBlock: number; hasMore: boolean };
+  /** Pass back as `cursor` for the next, older page; null on the last page. */
+  cursor: string | null;
 }
 
 export interface HistoryEntry {
@@ -45,6 +47,13 @@ export interface HistoryPage {
   items: HistoryEntry[];
   /** Pass back as `cursor` for the next, older page; null on the last page. */
   nextCursor: string | null;
+}
+
+/** Events older than a cursor ("block-logIndex", as a page hands it out). */
+function before(cursor: string): SQL {
+  const match = /^(\d{1,15})-(\d{1,9})$/.exec(cursor);
+  if (!match) throw badRequest("cursor must be the cursor of an earlier page.");
+  return sql`(${chainEvents.blockNumber}, ${chainEvents.logIndex}) < (${Number(match[1])}, ${Number(match[2])})`;
 }
 
 function toEvent(row: EventRecord): ContractEvent {
@@ -74,12 +83,14 @@ export class EventsService {
   }
 
   /**
-   * Events in [fromBlock, toBlock], newest first, at most `limit` of them except that a block is
-   * never split: when the limit falls inside a block, the rest of that block comes too. When older
-   * matching events exist, `range.fromBlock` is the oldest block returned and `hasMore` is true, so
-   * the next page asks for blocks before it ('Load Previous Events').
+   * Events in [fromBlock, toBlock], newest first, `limit` at most. When older matching events
+   * exist, `hasMore` is true, `range.fromBlock` is the oldest block returned and `cursor` names the
+   * oldest event returned: pass it back to continue exactly where this page stopped, even inside a
+   * block (a batch payment puts hundreds of events in one). Asking for the blocks before
+   * `range.fromBlock` instead (the spec's 'Load Previous Events') works too, but skips the rest of
+   * a block this page split.
    */
-  async list(query: { fromBlock?: number; toBlock?: number; limit: number; eventName: string | null }): Promise<EventPage> {
+  async list(query: { fromBlock?: number; toBlock?: number; limit: number; eventName: string | null; cursor?: string }): Promise<EventPage> {
     const latest = await this.indexedBlock();
     const toBlock = Math.min(query.toBlock ?? latest ?? this.deploymentBlock, latest ?? -1);
     const fromBlock = query.fromBlock ?? this.deploymentBlock;
@@ -87,58 +98,49 @@ export class EventsService {
       throw badRequest(`fromBlock (${query.fromBlock}) is after toBlock (${query.toBlock}).`);
     }
     if (latest === null || toBlock < fromBlock) {
-      return { events: [], range: { fromBlock, toBlock: Math.max(toBlock, fromBlock), hasMore: false } };
-    }
-    const byName: SQL | undefined = query.eventName ? eq(chainEvents.eventName, query.eventName) : undefined;
-    const rows = await this.db
-      .select()
-      .from(chainEvents)
-      .where(and(between(chainEvents.blockNumber, fromBlock, toBlock), byName))
-      .orderBy(desc(chainEvents.blockNumber), desc(chainEvents.logIndex))
-      .limit(query.limit + 1);
-    if (rows.length <= query.limit) {
-      return { events: rows.map(toEvent), range: { fromBlock, toBlock, hasMore: false } };
-    }
-    const page = rows.slice(0, query.limit);
-    const last = page[page.length - 1];
-    const restOfBlock = await this.db
-      .select()
-      .from(chainEvents)
-      .where(and(eq(chainEvents.blockNumber, last.blockNumber), lt(chainEvents.logIndex, last.logIndex), byName))
-      .orderBy(desc(chainEvents.logIndex));
-    const [older] = await this.db
-      .select({ n: chainEvents.blockNumber })
-      .from(chainEvents)
-      .where(and(between(chainEvents.blockNumber, fromBlock, last.blockNumber - 1), byName))
-      .limit(1);
-    return {
-      events: [...page, ...restOfBlock].map(toEvent),
-      range: { fromBlock: older ? last.blockNumber : fromBlock, toBlock, hasMore: Boolean(older) },
-    };
-  }
-
-  /** An account's Transfer, Mint and Burn history, newest first, `limit` at a time. */
-  async history(address: string, limit: number, cursor: string | undefined): Promise<HistoryPage> {
-    const account = address.toLowerCase();
-    let before: SQL | undefined;
-    if (cursor !== undefined) {
-      const match = /^(\d+)-(\d+)$/.exec(cursor);
-      if (!match) throw badRequest("cursor must be the nextCursor of an earlier page.");
-      before = sql`(${chainEvents.blockNumber}, ${chainEvents.logIndex}) < (${Number(match[1])}, ${Number(match[2])})`;
+      return { events: [], range: { fromBlock, toBlock: Math.max(toBlock, fromBlock), hasMore: false }, cursor: null };
     }
     const rows = await this.db
       .select()
       .from(chainEvents)
       .where(
         and(
-          eq(chainEvents.eventName, "Transfer"),
-          eq(chainEvents.contract, "USDX"),
-          or(eq(chainEvents.fromAddress, account), eq(chainEvents.toAddress, account)),
-          before,
+          between(chainEvents.blockNumber, fromBlock, toBlock),
+          query.eventName ? eq(chainEvents.eventName, query.eventName) : undefined,
+          query.cursor !== undefined ? before(query.cursor) : undefined,
         ),
       )
       .orderBy(desc(chainEvents.blockNumber), desc(chainEvents.logIndex))
-      .limit(limit + 1);
+      .limit(query.limit + 1);
+    const page = rows.slice(0, query.limit);
+    const hasMore = rows.length > query.limit;
+    const last = page[page.length - 1];
+    return {
+      events: page.map(toEvent),
+      range: { fromBlock: hasMore ? last.blockNumber : fromBlock, toBlock, hasMore },
+      cursor: hasMore ? `${last.blockNumber}-${last.logIndex}` : null,
+    };
+  }
+
+  /**
+   * An account's Transfer, Mint and Burn history, newest first, `limit` at a time. Sent and
+   * received transfers are read as two index-ordered queries and merged: an OR of the two would
+   * make the database sort every transfer the account ever made.
+   */
+  async history(address: string, limit: number, cursor: string | undefined): Promise<HistoryPage> {
+    const account = address.toLowerCase();
+    const older = cursor !== undefined ? before(cursor) : undefined;
+    const side = (column: typeof chainEvents.fromAddress | typeof chainEvents.toAddress) =>
+      this.db
+        .select()
+        .from(chainEvents)
+        .where(and(eq(column, account), eq(chainEvents.eventName, "Transfer"), older))
+        .orderBy(desc(chainEvents.blockNumber), desc(chainEvents.logIndex))
+        .limit(limit + 1);
+    const [sent, received] = await Promise.all([side(chainEvents.fromAddress), side(chainEvents.toAddress)]);
+    const merged = new Map<string, EventRecord>();
+    for (const row of [...sent, ...received]) merged.set(`${row.blockNumber}-${row.logIndex}`, row); // a transfer to oneself is in both
+    const rows = [...merged.values()].sort((a, b) => b.blockNumber - a.blockNumber || b.logIndex - a.logIndex).slice(0, limit + 1);
     const items = rows.slice(0, limit).map((row): HistoryEntry => {
       const { from, to, value } = row.args as Record<string, string>;
       return {

@@ -1,5 +1,5 @@
-import { EventLog, Interface, Log, LogDescription } from "ethers";
-import { desc, eq, gt } from "drizzle-orm";
+import { Interface, LogDescription, getAddress, id as eventTopic, toBeHex } from "ethers";
+import { desc, eq, gt, sql } from "drizzle-orm";
 import type { Chain } from "../chain";
 import type { Config } from "../config";
 import type { Database } from "../db/client";
@@ -9,6 +9,9 @@ import type { Logger } from "../logger";
 
 const STATE_ID = "usdx";
 const BLOCK_FETCH_CONCURRENCY = 8;
+// PGlite runs no autovacuum: without fresh statistics the planner sorts an account's whole history
+// for one page (29 ms at 20,000 rows, 0.2 ms after ANALYZE). Refresh them after this many rows.
+const ANALYZE_EVERY_ROWS = 1000;
 
 export interface IndexerStatus {
   checkpoint: number | null;
@@ -35,6 +38,8 @@ export class EventIndexer {
   private readonly interfaces: Map<string, { name: string; iface: Interface }>;
   private state: IndexerStatus = { checkpoint: null, head: null, lag: null, running: false, lastError: null, lastSyncAt: null };
   private listeners: ((checkpoint: number) => void)[] = [];
+  /** Rows stored since the planner's statistics were refreshed; starts high so a new process refreshes them once. */
+  private rowsSinceAnalyze = ANALYZE_EVERY_ROWS;
 
   constructor(
     private readonly db: Database,
@@ -104,6 +109,10 @@ export class EventIndexer {
       const to = Math.min(from + this.options.batchBlocks - 1, target);
       checkpoint = await this.indexRange(from, to);
     }
+    if (this.rowsSinceAnalyze >= ANALYZE_EVERY_ROWS) {
+      await this.db.execute(sql`analyze chain_events`);
+      this.rowsSinceAnalyze = 0;
+    }
     this.state.checkpoint = checkpoint;
     this.state.lag = Math.max(0, head - checkpoint);
     this.state.lastError = null;
@@ -166,7 +175,10 @@ export class EventIndexer {
 
   private async indexRange(from: number, to: number): Promise<number> {
     const { provider } = this.chain;
-    const logs = await provider.getLogs({ address: [...this.interfaces.keys()], fromBlock: from, toBlock: to });
+    const raw = await this.chain.rawRpc<RawLog[]>("eth_getLogs", [
+      { address: [...this.interfaces.keys()], fromBlock: toBeHex(from), toBlock: toBeHex(to) },
+    ]);
+    const logs = raw.filter((l) => !l.removed).map(parseRawLog);
     const blockNumbers = [...new Set([...logs.map((l) => l.blockNumber), to])];
     const blocks = await mapLimit(blockNumbers, BLOCK_FETCH_CONCURRENCY, async (n) => {
       const block = await provider.getBlock(n);
@@ -191,16 +203,18 @@ export class EventIndexer {
       if (keep.length > 0) await tx.insert(indexedBlocks).values(keep).onConflictDoNothing();
       await tx.update(indexerState).set({ checkpointBlock: to, updatedAt: new Date() }).where(eq(indexerState.id, STATE_ID));
     });
+    this.rowsSinceAnalyze += rows.length;
     if (rows.length > 0) this.log.debug({ from, to, events: rows.length }, "indexed");
     return to;
   }
 
-  private decode(log: Log | EventLog, blockTime: number): EventRow | null {
+  private decode(log: ParsedLog, blockTime: number): EventRow | null {
     const source = this.interfaces.get(log.address.toLowerCase());
     if (!source) return null;
+    if (source.name === "USDX" && log.topics[0] === TRANSFER_TOPIC && log.topics.length === 3) return decodeTransfer(log, blockTime);
     let parsed: LogDescription | null = null;
     try {
-      parsed = source.iface.parseLog({ topics: [...log.topics], data: log.data });
+      parsed = source.iface.parseLog({ topics: log.topics, data: log.data });
     } catch {
       parsed = null;
     }
@@ -215,20 +229,10 @@ export class EventIndexer {
     });
     const lower = (v: unknown) => (typeof v === "string" ? v.toLowerCase() : null);
     const a = parsed.args as unknown as Record<string, unknown>;
-    let fromAddress: string | null = null;
-    let toAddress: string | null = null;
     let account: string | null = null;
     switch (parsed.name) {
-      case "Transfer":
-        fromAddress = lower(a.from);
-        toAddress = lower(a.to);
-        break;
-      case "Approval":
-        fromAddress = lower(a.owner);
-        toAddress = lower(a.spender);
-        break;
       case "BatchPaid":
-        fromAddress = lower(a.payer);
+        account = lower(a.payer);
         break;
       case "RoleGranted":
       case "RoleRevoked":
@@ -238,20 +242,74 @@ export class EventIndexer {
         break;
     }
     return {
-      blockNumber: log.blockNumber,
-      logIndex: log.index,
-      blockHash: log.blockHash,
-      blockTime,
-      transactionHash: log.transactionHash,
+      ...position(log, blockTime),
       contract: source.name,
       eventName: parsed.name,
       signature: parsed.signature,
       args,
-      fromAddress,
-      toAddress,
+      fromAddress: null,
+      toAddress: null,
       account,
     };
   }
+}
+
+/** Where a log sits: the columns every stored event has. */
+function position(log: ParsedLog, blockTime: number) {
+  return { blockNumber: log.blockNumber, logIndex: log.index, blockHash: log.blockHash, blockTime, transactionHash: log.transactionHash };
+}
+
+// Transfer is nearly every event (a batch payment emits one per recipient): decoded directly,
+// since ethers' general decoder costs about 330 microseconds a log.
+const TRANSFER_TOPIC = eventTopic("Transfer(address,address,uint256)");
+
+function decodeTransfer(log: ParsedLog, blockTime: number): EventRow {
+  const from = getAddress(`0x${log.topics[1].slice(26)}`);
+  const to = getAddress(`0x${log.topics[2].slice(26)}`);
+  return {
+    ...position(log, blockTime),
+    contract: "USDX",
+    eventName: "Transfer",
+    signature: "Transfer(address,address,uint256)",
+    args: { from, to, value: BigInt(log.data).toString() },
+    fromAddress: from.toLowerCase(),
+    toAddress: to.toLowerCase(),
+    account: null,
+  };
+}
+
+/** A log as eth_getLogs answers it: numbers in hex. */
+interface RawLog {
+  address: string;
+  topics: string[];
+  data: string;
+  blockNumber: string;
+  blockHash: string;
+  transactionHash: string;
+  logIndex: string;
+  removed?: boolean;
+}
+
+interface ParsedLog {
+  address: string;
+  topics: string[];
+  data: string;
+  blockNumber: number;
+  blockHash: string;
+  transactionHash: string;
+  index: number;
+}
+
+function parseRawLog(log: RawLog): ParsedLog {
+  return {
+    address: log.address,
+    topics: log.topics,
+    data: log.data,
+    blockNumber: Number(log.blockNumber),
+    blockHash: log.blockHash,
+    transactionHash: log.transactionHash,
+    index: Number(log.logIndex),
+  };
 }
 
 /** Maps with at most `limit` calls in flight. */
