@@ -25,12 +25,8 @@ export interface Services {
 export function buildServices(config: Config, chain: Chain, db: DatabaseHandle, auth: AuthProvider, log: Logger): Services {
   const indexer = new EventIndexer(db.db, chain, config.indexer, log.child({ component: "indexer" }));
   const events = new EventsService(db.db, chain.manifest.deploymentBlock);
+  // Its caches are keyed by the indexer's checkpoint, so they refresh as the index advances.
   const tokenState = new TokenStateService(chain, events);
-  let seen: number | null = null;
-  indexer.onAdvance((checkpoint) => {
-    if (checkpoint !== seen) tokenState.invalidate();
-    seen = checkpoint;
-  });
   const siwe = new SiweService(db.db, auth, { domains: config.siweDomains, chainId: config.chainId, adminWallets: config.adminWallets });
   return { config, chain, db, auth, indexer, events, tokenState, siwe, audit: new AuditService(db.db) };
 }

@@ -37,7 +37,6 @@ export class EventIndexer {
   private stopped = true;
   private readonly interfaces: Map<string, { name: string; iface: Interface }>;
   private state: IndexerStatus = { checkpoint: null, head: null, lag: null, running: false, lastError: null, lastSyncAt: null };
-  private listeners: ((checkpoint: number) => void)[] = [];
   /** Rows stored since the planner's statistics were refreshed; starts high so a new process refreshes them once. */
   private rowsSinceAnalyze = ANALYZE_EVERY_ROWS;
 
@@ -55,11 +54,6 @@ export class EventIndexer {
 
   status(): IndexerStatus {
     return { ...this.state };
-  }
-
-  /** Called with the new checkpoint whenever the index changes (caches use it). */
-  onAdvance(listener: (checkpoint: number) => void): void {
-    this.listeners.push(listener);
   }
 
   start(): void {
@@ -117,7 +111,6 @@ export class EventIndexer {
     this.state.lag = Math.max(0, head - checkpoint);
     this.state.lastError = null;
     this.state.lastSyncAt = new Date().toISOString();
-    for (const listener of this.listeners) listener(checkpoint);
     return checkpoint;
   }
 

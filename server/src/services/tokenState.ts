@@ -66,12 +66,6 @@ export class TokenStateService {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** Drops cached answers; the indexer calls it when it stores new events. */
-  invalidate(): void {
-    this.tokenCache = null;
-    this.rolesCache = null;
-  }
-
   async token(): Promise<TokenInfo> {
     const checkpoint = await this.events.indexedBlock();
     const cached = this.tokenCache;
