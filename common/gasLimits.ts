@@ -6,3 +6,16 @@ export const TRANSACTION_GAS_CAP = 16_777_216;
 
 /** A block's gas limit as the batch-payment issue states it (Sepolia's is higher today). */
 export const REFERENCE_BLOCK_GAS_LIMIT = 30_000_000;
+
+/**
+ * What a BatchPayments chunk costs, rounded up from bench/gas (npm run bench:gas): about 28,700 gas
+ * for each recipient that holds no USDX yet (the worst case), and a fixed part for the call itself
+ * plus the permit of payWithPermit (about 42,500 + 40,000; we keep a margin on both).
+ */
+export const BATCH_GAS_PER_RECIPIENT = 29_500;
+export const BATCH_GAS_FIXED = 120_000;
+
+/** The most recipients one chunk may hold so its transaction stays under `gasCap` (564 under Osaka's cap). */
+export function maxRecipientsPerChunk(gasCap: number = TRANSACTION_GAS_CAP): number {
+  return Math.max(1, Math.floor((gasCap - BATCH_GAS_FIXED) / BATCH_GAS_PER_RECIPIENT));
+}

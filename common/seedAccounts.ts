@@ -49,3 +49,12 @@ export function seededAccount(name: string): SeededAccount {
   if (!account) throw new Error(`No seeded account named '${name}' (known: ${SEEDED_ACCOUNTS.map((a) => a.name).join(", ")})`);
   return account;
 }
+
+/**
+ * The Hardhat node's default mnemonic: its accounts are public test keys, funded only on the local
+ * chain. The server's mock bank mints with the seeded minter's key derived from it (local only).
+ */
+export const LOCAL_DEV_MNEMONIC = "test test test test test test test test test test test junk";
+
+/** The derivation path of Hardhat's account `index`. */
+export const localAccountPath = (index: number) => `m/44'/60'/0'/0/${index}`;

@@ -5,6 +5,8 @@ import type { Logger } from "./logger";
 import { errorHandler, notFoundHandler } from "./middleware/errorHandler";
 import { adminRoutes } from "./routes/admin";
 import { authRoutes } from "./routes/auth";
+import { bankRoutes } from "./routes/bank";
+import { contactRoutes } from "./routes/contacts";
 import { chainReadRoutes } from "./routes/chainReads";
 import { healthRoutes } from "./routes/health";
 import type { Services } from "./services";
@@ -33,6 +35,8 @@ export function createApp(services: Services, log: Logger): Express {
   api.use(chainReadRoutes(services));
   api.use("/auth", authRoutes(services));
   api.use(adminRoutes(services));
+  api.use("/contacts", contactRoutes(services));
+  api.use("/bank", bankRoutes(services));
   api.use(notFoundHandler);
   app.use("/api", api);
   app.use(notFoundHandler);

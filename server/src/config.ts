@@ -1,6 +1,8 @@
 import path from "node:path";
-import { getAddress, isAddress } from "ethers";
+import { HDNodeWallet, getAddress, isAddress } from "ethers";
+import { maxRecipientsPerChunk } from "../../common/gasLimits";
 import { LOCAL_CHAIN, SEPOLIA, localRpcUrl } from "../../common/networks";
+import { LOCAL_DEV_MNEMONIC, localAccountPath, seededAccount } from "../../common/seedAccounts";
 
 /**
  * The server's whole configuration, read once from the environment. Anything missing or wrong
@@ -22,7 +24,24 @@ export interface Config {
   siweDomains: string[];
   adminWallets: string[];
   indexer: { confirmations: number; batchBlocks: number; pollMs: number };
-  rateLimits: { authPerMinute: number };
+  rateLimits: { authPerMinute: number; csvPerMinute: number };
+  batch: {
+    /** Rows one CSV (or one job) may hold. */
+    maxRows: number;
+    /** Recipients per chunk: what fits under the per-transaction gas cap, or less. */
+    chunkSize: number;
+    /** A job whose chunks were not all sent this long after it was planned fails (the chain may still pay it later). */
+    submitWindowMs: number;
+    /** A reported transaction the node has never seen after this long fails its chunk. */
+    txNotFoundMs: number;
+  };
+  bank: {
+    /** The mock bank mints deposits with this key (a MINTER_ROLE holder); null switches the bank off. */
+    minterKey: string | null;
+    verifyMs: number;
+    processingMs: number;
+    completeMs: number;
+  };
   logLevel: string;
 }
 
@@ -49,6 +68,21 @@ function origin(name: string, raw: string): string {
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") throw new ConfigError(`${name}: '${raw}' must be http or https.`);
   return url.origin;
+}
+
+/**
+ * The mock bank's minting key: MINTER_PRIVATE_KEY, or on the local chain the seeded minter's public
+ * test key. Elsewhere without a key the mock bank is off. MINTER_PRIVATE_KEY=off turns it off locally.
+ */
+function minterKey(env: NodeJS.ProcessEnv, local: boolean): string | null {
+  const raw = env.MINTER_PRIVATE_KEY;
+  if (raw === "off") return null;
+  if (raw) {
+    if (!/^0x[0-9a-fA-F]{64}$/.test(raw)) throw new ConfigError("MINTER_PRIVATE_KEY must be 0x followed by 64 hex characters (or 'off').");
+    return raw;
+  }
+  if (!local) return null;
+  return HDNodeWallet.fromPhrase(LOCAL_DEV_MNEMONIC, undefined, localAccountPath(seededAccount("minter").index)).privateKey;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -113,7 +147,23 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       batchBlocks: int(env, "INDEXER_BATCH_BLOCKS", 2000, 1, 100_000),
       pollMs: int(env, "INDEXER_POLL_MS", local ? 500 : 6000, 50, 600_000),
     },
-    rateLimits: { authPerMinute: int(env, "RATE_LIMIT_AUTH_PER_MINUTE", 30, 1, 100_000) },
+    rateLimits: {
+      authPerMinute: int(env, "RATE_LIMIT_AUTH_PER_MINUTE", 30, 1, 100_000),
+      csvPerMinute: int(env, "RATE_LIMIT_CSV_PER_MINUTE", 30, 1, 100_000),
+    },
+    batch: {
+      maxRows: int(env, "BATCH_MAX_ROWS", 10_000, 1, 100_000),
+      chunkSize: int(env, "BATCH_CHUNK_SIZE", maxRecipientsPerChunk(), 1, maxRecipientsPerChunk()),
+      submitWindowMs: int(env, "BATCH_SUBMIT_WINDOW_MS", 60 * 60_000, 1000, 7 * 24 * 3_600_000),
+      txNotFoundMs: int(env, "BATCH_TX_NOT_FOUND_MS", 10 * 60_000, 1000, 24 * 3_600_000),
+    },
+    bank: {
+      minterKey: minterKey(env, local),
+      // Spec section 9: verification 5 s, deposit processing 3 s, completion 8 s.
+      verifyMs: int(env, "BANK_VERIFY_MS", 5000, 0, 3_600_000),
+      processingMs: int(env, "BANK_PROCESSING_MS", 3000, 0, 3_600_000),
+      completeMs: int(env, "BANK_COMPLETE_MS", 8000, 0, 3_600_000),
+    },
     logLevel: env.LOG_LEVEL || "info",
   };
 }

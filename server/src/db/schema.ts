@@ -1,4 +1,5 @@
-import { bigint, index, integer, jsonb, pgTable, primaryKey, serial, text, timestamp } from "drizzle-orm/pg-core";
+import { sql } from "drizzle-orm";
+import { bigint, boolean, index, integer, jsonb, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 
 /**
  * Every event of USDX and BatchPayments since the deployment block, decoded. Addresses in the
@@ -31,6 +32,10 @@ export const chainEvents = pgTable(
     index("chain_events_to_order").on(t.toAddress, t.blockNumber, t.logIndex),
     index("chain_events_account").on(t.account),
     index("chain_events_tx").on(t.transactionHash),
+    // The batch watcher finds a chunk's BatchPaid by its payment reference.
+    index("chain_events_payment_ref")
+      .on(sql`(${t.args}->>'paymentRef')`)
+      .where(sql`${t.eventName} = 'BatchPaid'`),
   ],
 );
 
@@ -73,4 +78,155 @@ export const auditLog = pgTable(
     details: jsonb("details").notNull().$type<Record<string, unknown>>(),
   },
   (t) => [index("audit_log_created").on(t.createdAt)],
+);
+
+// ---------------------------------------------------------------- contacts
+
+/** A user's address book. Each user sees only their own rows; an address appears once per user. */
+export const contacts = pgTable(
+  "contacts",
+  {
+    id: serial("id").primaryKey(),
+    uid: text("uid").notNull(),
+    name: text("name").notNull(),
+    /** Checksummed. */
+    address: text("address").notNull(),
+    notes: text("notes"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex("contacts_user_address").on(t.uid, sql`lower(${t.address})`), index("contacts_user_created").on(t.uid, t.createdAt)],
+);
+
+// ---------------------------------------------------------------- batch payments
+
+/**
+ * A batch payment a user started: its recipients are paid in chunks, each one transaction from the
+ * payer's wallet through BatchPayments. status: processing, completed or failed.
+ */
+export const batchJobs = pgTable(
+  "batch_jobs",
+  {
+    id: text("id").primaryKey(),
+    uid: text("uid").notNull(),
+    /** The wallet that pays (checksummed); null until the first chunk's BatchPaid names it. */
+    payer: text("payer"),
+    status: text("status").notNull(),
+    recipientCount: integer("recipient_count").notNull(),
+    /** Base units, as a decimal string. */
+    totalAmount: text("total_amount").notNull(),
+    chunkCount: integer("chunk_count").notNull(),
+    error: text("error"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+    completedAt: timestamp("completed_at", { withTimezone: true }),
+  },
+  (t) => [index("batch_jobs_user_created").on(t.uid, t.createdAt), index("batch_jobs_status").on(t.status)],
+);
+
+/** One transaction's worth of a job. status: pending (no transaction yet), submitted, confirmed, failed. */
+export const batchChunks = pgTable(
+  "batch_chunks",
+  {
+    jobId: text("job_id")
+      .notNull()
+      .references(() => batchJobs.id, { onDelete: "cascade" }),
+    index: integer("chunk_index").notNull(),
+    /** bytes32 paymentRef the chunk's pay call carries; BatchPaid repeats it. */
+    reference: text("reference").notNull(),
+    recipientCount: integer("recipient_count").notNull(),
+    totalAmount: text("total_amount").notNull(),
+    status: text("status").notNull(),
+    txHash: text("tx_hash"),
+    blockNumber: bigint("block_number", { mode: "number" }),
+    error: text("error"),
+    submittedAt: timestamp("submitted_at", { withTimezone: true }),
+    confirmedAt: timestamp("confirmed_at", { withTimezone: true }),
+  },
+  (t) => [primaryKey({ columns: [t.jobId, t.index] }), uniqueIndex("batch_chunks_reference").on(t.reference), index("batch_chunks_status").on(t.status)],
+);
+
+/** Each row of a job, in CSV order. status: pending, paid, failed. */
+export const batchRecipients = pgTable(
+  "batch_recipients",
+  {
+    jobId: text("job_id")
+      .notNull()
+      .references(() => batchJobs.id, { onDelete: "cascade" }),
+    position: integer("position").notNull(),
+    chunkIndex: integer("chunk_index").notNull(),
+    name: text("name").notNull(),
+    /** Checksummed. */
+    address: text("address").notNull(),
+    /** Base units, as a decimal string. */
+    amount: text("amount").notNull(),
+    status: text("status").notNull(),
+    txHash: text("tx_hash"),
+  },
+  (t) => [primaryKey({ columns: [t.jobId, t.position] }), index("batch_recipients_chunk").on(t.jobId, t.chunkIndex)],
+);
+
+// ---------------------------------------------------------------- mock bank (clearly mock)
+
+/** A mock bank account: pending, then verified a few seconds later. Only the last four digits are kept. */
+export const bankAccounts = pgTable(
+  "bank_accounts",
+  {
+    id: serial("id").primaryKey(),
+    uid: text("uid").notNull(),
+    name: text("name").notNull(),
+    /** checking or savings. */
+    type: text("type").notNull(),
+    lastFour: text("last_four").notNull(),
+    status: text("status").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    /** When it turns verified: the timer is a timestamp, so it survives a restart. */
+    verifyAt: timestamp("verify_at", { withTimezone: true }).notNull(),
+    verifiedAt: timestamp("verified_at", { withTimezone: true }),
+  },
+  (t) => [index("bank_accounts_user").on(t.uid), index("bank_accounts_status").on(t.status, t.verifyAt)],
+);
+
+/** A user's wallets for the mock bank; one is primary; an address appears once per user. */
+export const bankWallets = pgTable(
+  "bank_wallets",
+  {
+    id: serial("id").primaryKey(),
+    uid: text("uid").notNull(),
+    name: text("name").notNull(),
+    /** Checksummed. */
+    address: text("address").notNull(),
+    isPrimary: boolean("is_primary").notNull().default(false),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex("bank_wallets_user_address").on(t.uid, sql`lower(${t.address})`), index("bank_wallets_user").on(t.uid)],
+);
+
+/**
+ * A mock deposit: pending, processing, then completed by a mint from the server's minter key, or
+ * failed with the mint's error. The signed mint transaction is stored before it is sent, so a
+ * restart re-sends the same transaction (same nonce) rather than minting twice.
+ */
+export const deposits = pgTable(
+  "deposits",
+  {
+    id: serial("id").primaryKey(),
+    uid: text("uid").notNull(),
+    bankAccountId: integer("bank_account_id")
+      .notNull()
+      .references(() => bankAccounts.id),
+    /** Checksummed: where the USDX is minted. */
+    walletAddress: text("wallet_address").notNull(),
+    /** Base units, as a decimal string. */
+    amount: text("amount").notNull(),
+    status: text("status").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    processingAt: timestamp("processing_at", { withTimezone: true }).notNull(),
+    completeAt: timestamp("complete_at", { withTimezone: true }).notNull(),
+    signedTx: text("signed_tx"),
+    txHash: text("tx_hash"),
+    error: text("error"),
+    completedAt: timestamp("completed_at", { withTimezone: true }),
+  },
+  (t) => [index("deposits_user_created").on(t.uid, t.createdAt), index("deposits_status").on(t.status)],
 );

@@ -3,6 +3,8 @@ import type { Config } from "../config";
 import type { DatabaseHandle } from "../db/client";
 import type { Logger } from "../logger";
 import { AuditService } from "./audit";
+import { MockBankService } from "./bank";
+import { ContactsService } from "./contacts";
 import { EventsService } from "./events";
 import { AuthProvider } from "./firebaseAuth";
 import { EventIndexer } from "./indexer";
@@ -20,6 +22,8 @@ export interface Services {
   tokenState: TokenStateService;
   siwe: SiweService;
   audit: AuditService;
+  contacts: ContactsService;
+  bank: MockBankService;
 }
 
 export function buildServices(config: Config, chain: Chain, db: DatabaseHandle, auth: AuthProvider, log: Logger): Services {
@@ -28,5 +32,7 @@ export function buildServices(config: Config, chain: Chain, db: DatabaseHandle, 
   // Its caches are keyed by the indexer's checkpoint, so they refresh as the index advances.
   const tokenState = new TokenStateService(chain, events);
   const siwe = new SiweService(db.db, auth, { domains: config.siweDomains, chainId: config.chainId, adminWallets: config.adminWallets });
-  return { config, chain, db, auth, indexer, events, tokenState, siwe, audit: new AuditService(db.db) };
+  const contacts = new ContactsService(db.db);
+  const bank = new MockBankService(db.db, chain, config.bank, log.child({ component: "bank" }));
+  return { config, chain, db, auth, indexer, events, tokenState, siwe, audit: new AuditService(db.db), contacts, bank };
 }

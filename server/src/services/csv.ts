@@ -1,0 +1,93 @@
+import Papa from "papaparse";
+import { badRequest } from "../errors";
+
+/** A data row of a CSV: its line (the header is line 1) and its cells by lower-case column name. */
+export interface CsvRow {
+  line: number;
+  cells: Record<string, string>;
+  /** Set when the row itself is broken (an unclosed quote, more cells than the header names). */
+  problem?: string;
+}
+
+export interface CsvReadOptions {
+  /** Lower-case column names that must be in the header. */
+  required: readonly string[];
+  /** Lower-case column names that may be. Other columns are ignored. */
+  optional?: readonly string[];
+  /** Data rows allowed; more is a 400 that says so. */
+  maxRows: number;
+  /** What a row is, for messages: "recipients", "contacts". */
+  rowsAre: string;
+}
+
+/** Every header names its columns with these capitals in messages and exports. */
+export const titleCase = (column: string) => column.charAt(0).toUpperCase() + column.slice(1);
+
+/**
+ * Reads CSV text with a header row, as a person's spreadsheet writes it: column names in any case
+ * and order, a byte-order mark, CRLF or LF line ends, quoted cells, blank lines (skipped). Throws a
+ * 400 naming what is wrong with the file as a whole (no header, a missing column, too many rows);
+ * a broken row is returned with its `problem` so the caller reports it beside the good ones.
+ */
+export function readCsv(text: string, options: CsvReadOptions): CsvRow[] {
+  const input = text.replace(/^\uFEFF/, "");
+  if (input.trim() === "") throw badRequest("The CSV file is empty: it needs a header row and at least one row of data.");
+  // header: false keeps one record per line (when no quoted cell spans lines), so lines can be counted.
+  const parsed = Papa.parse<string[]>(input, { header: false, skipEmptyLines: false });
+  const records = parsed.data;
+  const header = (records[0] ?? []).map((cell) => cell.trim().toLowerCase());
+  const missing = options.required.filter((column) => !header.includes(column));
+  if (missing.length > 0) {
+    const wanted = [...options.required, ...(options.optional ?? [])].map(titleCase).join(", ");
+    throw badRequest(`The CSV header must name the columns ${wanted}; it has no ${missing.map(titleCase).join(" or ")} column.`);
+  }
+  const known = new Set([...options.required, ...(options.optional ?? [])]);
+  const columns = header.map((name, i) => (known.has(name) && header.indexOf(name) === i ? name : null));
+
+  const broken = new Map<number, string>();
+  for (const error of parsed.errors) {
+    if (error.row !== undefined && !broken.has(error.row)) broken.set(error.row, error.message);
+  }
+
+  const dataRows = records.length - 1 - records.slice(1).filter(isBlank).length;
+  if (dataRows > options.maxRows) {
+    throw badRequest(
+      `The CSV has ${dataRows.toLocaleString("en-US")} rows; at most ${options.maxRows.toLocaleString("en-US")} ${options.rowsAre} can be read at once. Split the file and upload each part.`,
+    );
+  }
+
+  const rows: CsvRow[] = [];
+  for (let r = 1; r < records.length; r++) {
+    const record = records[r];
+    if (isBlank(record)) continue;
+    const cells: Record<string, string> = {};
+    for (const column of known) cells[column] = "";
+    record.forEach((cell, i) => {
+      const column = columns[i];
+      if (column) cells[column] = cell.trim();
+    });
+    const row: CsvRow = { line: r + 1, cells };
+    const extra = record.slice(header.length).some((cell) => cell.trim() !== "");
+    if (broken.has(r)) row.problem = `Broken CSV row: ${broken.get(r)}`;
+    else if (extra) row.problem = `Broken CSV row: it has ${record.length} cells but the header names ${header.length}`;
+    rows.push(row);
+  }
+  return rows;
+}
+
+function isBlank(record: string[]): boolean {
+  return record.every((cell) => cell.trim() === "");
+}
+
+/**
+ * A cell for a CSV a person will open in a spreadsheet: text starting with = + - @ (or a tab or
+ * carriage return) is prefixed with a quote so the spreadsheet shows it instead of running it.
+ */
+export function safeCsvCell(value: string): string {
+  return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+}
+
+/** CSV text (CRLF, every cell made safe) with a header row of `fields`. */
+export function writeCsv(fields: readonly string[], rows: readonly (readonly string[])[]): string {
+  return Papa.unparse({ fields: [...fields], data: rows.map((row) => row.map(safeCsvCell)) }, { newline: "\r\n", quotes: false });
+}
