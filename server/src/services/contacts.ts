@@ -1,6 +1,267 @@
+import { and, asc, count, desc, eq, ilike, ne, or, sql, SQL } from "drizzle-orm";
+import { isValidAddress, parseAddress } from "../../../common/addresses";
 import type { Database } from "../db/client";
+import { contacts } from "../db/schema";
+import { badRequest, conflict, HttpError, notFound } from "../errors";
+import { readCsv } from "./csv";
 
-/** A user's address book (to be built). */
+export const NAME_MAX = 100;
+export const NOTES_MAX = 500;
+
+export interface Contact {
+  id: number;
+  name: string;
+  address: string;
+  notes: string | null;
+  createdAt: string;
+}
+
+/** A contact as a person typed it: any field may be missing or padded with spaces. */
+export interface ContactInput {
+  name?: string | null;
+  address?: string | null;
+  notes?: string | null;
+}
+
+/** A contact as it is stored: trimmed, the address checksummed, empty notes as null. */
+export interface ContactFields {
+  name: string;
+  address: string;
+  notes: string | null;
+}
+
+/** A candidate for addMany: a CSV row (or another list), with its line for the skipped report. */
+export interface ContactCandidate extends ContactInput {
+  line: number;
+  /** Set when the row could not be read at all. */
+  problem?: string;
+}
+
+export interface ImportResult {
+  imported: number;
+  skipped: { line: number; reason: string }[];
+  contacts: Contact[];
+}
+
+// C0/C1 controls, plus the bidi overrides that can make a name display as something else.
+const NAME_FORBIDDEN = /[\p{Cc}\u202A-\u202E\u2066-\u2069]/u;
+// Notes may span lines; other controls (NUL, which Postgres refuses, among them) may not.
+const NOTES_FORBIDDEN = /[^\P{Cc}\t\n\r]|[\u202A-\u202E\u2066-\u2069]/u;
+
+const chars = (text: string) => Array.from(text).length;
+
+/**
+ * The one check of a contact, for add, edit and import: returns the stored form or throws a 400
+ * whose message the dashboard shows as it is.
+ */
+export function checkContact(input: ContactInput): ContactFields {
+  const name = (input.name ?? "").trim();
+  const address = (input.address ?? "").trim();
+  const notes = (input.notes ?? "").trim();
+  if (!name || !address) throw badRequest("Missing information - Please provide both name and address");
+  if (chars(name) > NAME_MAX) throw badRequest(`Name too long - Please keep the name to ${NAME_MAX} characters or fewer`);
+  if (NAME_FORBIDDEN.test(name)) throw badRequest("Invalid name - The name cannot contain control characters such as line breaks or tabs");
+  if (!isValidAddress(address)) throw badRequest("Invalid address - Please enter a valid Ethereum address");
+  let checksummed: string;
+  try {
+    checksummed = parseAddress(address);
+  } catch {
+    throw badRequest(
+      "Invalid address - The checksum does not match (its mix of upper and lower case is wrong): check it for a typo, or enter it in lower case",
+    );
+  }
+  if (chars(notes) > NOTES_MAX) throw badRequest(`Notes too long - Please keep the notes to ${NOTES_MAX} characters or fewer`);
+  if (NOTES_FORBIDDEN.test(notes)) throw badRequest("Invalid notes - The notes cannot contain control characters other than line breaks and tabs");
+  return { name, address: checksummed, notes: notes || null };
+}
+
+const duplicateMessage = (address: string, existingName: string) =>
+  `Duplicate address - ${address} is already in your contacts as '${existingName}'`;
+
+/** Text for ILIKE that matches `text` literally anywhere: %, _ and the escape itself are escaped. */
+function containsPattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, "\\$&")}%`;
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  // Drizzle wraps the driver's error in `cause`.
+  for (let e = error as { code?: unknown; cause?: unknown } | undefined; e; e = e.cause as typeof e) {
+    if (e.code === "23505") return true;
+  }
+  return false;
+}
+
+type Row = typeof contacts.$inferSelect;
+const toContact = (row: Row): Contact => ({
+  id: row.id,
+  name: row.name,
+  address: row.address,
+  notes: row.notes,
+  createdAt: row.createdAt.toISOString(),
+});
+
+// Rows an INSERT sends at once: four parameters each, well under Postgres's 65,535.
+const INSERT_CHUNK = 1000;
+
+/** A user's address book. Every method takes the user's uid: nobody reads or changes another's. */
 export class ContactsService {
   constructor(private readonly db: Database) {}
+
+  /** Newest first; `search` matches name, address or notes, case-insensitively and literally. */
+  async list(uid: string, options: { search?: string; limit: number; offset: number }): Promise<{ contacts: Contact[]; total: number }> {
+    const search = options.search?.trim();
+    let where: SQL | undefined = eq(contacts.uid, uid);
+    if (search) {
+      const pattern = containsPattern(search);
+      where = and(where, or(ilike(contacts.name, pattern), ilike(contacts.address, pattern), ilike(contacts.notes, pattern)));
+    }
+    const rows = await this.db
+      .select()
+      .from(contacts)
+      .where(where)
+      .orderBy(desc(contacts.createdAt), desc(contacts.id))
+      .limit(options.limit)
+      .offset(options.offset);
+    const [{ total }] = await this.db.select({ total: count() }).from(contacts).where(where);
+    return { contacts: rows.map(toContact), total };
+  }
+
+  /** Every contact of the user, oldest first (the export). */
+  async all(uid: string): Promise<Contact[]> {
+    const rows = await this.db.select().from(contacts).where(eq(contacts.uid, uid)).orderBy(asc(contacts.createdAt), asc(contacts.id));
+    return rows.map(toContact);
+  }
+
+  async add(uid: string, input: ContactInput): Promise<Contact> {
+    const fields = checkContact(input);
+    const [row] = await this.db
+      .insert(contacts)
+      .values({ uid, ...fields })
+      .onConflictDoNothing()
+      .returning();
+    if (!row) throw await this.duplicateError(uid, fields.address);
+    return toContact(row);
+  }
+
+  /** Changes the fields `patch` names; a notes of null or "" clears them. */
+  async update(uid: string, id: number, patch: ContactInput): Promise<Contact> {
+    const current = await this.find(uid, id);
+    const fields = checkContact({
+      name: patch.name !== undefined ? patch.name : current.name,
+      address: patch.address !== undefined ? patch.address : current.address,
+      notes: patch.notes !== undefined ? patch.notes : current.notes,
+    });
+    const other = await this.findByAddress(uid, fields.address, id);
+    if (other) throw conflict(duplicateMessage(fields.address, other.name));
+    let row: Row | undefined;
+    try {
+      [row] = await this.db
+        .update(contacts)
+        .set({ ...fields, updatedAt: sql`now()` })
+        .where(and(eq(contacts.uid, uid), eq(contacts.id, id)))
+        .returning();
+    } catch (error) {
+      // Another request stored the address between the check and the update.
+      if (isUniqueViolation(error)) throw await this.duplicateError(uid, fields.address);
+      throw error;
+    }
+    if (!row) throw notFoundError();
+    return toContact(row);
+  }
+
+  async remove(uid: string, id: number): Promise<void> {
+    const deleted = await this.db
+      .delete(contacts)
+      .where(and(eq(contacts.uid, uid), eq(contacts.id, id)))
+      .returning({ id: contacts.id });
+    if (deleted.length === 0) throw notFoundError();
+  }
+
+  /** Reads a contacts CSV (Name, Address, optional Notes) and adds its good rows. */
+  async importCsv(uid: string, csvText: string, maxRows: number): Promise<ImportResult> {
+    const rows = readCsv(csvText, { required: ["name", "address"], optional: ["notes"], maxRows, rowsAre: "contacts" });
+    return this.addMany(
+      uid,
+      rows.map((row) => ({ line: row.line, problem: row.problem, ...row.cells })),
+    );
+  }
+
+  /**
+   * Adds the good candidates in one transaction; each bad one, and each address already in the
+   * contacts or earlier in the list, is skipped with its line and the reason.
+   */
+  async addMany(uid: string, candidates: readonly ContactCandidate[]): Promise<ImportResult> {
+    const skipped: ImportResult["skipped"] = [];
+    return this.db.transaction(async (tx) => {
+      const existing = new Map<string, string>();
+      const stored = await tx.select({ address: contacts.address, name: contacts.name }).from(contacts).where(eq(contacts.uid, uid));
+      for (const row of stored) existing.set(row.address.toLowerCase(), row.name);
+
+      const firstLine = new Map<string, number>();
+      const good: (ContactFields & { line: number })[] = [];
+      for (const candidate of candidates) {
+        const skip = (reason: string) => skipped.push({ line: candidate.line, reason });
+        if (candidate.problem) {
+          skip(candidate.problem);
+          continue;
+        }
+        let fields: ContactFields;
+        try {
+          fields = checkContact(candidate);
+        } catch (error) {
+          if (!(error instanceof HttpError)) throw error;
+          skip(error.message);
+          continue;
+        }
+        const key = fields.address.toLowerCase();
+        const earlier = firstLine.get(key);
+        if (existing.has(key)) skip(duplicateMessage(fields.address, existing.get(key)!));
+        else if (earlier !== undefined) skip(`Duplicate address - ${fields.address} is already on line ${earlier} of this file`);
+        else {
+          firstLine.set(key, candidate.line);
+          good.push({ ...fields, line: candidate.line });
+        }
+      }
+
+      const inserted: Row[] = [];
+      for (let i = 0; i < good.length; i += INSERT_CHUNK) {
+        const chunk = good.slice(i, i + INSERT_CHUNK).map(({ name, address, notes }) => ({ uid, name, address, notes }));
+        inserted.push(...(await tx.insert(contacts).values(chunk).onConflictDoNothing().returning()));
+      }
+      // A row missing from the answer lost a race with another request that stored its address.
+      const added = new Set(inserted.map((row) => row.address.toLowerCase()));
+      for (const row of good) {
+        if (!added.has(row.address.toLowerCase())) skipped.push({ line: row.line, reason: `Duplicate address - ${row.address} is already in your contacts` });
+      }
+      skipped.sort((a, b) => a.line - b.line);
+      return { imported: inserted.length, skipped, contacts: inserted.map(toContact) };
+    });
+  }
+
+  private async find(uid: string, id: number): Promise<Row> {
+    const [row] = await this.db
+      .select()
+      .from(contacts)
+      .where(and(eq(contacts.uid, uid), eq(contacts.id, id)));
+    if (!row) throw notFoundError();
+    return row;
+  }
+
+  private async findByAddress(uid: string, address: string, exceptId?: number): Promise<Row | undefined> {
+    const [row] = await this.db
+      .select()
+      .from(contacts)
+      .where(
+        and(eq(contacts.uid, uid), eq(sql`lower(${contacts.address})`, address.toLowerCase()), exceptId !== undefined ? ne(contacts.id, exceptId) : undefined),
+      );
+    return row;
+  }
+
+  private async duplicateError(uid: string, address: string): Promise<HttpError> {
+    const existing = await this.findByAddress(uid, address);
+    return conflict(existing ? duplicateMessage(address, existing.name) : `Duplicate address - ${address} is already in your contacts`);
+  }
 }
+
+// The same answer for another user's contact as for a missing one: never reveal that it exists.
+const notFoundError = () => notFound("Contact not found - It may have been deleted");
