@@ -1,7 +1,8 @@
 import { expect } from "chai";
 import { ethers } from "hardhat";
 import { loadFixture } from "@nomicfoundation/hardhat-network-helpers";
-import { encodeBytes32String, MaxUint256, ZeroAddress } from "ethers";
+import { encodeBytes32String, getAddress, hexlify, MaxUint256, randomBytes, ZeroAddress } from "ethers";
+import { maxRecipientsPerChunk, TRANSACTION_GAS_CAP } from "../common/gasLimits";
 import { deadlineIn, fundedFixture, mult, signPermit, usd } from "./helpers/fixtures";
 
 const REF = encodeBytes32String("job-42/chunk-0");
@@ -220,6 +221,23 @@ describe("BatchPayments", () => {
         "ERC2612InvalidSignature",
       );
       expect(await usdx.balanceOf(alice.address)).to.equal(usd(1000));
+    });
+  });
+  describe("chunk size", () => {
+    it("the server's largest chunk of new recipients, with its permit, stays under the per-transaction gas cap", async () => {
+      const { usdx, batch, alice } = await loadFixture(fundedFixture);
+      const n = maxRecipientsPerChunk();
+      const recipients = Array.from({ length: n }, () => getAddress(hexlify(randomBytes(20))));
+      // Odd amounts, so no storage slot is cheaper than a real payroll's would be.
+      const amounts = recipients.map((_, i) => usd("1") + BigInt(i) * 1_000_003n);
+      const total = amounts.reduce((a, b) => a + b, 0n);
+      const deadline = await deadlineIn(3600);
+      const sig = await signPermit(usdx, alice, await batch.getAddress(), total, deadline);
+      const tx = await batch.connect(alice).payWithPermit(recipients, amounts, REF, total, deadline, sig.v, sig.r, sig.s, { gasLimit: TRANSACTION_GAS_CAP });
+      const receipt = await tx.wait();
+      expect(receipt!.status).to.equal(1);
+      expect(receipt!.gasUsed).to.be.below(BigInt(TRANSACTION_GAS_CAP));
+      expect(await usdx.balanceOf(recipients[n - 1])).to.equal(amounts[n - 1]);
     });
   });
 });

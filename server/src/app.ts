@@ -6,6 +6,7 @@ import { errorHandler, notFoundHandler } from "./middleware/errorHandler";
 import { adminRoutes } from "./routes/admin";
 import { authRoutes } from "./routes/auth";
 import { bankRoutes } from "./routes/bank";
+import { batchRoutes } from "./routes/batch";
 import { contactRoutes } from "./routes/contacts";
 import { chainReadRoutes } from "./routes/chainReads";
 import { healthRoutes } from "./routes/health";
@@ -35,6 +36,7 @@ export function createApp(services: Services, log: Logger): Express {
   api.use(chainReadRoutes(services));
   api.use("/auth", authRoutes(services));
   api.use(adminRoutes(services));
+  api.use("/batch", batchRoutes(services));
   api.use("/contacts", contactRoutes(services));
   api.use("/bank", bankRoutes(services));
   api.use(notFoundHandler);

@@ -21,6 +21,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
   const auth = createFirebaseAuth(config.firebase);
   const services = buildServices(config, chain, db, auth, log);
   services.indexer.start();
+  services.batchWatcher.start();
   services.bank.start();
   const app = createApp(services, log);
   const server: Server = await new Promise((resolve, reject) => {
@@ -37,6 +38,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
       await new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
       await services.bank.stop();
+      await services.batchWatcher.stop();
       await services.indexer.stop();
       chain.provider.destroy();
       await auth.close();

@@ -127,7 +127,8 @@ export async function walletUser(server: RunningServer, wallet: Wallet = Wallet.
 // ---------------------------------------------------------------- chain
 
 export function provider(): JsonRpcProvider {
-  return new JsonRpcProvider(stack().rpcUrl, 31337, { staticNetwork: true });
+  // No response cache: ethers would answer a nonce from 250 ms ago, and a wallet's next transaction would reuse it.
+  return new JsonRpcProvider(stack().rpcUrl, 31337, { staticNetwork: true, cacheTimeout: -1 });
 }
 
 export const snapshot = () => rpc<string>(stack().rpcUrl, "evm_snapshot");

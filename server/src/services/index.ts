@@ -4,6 +4,8 @@ import type { DatabaseHandle } from "../db/client";
 import type { Logger } from "../logger";
 import { AuditService } from "./audit";
 import { MockBankService } from "./bank";
+import { BatchService } from "./batch";
+import { BatchWatcher } from "./batchWatcher";
 import { ContactsService } from "./contacts";
 import { EventsService } from "./events";
 import { AuthProvider } from "./firebaseAuth";
@@ -22,6 +24,8 @@ export interface Services {
   tokenState: TokenStateService;
   siwe: SiweService;
   audit: AuditService;
+  batch: BatchService;
+  batchWatcher: BatchWatcher;
   contacts: ContactsService;
   bank: MockBankService;
 }
@@ -32,7 +36,11 @@ export function buildServices(config: Config, chain: Chain, db: DatabaseHandle, 
   // Its caches are keyed by the indexer's checkpoint, so they refresh as the index advances.
   const tokenState = new TokenStateService(chain, events);
   const siwe = new SiweService(db.db, auth, { domains: config.siweDomains, chainId: config.chainId, adminWallets: config.adminWallets });
+  // The service pokes the watcher when a chunk's transaction is reported, so it looks at once.
+  let batchWatcher: BatchWatcher | undefined = undefined;
+  const batch = new BatchService(db.db, chain, config.batch, () => batchWatcher?.poke());
+  batchWatcher = new BatchWatcher(db.db, chain, batch, indexer, config.batch, config.indexer.pollMs, log.child({ component: "batch" }));
   const contacts = new ContactsService(db.db);
   const bank = new MockBankService(db.db, chain, config.bank, log.child({ component: "bank" }));
-  return { config, chain, db, auth, indexer, events, tokenState, siwe, audit: new AuditService(db.db), contacts, bank };
+  return { config, chain, db, auth, indexer, events, tokenState, siwe, audit: new AuditService(db.db), batch, batchWatcher, contacts, bank };
 }

@@ -1,0 +1,335 @@
+import { randomUUID } from "node:crypto";
+import { id as keccakText } from "ethers";
+import { and, asc, desc, eq, lt, sql } from "drizzle-orm";
+import type { Chain } from "../chain";
+import type { Config } from "../config";
+import type { Database } from "../db/client";
+import { batchChunks, batchJobs, batchRecipients } from "../db/schema";
+import { badRequest, conflict, notFound } from "../errors";
+import type { SessionUser } from "./firebaseAuth";
+import { checkRecipient, exactAmount, Recipient } from "./batchRecipients";
+import { fromChain } from "./tokenState";
+
+export type JobStatus = "processing" | "completed" | "failed";
+export type ChunkStatus = "pending" | "submitted" | "confirmed" | "failed";
+export type RecipientStatus = "pending" | "paid";
+
+/** What the dashboard sends to start a batch: each recipient with its own amount, or the spec's one amount for all. */
+export type ExecuteRequest =
+  | { recipients: { name?: string; address: string; amount: string }[]; payer?: string }
+  | { recipients: string[]; amount: string; payer?: string };
+
+/** What the wallet signs for one chunk: BatchPayments.pay(recipients, amounts, reference). */
+export interface ChunkPlan {
+  index: number;
+  recipients: string[];
+  /** Base units, as decimal strings. */
+  amounts: string[];
+  /** Base units: what the chunk's permit must allow. */
+  total: string;
+  reference: string;
+}
+
+export interface JobSummary {
+  jobId: string;
+  status: JobStatus;
+  payer: string | null;
+  /** Exact decimal USDX. */
+  totalAmount: string;
+  totalAmountRaw: string;
+  /** Every row's amount when they are all the same (the spec's form), else null. */
+  amount: string | null;
+  recipients: number;
+  recipientsPaid: number;
+  chunks: { total: number; confirmed: number; submitted: number; failed: number };
+  /** The newest chunk transaction (the spec's single txHash), and all of them in chunk order. */
+  txHash: string | null;
+  txHashes: string[];
+  error: string | null;
+  createdAt: string;
+  updatedAt: string;
+  completedAt: string | null;
+}
+
+export interface ChunkDetail {
+  index: number;
+  status: ChunkStatus;
+  reference: string;
+  recipients: number;
+  totalAmount: string;
+  txHash: string | null;
+  blockNumber: number | null;
+  error: string | null;
+}
+
+export interface RecipientDetail {
+  position: number;
+  chunkIndex: number;
+  name: string;
+  address: string;
+  amount: string;
+  status: RecipientStatus;
+  txHash: string | null;
+}
+
+// Rows per INSERT: 10,000 recipients in a few statements, far below Postgres' 65,535 parameters.
+const INSERT_BATCH = 2000;
+
+/** The bytes32 a chunk's payment carries: unique to the job and the chunk, and meaningless to anyone else. */
+export function chunkReference(jobId: string, index: number): string {
+  return keccakText(`usdx-batch:${jobId}:${index}`);
+}
+
+/**
+ * Batch payment jobs: validates and plans them, records the chunk transactions the dashboard
+ * reports, and answers for them. The BatchWatcher follows the chain and moves their statuses.
+ */
+export class BatchService {
+  constructor(
+    private readonly db: Database,
+    private readonly chain: Chain,
+    private readonly options: Config["batch"],
+    /** Asks the watcher to look at the chain now rather than at its next tick. */
+    private readonly nudge: () => void = () => {},
+  ) {}
+
+  /** Checks every recipient and the payer, plans the chunks and stores the job. */
+  async create(user: SessionUser, request: ExecuteRequest): Promise<{ job: JobSummary; chunks: ChunkPlan[] }> {
+    const recipients = this.checkAll(request);
+    const payer = await this.checkPayer(request.payer ?? user.wallet ?? undefined, recipients);
+    const jobId = randomUUID();
+    const chunks: ChunkPlan[] = [];
+    for (let start = 0, index = 0; start < recipients.length; start += this.options.chunkSize, index++) {
+      const part = recipients.slice(start, start + this.options.chunkSize);
+      chunks.push({
+        index,
+        recipients: part.map((r) => r.address),
+        amounts: part.map((r) => r.amountRaw.toString()),
+        total: part.reduce((sum, r) => sum + r.amountRaw, 0n).toString(),
+        reference: chunkReference(jobId, index),
+      });
+    }
+    const total = recipients.reduce((sum, r) => sum + r.amountRaw, 0n);
+    await this.db.transaction(async (tx) => {
+      await tx.insert(batchJobs).values({
+        id: jobId,
+        uid: user.uid,
+        payer,
+        status: "processing",
+        recipientCount: recipients.length,
+        totalAmount: total.toString(),
+        chunkCount: chunks.length,
+      });
+      await tx.insert(batchChunks).values(
+        chunks.map((c) => ({ jobId, index: c.index, reference: c.reference, recipientCount: c.recipients.length, totalAmount: c.total, status: "pending" })),
+      );
+      const rows = recipients.map((r, position) => ({
+        jobId,
+        position,
+        chunkIndex: Math.floor(position / this.options.chunkSize),
+        name: r.name,
+        address: r.address,
+        amount: r.amountRaw.toString(),
+        status: "pending",
+      }));
+      for (let i = 0; i < rows.length; i += INSERT_BATCH) await tx.insert(batchRecipients).values(rows.slice(i, i + INSERT_BATCH));
+    });
+    return { job: await this.summary(user, jobId), chunks };
+  }
+
+  private checkAll(request: ExecuteRequest): Recipient[] {
+    const items =
+      "amount" in request && typeof request.amount === "string"
+        ? (request.recipients as string[]).map((address) => ({ address, amount: request.amount as string }))
+        : (request.recipients as { name?: string; address: string; amount: string }[]);
+    if (items.length === 0) throw badRequest("No valid recipients found: the batch has no recipients.");
+    if (items.length > this.options.maxRows) {
+      throw badRequest(`The batch has ${items.length.toLocaleString("en-US")} recipients; at most ${this.options.maxRows.toLocaleString("en-US")} can be paid in one batch.`);
+    }
+    const recipients: Recipient[] = [];
+    const problems: string[] = [];
+    items.forEach((item, i) => {
+      const check = checkRecipient(item);
+      if (check.ok) recipients.push(check.recipient);
+      else problems.push(...check.problems.map((p) => `recipient ${i + 1}: ${p.reason} (${p.detail.replace(/\.$/, "")})`));
+    });
+    if (problems.length > 0) {
+      const shown = problems.slice(0, 5).join("; ");
+      throw badRequest(`The batch has invalid recipients, so nothing was started: ${shown}${problems.length > 5 ? `; and ${problems.length - 5} more` : ""}.`);
+    }
+    return recipients;
+  }
+
+  /**
+   * The paying wallet, when known, must be able to pay: not blocked, the token not paused, and a
+   * balance that covers the total. These are checked again by the chain; asking first saves the
+   * person a signature that can only fail.
+   */
+  private async checkPayer(input: string | undefined, recipients: Recipient[]): Promise<string | null> {
+    if (input === undefined) return null;
+    const check = checkRecipient({ address: input, amount: "1" });
+    if (!check.ok) throw badRequest(`payer: ${check.problems[0].detail}`);
+    const payer = check.recipient.address;
+    const total = recipients.reduce((sum, r) => sum + r.amountRaw, 0n);
+    const { usdx } = this.chain;
+    const [balance, blocked, paused] = await fromChain("the payer's balance", () => Promise.all([usdx.balanceOf(payer), usdx.isBlocked(payer), usdx.paused()]));
+    if (paused) throw badRequest("USDX is paused: no payment can be made until it is unpaused.");
+    if (blocked) throw badRequest(`The paying wallet ${payer} is blocked: it cannot send USDX.`);
+    if (balance < total) {
+      throw badRequest(`Insufficient balance: ${payer} holds ${exactAmount(balance)} USDX and this batch needs ${exactAmount(total)} USDX.`);
+    }
+    return payer;
+  }
+
+  /** Records the transaction the dashboard sent for a chunk; the watcher confirms it. */
+  async recordTransaction(user: SessionUser, jobId: string, chunkIndex: number, txHash: string): Promise<ChunkDetail> {
+    const hash = txHash.toLowerCase();
+    await this.ownJob(user, jobId);
+    const [chunk] = await this.db.select().from(batchChunks).where(and(eq(batchChunks.jobId, jobId), eq(batchChunks.index, chunkIndex)));
+    if (!chunk) throw badRequest(`This job has no chunk ${chunkIndex}: its chunks are numbered from 0.`);
+    if (chunk.status === "confirmed") {
+      if (chunk.txHash === hash) return toChunkDetail(chunk);
+      throw conflict(`Chunk ${chunkIndex} is already paid, by transaction ${chunk.txHash}: it is not paid again.`);
+    }
+    // A pending chunk gets its transaction; a submitted one may be replaced (a wallet's speed-up
+    // sends a new hash); a failed one may be tried again.
+    const [updated] = await this.db
+      .update(batchChunks)
+      .set({ status: "submitted", txHash: hash, submittedAt: new Date(), error: null })
+      .where(and(eq(batchChunks.jobId, jobId), eq(batchChunks.index, chunkIndex)))
+      .returning();
+    await this.refreshJob(jobId);
+    this.nudge();
+    return toChunkDetail(updated);
+  }
+
+  /** The user's newest job, or null when they have none. */
+  async latest(user: SessionUser): Promise<JobSummary | null> {
+    const [job] = await this.db.select({ id: batchJobs.id }).from(batchJobs).where(eq(batchJobs.uid, user.uid)).orderBy(desc(batchJobs.createdAt)).limit(1);
+    return job ? this.summary(user, job.id) : null;
+  }
+
+  /** The user's jobs, newest first; `before` is the createdAt of the previous page's last job. */
+  async list(user: SessionUser, limit: number, before?: Date): Promise<JobSummary[]> {
+    const jobs = await this.db
+      .select({ id: batchJobs.id })
+      .from(batchJobs)
+      .where(and(eq(batchJobs.uid, user.uid), before ? lt(batchJobs.createdAt, before) : undefined))
+      .orderBy(desc(batchJobs.createdAt))
+      .limit(limit);
+    return Promise.all(jobs.map((job) => this.summary(user, job.id)));
+  }
+
+  /** One job with its chunks and a page of its recipients. */
+  async detail(user: SessionUser, jobId: string, offset: number, limit: number): Promise<{ job: JobSummary; chunks: ChunkDetail[]; recipients: RecipientDetail[] }> {
+    const job = await this.summary(user, jobId);
+    const chunks = await this.db.select().from(batchChunks).where(eq(batchChunks.jobId, jobId)).orderBy(asc(batchChunks.index));
+    const recipients = await this.db
+      .select()
+      .from(batchRecipients)
+      .where(eq(batchRecipients.jobId, jobId))
+      .orderBy(asc(batchRecipients.position))
+      .offset(offset)
+      .limit(limit);
+    return {
+      job,
+      chunks: chunks.map(toChunkDetail),
+      recipients: recipients.map((r) => ({
+        position: r.position,
+        chunkIndex: r.chunkIndex,
+        name: r.name,
+        address: r.address,
+        amount: exactAmount(BigInt(r.amount)),
+        status: r.status as RecipientStatus,
+        txHash: r.txHash,
+      })),
+    };
+  }
+
+  /** The job if it is the user's; another user's job is as unknown as a missing one. */
+  private async ownJob(user: SessionUser, jobId: string) {
+    const [job] = await this.db.select().from(batchJobs).where(and(eq(batchJobs.id, jobId), eq(batchJobs.uid, user.uid)));
+    if (!job) throw notFound(`No batch job ${jobId} among yours.`);
+    return job;
+  }
+
+  async summary(user: SessionUser, jobId: string): Promise<JobSummary> {
+    const job = await this.ownJob(user, jobId);
+    const chunks = await this.db.select().from(batchChunks).where(eq(batchChunks.jobId, jobId)).orderBy(asc(batchChunks.index));
+    const [counts] = await this.db
+      .select({
+        paid: sql<number>`count(*) filter (where ${batchRecipients.status} = 'paid')`.mapWith(Number),
+        amounts: sql<number>`count(distinct ${batchRecipients.amount})`.mapWith(Number),
+        amount: sql<string>`min(${batchRecipients.amount})`,
+      })
+      .from(batchRecipients)
+      .where(eq(batchRecipients.jobId, jobId));
+    const count = (status: ChunkStatus) => chunks.filter((c) => c.status === status).length;
+    const hashes = chunks.filter((c) => c.txHash !== null).map((c) => c.txHash as string);
+    const newest = [...chunks].filter((c) => c.submittedAt).sort((a, b) => b.submittedAt!.getTime() - a.submittedAt!.getTime())[0];
+    return {
+      jobId: job.id,
+      status: job.status as JobStatus,
+      payer: job.payer,
+      totalAmount: exactAmount(BigInt(job.totalAmount)),
+      totalAmountRaw: job.totalAmount,
+      amount: counts.amounts === 1 ? exactAmount(BigInt(counts.amount)) : null,
+      recipients: job.recipientCount,
+      recipientsPaid: counts.paid,
+      chunks: { total: job.chunkCount, confirmed: count("confirmed"), submitted: count("submitted"), failed: count("failed") },
+      txHash: newest?.txHash ?? null,
+      txHashes: hashes,
+      error: job.error,
+      createdAt: job.createdAt.toISOString(),
+      updatedAt: job.updatedAt.toISOString(),
+      completedAt: job.completedAt?.toISOString() ?? null,
+    };
+  }
+
+  /**
+   * Sets a job's status from its chunks: completed when all are confirmed, failed when one failed
+   * or was never sent within the submit window, else processing.
+   */
+  async refreshJob(jobId: string, now = new Date()): Promise<void> {
+    const [job] = await this.db.select().from(batchJobs).where(eq(batchJobs.id, jobId));
+    if (!job) return;
+    const chunks = await this.db.select().from(batchChunks).where(eq(batchChunks.jobId, jobId)).orderBy(asc(batchChunks.index));
+    let status: JobStatus = "processing";
+    let error: string | null = null;
+    const failed = chunks.find((c) => c.status === "failed");
+    const unsent = chunks.find((c) => c.status === "pending");
+    if (chunks.every((c) => c.status === "confirmed")) status = "completed";
+    else if (failed) {
+      status = "failed";
+      error = `Chunk ${failed.index + 1} of ${chunks.length}: ${failed.error ?? "its transaction failed"}`;
+    } else if (unsent && now.getTime() - job.createdAt.getTime() > this.options.submitWindowMs) {
+      status = "failed";
+      error = `Chunk ${unsent.index + 1} of ${chunks.length} was never sent: no transaction was reported within ${duration(this.options.submitWindowMs)} of starting the batch.`;
+    }
+    if (status === job.status && error === job.error) return;
+    await this.db
+      .update(batchJobs)
+      .set({ status, error, updatedAt: now, completedAt: status === "completed" ? now : null })
+      .where(eq(batchJobs.id, jobId));
+  }
+}
+
+/** "1 hour", "10 minutes", "1 second": a configured wait, in words. */
+export function duration(ms: number): string {
+  const [size, unit] = ms >= 3_600_000 ? [ms / 3_600_000, "hour"] : ms >= 60_000 ? [ms / 60_000, "minute"] : [ms / 1000, "second"];
+  const n = Math.round(size * 10) / 10;
+  return `${n} ${unit}${n === 1 ? "" : "s"}`;
+}
+
+function toChunkDetail(chunk: typeof batchChunks.$inferSelect): ChunkDetail {
+  return {
+    index: chunk.index,
+    status: chunk.status as ChunkStatus,
+    reference: chunk.reference,
+    recipients: chunk.recipientCount,
+    totalAmount: exactAmount(BigInt(chunk.totalAmount)),
+    txHash: chunk.txHash,
+    blockNumber: chunk.blockNumber,
+    error: chunk.error,
+  };
+}

@@ -1,0 +1,110 @@
+import { formatUnits } from "ethers";
+import { parseAddress } from "../../../common/addresses";
+import { parsePositiveTokenAmount } from "../../../common/amounts";
+import { TOKEN_DECIMALS } from "../../../common/token";
+import { readCsv } from "./csv";
+
+/** The spec's reasons for a bad CSV row, shown under the cell they concern. */
+export const INVALID_ADDRESS = "Invalid Ethereum address";
+export const INVALID_AMOUNT = "Invalid amount";
+export const INVALID_NAME = "Invalid name";
+export const INVALID_ROW = "Invalid row";
+
+/** Names longer than this are refused: it is a label in a table, not a document. */
+export const MAX_RECIPIENT_NAME = 100;
+
+export type RecipientField = "name" | "address" | "amount" | "row";
+
+export interface RecipientProblem {
+  field: RecipientField;
+  /** One of the reasons above. */
+  reason: string;
+  /** What exactly is wrong, for a person fixing the file. */
+  detail: string;
+}
+
+/** A row that can be paid: checksummed address, amount in base units and as an exact decimal. */
+export interface Recipient {
+  name: string;
+  address: string;
+  amount: string;
+  amountRaw: bigint;
+}
+
+export type RecipientCheck = { ok: true; recipient: Recipient } | { ok: false; problems: RecipientProblem[] };
+
+// Control characters would corrupt a CSV export or a log line; a name never needs them.
+const CONTROL = /[\u0000-\u001f\u007f]/;
+
+/** Formats base units as the shortest exact decimal ("5", "12.5", "0.000000000000000001"). */
+export function exactAmount(raw: bigint): string {
+  return formatUnits(raw, TOKEN_DECIMALS).replace(/\.0$/, "");
+}
+
+/** Checks one recipient (a CSV row or an item of an execute request); every problem is reported. */
+export function checkRecipient(input: { name?: string; address: string; amount: string }): RecipientCheck {
+  const problems: RecipientProblem[] = [];
+  const name = (input.name ?? "").trim();
+  if (name.length > MAX_RECIPIENT_NAME) {
+    problems.push({ field: "name", reason: INVALID_NAME, detail: `The name has ${name.length} characters; at most ${MAX_RECIPIENT_NAME}.` });
+  } else if (CONTROL.test(name)) {
+    problems.push({ field: "name", reason: INVALID_NAME, detail: "The name contains control characters." });
+  }
+  let address = "";
+  try {
+    address = parseAddress(input.address);
+  } catch (error) {
+    const detail = input.address.trim() === "" ? "The address is empty." : `${(error as Error).message}.`;
+    problems.push({ field: "address", reason: INVALID_ADDRESS, detail });
+  }
+  let amountRaw = 0n;
+  try {
+    amountRaw = parsePositiveTokenAmount(input.amount);
+  } catch (error) {
+    problems.push({ field: "amount", reason: INVALID_AMOUNT, detail: `${(error as Error).message}.` });
+  }
+  if (problems.length > 0) return { ok: false, problems };
+  return { ok: true, recipient: { name, address, amount: exactAmount(amountRaw), amountRaw } };
+}
+
+export interface ParsedRecipients {
+  validRecipients: { line: number; name: string; address: string; amount: string }[];
+  /** `reason` is the first problem's (the spec's field); `errors` lists them all by cell. */
+  invalidEntries: { line: number; reason: string; name: string; address: string; amount: string; errors: RecipientProblem[] }[];
+  /** Addresses on more than one valid row: each is paid once per row, which may be a mistake. */
+  duplicates: { address: string; lines: number[] }[];
+  totalRows: number;
+  /** Sum of the valid rows, exact decimal USDX. */
+  totalAmount: string;
+  totalAmountRaw: string;
+}
+
+/** POST /api/batch/parse-csv: the recipients of a CSV with a Name, Address, Amount header. */
+export function parseRecipientsCsv(csvData: string, maxRows: number): ParsedRecipients {
+  const rows = readCsv(csvData, { required: ["address", "amount"], optional: ["name"], maxRows, rowsAre: "recipients" });
+  const result: ParsedRecipients = { validRecipients: [], invalidEntries: [], duplicates: [], totalRows: rows.length, totalAmount: "0", totalAmountRaw: "0" };
+  const linesByAddress = new Map<string, number[]>();
+  let total = 0n;
+  for (const row of rows) {
+    const { name, address, amount } = row.cells as { name: string; address: string; amount: string };
+    if (row.problem) {
+      result.invalidEntries.push({ line: row.line, reason: INVALID_ROW, name, address, amount, errors: [{ field: "row", reason: INVALID_ROW, detail: row.problem }] });
+      continue;
+    }
+    const check = checkRecipient({ name, address, amount });
+    if (!check.ok) {
+      result.invalidEntries.push({ line: row.line, reason: check.problems[0].reason, name, address, amount, errors: check.problems });
+      continue;
+    }
+    const { recipient } = check;
+    total += recipient.amountRaw;
+    result.validRecipients.push({ line: row.line, name: recipient.name, address: recipient.address, amount: recipient.amount });
+    const lines = linesByAddress.get(recipient.address) ?? [];
+    lines.push(row.line);
+    linesByAddress.set(recipient.address, lines);
+  }
+  for (const [address, lines] of linesByAddress) if (lines.length > 1) result.duplicates.push({ address, lines });
+  result.totalAmount = exactAmount(total);
+  result.totalAmountRaw = total.toString();
+  return result;
+}

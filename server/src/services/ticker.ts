@@ -1,0 +1,74 @@
+import type { Logger } from "../logger";
+
+/**
+ * Runs a step every `intervalMs`, one at a time, until stopped. A step that throws is logged and
+ * retried less often (the node or the database is away) until it succeeds again. `runNow` asks for
+ * a step as soon as the current one ends, and resolves when that step has run.
+ */
+export class Ticker {
+  private timer: NodeJS.Timeout | null = null;
+  private current: Promise<void> | null = null;
+  private stopped = true;
+  lastError: string | null = null;
+
+  constructor(
+    private readonly step: () => Promise<unknown>,
+    private readonly intervalMs: number,
+    private readonly log: Logger,
+    private readonly what: string,
+  ) {}
+
+  get running(): boolean {
+    return !this.stopped;
+  }
+
+  start(): void {
+    if (!this.stopped) return;
+    this.stopped = false;
+    this.schedule(0);
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    await this.current?.catch(() => undefined);
+  }
+
+  /** One step now (after the one under way); rejects with the step's error. */
+  runNow(): Promise<void> {
+    const run = (this.current ?? Promise.resolve())
+      .catch(() => undefined)
+      .then(async () => {
+        await this.step();
+      });
+    this.current = run;
+    return run;
+  }
+
+  /** Wakes the loop early: the next step starts now instead of at its interval. */
+  poke(): void {
+    if (this.stopped) return;
+    this.schedule(0);
+  }
+
+  private schedule(delay: number): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => void this.loop(), delay);
+  }
+
+  private async loop(): Promise<void> {
+    this.timer = null;
+    if (this.stopped) return;
+    let next = this.intervalMs;
+    try {
+      await this.runNow();
+      this.lastError = null;
+    } catch (error) {
+      next = Math.min(this.intervalMs * 4, 15_000);
+      this.lastError = (error as Error).message;
+      this.log.warn({ err: this.lastError }, `${this.what} step failed; retrying`);
+    }
+    if (!this.stopped && this.timer === null) this.schedule(next);
+  }
+}
