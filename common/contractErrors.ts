@@ -1,7 +1,8 @@
-import { ErrorDescription, Interface, formatUnits } from "ethers";
+import { ErrorDescription, Interface } from "ethers";
+import { exactTokenAmount } from "./amounts";
 import { BatchPayments__factory, USDX__factory } from "../typechain-types";
 import { roleNameOfHash } from "./roles";
-import { TOKEN_DECIMALS, TOKEN_SYMBOL } from "./token";
+import { TOKEN_SYMBOL } from "./token";
 
 /**
  * Turns what a failed call to USDX or BatchPayments says into words a person understands.
@@ -104,11 +105,11 @@ function shortMessage(error: unknown): string {
 }
 
 function tokens(value: unknown): string {
-  return `${formatUnits(value as bigint, TOKEN_DECIMALS).replace(/\.0$/, "")} ${TOKEN_SYMBOL}`;
+  return `${exactTokenAmount(value as bigint)} ${TOKEN_SYMBOL}`;
 }
 
 function multiplier(value: unknown): string {
-  return formatUnits(value as bigint, 18).replace(/\.0$/, "");
+  return exactTokenAmount(value as bigint);
 }
 
 function timestamp(seconds: unknown): string {

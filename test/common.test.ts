@@ -1,8 +1,8 @@
 import { expect } from "chai";
-import { Interface, ZeroHash, id } from "ethers";
+import { Interface, ZeroHash, formatUnits, getAddress, hexlify, id, parseUnits, randomBytes } from "ethers";
 import { BatchPayments__factory, USDX__factory } from "../typechain-types";
 import { isValidAddress, parseAddress, shortAddress } from "../common/addresses";
-import { formatTokenAmount, parsePositiveTokenAmount, parseTokenAmount } from "../common/amounts";
+import { exactTokenAmount, formatTokenAmount, parsePositiveTokenAmount, parseTokenAmount } from "../common/amounts";
 import { decodeRevertData, describeContractError, describeError, isUserRejection } from "../common/contractErrors";
 import { validateManifest } from "../common/manifest";
 import { chainIdHex, localRpcPort, SEPOLIA } from "../common/networks";
@@ -37,6 +37,18 @@ describe("common: token amounts", () => {
     expect(() => parsePositiveTokenAmount("0.00")).to.throw("Please enter a valid amount greater than 0");
   });
 
+  it("parses and writes back exactly as ethers' parseUnits and formatUnits do", () => {
+    for (let i = 0; i < 300; i++) {
+      const raw = BigInt(hexlify(randomBytes(1 + (i % 16))));
+      const text = formatUnits(raw, 18).replace(/\.0$/, "");
+      expect(exactTokenAmount(raw), text).to.equal(text);
+      expect(parseTokenAmount(text), text).to.equal(parseUnits(text, 18));
+    }
+    expect(exactTokenAmount(0n)).to.equal("0");
+    expect(exactTokenAmount(-15n * 10n ** 17n)).to.equal("-1.5");
+    expect(parseTokenAmount("0007.50")).to.equal(75n * 10n ** 17n);
+  });
+
   it("formats to fixed places, rounding down", () => {
     expect(formatTokenAmount(1_999999999999999999n, 2)).to.equal("1.99");
     expect(formatTokenAmount(10n ** 18n, 4)).to.equal("1.0000");
@@ -62,6 +74,14 @@ describe("common: addresses", () => {
 
   it("catches a typo in a checksummed address", () => {
     expect(() => parseAddress("0x70997970C51812dc3A010C7d01b50e0d17dc79c8")).to.throw(/checksum/);
+  });
+
+  it("checksums exactly as ethers does, for all-lower, all-upper and checksummed input", () => {
+    for (let i = 0; i < 300; i++) {
+      const expected = getAddress(hexlify(randomBytes(20)));
+      const hex = expected.slice(2);
+      for (const input of [expected, `0x${hex.toLowerCase()}`, `0x${hex.toUpperCase()}`]) expect(parseAddress(input), input).to.equal(expected);
+    }
   });
 
   it("shortens as first 6, ellipsis, last 4; empty stays empty", () => {

@@ -2,13 +2,8 @@ import { expect } from "chai";
 import { Wallet } from "ethers";
 import { siweNonces } from "../src/db/schema";
 import type { RunningServer } from "../src/index";
-import { call, emailUser, siweMessage, startTestServer, walletUser } from "./helpers";
+import { call, emailUser, siweMessage, startTestServer, walletUser, unsignedToken } from "./helpers";
 
-/** An unsigned token shaped like the emulator's, with claims of our choosing. */
-function unsignedToken(claims: Record<string, unknown>): string {
-  const part = (o: object) => Buffer.from(JSON.stringify(o)).toString("base64url");
-  return `${part({ alg: "none", typ: "JWT" })}.${part(claims)}.`;
-}
 
 describe("Sign-in", () => {
   let server: RunningServer;

@@ -2,7 +2,7 @@ import { expect } from "chai";
 import { eq } from "drizzle-orm";
 import { contacts } from "../src/db/schema";
 import type { RunningServer } from "../src/index";
-import { call, emailUser, startTestServer } from "./helpers";
+import { call, emailUser, startTestServer, unsignedToken } from "./helpers";
 
 // EIP-55's own examples: checksummed, and the same in lower and upper case.
 const A = "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed";
@@ -18,10 +18,6 @@ const MISSING = "Missing information - Please provide both name and address";
 const INVALID = "Invalid address - Please enter a valid Ethereum address";
 const NOT_FOUND = "Contact not found - It may have been deleted";
 
-function unsignedToken(claims: Record<string, unknown>): string {
-  const part = (o: object) => Buffer.from(JSON.stringify(o)).toString("base64url");
-  return `${part({ alg: "none", typ: "JWT" })}.${part(claims)}.`;
-}
 
 describe("/api/contacts", () => {
   let server: RunningServer;

@@ -85,6 +85,12 @@ async function identityToolkit(path: string, body: unknown): Promise<{ idToken: 
   return json;
 }
 
+/** A token with no signature, as only the emulator would accept (tests that it is refused when it must be). */
+export function unsignedToken(claims: Record<string, unknown>): string {
+  const part = (o: object) => Buffer.from(JSON.stringify(o)).toString("base64url");
+  return `${part({ alg: "none", typ: "JWT" })}.${part(claims)}.`;
+}
+
 let emailCounter = 0;
 
 /** A new email user in the emulator; returns its ID token. */

@@ -1,7 +1,6 @@
 import { Router } from "express";
 import { z } from "zod";
-import { formatUnits } from "ethers";
-import { parseTokenAmount } from "../../../common/amounts";
+import { exactTokenAmount, parseTokenAmount } from "../../../common/amounts";
 import { MULTIPLIER_BASE } from "../../../common/token";
 import { currentUser, requireAdmin, requireUser } from "../middleware/auth";
 import { parse } from "../middleware/validate";
@@ -37,7 +36,7 @@ export function adminRoutes(services: Services): Router {
     }
     const entry = await services.audit.record(currentUser(res), "reward-multiplier", {
       operation: body.operation,
-      value: formatUnits(value, 18).replace(/\.0$/, ""),
+      value: exactTokenAmount(value),
       valueRaw: value.toString(),
     });
     res.status(201).json({ success: true, id: entry.id });

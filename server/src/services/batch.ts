@@ -7,7 +7,8 @@ import type { Database } from "../db/client";
 import { batchChunks, batchJobs, batchRecipients } from "../db/schema";
 import { badRequest, conflict, notFound } from "../errors";
 import type { SessionUser } from "./firebaseAuth";
-import { checkRecipient, exactAmount, Recipient } from "./batchRecipients";
+import { checkRecipient, Recipient } from "./batchRecipients";
+import { exactTokenAmount } from "../../../common/amounts";
 import { fromChain } from "./tokenState";
 
 export type JobStatus = "processing" | "completed" | "failed";
@@ -176,7 +177,7 @@ export class BatchService {
     if (paused) throw badRequest("USDX is paused: no payment can be made until it is unpaused.");
     if (blocked) throw badRequest(`The paying wallet ${payer} is blocked: it cannot send USDX.`);
     if (balance < total) {
-      throw badRequest(`Insufficient balance: ${payer} holds ${exactAmount(balance)} USDX and this batch needs ${exactAmount(total)} USDX.`);
+      throw badRequest(`Insufficient balance: ${payer} holds ${exactTokenAmount(balance)} USDX and this batch needs ${exactTokenAmount(total)} USDX.`);
     }
     return payer;
   }
@@ -239,7 +240,7 @@ export class BatchService {
         chunkIndex: r.chunkIndex,
         name: r.name,
         address: r.address,
-        amount: exactAmount(BigInt(r.amount)),
+        amount: exactTokenAmount(BigInt(r.amount)),
         status: r.status as RecipientStatus,
         txHash: r.txHash,
       })),
@@ -271,9 +272,9 @@ export class BatchService {
       jobId: job.id,
       status: job.status as JobStatus,
       payer: job.payer,
-      totalAmount: exactAmount(BigInt(job.totalAmount)),
+      totalAmount: exactTokenAmount(BigInt(job.totalAmount)),
       totalAmountRaw: job.totalAmount,
-      amount: counts.amounts === 1 ? exactAmount(BigInt(counts.amount)) : null,
+      amount: counts.amounts === 1 ? exactTokenAmount(BigInt(counts.amount)) : null,
       recipients: job.recipientCount,
       recipientsPaid: counts.paid,
       chunks: { total: job.chunkCount, confirmed: count("confirmed"), submitted: count("submitted"), failed: count("failed") },
@@ -327,7 +328,7 @@ function toChunkDetail(chunk: typeof batchChunks.$inferSelect): ChunkDetail {
     status: chunk.status as ChunkStatus,
     reference: chunk.reference,
     recipients: chunk.recipientCount,
-    totalAmount: exactAmount(BigInt(chunk.totalAmount)),
+    totalAmount: exactTokenAmount(BigInt(chunk.totalAmount)),
     txHash: chunk.txHash,
     blockNumber: chunk.blockNumber,
     error: chunk.error,

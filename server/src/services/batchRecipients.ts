@@ -1,7 +1,5 @@
-import { formatUnits } from "ethers";
 import { parseAddress } from "../../../common/addresses";
-import { parsePositiveTokenAmount } from "../../../common/amounts";
-import { TOKEN_DECIMALS } from "../../../common/token";
+import { exactTokenAmount, parsePositiveTokenAmount } from "../../../common/amounts";
 import { readCsv } from "./csv";
 
 /** The spec's reasons for a bad CSV row, shown under the cell they concern. */
@@ -36,10 +34,6 @@ export type RecipientCheck = { ok: true; recipient: Recipient } | { ok: false; p
 // Control characters would corrupt a CSV export or a log line; a name never needs them.
 const CONTROL = /[\u0000-\u001f\u007f]/;
 
-/** Formats base units as the shortest exact decimal ("5", "12.5", "0.000000000000000001"). */
-export function exactAmount(raw: bigint): string {
-  return formatUnits(raw, TOKEN_DECIMALS).replace(/\.0$/, "");
-}
 
 /** Checks one recipient (a CSV row or an item of an execute request); every problem is reported. */
 export function checkRecipient(input: { name?: string; address: string; amount: string }): RecipientCheck {
@@ -64,7 +58,7 @@ export function checkRecipient(input: { name?: string; address: string; amount: 
     problems.push({ field: "amount", reason: INVALID_AMOUNT, detail: `${(error as Error).message}.` });
   }
   if (problems.length > 0) return { ok: false, problems };
-  return { ok: true, recipient: { name, address, amount: exactAmount(amountRaw), amountRaw } };
+  return { ok: true, recipient: { name, address, amount: exactTokenAmount(amountRaw), amountRaw } };
 }
 
 export interface ParsedRecipients {
@@ -104,7 +98,7 @@ export function parseRecipientsCsv(csvData: string, maxRows: number): ParsedReci
     linesByAddress.set(recipient.address, lines);
   }
   for (const [address, lines] of linesByAddress) if (lines.length > 1) result.duplicates.push({ address, lines });
-  result.totalAmount = exactAmount(total);
+  result.totalAmount = exactTokenAmount(total);
   result.totalAmountRaw = total.toString();
   return result;
 }

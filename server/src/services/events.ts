@@ -1,9 +1,8 @@
 import { and, asc, between, desc, eq, inArray, sql, SQL } from "drizzle-orm";
-import { formatUnits } from "ethers";
 import type { Database } from "../db/client";
 import { chainEvents, indexerState } from "../db/schema";
 import { historyType, HistoryType } from "../../../common/events";
-import { TOKEN_DECIMALS } from "../../../common/token";
+import { exactTokenAmount } from "../../../common/amounts";
 import { badRequest } from "../errors";
 
 type EventRecord = typeof chainEvents.$inferSelect;
@@ -148,7 +147,7 @@ export class EventsService {
         type: historyType(from, to),
         from,
         to,
-        amount: formatUnits(BigInt(value), TOKEN_DECIMALS).replace(/\.0$/, ""),
+        amount: exactTokenAmount(BigInt(value)),
         amountRaw: value,
         blockNumber: row.blockNumber,
         logIndex: row.logIndex,
