@@ -24,7 +24,7 @@ const CHUNKS_PER_STEP = 500;
  * All state is in the database, so a restarted server carries on where it stopped.
  */
 export class BatchWatcher {
-  private readonly ticker: Ticker;
+  private readonly ticker: Ticker<void>;
 
   constructor(
     private readonly db: Database,

@@ -6,6 +6,7 @@ import type { Database } from "../db/client";
 import { chainEvents, indexedBlocks, indexerState } from "../db/schema";
 import { checkDeploymentOnChain } from "../../../common/manifestFile";
 import type { Logger } from "../logger";
+import { Ticker } from "./ticker";
 
 const STATE_ID = "usdx";
 const BLOCK_FETCH_CONCURRENCY = 8;
@@ -32,9 +33,8 @@ type EventRow = typeof chainEvents.$inferInsert;
  * reorganised (or rewound), and the index rewinds to the newest block both agree on.
  */
 export class EventIndexer {
-  private timer: NodeJS.Timeout | null = null;
-  private current: Promise<unknown> | null = null;
-  private stopped = true;
+  /** Runs sync every pollMs; when the node or the database is away, less often until it answers. */
+  private readonly ticker: Ticker<number>;
   private readonly interfaces: Map<string, { name: string; iface: Interface }>;
   private state: IndexerStatus = { checkpoint: null, head: null, lag: null, running: false, lastError: null, lastSyncAt: null };
   /** Rows stored since the planner's statistics were refreshed; starts high so a new process refreshes them once. */
@@ -46,6 +46,7 @@ export class EventIndexer {
     private readonly options: Config["indexer"],
     private readonly log: Logger,
   ) {
+    this.ticker = new Ticker(() => this.sync(), options.pollMs, log, "indexer");
     this.interfaces = new Map([
       [chain.manifest.proxy.toLowerCase(), { name: "USDX", iface: chain.usdx.interface as unknown as Interface }],
       [chain.manifest.batchPayments.toLowerCase(), { name: "BatchPayments", iface: chain.batch.interface as unknown as Interface }],
@@ -53,41 +54,22 @@ export class EventIndexer {
   }
 
   status(): IndexerStatus {
-    return { ...this.state };
+    return { ...this.state, lastError: this.ticker.lastError };
   }
 
   start(): void {
-    if (!this.stopped) return;
-    this.stopped = false;
     this.state.running = true;
-    const loop = async () => {
-      if (this.stopped) return;
-      let next = this.options.pollMs;
-      try {
-        await this.syncOnce();
-      } catch (error) {
-        // The node or the database is away: try again, less often, until it answers.
-        next = Math.min(this.options.pollMs * 4, 15_000);
-        this.state.lastError = (error as Error).message;
-        this.log.warn({ err: (error as Error).message }, "indexer step failed; retrying");
-      }
-      if (!this.stopped) this.timer = setTimeout(() => void loop(), next);
-    };
-    this.timer = setTimeout(() => void loop(), 0);
+    this.ticker.start();
   }
 
   async stop(): Promise<void> {
-    this.stopped = true;
     this.state.running = false;
-    if (this.timer) clearTimeout(this.timer);
-    await this.current?.catch(() => undefined);
+    await this.ticker.stop();
   }
 
   /** Indexes up to the confirmed head now; one call at a time. Returns the new checkpoint. */
   syncOnce(): Promise<number> {
-    const run = (this.current ?? Promise.resolve()).catch(() => undefined).then(() => this.sync());
-    this.current = run;
-    return run;
+    return this.ticker.runNow();
   }
 
   private async sync(): Promise<number> {
@@ -109,7 +91,6 @@ export class EventIndexer {
     }
     this.state.checkpoint = checkpoint;
     this.state.lag = Math.max(0, head - checkpoint);
-    this.state.lastError = null;
     this.state.lastSyncAt = new Date().toISOString();
     return checkpoint;
   }

@@ -5,14 +5,14 @@ import type { Logger } from "../logger";
  * retried less often (the node or the database is away) until it succeeds again. `runNow` asks for
  * a step as soon as the current one ends, and resolves when that step has run.
  */
-export class Ticker {
+export class Ticker<T = unknown> {
   private timer: NodeJS.Timeout | null = null;
-  private current: Promise<void> | null = null;
+  private current: Promise<T> | null = null;
   private stopped = true;
   lastError: string | null = null;
 
   constructor(
-    private readonly step: () => Promise<unknown>,
+    private readonly step: () => Promise<T>,
     private readonly intervalMs: number,
     private readonly log: Logger,
     private readonly what: string,
@@ -35,13 +35,11 @@ export class Ticker {
     await this.current?.catch(() => undefined);
   }
 
-  /** One step now (after the one under way); rejects with the step's error. */
-  runNow(): Promise<void> {
+  /** One step now (after the one under way): its result, or its error. */
+  runNow(): Promise<T> {
     const run = (this.current ?? Promise.resolve())
       .catch(() => undefined)
-      .then(async () => {
-        await this.step();
-      });
+      .then(() => this.step());
     this.current = run;
     return run;
   }
