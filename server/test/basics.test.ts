@@ -21,6 +21,8 @@ describe("API basics", () => {
       expect(body.auth).to.deep.equal({ ok: true, mode: "emulator" });
       expect(body.indexer.lag).to.equal(0);
       expect(body.indexer.checkpoint).to.equal(body.chain.blockNumber);
+      expect(body.batchWatcher).to.deep.equal({ running: true, lastError: null });
+      expect(body.mockBank).to.deep.equal({ enabled: true, running: true, lastError: null });
     });
   });
 

@@ -26,6 +26,9 @@ export function healthRoutes(services: Services): Router {
       database: { ok: database, kind: db.kind },
       auth: { ok: authOk, mode: auth.mode },
       indexer: index,
+      // Informational: both carry on by themselves once the chain and the database answer again.
+      batchWatcher: services.batchWatcher.status(),
+      mockBank: { enabled: services.bank.enabled, ...services.bank.status() },
     });
   });
   return router;

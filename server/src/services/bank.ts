@@ -164,6 +164,10 @@ export class MockBankService {
     return this.ticker.stop();
   }
 
+  status(): { running: boolean; lastError: string | null } {
+    return { running: this.ticker.running, lastError: this.ticker.lastError };
+  }
+
   // ---------------------------------------------------------------- bank accounts
 
   async listAccounts(uid: string): Promise<BankAccountView[]> {

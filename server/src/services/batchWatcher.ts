@@ -46,6 +46,10 @@ export class BatchWatcher {
     return this.ticker.stop();
   }
 
+  status(): { running: boolean; lastError: string | null } {
+    return { running: this.ticker.running, lastError: this.ticker.lastError };
+  }
+
   /** Looks again soon: a chunk transaction was just reported. */
   poke(): void {
     this.ticker.poke();
