@@ -270,6 +270,9 @@ describe("batch payment jobs: /api/batch/execute, transactions, status, history"
       expect(answer.status, JSON.stringify(body)).to.equal(code);
       expect(answer.body.error).to.match(message);
     }
+    const newcomer = (await emailUser()).idToken;
+    expect((await status(newcomer)).body).to.deep.equal({ success: true, data: null });
+    expect((await call(server, "GET", "/api/batch", { token: newcomer })).body).to.deep.equal({ success: true, jobs: [], nextBefore: null });
     expect((await call(server, "GET", "/api/batch/status")).status).to.equal(401);
     expect((await call(server, "GET", "/api/batch/status", { token: "forged" })).status).to.equal(401);
   });
