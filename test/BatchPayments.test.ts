@@ -224,7 +224,7 @@ describe("BatchPayments", () => {
     });
   });
   describe("chunk size", () => {
-    it("the server's largest chunk of new recipients, with its permit, stays under the per-transaction gas cap", async () => {
+    it("[gas] the server's largest chunk of new recipients, with its permit, stays under the per-transaction gas cap", async () => {
       const { usdx, batch, alice } = await loadFixture(fundedFixture);
       const n = maxRecipientsPerChunk();
       const recipients = Array.from({ length: n }, () => getAddress(hexlify(randomBytes(20))));
