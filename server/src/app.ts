@@ -9,6 +9,7 @@ import { bankRoutes } from "./routes/bank";
 import { batchRoutes } from "./routes/batch";
 import { contactRoutes } from "./routes/contacts";
 import { chainReadRoutes } from "./routes/chainReads";
+import { configRoutes } from "./routes/config";
 import { healthRoutes } from "./routes/health";
 import type { Services } from "./services";
 
@@ -33,6 +34,7 @@ export function createApp(services: Services, log: Logger): Express {
 
   const api = express.Router();
   api.use(healthRoutes(services));
+  api.use(configRoutes(services));
   api.use(chainReadRoutes(services));
   api.use("/auth", authRoutes(services));
   api.use(adminRoutes(services));

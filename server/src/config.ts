@@ -15,7 +15,9 @@ export interface Config {
   /** Where deployments/<network>.json is read from (common/manifestFile honours DEPLOYMENTS_DIR). */
   deploymentsDir: string | undefined;
   database: { kind: "pglite"; dataDir: string } | { kind: "postgres"; url: string };
-  firebase: { projectId: string; emulatorHost: string | undefined };
+  firebase: { projectId: string; emulatorHost: string | undefined; webApiKey: string; authDomain: string };
+  /** The RPC URL the dashboard may read the chain through (never the server's own, which may hold a key); null: the wallet's. */
+  publicRpcUrl: string | null;
   host: string;
   port: number;
   /** Origins allowed by CORS; the first is the dashboard's, whose host SIWE messages must name. */
@@ -112,6 +114,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     );
   }
   const projectId = env.FIREBASE_PROJECT_ID || "demo-usdx";
+  if (!emulatorHost && !env.FIREBASE_WEB_API_KEY) {
+    throw new ConfigError("A real Firebase project needs FIREBASE_WEB_API_KEY: the web API key the dashboard signs in with.");
+  }
+  if (env.PUBLIC_RPC_URL && !/^https?:\/\//.test(env.PUBLIC_RPC_URL)) throw new ConfigError(`PUBLIC_RPC_URL must be an http(s) URL, not '${env.PUBLIC_RPC_URL}'.`);
 
   const dashboardOrigins = (env.DASHBOARD_ORIGIN || "http://127.0.0.1:5173,http://localhost:5173")
     .split(",")
@@ -135,7 +141,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rpcUrl,
     deploymentsDir: env.DEPLOYMENTS_DIR || undefined,
     database,
-    firebase: { projectId, emulatorHost },
+    firebase: {
+      projectId,
+      emulatorHost,
+      // The emulator takes any API key; a real project's web key is public by design.
+      webApiKey: env.FIREBASE_WEB_API_KEY || (emulatorHost ? "demo-api-key" : ""),
+      authDomain: env.FIREBASE_AUTH_DOMAIN || `${projectId}.firebaseapp.com`,
+    },
+    publicRpcUrl: env.PUBLIC_RPC_URL || (local ? rpcUrl : null),
     host: env.SERVER_HOST || "127.0.0.1",
     port: int(env, "SERVER_PORT", 3001, 0, 65535),
     dashboardOrigins,

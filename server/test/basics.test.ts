@@ -1,6 +1,8 @@
 import { expect } from "chai";
 import type { RunningServer } from "../src/index";
-import { call, DASHBOARD_ORIGIN, startTestServer } from "./helpers";
+import { SEEDED_ACCOUNTS } from "../../common/seedAccounts";
+import { call, DASHBOARD_ORIGIN, stack, startTestServer } from "./helpers";
+import { rpc } from "./stack";
 
 describe("API basics", () => {
   let server: RunningServer;
@@ -23,6 +25,28 @@ describe("API basics", () => {
       expect(body.indexer.checkpoint).to.equal(body.chain.blockNumber);
       expect(body.batchWatcher).to.deep.equal({ running: true, lastError: null });
       expect(body.mockBank).to.deep.equal({ enabled: true, running: true, lastError: null });
+    });
+  });
+
+  describe("GET /api/config", () => {
+    it("tells the dashboard the network, the deployed addresses, Firebase and the development wallet's accounts", async () => {
+      const { status, body } = await call(server, "GET", "/api/config");
+      expect(status).to.equal(200);
+      const { manifest } = server.services.chain;
+      expect(body).to.deep.include({ network: "localhost", chainId: 31337, chainIdHex: "0x7a69", explorerUrl: null, rpcUrl: stack().rpcUrl });
+      expect(body.contracts).to.deep.equal({
+        proxy: manifest.proxy,
+        implementation: manifest.implementation,
+        owner: manifest.owner,
+        batchPayments: manifest.batchPayments,
+        deploymentBlock: manifest.deploymentBlock,
+      });
+      expect(body.firebase).to.deep.include({ projectId: "demo-usdx", emulatorUrl: `http://${stack().emulatorHost}` });
+      const nodeAccounts = await rpc<string[]>(stack().rpcUrl, "eth_accounts");
+      for (const account of body.devAccounts) {
+        expect(account.address.toLowerCase(), account.name).to.equal(nodeAccounts[SEEDED_ACCOUNTS.find((a) => a.name === account.name)!.index]);
+      }
+      expect(body.devAccounts.find((a: any) => a.name === "minter").roles).to.deep.equal(["MINTER_ROLE"]);
     });
   });
 

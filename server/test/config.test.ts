@@ -8,7 +8,10 @@ describe("Server config", () => {
     const config = loadConfig(base);
     expect(config).to.deep.include({ network: "localhost", chainId: 31337, rpcUrl: "http://127.0.0.1:8545", port: 3001 });
     expect(config.database.kind).to.equal("pglite");
-    expect(config.firebase).to.deep.equal({ projectId: "demo-usdx", emulatorHost: "127.0.0.1:9099" });
+    expect(config.firebase).to.deep.include({ projectId: "demo-usdx", emulatorHost: "127.0.0.1:9099" });
+    expect(config.publicRpcUrl).to.equal("http://127.0.0.1:8545");
+    expect(config.bank.minterKey, "the seeded minter's public test key").to.equal("0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d");
+    expect(config.batch).to.deep.include({ maxRows: 10_000, chunkSize: 564 });
     expect(config.siweDomains).to.deep.equal(["127.0.0.1:5173", "localhost:5173"]);
     expect(config.indexer.confirmations).to.equal(0);
   });
@@ -18,6 +21,8 @@ describe("Server config", () => {
     expect(config.database).to.deep.equal({ kind: "postgres", url: "postgres://u:p@db:5432/usdx" });
     expect(config.chainId).to.equal(11155111);
     expect(config.indexer.confirmations).to.equal(5);
+    expect(config.publicRpcUrl, "the server's RPC URL may hold a key: never handed to browsers").to.equal(null);
+    expect(config.bank.minterKey, "no mock bank off the local chain without a key").to.equal(null);
   });
 
   it("checksums ADMIN_WALLETS", () => {
@@ -37,6 +42,10 @@ describe("Server config", () => {
     [{ DASHBOARD_ORIGIN: "not a url" }, /DASHBOARD_ORIGIN must list origins/],
     [{ ADMIN_WALLETS: "0x1234" }, "ADMIN_WALLETS: '0x1234' is not an address."],
     [{ INDEXER_CONFIRMATIONS: "-1" }, /INDEXER_CONFIRMATIONS must be a whole number/],
+    [{ MINTER_PRIVATE_KEY: "0x1234" }, /MINTER_PRIVATE_KEY must be 0x followed by 64 hex characters/],
+    [{ BATCH_CHUNK_SIZE: "600" }, "BATCH_CHUNK_SIZE must be a whole number from 1 to 564, not '600'."],
+    [{ PUBLIC_RPC_URL: "ws://x" }, /PUBLIC_RPC_URL must be an http\(s\) URL/],
+    [{ FIREBASE_AUTH_EMULATOR_HOST: "", GOOGLE_APPLICATION_CREDENTIALS: "key.json" }, /needs FIREBASE_WEB_API_KEY/],
   ] as const) {
     it(`stops with a readable message for ${JSON.stringify(env)}`, () => {
       expect(() => loadConfig({ ...base, ...env })).to.throw(message as string | RegExp);
