@@ -9,6 +9,7 @@ import { badRequest, conflict, notFound } from "../errors";
 import type { SessionUser } from "./firebaseAuth";
 import { checkRecipient, Recipient } from "./batchRecipients";
 import { exactTokenAmount } from "../../../common/amounts";
+import { parseAddress } from "../../../common/addresses";
 import { fromChain } from "./tokenState";
 
 export type JobStatus = "processing" | "completed" | "failed";
@@ -168,9 +169,12 @@ export class BatchService {
    */
   private async checkPayer(input: string | undefined, recipients: Recipient[]): Promise<string | null> {
     if (input === undefined) return null;
-    const check = checkRecipient({ address: input, amount: "1" });
-    if (!check.ok) throw badRequest(`payer: ${check.problems[0].detail}`);
-    const payer = check.recipient.address;
+    let payer: string;
+    try {
+      payer = parseAddress(input);
+    } catch (error) {
+      throw badRequest(`payer: ${(error as Error).message}.`);
+    }
     const total = recipients.reduce((sum, r) => sum + r.amountRaw, 0n);
     const { usdx } = this.chain;
     const [balance, blocked, paused] = await fromChain("the payer's balance", () => Promise.all([usdx.balanceOf(payer), usdx.isBlocked(payer), usdx.paused()]));
