@@ -1,0 +1,29 @@
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { RouterProvider } from "react-router-dom";
+import { Toaster } from "@/components/ui/toast";
+import { ConfigContext, type AppConfig } from "@/lib/config";
+import { createRouter } from "./router";
+
+/**
+ * Spec section 7's data rules: data never goes stale, no refetch on window focus, no polling, no
+ * retries (queries and mutations). Screens that must poll (batch status) say so themselves.
+ */
+export function createQueryClient(): QueryClient {
+  return new QueryClient({
+    defaultOptions: {
+      queries: { staleTime: Infinity, refetchOnWindowFocus: false, retry: false },
+      mutations: { retry: false },
+    },
+  });
+}
+
+export function App({ config }: { config: AppConfig }) {
+  return (
+    <ConfigContext.Provider value={config}>
+      <QueryClientProvider client={createQueryClient()}>
+        <RouterProvider router={createRouter()} />
+        <Toaster />
+      </QueryClientProvider>
+    </ConfigContext.Provider>
+  );
+}

@@ -1,0 +1,24 @@
+import { Navigate, Outlet, useLocation } from "react-router-dom";
+import { useSession } from "@/lib/session";
+import { Spinner } from "@/components/ui/spinner";
+import { PUBLIC_PATHS } from "./routes";
+
+/**
+ * Spec section 2's redirect rules: a visitor who is not signed in goes to /login from anywhere but
+ * /login and /forgot-password; a signed-in user on those two goes to /.
+ */
+export function RedirectRules() {
+  const { user, ready } = useSession();
+  const { pathname } = useLocation();
+  if (!ready) {
+    return (
+      <div className="flex h-full items-center justify-center">
+        <Spinner label="Checking your sign-in" />
+      </div>
+    );
+  }
+  const isPublic = (PUBLIC_PATHS as readonly string[]).includes(pathname);
+  if (!user && !isPublic) return <Navigate to="/login" replace />;
+  if (user && isPublic) return <Navigate to="/" replace />;
+  return <Outlet />;
+}

@@ -1,0 +1,32 @@
+import type { ReactNode } from "react";
+import { Link } from "react-router-dom";
+import { useSession } from "@/lib/session";
+import { Button } from "@/components/ui/button";
+
+/**
+ * The header of spec section 2: the product name (to /), the account menu or a Login button, and the
+ * wallet control. The account menu and the wallet control are composed in by the app (auth and
+ * wallet features) through `accountMenu` and `walletControl`.
+ */
+export function Header({ menuButton, accountMenu, walletControl }: { menuButton: ReactNode; accountMenu?: ReactNode; walletControl?: ReactNode }) {
+  const user = useSession((s) => s.user);
+  return (
+    <header className="sticky top-0 z-30 flex h-16 items-center gap-2 border-b border-border bg-card px-4 md:px-8">
+      {menuButton}
+      <Link to="/" className="flex items-center gap-2 font-semibold tracking-tight">
+        <span className="flex h-8 w-8 items-center justify-center rounded-lg bg-primary text-primary-foreground">$</span>
+        <span>USDX Dashboard</span>
+      </Link>
+      <div className="ml-auto flex items-center gap-2">
+        {walletControl}
+        {user ? (
+          accountMenu
+        ) : (
+          <Button asChild variant="outline" size="sm">
+            <Link to="/login">Login</Link>
+          </Button>
+        )}
+      </div>
+    </header>
+  );
+}

@@ -1,0 +1,64 @@
+import { lazy, Suspense, type ReactNode } from "react";
+import { createBrowserRouter, type RouteObject } from "react-router-dom";
+import { Spinner } from "@/components/ui/spinner";
+import { RedirectRules } from "./guards";
+import { Frame } from "./layout/Frame";
+import NotFound from "./pages/NotFound";
+import { PageTitle } from "./pages/PageTitle";
+
+const page = (node: ReactNode) => (
+  <Suspense
+    fallback={
+      <div className="flex justify-center p-8">
+        <Spinner />
+      </div>
+    }
+  >
+    {node}
+  </Suspense>
+);
+
+/** Screens not built yet: their title, as issue 4 allows while the screen is under way. */
+const titled = (title: string) => lazy(async () => ({ default: () => <PageTitle title={title} /> }));
+
+const Dashboard = titled("Dashboard");
+const Transactions = titled("Transaction History");
+const Roles = titled("Role Management");
+const Blocklist = titled("Blocklist Management");
+const Accounts = titled("Bank Accounts & Deposits");
+const Payments = titled("Payments");
+const Contacts = titled("Contacts");
+const Settings = titled("Settings");
+const Admin = titled("USDX Admin Panel");
+const Login = titled("Login");
+const ForgotPassword = titled("Reset Password");
+const AuthPage = titled("Welcome");
+
+/** Spec section 2's route table. */
+export const routes: RouteObject[] = [
+  {
+    element: <RedirectRules />,
+    children: [
+      { path: "/login", element: page(<Login />) },
+      { path: "/forgot-password", element: page(<ForgotPassword />) },
+      {
+        element: <Frame />,
+        children: [
+          { path: "/", element: page(<Dashboard />) },
+          { path: "/transactions", element: page(<Transactions />) },
+          { path: "/roles", element: page(<Roles />) },
+          { path: "/blocklist", element: page(<Blocklist />) },
+          { path: "/accounts", element: page(<Accounts />) },
+          { path: "/payments", element: page(<Payments />) },
+          { path: "/contacts", element: page(<Contacts />) },
+          { path: "/settings", element: page(<Settings />) },
+          { path: "/admin", element: page(<Admin />) },
+        ],
+      },
+    ],
+  },
+  { path: "/auth", element: page(<AuthPage />) },
+  { path: "*", element: <NotFound /> },
+];
+
+export const createRouter = () => createBrowserRouter(routes);

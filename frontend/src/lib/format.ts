@@ -1,0 +1,27 @@
+import { formatTokenAmount } from "../../../common/amounts";
+export { shortAddress } from "../../../common/addresses";
+
+/** Spec section 9: balances, shares, supply and batch totals to 2 decimals (rounded down). */
+export const formatUsdx = (value: bigint) => formatTokenAmount(value, 2);
+
+/** Spec section 9: the multiplier to 4 decimals. */
+export const formatMultiplier = (value: bigint) => formatTokenAmount(value, 4);
+
+/**
+ * Spec section 9: under 60 s 'Just now'; under an hour 'N minute(s) ago'; under a day 'N hour(s)
+ * ago'; older, the locale's date and time; no date, 'Unknown'. `timestamp` is Unix seconds.
+ */
+export function relativeTime(timestamp: number | null | undefined, now: number = Date.now()): string {
+  if (timestamp === null || timestamp === undefined || !Number.isFinite(timestamp)) return "Unknown";
+  const seconds = Math.floor(now / 1000 - timestamp);
+  if (seconds < 60) return "Just now";
+  if (seconds < 3600) {
+    const n = Math.floor(seconds / 60);
+    return `${n} ${n === 1 ? "minute" : "minutes"} ago`;
+  }
+  if (seconds < 86400) {
+    const n = Math.floor(seconds / 3600);
+    return `${n} ${n === 1 ? "hour" : "hours"} ago`;
+  }
+  return new Date(timestamp * 1000).toLocaleString();
+}
