@@ -1,20 +1,24 @@
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { App } from "./app/App";
+import { startAuth } from "./lib/auth/firebase";
 import { fetchConfig } from "./lib/config";
+import { startWalletDiscovery } from "./lib/wallet/discovery";
 import "./index.css";
 
 const root = createRoot(document.getElementById("root")!);
 
 // Everything starts from the server's configuration; without it, say so plainly.
+startWalletDiscovery();
 fetchConfig()
-  .then((config) =>
+  .then((config) => {
+    startAuth(config);
     root.render(
       <StrictMode>
         <App config={config} />
       </StrictMode>,
-    ),
-  )
+    );
+  })
   .catch((error: Error) =>
     root.render(
       <div style={{ padding: 32, fontFamily: "system-ui" }}>

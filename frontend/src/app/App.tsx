@@ -1,6 +1,7 @@
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { RouterProvider } from "react-router-dom";
 import { Toaster } from "@/components/ui/toast";
+import { api } from "@/lib/api";
 import { ConfigContext, type AppConfig } from "@/lib/config";
 import { createRouter } from "./router";
 
@@ -11,7 +12,8 @@ import { createRouter } from "./router";
 export function createQueryClient(): QueryClient {
   return new QueryClient({
     defaultOptions: {
-      queries: { staleTime: Infinity, refetchOnWindowFocus: false, retry: false },
+      // A GET to the URL in the key's first element ('/api/token'), as spec section 7 says.
+      queries: { staleTime: Infinity, refetchOnWindowFocus: false, retry: false, queryFn: ({ queryKey }) => api(String(queryKey[0])) },
       mutations: { retry: false },
     },
   });

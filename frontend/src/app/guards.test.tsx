@@ -1,7 +1,7 @@
 import { act, render, screen } from "@testing-library/react";
 import { createMemoryRouter, RouterProvider } from "react-router-dom";
 import { beforeEach, describe, expect, it } from "vitest";
-import { useSession } from "@/lib/session";
+import { useSession } from "@/lib/auth/session";
 import { routes } from "./router";
 
 function renderAt(path: string) {

@@ -1,5 +1,5 @@
 import { Navigate, Outlet, useLocation } from "react-router-dom";
-import { useSession } from "@/lib/session";
+import { useSession } from "@/lib/auth/session";
 import { Spinner } from "@/components/ui/spinner";
 import { PUBLIC_PATHS } from "./routes";
 

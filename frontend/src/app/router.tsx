@@ -2,6 +2,7 @@ import { lazy, Suspense, type ReactNode } from "react";
 import { createBrowserRouter, type RouteObject } from "react-router-dom";
 import { Spinner } from "@/components/ui/spinner";
 import { RedirectRules } from "./guards";
+import { AppShell } from "./AppShell";
 import { Frame } from "./layout/Frame";
 import NotFound from "./pages/NotFound";
 import { PageTitle } from "./pages/PageTitle";
@@ -37,6 +38,9 @@ const AuthPage = titled("Welcome");
 /** Spec section 2's route table. */
 export const routes: RouteObject[] = [
   {
+    element: <AppShell />,
+    children: [
+  {
     element: <RedirectRules />,
     children: [
       { path: "/login", element: page(<Login />) },
@@ -59,6 +63,8 @@ export const routes: RouteObject[] = [
   },
   { path: "/auth", element: page(<AuthPage />) },
   { path: "*", element: <NotFound /> },
+    ],
+  },
 ];
 
 export const createRouter = () => createBrowserRouter(routes);

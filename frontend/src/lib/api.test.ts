@@ -11,7 +11,7 @@ describe("the API client", () => {
     const fetchMock = vi.fn(async () => new Response(JSON.stringify({ success: true }), { status: 200 }));
     vi.stubGlobal("fetch", fetchMock);
     setTokenGetter(async () => "id-token-1");
-    await api("/contacts", { method: "POST", body: { name: "A" } });
+    await api("/api/contacts", { method: "POST", body: { name: "A" } });
     const [url, init] = fetchMock.mock.calls[0] as unknown as [string, RequestInit];
     expect(url).toBe("/api/contacts");
     expect(init.headers).toEqual({ authorization: "Bearer id-token-1", "content-type": "application/json" });
@@ -20,8 +20,8 @@ describe("the API client", () => {
 
   it("raises 'status: message' with the server's sentence, or the status text when the body is empty (spec section 7)", async () => {
     vi.stubGlobal("fetch", async () => new Response(JSON.stringify({ success: false, error: "Contact not found - It may have been deleted" }), { status: 404 }));
-    await expect(api("/contacts/9")).rejects.toThrow(new ApiError(404, "404: Contact not found - It may have been deleted"));
+    await expect(api("/api/contacts/9")).rejects.toThrow(new ApiError(404, "404: Contact not found - It may have been deleted"));
     vi.stubGlobal("fetch", async () => new Response("", { status: 503, statusText: "Service Unavailable" }));
-    await expect(api("/token")).rejects.toThrow("503: Service Unavailable");
+    await expect(api("/api/token")).rejects.toThrow("503: Service Unavailable");
   });
 });

@@ -37,12 +37,13 @@ async function failure(res: Response): Promise<ApiError> {
   return new ApiError(res.status, `${res.status}: ${detail || res.statusText}`);
 }
 
+/** Calls the API server: `path` is the full path, '/api/...' (the same string TanStack Query keys use). */
 export async function api<T>(path: string, options: { method?: string; body?: unknown } = {}): Promise<T> {
   const headers: Record<string, string> = {};
   const token = await getToken();
   if (token) headers.authorization = `Bearer ${token}`;
   if (options.body !== undefined) headers["content-type"] = "application/json";
-  const res = await fetch(`/api${path}`, {
+  const res = await fetch(path, {
     method: options.method ?? "GET",
     headers,
     body: options.body === undefined ? undefined : JSON.stringify(options.body),

@@ -1,7 +1,9 @@
 import { useEffect, useState } from "react";
 import { Link, NavLink, Outlet, useLocation } from "react-router-dom";
 import { Menu, X } from "lucide-react";
-import { useSession } from "@/lib/session";
+import { useMyRoles } from "@/lib/chain/queries";
+import { WalletMenu } from "@/components/wallet/WalletMenu";
+import { AccountMenu } from "./AccountMenu";
 import { Button } from "@/components/ui/button";
 import { cn } from "@/lib/utils";
 import { ADMIN_LINK, COPYRIGHT_YEAR, DRAWER_WIDTH_PX, MOBILE_BREAKPOINT_PX, NAV_LINKS } from "../routes";
@@ -33,7 +35,8 @@ function NavLinks({ admin }: { admin: boolean }) {
 
 /** The page frame of spec section 2: header, sidebar (desktop), the Menu drawer (mobile), footer. */
 export function Frame() {
-  const admin = useSession((s) => s.user?.admin ?? false);
+  // Spec section 6: the shell asks the chain whether the connected wallet holds the admin role.
+  const admin = useMyRoles().isAdmin;
   const [drawerOpen, setDrawerOpen] = useState(false);
   const { pathname } = useLocation();
 
@@ -49,6 +52,8 @@ export function Frame() {
   return (
     <div className="flex min-h-full flex-col">
       <Header
+        accountMenu={<AccountMenu />}
+        walletControl={<WalletMenu />}
         menuButton={
           <Button variant="ghost" size="icon" className="md:hidden" aria-label="Menu" aria-expanded={drawerOpen} onClick={() => setDrawerOpen(true)}>
             <Menu className="h-5 w-5" />

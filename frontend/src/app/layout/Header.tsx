@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 import { Link } from "react-router-dom";
-import { useSession } from "@/lib/session";
+import { useSession } from "@/lib/auth/session";
 import { Button } from "@/components/ui/button";
 
 /**

@@ -10,13 +10,27 @@ export interface Eip1193Provider {
 /** Spec section 3's wallet session, plus which wallet it is. */
 export interface WalletState {
   status: "disconnected" | "connecting" | "connected";
+  /** Checksummed. */
   address: string | null;
   chainId: number | null;
   provider: Eip1193Provider | null;
-  /** The wallet's name as EIP-6963 announces it, or "Development wallet (alice)". */
+  /** The wallet's id (EIP-6963 rdns, 'injected', or 'dev') and name as it announces itself. */
+  walletId: string | null;
   walletName: string | null;
 }
 
-export const initialWalletState: WalletState = { status: "disconnected", address: null, chainId: null, provider: null, walletName: null };
+export const initialWalletState: WalletState = {
+  status: "disconnected",
+  address: null,
+  chainId: null,
+  provider: null,
+  walletId: null,
+  walletName: null,
+};
 
 export const useWallet = create<WalletState>(() => ({ ...initialWalletState }));
+
+/** Connected, and on the chain the dashboard is configured for. */
+export function isReady(state: WalletState, chainId: number): boolean {
+  return state.status === "connected" && state.address !== null && state.chainId === chainId;
+}

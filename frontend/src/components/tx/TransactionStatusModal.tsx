@@ -1,0 +1,65 @@
+import { Link } from "react-router-dom";
+import { CheckCircle2, ExternalLink, XCircle } from "lucide-react";
+import { Button } from "@/components/ui/button";
+import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
+import { Spinner } from "@/components/ui/spinner";
+import { useConfig } from "@/lib/config";
+import { isExternal, txUrl } from "@/lib/explorer";
+import { useTxModal } from "@/lib/tx/store";
+
+const LINK = "inline-flex items-center gap-1 font-medium text-primary underline-offset-4 hover:underline";
+
+const TITLES = { pending: "Transaction pending", success: "Transaction confirmed", error: "Transaction failed" } as const;
+
+/** Spec section 2's transaction status modal: pending, success (explorer link), error, Close. */
+export function TransactionStatusModal() {
+  const config = useConfig();
+  const { isOpen, status, errorMessage, transactionHash, action, hide } = useTxModal();
+  const link = transactionHash ? txUrl(config, transactionHash) : null;
+  const external = isExternal(config);
+  return (
+    <Dialog open={isOpen} onOpenChange={(open) => !open && hide()}>
+      <DialogContent className="max-w-md" aria-describedby="tx-status-description">
+        <DialogHeader>
+          <DialogTitle>{TITLES[status]}</DialogTitle>
+          {action && <DialogDescription>{action}</DialogDescription>}
+        </DialogHeader>
+        <div id="tx-status-description" className="flex flex-col items-center gap-3 py-2 text-center text-sm">
+          {status === "pending" && (
+            <>
+              <Spinner className="h-8 w-8" label="Waiting for the transaction" />
+              <p>{transactionHash ? "Waiting for the transaction to be mined..." : "Confirm the transaction in your wallet..."}</p>
+            </>
+          )}
+          {status === "success" && (
+            <>
+              <CheckCircle2 className="h-10 w-10 text-success" aria-hidden />
+              <p>Your transaction was confirmed.</p>
+            </>
+          )}
+          {status === "error" && (
+            <>
+              <XCircle className="h-10 w-10 text-destructive" aria-hidden />
+              <p role="alert">{errorMessage || "Something went wrong with your transaction."}</p>
+            </>
+          )}
+          {link && external && (
+            <a href={link} target="_blank" rel="noreferrer" className={LINK}>
+              View on block explorer <ExternalLink className="h-3.5 w-3.5" aria-hidden />
+            </a>
+          )}
+          {link && !external && (
+            <Link to={link} onClick={hide} className={LINK}>
+              View transaction <ExternalLink className="h-3.5 w-3.5" aria-hidden />
+            </Link>
+          )}
+        </div>
+        <DialogFooter>
+          <Button variant="outline" onClick={hide}>
+            Close
+          </Button>
+        </DialogFooter>
+      </DialogContent>
+    </Dialog>
+  );
+}

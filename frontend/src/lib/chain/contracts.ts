@@ -1,0 +1,100 @@
+import { BrowserProvider, JsonRpcProvider, type AbstractProvider } from "ethers";
+import { ROLE_NAMES, ROLES, type RoleName } from "../../../../common/roles";
+import { USDX__factory } from "../../../../typechain-types/factories/contracts/USDX__factory";
+import { BatchPayments__factory } from "../../../../typechain-types/factories/contracts/BatchPayments__factory";
+import type { USDX } from "../../../../typechain-types/contracts/USDX";
+import type { BatchPayments } from "../../../../typechain-types/contracts/BatchPayments";
+import type { AppConfig } from "@/lib/config";
+import type { Eip1193Provider } from "@/lib/wallet/store";
+
+/**
+ * The chain, through ethers and the generated bindings (the one source of ABIs). Loaded lazily:
+ * ethers stays out of the first page load. Reads go to the Custom RPC URL (Settings), else the
+ * configured public RPC, else the connected wallet; writes always go through the wallet.
+ */
+
+const readers = new Map<string, JsonRpcProvider>();
+
+export function readProvider(config: AppConfig, rpcUrl: string | null, wallet: Eip1193Provider | null): AbstractProvider {
+  if (rpcUrl) {
+    let provider = readers.get(rpcUrl);
+    if (!provider) {
+      provider = new JsonRpcProvider(rpcUrl, config.chainId, { staticNetwork: true, cacheTimeout: -1 });
+      readers.set(rpcUrl, provider);
+    }
+    return provider;
+  }
+  if (wallet) return new BrowserProvider(wallet, config.chainId);
+  throw new Error("No way to read the chain: connect a wallet, or set a Custom RPC URL in Settings.");
+}
+
+export function usdxReader(config: AppConfig, provider: AbstractProvider): USDX {
+  return USDX__factory.connect(config.contracts.proxy, provider);
+}
+
+export interface WriteContracts {
+  usdx: USDX;
+  batch: BatchPayments;
+}
+
+/** The contracts bound to the wallet's signer for `address`. */
+export async function writeContracts(config: AppConfig, wallet: Eip1193Provider, address: string): Promise<WriteContracts> {
+  const signer = await new BrowserProvider(wallet, config.chainId).getSigner(address);
+  return {
+    usdx: USDX__factory.connect(config.contracts.proxy, signer),
+    batch: BatchPayments__factory.connect(config.contracts.batchPayments, signer),
+  };
+}
+
+export interface TokenFigures {
+  name: string;
+  symbol: string;
+  decimals: number;
+  totalSupply: bigint;
+  totalShares: bigint;
+  rewardMultiplier: bigint;
+  paused: boolean;
+  /** Unix ms of the read, for the cards' 'Last updated' line. */
+  readAt: number;
+}
+
+export async function readTokenFigures(usdx: USDX): Promise<TokenFigures> {
+  const [name, symbol, decimals, totalSupply, totalShares, rewardMultiplier, paused] = await Promise.all([
+    usdx.name(),
+    usdx.symbol(),
+    usdx.decimals(),
+    usdx.totalSupply(),
+    usdx.totalShares(),
+    usdx.rewardMultiplier(),
+    usdx.paused(),
+  ]);
+  return { name, symbol, decimals: Number(decimals), totalSupply, totalShares, rewardMultiplier, paused, readAt: Date.now() };
+}
+
+export interface AccountFigures {
+  balance: bigint;
+  shares: bigint;
+  blocked: boolean;
+  readAt: number;
+}
+
+export async function readAccountFigures(usdx: USDX, address: string): Promise<AccountFigures> {
+  const [balance, shares, blocked] = await Promise.all([usdx.balanceOf(address), usdx.sharesOf(address), usdx.isBlocked(address)]);
+  return { balance, shares, blocked, readAt: Date.now() };
+}
+
+export type RoleFlags = Record<RoleName, boolean>;
+
+/** Spec section 6: the UI asks the contract (hasRole); a failed check counts as false. */
+export async function readRoleFlags(usdx: USDX, address: string): Promise<RoleFlags> {
+  const held = await Promise.all(ROLE_NAMES.map((name) => usdx.hasRole(ROLES[name], address).catch(() => false)));
+  return Object.fromEntries(ROLE_NAMES.map((name, i) => [name, held[i]])) as RoleFlags;
+}
+
+/** Whether each address is blocked now (the blocklist page's status column). */
+export async function readBlocked(usdx: USDX, addresses: string[]): Promise<Record<string, boolean>> {
+  const flags = await Promise.all(addresses.map((a) => usdx.isBlocked(a)));
+  return Object.fromEntries(addresses.map((a, i) => [a, flags[i]]));
+}
+
+export type { USDX, BatchPayments };

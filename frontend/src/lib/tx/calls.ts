@@ -1,0 +1,83 @@
+import { exactTokenAmount } from "../../../../common/amounts";
+import { shortAddress } from "../../../../common/addresses";
+import { ROLES, type RoleName } from "../../../../common/roles";
+import type { TxRequest } from "./runner";
+
+/**
+ * Every write of these screens as a request for the transaction runner, with spec section 8's
+ * toasts. Forms validate, then pass one of these to `useTransactor()`; the Dashboard and the Admin
+ * Panel build the same calls here, so each text exists once.
+ */
+
+const usdx = (amount: bigint) => `${exactTokenAmount(amount)} USDX`;
+
+export const transferCall = (to: string, amount: bigint): TxRequest => ({
+  action: `Transfer ${usdx(amount)} to ${shortAddress(to)}`,
+  notConnected: "Please connect your wallet to transfer tokens",
+  send: ({ usdx: token }) => token.transfer(to, amount),
+  success: { title: "Transfer successful", description: `${exactTokenAmount(amount)} USDX transferred to ${to}` },
+  failureTitle: "Transfer failed",
+});
+
+export const mintCall = (to: string, amount: bigint): TxRequest => ({
+  action: `Mint ${usdx(amount)} to ${shortAddress(to)}`,
+  notConnected: "Please connect your wallet to mint tokens",
+  send: ({ usdx: token }) => token.mint(to, amount),
+  success: { title: "Tokens minted successfully", description: `${usdx(amount)} minted to ${to}` },
+  failureTitle: "Mint failed",
+});
+
+export const burnCall = (from: string, amount: bigint): TxRequest => ({
+  action: `Burn ${usdx(amount)} from ${shortAddress(from)}`,
+  notConnected: "Please connect your wallet to burn tokens",
+  send: ({ usdx: token }) => token.burn(from, amount),
+  success: { title: "Tokens burned successfully", description: `${usdx(amount)} burned from ${from}` },
+  failureTitle: "Burn failed",
+});
+
+export const blocklistCall = (account: string, action: "block" | "unblock"): TxRequest => ({
+  action: `${action === "block" ? "Block" : "Unblock"} ${shortAddress(account)}`,
+  notConnected: "Please connect your wallet to manage the blocklist",
+  send: ({ usdx: token }) => (action === "block" ? token.blockAccount(account) : token.unblockAccount(account)),
+  success: { title: action === "block" ? "Account blocked" : "Account unblocked", description: account },
+  failureTitle: "Blocklist update failed",
+});
+
+export const pauseCall = (action: "pause" | "unpause"): TxRequest => ({
+  action: action === "pause" ? "Pause USDX: stop all transfers, mints and burns" : "Unpause USDX",
+  notConnected: `Please connect your wallet to ${action} the contract`,
+  send: ({ usdx: token }) => (action === "pause" ? token.pause() : token.unpause()),
+  success:
+    action === "pause"
+      ? { title: "Contract paused", description: "Transfers, mints and burns are stopped until it is unpaused." }
+      : { title: "Contract unpaused", description: "Transfers, mints and burns work again." },
+  failureTitle: action === "pause" ? "Pause failed" : "Unpause failed",
+});
+
+export const roleCall = (role: RoleName, account: string, action: "grant" | "revoke"): TxRequest => ({
+  action: `${action === "grant" ? "Grant" : "Revoke"} ${role} ${action === "grant" ? "to" : "from"} ${shortAddress(account)}`,
+  notConnected: "Please connect your wallet to manage roles",
+  send: ({ usdx: token }) => (action === "grant" ? token.grantRole(ROLES[role], account) : token.revokeRole(ROLES[role], account)),
+  success: { title: action === "grant" ? "Role granted" : "Role revoked", description: `${role} ${action === "grant" ? "granted to" : "revoked from"} ${account}` },
+  failureTitle: "Role management failed",
+});
+
+/** The multiplier is a decimal with 18 decimals (1.0 = 1e18): `value` is already scaled. */
+export const multiplierCall = (operation: "set" | "add", value: bigint): TxRequest => ({
+  action: operation === "set" ? `Set the reward multiplier to ${exactTokenAmount(value)}` : `Add ${exactTokenAmount(value)} to the reward multiplier`,
+  notConnected: "Please connect your wallet to update the reward multiplier",
+  send: ({ usdx: token }) => (operation === "set" ? token.setRewardMultiplier(value) : token.addRewardMultiplier(value)),
+  success: {
+    title: "Reward multiplier updated",
+    description: `Reward multiplier has been ${operation === "set" ? "set to" : "increased by"} ${exactTokenAmount(value)}`,
+  },
+  failureTitle: "Update failed",
+});
+
+/** The Reward Multiplier card's 'Add 0.01' (spec: its own toasts). */
+export const QUICK_ADD = 10n ** 16n;
+export const quickAddCall = (): TxRequest => ({
+  ...multiplierCall("add", QUICK_ADD),
+  success: { title: "Reward multiplier incremented", description: "Added 0.01 to the reward multiplier" },
+  failureTitle: "Increment failed",
+});

@@ -1,0 +1,79 @@
+import { useCallback } from "react";
+import { useQueryClient, type QueryClient } from "@tanstack/react-query";
+import type { ContractTransactionResponse } from "ethers";
+import { describeError } from "../../../../common/contractErrors";
+import { toast } from "@/components/ui/toast";
+import { useConfig, type AppConfig } from "@/lib/config";
+import { ensureChain, NetworkSwitchError } from "@/lib/wallet/connect";
+import { useWallet } from "@/lib/wallet/store";
+import type { WriteContracts } from "@/lib/chain/contracts";
+import { useTxModal } from "./store";
+
+/**
+ * The one transaction runner (house-style.md, after Scaffold-ETH's transactor). Every write is
+ * "build the call, run it here": the runner checks the wallet and the network, shows the status
+ * modal, waits for the receipt, raises the success or failure toast with the contract's error in
+ * words, and refreshes what changed. Forms only validate and build calls.
+ */
+
+export interface TxRequest {
+  /** What the transaction does, shown in the modal: 'Mint 100 USDX to 0x1234...abcd'. */
+  action: string;
+  /** Spec section 8's purpose line for 'Wallet not connected': 'Please connect your wallet to mint tokens'. */
+  notConnected: string;
+  send(contracts: WriteContracts): Promise<ContractTransactionResponse>;
+  success: { title: string; description: string };
+  /** 'Mint failed', 'Transfer failed', ... */
+  failureTitle: string;
+  /** Show the modal (default). Quick actions such as 'Add 0.01' use toasts alone. */
+  modal?: boolean;
+}
+
+export interface TxOutcome {
+  ok: boolean;
+  hash: string | null;
+  error: string | null;
+}
+
+/** The indexer sees a block a moment after it is mined: refresh server data once more then. */
+export const INDEXER_SETTLE_MS = 2000;
+
+export async function runTransaction(request: TxRequest, config: AppConfig, queryClient: QueryClient): Promise<TxOutcome> {
+  const wallet = useWallet.getState();
+  if (wallet.status !== "connected" || !wallet.provider || !wallet.address) {
+    toast({ title: "Wallet not connected", description: request.notConnected, variant: "destructive" });
+    return { ok: false, hash: null, error: "Wallet not connected" };
+  }
+  const modal = request.modal !== false;
+  const setModal = (state: Partial<ReturnType<typeof useTxModal.getState>>) => modal && useTxModal.setState(state);
+  let hash: string | null = null;
+  try {
+    if (wallet.chainId !== config.chainId) await ensureChain(wallet.provider, config);
+    setModal({ isOpen: true, status: "pending", errorMessage: null, transactionHash: null, action: request.action });
+    const { writeContracts } = await import("@/lib/chain/contracts");
+    const contracts = await writeContracts(config, wallet.provider, wallet.address);
+    const tx = await request.send(contracts);
+    hash = tx.hash;
+    setModal({ transactionHash: hash });
+    const receipt = await tx.wait();
+    if (!receipt || receipt.status !== 1) throw new Error("The transaction was mined but reverted.");
+    setModal({ status: "success" });
+    toast({ title: request.success.title, description: request.success.description });
+    void queryClient.invalidateQueries();
+    setTimeout(() => void queryClient.invalidateQueries(), INDEXER_SETTLE_MS);
+    return { ok: true, hash, error: null };
+  } catch (error) {
+    if (error instanceof NetworkSwitchError) return { ok: false, hash, error: error.message };
+    const message = describeError(error);
+    setModal({ isOpen: true, status: "error", errorMessage: message, transactionHash: hash, action: request.action });
+    toast({ title: request.failureTitle, description: message || "Unknown error", variant: "destructive" });
+    return { ok: false, hash, error: message };
+  }
+}
+
+/** The runner for components: `const run = useTransactor(); await run({...})`. */
+export function useTransactor(): (request: TxRequest) => Promise<TxOutcome> {
+  const config = useConfig();
+  const queryClient = useQueryClient();
+  return useCallback((request: TxRequest) => runTransaction(request, config, queryClient), [config, queryClient]);
+}

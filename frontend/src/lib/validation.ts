@@ -1,0 +1,66 @@
+import { parseTokenAmount } from "../../../common/amounts";
+import { isValidAddress, parseAddress } from "../../../common/addresses";
+import { parseRoleName, type RoleName } from "../../../common/roles";
+
+/**
+ * Spec section 5's rules for the forms of these screens. Each check answers the value it parsed,
+ * or the toast the spec names ({title, description}) for the first rule broken.
+ */
+export interface Problem {
+  title: string;
+  description: string;
+}
+
+export type Checked<T> = { ok: true; value: T } | { ok: false; problem: Problem };
+
+const fail = (title: string, description: string): { ok: false; problem: Problem } => ({ ok: false, problem: { title, description } });
+
+/** 0x followed by exactly 40 hex characters; the answer is checksummed. A mixed-case typo is caught. */
+export function checkAddress(input: string): Checked<string> {
+  if (!isValidAddress(input)) return fail("Invalid address", "Please enter a valid Ethereum address");
+  try {
+    return { ok: true, value: parseAddress(input) };
+  } catch (error) {
+    return fail("Invalid address", (error as Error).message);
+  }
+}
+
+/** A number greater than 0 with at most 18 decimals, parsed exactly (no floating point). */
+export function checkAmount(input: string): Checked<bigint> {
+  let value: bigint;
+  try {
+    value = parseTokenAmount(input);
+  } catch {
+    return fail("Invalid amount", "Please enter a valid amount greater than 0");
+  }
+  if (value === 0n) return fail("Invalid amount", "Please enter a valid amount greater than 0");
+  return { ok: true, value };
+}
+
+/** Transfer: also not above the balance ('You only have {balance} USDX available'). */
+export function checkTransferAmount(input: string, balance: bigint, shownBalance: string): Checked<bigint> {
+  const amount = checkAmount(input);
+  if (!amount.ok) return amount;
+  if (amount.value > balance) return fail("Insufficient balance", `You only have ${shownBalance} USDX available`);
+  return amount;
+}
+
+/** Reward multiplier dialog: a positive number ('Invalid value'). */
+export function checkMultiplier(input: string): Checked<bigint> {
+  try {
+    const value = parseTokenAmount(input);
+    if (value > 0n) return { ok: true, value };
+  } catch {
+    /* falls through to the spec's message */
+  }
+  return fail("Invalid value", "Please enter a valid positive number");
+}
+
+/** Role names must be among the known roles, else 'Invalid role: {role}'. */
+export function checkRole(input: string): Checked<RoleName> {
+  try {
+    return { ok: true, value: parseRoleName(input) };
+  } catch (error) {
+    return fail("Invalid role", (error as Error).message);
+  }
+}
