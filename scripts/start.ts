@@ -23,6 +23,8 @@ let stopping = false;
 const AUTH_EMULATOR = { host: "127.0.0.1", port: 9099, hub: 4400, logging: 4500 };
 const FIREBASE_PROJECT = "demo-usdx";
 const API_PORT = Number(process.env.SERVER_PORT || 3001);
+const DASHBOARD_PORT = Number(process.env.DASHBOARD_PORT || 5173);
+const DASHBOARD_URL = `http://127.0.0.1:${DASHBOARD_PORT}`;
 
 function elapsed(): string {
   return `${((Date.now() - t0) / 1000).toFixed(1)} s`;
@@ -96,7 +98,7 @@ function stopAll(): void {
 async function main(): Promise<void> {
   const rpcPort = localRpcPort();
   const rpcUrl = localRpcUrl();
-  const ports = [rpcPort, AUTH_EMULATOR.port, AUTH_EMULATOR.hub, AUTH_EMULATOR.logging, API_PORT];
+  const ports = [rpcPort, AUTH_EMULATOR.port, AUTH_EMULATOR.hub, AUTH_EMULATOR.logging, API_PORT, DASHBOARD_PORT];
   const busy = (await Promise.all(ports.map(async (p) => ((await portInUse(p)) ? p : null)))).filter((p) => p !== null);
   if (busy.length > 0) {
     throw new Error(`Port ${busy.join(", ")} on ${LOCAL_RPC_HOST} is already in use (an earlier npm start?). Stop it first.`);
@@ -122,11 +124,20 @@ async function main(): Promise<void> {
     SERVER_PORT: String(API_PORT),
     // The seeded admin signs in to the dashboard as an admin (its wallet gets the admin claim).
     ADMIN_WALLETS: process.env.ADMIN_WALLETS || readManifest("localhost").owner,
+    // SIWE messages are bound to the dashboard's origin.
+    DASHBOARD_ORIGIN: process.env.DASHBOARD_ORIGIN || `${DASHBOARD_URL},http://localhost:${DASHBOARD_PORT}`,
+  });
+  service("The dashboard", bin("vite"), ["--config", "frontend/vite.config.mts"], "dashboard.log", {
+    DASHBOARD_PORT: String(DASHBOARD_PORT),
+    SERVER_PORT: String(API_PORT),
   });
   await waitFor("The API server", async () => (await fetch(`${apiUrl}/api/health`)).status === 200, 60_000);
+  await waitFor("The dashboard", async () => (await fetch(`${DASHBOARD_URL}/api/config`)).ok, 60_000);
 
   console.log(`
-Ready in ${elapsed()}.
+Ready in ${elapsed()}. Open the dashboard: ${DASHBOARD_URL}
+  (sign up with any email and password; connect the Development wallet to act as a seeded account)
+  Dashboard           ${DASHBOARD_URL}   log: .local/dashboard.log
   Hardhat node        ${rpcUrl} (chain ${LOCAL_CHAIN.chainId})          log: .local/hardhat-node.log
   Auth emulator       http://${emulatorHost} (project ${FIREBASE_PROJECT})   log: .local/auth-emulator.log
   API server          ${apiUrl}/api  (health: ${apiUrl}/api/health)   log: .local/api.log

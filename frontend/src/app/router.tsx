@@ -31,9 +31,9 @@ const Payments = titled("Payments");
 const Contacts = titled("Contacts");
 const Settings = titled("Settings");
 const Admin = titled("USDX Admin Panel");
-const Login = titled("Login");
-const ForgotPassword = titled("Reset Password");
-const AuthPage = titled("Welcome");
+const Login = lazy(() => import("@/features/auth/pages/LoginPage"));
+const ForgotPassword = lazy(() => import("@/features/auth/pages/ForgotPasswordPage"));
+const AuthPage = lazy(() => import("@/features/auth/pages/AuthPage"));
 
 /** Spec section 2's route table. */
 export const routes: RouteObject[] = [

@@ -11,13 +11,15 @@ import { Button } from "@/components/ui/button";
 export function Header({ menuButton, accountMenu, walletControl }: { menuButton: ReactNode; accountMenu?: ReactNode; walletControl?: ReactNode }) {
   const user = useSession((s) => s.user);
   return (
-    <header className="sticky top-0 z-30 flex h-16 items-center gap-2 border-b border-border bg-card px-4 md:px-8">
+    <header className="sticky top-0 z-30 flex h-16 items-center gap-2 border-b border-border bg-card px-3 sm:px-4 md:px-8">
       {menuButton}
-      <Link to="/" className="flex items-center gap-2 font-semibold tracking-tight">
-        <span className="flex h-8 w-8 items-center justify-center rounded-lg bg-primary text-primary-foreground">$</span>
-        <span>USDX Dashboard</span>
+      <Link to="/" className="flex min-w-0 items-center gap-2 font-semibold tracking-tight" aria-label="USDX Dashboard">
+        <span className="flex h-8 w-8 shrink-0 items-center justify-center rounded-lg bg-primary text-primary-foreground">$</span>
+        {/* On a phone the header also holds the menu, wallet and account buttons: the name shortens. */}
+        <span className="hidden sm:inline">USDX Dashboard</span>
+        <span className="sm:hidden">USDX</span>
       </Link>
-      <div className="ml-auto flex items-center gap-2">
+      <div className="ml-auto flex shrink-0 items-center gap-1 sm:gap-2">
         {walletControl}
         {user ? (
           accountMenu

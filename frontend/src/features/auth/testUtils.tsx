@@ -1,12 +1,17 @@
 import type { ReactNode } from "react";
 import { render } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { MemoryRouter, Route, Routes } from "react-router-dom";
+import { MemoryRouter, Route, Routes, useLocation } from "react-router-dom";
 import { useToasts } from "@/components/ui/toast";
 import { ConfigContext, type AppConfig } from "@/lib/config";
 
 /** Only what the sign-in screens read from the configuration. */
 export const testConfig = { chainId: 31337, network: "localhost" } as AppConfig;
+
+/** Names the page the screen navigated to. */
+function Elsewhere() {
+  return <h1>At {useLocation().pathname}</h1>;
+}
 
 /** Renders a screen at `path` with stand-ins for the places it navigates to. */
 export function renderAt(path: string, element: ReactNode) {
@@ -17,7 +22,7 @@ export function renderAt(path: string, element: ReactNode) {
         <Routes>
           <Route path={path} element={element} />
           <Route path="/" element={<h1>Dashboard home</h1>} />
-          <Route path="*" element={<h1>Elsewhere</h1>} />
+          <Route path="*" element={<Elsewhere />} />
         </Routes>
       </MemoryRouter>
     </ConfigContext.Provider>,
