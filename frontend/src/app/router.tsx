@@ -29,7 +29,9 @@ const Blocklist = titled("Blocklist Management");
 const Accounts = titled("Bank Accounts & Deposits");
 const Payments = titled("Payments");
 const Contacts = titled("Contacts");
-const Settings = titled("Settings");
+const Settings = lazy(() => import("@/features/settings/pages/SettingsPage"));
+const TransactionView = lazy(() => import("@/features/explorer/pages/TransactionPage"));
+const BlockView = lazy(() => import("@/features/explorer/pages/BlockPage"));
 const Admin = titled("USDX Admin Panel");
 const Login = lazy(() => import("@/features/auth/pages/LoginPage"));
 const ForgotPassword = lazy(() => import("@/features/auth/pages/ForgotPasswordPage"));
@@ -57,6 +59,9 @@ export const routes: RouteObject[] = [
           { path: "/contacts", element: page(<Contacts />) },
           { path: "/settings", element: page(<Settings />) },
           { path: "/admin", element: page(<Admin />) },
+          // The local chain has no block explorer: transaction and block links come here.
+          { path: "/tx/:hash", element: page(<TransactionView />) },
+          { path: "/block/:number", element: page(<BlockView />) },
         ],
       },
     ],

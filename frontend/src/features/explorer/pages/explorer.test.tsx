@@ -1,0 +1,217 @@
+import type { ReactNode } from "react";
+import { render, screen, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { MemoryRouter, Route, Routes } from "react-router-dom";
+import { beforeEach, describe, expect, it, vi } from "vitest";
+import { useRpcSetting } from "@/lib/chain/rpc";
+import { ConfigContext, type AppConfig } from "@/lib/config";
+import { initialWalletState, useWallet } from "@/lib/wallet/store";
+import { USDX__factory } from "../../../../../typechain-types/factories/contracts/USDX__factory";
+import { parseTokenAmount } from "../../../../../common/amounts";
+import BlockPage from "./BlockPage";
+import TransactionPage from "./TransactionPage";
+
+const mocks = vi.hoisted(() => ({ provider: null as unknown, readProvider: vi.fn() }));
+vi.mock("@/lib/chain/contracts", () => ({ readProvider: (...args: unknown[]) => mocks.readProvider(...args) }));
+
+const config: AppConfig = {
+  network: "localhost",
+  chainId: 31337,
+  chainIdHex: "0x7a69",
+  networkLabel: "Hardhat Local",
+  explorerUrl: null,
+  rpcUrl: "http://127.0.0.1:8545",
+  contracts: {
+    proxy: "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+    implementation: "0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512",
+    owner: "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266",
+    batchPayments: "0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0",
+    deploymentBlock: 1,
+  },
+  token: { decimals: 18 },
+  firebase: { projectId: "demo-usdx", apiKey: "demo", authDomain: "localhost", emulatorUrl: null },
+  batch: { maxRows: 10000, chunkSize: 200 },
+  mockBank: true,
+  devAccounts: null,
+};
+
+const HASH = "0x" + "ab".repeat(32);
+const SENDER = "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266";
+const RECIPIENT = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";
+const USDX = USDX__factory.createInterface();
+const AMOUNT = parseTokenAmount("12.5");
+const GWEI = 1_000_000_000n;
+
+function transferTx() {
+  return {
+    hash: HASH,
+    from: SENDER,
+    to: config.contracts.proxy,
+    data: USDX.encodeFunctionData("transfer", [RECIPIENT, AMOUNT]),
+    value: 0n,
+    nonce: 3,
+    gasLimit: 80_000n,
+    gasPrice: GWEI,
+    blockNumber: 7,
+  };
+}
+
+function transferReceipt(status = 1) {
+  const log = USDX.encodeEventLog("Transfer", [SENDER, RECIPIENT, AMOUNT]);
+  return {
+    status,
+    blockNumber: 7,
+    gasUsed: 51_234n,
+    gasPrice: GWEI,
+    contractAddress: null,
+    logs: status === 1 ? [{ index: 0, address: config.contracts.proxy, topics: log.topics, data: log.data }] : [],
+  };
+}
+
+function fakeProvider(overrides: Record<string, unknown> = {}) {
+  return {
+    getTransaction: vi.fn(async () => transferTx()),
+    getTransactionReceipt: vi.fn(async () => transferReceipt()),
+    getBlock: vi.fn(async () => ({ number: 7, timestamp: Math.floor(Date.now() / 1000) - 120 })),
+    getBlockNumber: vi.fn(async () => 9),
+    call: vi.fn(async () => "0x"),
+    ...overrides,
+  };
+}
+
+function renderAt(path: string, cfg: AppConfig = config) {
+  const user = userEvent.setup();
+  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  const wrap = (node: ReactNode) => (
+    <QueryClientProvider client={queryClient}>
+      <ConfigContext.Provider value={cfg}>
+        <MemoryRouter initialEntries={[path]}>
+          <Routes>
+            <Route path="/tx/:hash" element={<TransactionPage />} />
+            <Route path="/block/:number" element={<BlockPage />} />
+            <Route path="*" element={node} />
+          </Routes>
+        </MemoryRouter>
+      </ConfigContext.Provider>
+    </QueryClientProvider>
+  );
+  render(wrap(<p>elsewhere</p>));
+  return user;
+}
+
+beforeEach(() => {
+  useWallet.setState({ ...initialWalletState });
+  useRpcSetting.setState({ customRpcUrl: null });
+  mocks.provider = fakeProvider();
+  mocks.readProvider.mockReset();
+  mocks.readProvider.mockImplementation(() => mocks.provider);
+});
+
+describe("Transaction view (/tx/:hash)", () => {
+  it("decodes a USDX transfer call and its Transfer log", async () => {
+    renderAt(`/tx/${HASH}`);
+    expect(await screen.findByText("Success")).toBeInTheDocument();
+    expect(mocks.readProvider).toHaveBeenCalledWith(config, config.rpcUrl, null);
+
+    // The function called, with the amount in USDX.
+    expect(screen.getByText("transfer")).toBeInTheDocument();
+    expect(screen.getByText("transfer(address,uint256)")).toBeInTheDocument();
+    const amounts = screen.getAllByText("12.5 USDX");
+    expect(amounts).toHaveLength(2); // the call's amount and the log's value
+
+    // The Transfer event, emitted by USDX, from the sender to the recipient.
+    const events = screen.getByRole("heading", { name: "Events (1)" }).closest("div")!.parentElement!;
+    expect(within(events).getByText("Transfer")).toBeInTheDocument();
+    expect(within(events).getByText("Transfer(address,address,uint256)")).toBeInTheDocument();
+    expect(within(events).getByText(RECIPIENT)).toBeInTheDocument();
+    expect(within(events).getByText("USDX")).toBeInTheDocument();
+
+    // To is named; the block links to the block view; gas and time are shown.
+    expect(screen.getAllByText("USDX").length).toBeGreaterThanOrEqual(2);
+    expect(screen.getByRole("link", { name: "7" })).toHaveAttribute("href", "/block/7");
+    expect(screen.getByText("51,234")).toBeInTheDocument();
+    expect(screen.getByText(/2 minutes ago/)).toBeInTheDocument();
+  });
+
+  it("shows why a reverted transaction failed, decoded from the contract's error", async () => {
+    const call = vi.fn(async () => {
+      throw Object.assign(new Error("execution reverted"), { code: "CALL_EXCEPTION", data: USDX.encodeErrorResult("USDXPausedTransfers", []) });
+    });
+    mocks.provider = fakeProvider({ getTransactionReceipt: vi.fn(async () => transferReceipt(0)), call });
+    renderAt(`/tx/${HASH}`);
+    expect(await screen.findByText("Reverted", { selector: "h5" })).toBeInTheDocument();
+    expect(screen.getByText("USDX is paused: no tokens can be transferred, minted or burned until it is unpaused.")).toBeInTheDocument();
+    expect(call).toHaveBeenCalledWith(expect.objectContaining({ to: config.contracts.proxy, from: SENDER, blockTag: 7 }));
+  });
+
+  it("says when the hash is not a transaction hash, without reading the chain", () => {
+    renderAt("/tx/0x1234");
+    expect(screen.getByText("Not a transaction hash")).toBeInTheDocument();
+    expect(screen.getByText(/is not a transaction hash: a hash is 0x followed by 64 hexadecimal characters/)).toBeInTheDocument();
+    expect(mocks.readProvider).not.toHaveBeenCalled();
+  });
+
+  it("says 'Transaction not found on this chain.' for an unknown hash", async () => {
+    mocks.provider = fakeProvider({ getTransaction: vi.fn(async () => null), getTransactionReceipt: vi.fn(async () => null) });
+    renderAt(`/tx/${HASH}`);
+    expect(await screen.findByText("Transaction not found on this chain.")).toBeInTheDocument();
+  });
+
+  it("shows a read failure with Retry, and recovers", async () => {
+    const getTransaction = vi.fn().mockRejectedValueOnce(new Error("connect ECONNREFUSED 127.0.0.1:8545")).mockResolvedValue(transferTx());
+    mocks.provider = fakeProvider({ getTransaction });
+    const user = renderAt(`/tx/${HASH}`);
+    expect(await screen.findByText("Could not read the chain: connect ECONNREFUSED 127.0.0.1:8545")).toBeInTheDocument();
+    await user.click(screen.getByRole("button", { name: "Retry" }));
+    expect(await screen.findByText("Success")).toBeInTheDocument();
+  });
+
+  it("hands over to the block explorer on Sepolia", () => {
+    renderAt(`/tx/${HASH}`, { ...config, network: "sepolia", chainId: 11155111, explorerUrl: "https://sepolia.etherscan.io" });
+    expect(screen.getByRole("link", { name: /View on sepolia.etherscan.io/ })).toHaveAttribute("href", `https://sepolia.etherscan.io/tx/${HASH}`);
+    expect(mocks.readProvider).not.toHaveBeenCalled();
+  });
+});
+
+describe("Block view (/block/:number)", () => {
+  it("shows the block and links its transactions and neighbours", async () => {
+    const tx = transferTx();
+    const getBlock = vi.fn(async () => ({
+      number: 7,
+      hash: "0x" + "cd".repeat(32),
+      parentHash: "0x" + "ef".repeat(32),
+      timestamp: Math.floor(Date.now() / 1000) - 30,
+      gasUsed: 51_234n,
+      gasLimit: 30_000_000n,
+      miner: SENDER,
+      baseFeePerGas: GWEI,
+      prefetchedTransactions: [tx],
+    }));
+    mocks.provider = fakeProvider({ getBlock });
+    renderAt("/block/7");
+    expect(await screen.findByRole("heading", { name: "Transactions (1)" })).toBeInTheDocument();
+    expect(getBlock).toHaveBeenCalledWith(7, true);
+    expect(screen.getByRole("heading", { name: "Block #7" })).toBeInTheDocument();
+    expect(screen.getByRole("link", { name: `Transaction ${HASH}` })).toHaveAttribute("href", `/tx/${HASH}`);
+    const row = screen.getByRole("link", { name: `Transaction ${HASH}` }).closest("tr")!;
+    expect(within(row).getByText("transfer")).toBeInTheDocument();
+    expect(within(row).getByText("USDX")).toBeInTheDocument();
+    expect(screen.getByRole("link", { name: /Previous block/ })).toHaveAttribute("href", "/block/6");
+    expect(screen.getByRole("link", { name: /Next block/ })).toHaveAttribute("href", "/block/8");
+    expect(screen.getByText("1.0 gwei")).toBeInTheDocument();
+  });
+
+  it("says when the block is not mined yet", async () => {
+    mocks.provider = fakeProvider({ getBlock: vi.fn(async () => null), getBlockNumber: vi.fn(async () => 5) });
+    renderAt("/block/50");
+    expect(await screen.findByText("Block not found on this chain.")).toBeInTheDocument();
+    expect(screen.getByRole("link", { name: "5" })).toHaveAttribute("href", "/block/5");
+  });
+
+  it("says when the number is not a block number", () => {
+    renderAt("/block/abc");
+    expect(screen.getByText("Not a block number")).toBeInTheDocument();
+    expect(mocks.readProvider).not.toHaveBeenCalled();
+  });
+});
