@@ -1,17 +1,36 @@
 import { act, render, screen } from "@testing-library/react";
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { createMemoryRouter, RouterProvider } from "react-router-dom";
-import { beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it, vi } from "vitest";
 import { useSession } from "@/lib/auth/session";
+import { ConfigContext } from "@/lib/config";
+import { testConfig } from "@/test/config";
 import { routes } from "./router";
+
+// The shell asks the chain whether the connected wallet holds DEFAULT_ADMIN_ROLE.
+const roles = vi.hoisted(() => ({ isAdmin: false }));
+vi.mock("@/lib/chain/queries", async (original) => ({
+  ...(await original<typeof import("@/lib/chain/queries")>()),
+  useMyRoles: () => ({ address: null, loading: false, flags: undefined, isAdmin: roles.isAdmin, hasAnyAdminRole: roles.isAdmin }),
+}));
 
 function renderAt(path: string) {
   const router = createMemoryRouter(routes, { initialEntries: [path] });
-  render(<RouterProvider router={router} />);
+  render(
+    <ConfigContext.Provider value={testConfig()}>
+      <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+        <RouterProvider router={router} />
+      </QueryClientProvider>
+    </ConfigContext.Provider>,
+  );
   return router;
 }
 
 describe("redirect rules (spec section 2)", () => {
-  beforeEach(() => useSession.setState({ user: null, ready: true }));
+  beforeEach(() => {
+    useSession.setState({ user: null, ready: true });
+    roles.isAdmin = false;
+  });
 
   it("sends a visitor who is not signed in to /login", async () => {
     const router = renderAt("/payments");
@@ -39,5 +58,13 @@ describe("redirect rules (spec section 2)", () => {
     expect(await screen.findByRole("heading", { name: "Contacts" })).toBeInTheDocument();
     expect(screen.queryByRole("link", { name: "Admin Panel" })).toBeNull();
     expect(screen.getByRole("link", { name: "Contacts" })).toHaveAttribute("aria-current", "page");
+  });
+
+  it("shows the Admin Panel link when the connected wallet holds the admin role on chain", async () => {
+    roles.isAdmin = true;
+    act(() => useSession.setState({ user: { uid: "u1", email: "a@example.com", wallet: null, admin: false }, ready: true }));
+    renderAt("/contacts");
+    expect(await screen.findByRole("heading", { name: "Contacts" })).toBeInTheDocument();
+    expect(screen.getAllByRole("link", { name: "Admin Panel" })[0]).toHaveAttribute("href", "/admin");
   });
 });

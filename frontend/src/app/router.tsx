@@ -22,17 +22,17 @@ const page = (node: ReactNode) => (
 /** Screens not built yet: their title, as issue 4 allows while the screen is under way. */
 const titled = (title: string) => lazy(async () => ({ default: () => <PageTitle title={title} /> }));
 
-const Dashboard = titled("Dashboard");
+const Dashboard = lazy(() => import("./pages/DashboardRoute"));
 const Transactions = titled("Transaction History");
-const Roles = titled("Role Management");
-const Blocklist = titled("Blocklist Management");
+const Roles = lazy(() => import("@/features/admin/pages/RoleManagementPage"));
+const Blocklist = lazy(() => import("@/features/admin/pages/BlocklistPage"));
 const Accounts = titled("Bank Accounts & Deposits");
 const Payments = titled("Payments");
 const Contacts = titled("Contacts");
 const Settings = lazy(() => import("@/features/settings/pages/SettingsPage"));
 const TransactionView = lazy(() => import("@/features/explorer/pages/TransactionPage"));
 const BlockView = lazy(() => import("@/features/explorer/pages/BlockPage"));
-const Admin = titled("USDX Admin Panel");
+const Admin = lazy(() => import("@/features/admin/pages/AdminPanelPage"));
 const Login = lazy(() => import("@/features/auth/pages/LoginPage"));
 const ForgotPassword = lazy(() => import("@/features/auth/pages/ForgotPasswordPage"));
 const AuthPage = lazy(() => import("@/features/auth/pages/AuthPage"));

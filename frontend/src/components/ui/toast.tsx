@@ -55,7 +55,8 @@ export function Toaster() {
             t.variant === "destructive" ? "border-destructive bg-destructive text-destructive-foreground" : "border-border bg-card text-foreground",
           )}
         >
-          <div className="grid gap-1">
+          {/* min-w-0 and break-words: an address or hash in a message wraps instead of leaving the screen. */}
+          <div className="grid min-w-0 gap-1 break-words">
             <ToastPrimitive.Title className="text-sm font-semibold">{t.title}</ToastPrimitive.Title>
             {t.description && <ToastPrimitive.Description className="text-sm opacity-90">{t.description}</ToastPrimitive.Description>}
           </div>

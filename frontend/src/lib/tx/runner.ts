@@ -25,7 +25,7 @@ export interface TxRequest {
   success: { title: string; description: string };
   /** 'Mint failed', 'Transfer failed', ... */
   failureTitle: string;
-  /** Show the modal (default). Quick actions such as 'Add 0.01' use toasts alone. */
+  /** Show the status modal (default); false for a caller that shows progress itself. */
   modal?: boolean;
 }
 

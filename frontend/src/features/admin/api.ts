@@ -1,0 +1,47 @@
+import { useQuery } from "@tanstack/react-query";
+import { api } from "@/lib/api";
+
+/** GET /api/roles: every role's current holders, from the server's event index (confirmed with hasRole). */
+export interface RoleHolders {
+  roleName: string;
+  roleHash: string;
+  holders: string[];
+}
+
+/** GET /api/blocklist: accounts blocked now, with the block that blocked them. */
+export interface BlockedAccount {
+  address: string;
+  isBlocked: boolean;
+  since: { blockNumber: number; timestamp: number; transactionHash: string } | null;
+}
+
+// The URL is the key's first element (the app's default queryFn agrees); the runner's refresh after
+// a write invalidates every query, so these reload after a grant, revoke, block or unblock.
+export const rolesKey = ["/api/roles"] as const;
+export const blocklistKey = ["/api/blocklist"] as const;
+
+export function useRoleAssignments() {
+  return useQuery({
+    queryKey: rolesKey,
+    queryFn: async () => (await api<{ roles: RoleHolders[] }>(rolesKey[0])).roles,
+  });
+}
+
+export function useBlocklist() {
+  return useQuery({
+    queryKey: blocklistKey,
+    queryFn: async () => (await api<{ blocked: BlockedAccount[] }>(blocklistKey[0])).blocked,
+  });
+}
+
+/**
+ * POST /api/reward-multiplier: the audit entry the spec sends before the on-chain update. Its result
+ * is ignored (spec section 7): the transaction, not the audit log, changes the multiplier.
+ */
+export async function recordMultiplierRequest(value: string, operation: "set" | "add"): Promise<void> {
+  try {
+    await api("/api/reward-multiplier", { method: "POST", body: { value, operation } });
+  } catch {
+    /* ignored, as specified */
+  }
+}

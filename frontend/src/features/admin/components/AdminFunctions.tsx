@@ -1,0 +1,187 @@
+import { useState, type ReactNode } from "react";
+import { Link } from "react-router-dom";
+import { useQueryClient } from "@tanstack/react-query";
+import { RefreshCw } from "lucide-react";
+import { ROLE_NAMES } from "../../../../../common/roles";
+import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
+import { Spinner } from "@/components/ui/spinner";
+import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
+import { toast } from "@/components/ui/toast";
+import { chainKeys, useMyRoles, useTokenFigures } from "@/lib/chain/queries";
+import { blocklistKey, rolesKey } from "../api";
+import { BlocklistForm } from "./BlocklistForm";
+import { BlocklistTable } from "./BlocklistTable";
+import { BurnForm } from "./BurnForm";
+import { MintForm } from "./MintForm";
+import { PauseCard } from "./PauseCard";
+import { RoleAssignmentsTable } from "./RoleAssignmentsTable";
+import { RoleForm } from "./RoleForm";
+import { RoleRequiredNote } from "./RoleNotes";
+import { TokenPermissionsCard } from "./TokenPermissionsCard";
+
+function Section({ title, description, children }: { title: string; description?: string; children: ReactNode }) {
+  return (
+    <section className="grid min-w-0 grid-cols-1 gap-2" aria-label={title}>
+      <div>
+        <h4 className="text-sm font-semibold">{title}</h4>
+        {description && <p className="text-xs text-muted-foreground">{description}</p>}
+      </div>
+      {children}
+    </section>
+  );
+}
+
+/** Spec section 6: the lists load only for admin or blocklist holders; others are pointed to the pages that show them. */
+function ListsNote() {
+  return (
+    <div className="rounded-md border border-dashed border-border bg-muted/40 p-4 text-sm text-muted-foreground">
+      You need DEFAULT_ADMIN_ROLE or BLOCKLIST_ROLE to see role assignments and the blocklist here. Both are on the{" "}
+      <Link to="/roles" className="font-medium text-primary underline-offset-4 hover:underline">
+        Role Management
+      </Link>{" "}
+      and{" "}
+      <Link to="/blocklist" className="font-medium text-primary underline-offset-4 hover:underline">
+        Blocklist
+      </Link>{" "}
+      pages.
+    </div>
+  );
+}
+
+function useRefresh() {
+  const queryClient = useQueryClient();
+  const [refreshing, setRefreshing] = useState(false);
+  async function refresh() {
+    setRefreshing(true);
+    try {
+      await Promise.all(
+        [chainKeys.all, rolesKey, blocklistKey].map((queryKey) => queryClient.invalidateQueries({ queryKey }, { throwOnError: true })),
+      );
+      toast({ title: "Data refreshed" });
+    } catch (error) {
+      toast({ title: "Refresh failed", description: (error as Error).message, variant: "destructive" });
+    } finally {
+      setRefreshing(false);
+    }
+  }
+  return { refreshing, refresh };
+}
+
+/**
+ * The Dashboard's Admin Functions: shown only to a wallet holding admin, minter, burner, blocklist,
+ * pause or oracle; each tab offers what the wallet's roles allow and names the role the rest needs.
+ */
+export function AdminFunctions() {
+  const mine = useMyRoles();
+  const token = useTokenFigures();
+  const { refreshing, refresh } = useRefresh();
+  if (!mine.hasAnyAdminRole || !mine.flags) return null;
+  const flags = mine.flags;
+  const held = ROLE_NAMES.filter((role) => flags[role]);
+  const seesLists = flags.DEFAULT_ADMIN_ROLE || flags.BLOCKLIST_ROLE;
+
+  return (
+    <Card>
+      <CardHeader className="flex-row flex-wrap items-start justify-between gap-3 space-y-0">
+        <div className="grid gap-1.5">
+          <CardTitle>Admin Functions</CardTitle>
+          <CardDescription>Token operations for the roles your wallet holds.</CardDescription>
+        </div>
+        <Button type="button" variant="outline" size="sm" onClick={() => void refresh()} disabled={refreshing}>
+          <RefreshCw className={refreshing ? "h-4 w-4 animate-spin" : "h-4 w-4"} aria-hidden />
+          Refresh Data
+        </Button>
+      </CardHeader>
+      <CardContent>
+        <Tabs defaultValue="overview">
+          <div className="-mx-1 overflow-x-auto px-1 pb-1">
+            <TabsList>
+              <TabsTrigger value="overview">Overview</TabsTrigger>
+              <TabsTrigger value="token">Token Operations</TabsTrigger>
+              <TabsTrigger value="roles">Role Management</TabsTrigger>
+              <TabsTrigger value="security">Security</TabsTrigger>
+              <TabsTrigger value="configuration">Configuration</TabsTrigger>
+            </TabsList>
+          </div>
+
+          <TabsContent value="overview" className="grid grid-cols-1 gap-6">
+            <dl className="grid gap-4 sm:grid-cols-2">
+              <div className="grid gap-1">
+                <dt className="text-xs font-medium uppercase tracking-wide text-muted-foreground">Contract paused</dt>
+                <dd className="text-sm">
+                  {token.isLoading ? (
+                    <Spinner className="h-4 w-4" label="Loading the contract status" />
+                  ) : token.data ? (
+                    <Badge variant={token.data.paused ? "destructive" : "success"}>{token.data.paused ? "Yes" : "No"}</Badge>
+                  ) : (
+                    <span className="text-muted-foreground">Unknown</span>
+                  )}
+                </dd>
+              </div>
+              <div className="grid gap-1">
+                <dt className="text-xs font-medium uppercase tracking-wide text-muted-foreground">Your roles</dt>
+                <dd className="flex flex-wrap gap-1.5">
+                  {held.length > 0 ? (
+                    held.map((role) => (
+                      <Badge key={role} variant="secondary" className="font-mono">
+                        {role}
+                      </Badge>
+                    ))
+                  ) : (
+                    <span className="text-sm text-muted-foreground">None</span>
+                  )}
+                </dd>
+              </div>
+            </dl>
+            {seesLists ? (
+              <>
+                <Section title="Role assignments" description="Click an address to copy it.">
+                  <RoleAssignmentsTable />
+                </Section>
+                <Section title="Blocklist">
+                  <BlocklistTable words="overview" />
+                </Section>
+              </>
+            ) : (
+              <ListsNote />
+            )}
+          </TabsContent>
+
+          <TabsContent value="token">
+            <div className="grid grid-cols-1 items-start gap-4 lg:grid-cols-3">
+              {flags.MINTER_ROLE ? <MintForm /> : <RoleRequiredNote role="MINTER_ROLE" />}
+              {flags.BURNER_ROLE ? <BurnForm /> : <RoleRequiredNote role="BURNER_ROLE" />}
+              <TokenPermissionsCard />
+            </div>
+          </TabsContent>
+
+          <TabsContent value="roles" className="grid grid-cols-1 gap-6">
+            {flags.DEFAULT_ADMIN_ROLE ? <RoleForm /> : <RoleRequiredNote role="DEFAULT_ADMIN_ROLE" />}
+            {seesLists ? (
+              <Section title="Current assignments" description="Click an address to copy it.">
+                <RoleAssignmentsTable />
+              </Section>
+            ) : (
+              <ListsNote />
+            )}
+          </TabsContent>
+
+          <TabsContent value="security">
+            <div className="grid grid-cols-1 items-start gap-4 lg:grid-cols-2">
+              {flags.PAUSE_ROLE ? <PauseCard /> : <RoleRequiredNote role="PAUSE_ROLE" />}
+              {flags.BLOCKLIST_ROLE ? <BlocklistForm /> : <RoleRequiredNote role="BLOCKLIST_ROLE" />}
+            </div>
+          </TabsContent>
+
+          <TabsContent value="configuration">
+            <div className="grid grid-cols-1 items-start gap-4 lg:grid-cols-3">
+              <TokenPermissionsCard />
+            </div>
+          </TabsContent>
+        </Tabs>
+      </CardContent>
+    </Card>
+  );
+}

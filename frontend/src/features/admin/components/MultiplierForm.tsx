@@ -1,0 +1,74 @@
+import { useState, type FormEvent } from "react";
+import { exactTokenAmount } from "../../../../../common/amounts";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
+import { useTokenFigures } from "@/lib/chain/queries";
+import { formatMultiplier } from "@/lib/format";
+import { multiplierCall } from "@/lib/tx/calls";
+import { checkMultiplier } from "@/lib/validation";
+import { recordMultiplierRequest } from "../api";
+import { useTxForm } from "../hooks/useTxForm";
+import { FormFooter, TextField } from "./fields";
+import { RoleRequirement } from "./RoleNotes";
+
+const NOT_CONNECTED = multiplierCall("set", 0n).notConnected;
+
+/**
+ * The Admin Panel's Settings: sets the reward multiplier (ORACLE_ROLE). The value is a decimal the
+ * contract stores scaled by 10^18; the audit request goes to the server first (its answer ignored).
+ */
+export function MultiplierForm() {
+  const form = useTxForm<"value">();
+  const token = useTokenFigures();
+  const [value, setValue] = useState("");
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    if (!form.connected) return form.reject([[null, { title: "Wallet not connected", description: NOT_CONNECTED }]]);
+    const checked = checkMultiplier(value);
+    if (!checked.ok) return form.reject([["value", checked.problem]]);
+    form.start(multiplierCall("set", checked.value), {
+      // Spec section 7: the audit request goes first; its answer does not stop the update.
+      before: () => recordMultiplierRequest(exactTokenAmount(checked.value), "set"),
+      onSuccess: () => setValue(""),
+    });
+  }
+
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Reward Multiplier</CardTitle>
+        <CardDescription>
+          Balances are shares times the reward multiplier, so changing it changes every holder&apos;s balance at once.
+          {token.data && (
+            <>
+              {" "}
+              Current value: <span className="font-medium text-foreground">{formatMultiplier(token.data.rewardMultiplier)}x</span>.
+            </>
+          )}
+        </CardDescription>
+      </CardHeader>
+      <CardContent>
+        <form onSubmit={submit} noValidate className="grid gap-4">
+          <TextField
+            label="Reward Multiplier"
+            amount
+            placeholder="1.0"
+            value={value}
+            onChange={(v) => {
+              setValue(v);
+              form.clearError("value");
+            }}
+            error={form.errors.value}
+            disabled={form.busy}
+          >
+            <p className="text-xs text-muted-foreground">
+              Values are scaled in 18 decimals (1.0 = 1 * 10^18). The contract refuses a value below 1.0.
+            </p>
+          </TextField>
+          <RoleRequirement role="ORACLE_ROLE" />
+          <FormFooter form={form} label="Update Reward Multiplier" notConnected={NOT_CONNECTED} incomplete={value.trim() === ""} />
+        </form>
+      </CardContent>
+    </Card>
+  );
+}

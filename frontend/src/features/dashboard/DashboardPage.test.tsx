@@ -1,0 +1,243 @@
+import { act, screen, waitFor, within } from "@testing-library/react";
+import { beforeEach, describe, expect, it, vi } from "vitest";
+import { useToasts } from "@/components/ui/toast";
+import { useAccountFigures, useMyRoles, useTokenFigures } from "@/lib/chain/queries";
+import { initialWalletState, useWallet } from "@/lib/wallet/store";
+import DashboardPage from "./pages/DashboardPage";
+import {
+  ACCOUNT,
+  chainQueriesMock,
+  connect,
+  json,
+  lastToast,
+  ME,
+  ok,
+  queryResult,
+  renderAtHome,
+  rolesResult,
+  sentBy,
+  stubApi,
+  testConfig,
+  TOKEN,
+} from "./testUtils";
+
+const { run } = vi.hoisted(() => ({ run: vi.fn() }));
+vi.mock("@/lib/tx/runner", () => ({ useTransactor: () => run }));
+vi.mock("@/lib/chain/queries", async () => (await import("./testUtils")).chainQueriesMock());
+
+const emptyApi = () =>
+  stubApi({
+    "/api/accounts/": () => json({ items: [], nextCursor: null }),
+    "/api/stats/supply": () => json({ points: [] }),
+    "/api/reward-multiplier": () => json({ success: true, id: 1 }, 201),
+  });
+
+function chain({ token = queryResult({ data: TOKEN }), account = queryResult({ data: ACCOUNT }), roles = rolesResult(ME, {}) } = {}) {
+  vi.mocked(useTokenFigures).mockReturnValue(token);
+  vi.mocked(useAccountFigures).mockImplementation((address) => (address ? account : queryResult({ disabled: true })));
+  vi.mocked(useMyRoles).mockReturnValue(roles);
+}
+
+const card = (title: string) => screen.getByRole("heading", { name: title }).closest<HTMLElement>(".rounded-lg")!;
+
+beforeEach(() => {
+  useToasts.setState({ toasts: [] });
+  useWallet.setState({ ...initialWalletState });
+  run.mockReset().mockResolvedValue(ok);
+  emptyApi();
+  chain();
+});
+
+describe("Dashboard, no wallet connected", () => {
+  beforeEach(() => chain({ roles: rolesResult(null, null) }));
+
+  it("asks to connect, shows the balance as 0.00 with Transfer and History disabled", () => {
+    renderAtHome(<DashboardPage adminFunctions={<div>Admin panel here</div>} />);
+    expect(screen.getByRole("button", { name: "Connect Wallet" })).toBeInTheDocument();
+    const balance = card("Your Balance");
+    expect(within(balance).getByTestId("balance")).toHaveTextContent("0.00 USDX");
+    expect(within(balance).getByRole("button", { name: "Transfer" })).toBeDisabled();
+    expect(within(balance).getByRole("button", { name: "History" })).toBeDisabled();
+    expect(screen.queryByRole("heading", { name: "Quick Actions" })).not.toBeInTheDocument();
+    expect(screen.queryByText("Admin panel here")).not.toBeInTheDocument();
+  });
+
+  it("still shows total supply and the multiplier, read through the configured RPC", () => {
+    renderAtHome(<DashboardPage />);
+    expect(screen.getByTestId("total-supply")).toHaveTextContent("1,234,567.89 USDX");
+    expect(screen.getByTestId("total-shares")).toHaveTextContent("1,175,778.94");
+    expect(screen.getByTestId("reward-multiplier")).toHaveTextContent("1.0500x");
+    expect(screen.getByRole("button", { name: "Add 0.01" })).toBeDisabled();
+    expect(screen.getByRole("button", { name: "Advanced Settings" })).toBeDisabled();
+  });
+
+  it("says the figures need a wallet when there is no RPC to read through", () => {
+    chain({ token: queryResult({ disabled: true }), roles: rolesResult(null, null) });
+    renderAtHome(<DashboardPage />, { ...testConfig, rpcUrl: null });
+    expect(screen.getByText("Connect a wallet to read the token's figures.")).toBeInTheDocument();
+    expect(screen.queryByTestId("total-supply")).not.toBeInTheDocument();
+  });
+
+  it("shows 'Connect your wallet to view your transaction history.' in Recent Transactions", () => {
+    renderAtHome(<DashboardPage />);
+    expect(screen.getByText("Connect your wallet to view your transaction history.")).toBeInTheDocument();
+  });
+});
+
+describe("Dashboard, wallet connected", () => {
+  beforeEach(() => connect());
+
+  it("shows Quick Actions with the network badge, the three summary cards, then the Admin Functions slot", () => {
+    renderAtHome(<DashboardPage adminFunctions={<section aria-label="Admin Functions">Admin panel here</section>} />);
+    const quick = card("Quick Actions");
+    expect(within(quick).getByText(testConfig.networkLabel)).toBeInTheDocument();
+    expect(within(quick).getByRole("button", { name: "Transfer" })).toBeEnabled();
+    expect(within(quick).getByRole("button", { name: "Refresh Data" })).toBeEnabled();
+    const summary = screen.getByRole("region", { name: "Summary" });
+    const admin = screen.getByRole("region", { name: "Admin Functions" });
+    expect(summary.compareDocumentPosition(admin) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    expect(screen.queryByRole("button", { name: "Connect Wallet" })).not.toBeInTheDocument();
+  });
+
+  it("shows the balance and the shares it is made of, so a rebase is visible", () => {
+    renderAtHome(<DashboardPage />);
+    expect(screen.getByTestId("balance")).toHaveTextContent("1,234.56 USDX");
+    expect(screen.getByTestId("shares")).toHaveTextContent("1,175.77 shares × multiplier 1.0500");
+    expect(within(card("Your Balance")).getByText(/^Last updated:/)).toHaveTextContent("Last updated: Just now");
+  });
+
+  it("shows a spinner while the balance loads", () => {
+    chain({ account: queryResult({ isLoading: true }) });
+    renderAtHome(<DashboardPage />);
+    expect(within(card("Your Balance")).getByRole("status", { name: "Loading Your Balance" })).toBeInTheDocument();
+    expect(screen.queryByTestId("balance")).not.toBeInTheDocument();
+  });
+
+  it("shows a read failure as 'Error: {message}' and toasts 'Failed to load contract data' once", () => {
+    chain({ account: queryResult({ isError: true, error: new Error("could not reach the node") }) });
+    const { rerender } = renderAtHome(<DashboardPage />);
+    expect(within(card("Your Balance")).getByRole("alert")).toHaveTextContent("Error: could not reach the node");
+    expect(useToasts.getState().toasts).toHaveLength(1);
+    expect(lastToast()).toMatchObject({ title: "Failed to load contract data", variant: "destructive" });
+    useToasts.setState({ toasts: [] });
+    rerender(<DashboardPage />);
+    expect(useToasts.getState().toasts).toHaveLength(0);
+  });
+
+  it("says 'An unknown error occurred' for a failure without a message", () => {
+    chain({ token: queryResult({ isError: true, error: {} }) });
+    renderAtHome(<DashboardPage />);
+    expect(within(card("Total Supply")).getByRole("alert")).toHaveTextContent("An unknown error occurred");
+  });
+
+  it("History goes to /transactions inside the app (a full page load would drop the wallet)", async () => {
+    const { user } = renderAtHome(<DashboardPage />);
+    await user.click(screen.getByRole("button", { name: "History" }));
+    expect(screen.getByRole("heading", { name: "At /transactions" })).toBeInTheDocument();
+    expect(useWallet.getState().status).toBe("connected");
+  });
+
+  it("Refresh Data refetches and toasts 'Data refreshed'", async () => {
+    const { user, client } = renderAtHome(<DashboardPage />);
+    const refetch = vi.spyOn(client, "refetchQueries");
+    await user.click(screen.getByRole("button", { name: "Refresh Data" }));
+    await waitFor(() => expect(lastToast()).toMatchObject({ title: "Data refreshed" }));
+    expect(refetch).toHaveBeenCalledWith({ queryKey: ["chain"] }, { throwOnError: true });
+    expect(refetch).toHaveBeenCalledWith({ queryKey: [`/api/accounts/${ME}/history?limit=5`] }, { throwOnError: true });
+  });
+
+  it("Refresh Data toasts 'Refresh failed' when a read fails", async () => {
+    const { user } = renderAtHome(<DashboardPage />);
+    await screen.findByText("No recent transactions found.");
+    stubApi({ "/api/": () => json({ error: "indexer down" }, 503) });
+    await user.click(screen.getByRole("button", { name: "Refresh Data" }));
+    await waitFor(() => expect(lastToast()).toMatchObject({ title: "Refresh failed", variant: "destructive" }));
+  });
+
+  it("shows Contract Information: symbol, network, proxy and owner with copy buttons, and View Details", () => {
+    renderAtHome(<DashboardPage />);
+    const info = card("Contract Information");
+    expect(within(info).getByText("USDX")).toBeInTheDocument();
+    expect(within(info).getByText(testConfig.networkLabel)).toBeInTheDocument();
+    expect(within(info).getByText(testConfig.contracts.proxy)).toBeInTheDocument();
+    expect(within(info).getByText(testConfig.contracts.owner)).toBeInTheDocument();
+    expect(within(info).getByRole("button", { name: `Copy ${testConfig.contracts.proxy}` })).toBeInTheDocument();
+    expect(within(info).getByRole("button", { name: `Copy ${testConfig.contracts.owner}` })).toBeInTheDocument();
+    expect(within(info).getByRole("link", { name: /View Details/ })).toHaveAttribute("href", "/settings");
+  });
+});
+
+describe("Reward Multiplier card", () => {
+  beforeEach(() => connect());
+
+  it("disables 'Add 0.01' and 'Advanced Settings' for a wallet without ORACLE_ROLE", () => {
+    chain({ roles: rolesResult(ME, { MINTER_ROLE: true }) });
+    renderAtHome(<DashboardPage />);
+    expect(screen.getByRole("button", { name: "Add 0.01" })).toBeDisabled();
+    expect(screen.getByRole("button", { name: "Advanced Settings" })).toBeDisabled();
+    expect(screen.getByText("Only ORACLE_ROLE holders can change it.")).toBeInTheDocument();
+  });
+
+  it("shows the multiplier with 4 decimals and x, and the note 'Controls token/share ratio'", () => {
+    renderAtHome(<DashboardPage />);
+    expect(screen.getByTestId("reward-multiplier")).toHaveTextContent("1.0500x");
+    expect(screen.getByText("Controls token/share ratio")).toBeInTheDocument();
+  });
+
+  it("'Add 0.01' records the request, then runs quickAddCall (add 1e16)", async () => {
+    chain({ roles: rolesResult(ME, { ORACLE_ROLE: true }) });
+    const order: string[] = [];
+    const fetchMock = stubApi({
+      "/api/reward-multiplier": () => (order.push("post"), json({ success: true }, 201)),
+      "/api/": () => json({ items: [], points: [], nextCursor: null }),
+    });
+    run.mockImplementation(async () => (order.push("run"), ok));
+    const { user } = renderAtHome(<DashboardPage />);
+    await user.click(screen.getByRole("button", { name: "Add 0.01" }));
+    await waitFor(() => expect(run).toHaveBeenCalledTimes(1));
+    expect(order).toEqual(["post", "run"]);
+    const post = fetchMock.mock.calls.find(([url]) => String(url) === "/api/reward-multiplier")!;
+    expect(JSON.parse(String(post[1]!.body))).toEqual({ value: "0.01", operation: "add" });
+    const request = run.mock.calls[0][0];
+    expect(request.success).toEqual({ title: "Reward multiplier incremented", description: "Added 0.01 to the reward multiplier" });
+    expect((await sentBy(request)).addRewardMultiplier).toHaveBeenCalledWith(10n ** 16n);
+  });
+
+  it("'Advanced Settings' opens 'Update Reward Multiplier' for an oracle", async () => {
+    chain({ roles: rolesResult(ME, { ORACLE_ROLE: true }) });
+    const { user } = renderAtHome(<DashboardPage />);
+    await user.click(screen.getByRole("button", { name: "Advanced Settings" }));
+    expect(await screen.findByRole("dialog", { name: "Update Reward Multiplier" })).toBeInTheDocument();
+  });
+});
+
+describe("Supply chart", () => {
+  beforeEach(() => connect());
+
+  it("says 'Not enough history yet' with fewer than 2 points", async () => {
+    stubApi({
+      "/api/stats/supply": () => json({ points: [{ blockNumber: 1, timestamp: 1, totalSupply: "100.0", totalShares: "100.0", rewardMultiplier: "1.0" }] }),
+      "/api/": () => json({ items: [], nextCursor: null }),
+    });
+    renderAtHome(<DashboardPage />);
+    expect(await screen.findByText("Not enough history yet")).toBeInTheDocument();
+  });
+
+  it("draws the chart (its own lazy chunk) with 2 points or more", async () => {
+    vi.spyOn(console, "warn").mockImplementation(() => {}); // recharts: jsdom lays nothing out, so the chart measures 0 x 0
+    const point = (blockNumber: number, supply: string, multiplier: string) => ({
+      blockNumber,
+      timestamp: 1_700_000_000 + blockNumber * 12,
+      totalSupply: supply,
+      totalShares: supply,
+      rewardMultiplier: multiplier,
+    });
+    stubApi({
+      "/api/stats/supply": () => json({ points: [point(1, "100.0", "1.0"), point(2, "105.0", "1.05")] }),
+      "/api/": () => json({ items: [], nextCursor: null }),
+    });
+    renderAtHome(<DashboardPage />);
+    expect(await screen.findByRole("img", { name: /Chart of total supply and reward multiplier/ }, { timeout: 5000 })).toBeInTheDocument();
+    await act(async () => {});
+  });
+});

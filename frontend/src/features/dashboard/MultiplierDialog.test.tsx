@@ -1,0 +1,130 @@
+import { act, screen, waitFor, within } from "@testing-library/react";
+import { beforeEach, describe, expect, it, vi } from "vitest";
+import { useToasts } from "@/components/ui/toast";
+import type { TxOutcome } from "@/lib/tx/runner";
+import { MultiplierDialog } from "./components/MultiplierDialog";
+import { deferred, failed, json, lastToast, ok, renderAtHome, sentBy, stubApi } from "./testUtils";
+
+const { run } = vi.hoisted(() => ({ run: vi.fn() }));
+vi.mock("@/lib/tx/runner", () => ({ useTransactor: () => run }));
+
+const CURRENT = 1_050_000_000_000_000_000n; // 1.05
+
+let order: string[];
+let fetchMock: ReturnType<typeof stubApi>;
+
+beforeEach(() => {
+  useToasts.setState({ toasts: [] });
+  order = [];
+  run.mockReset().mockImplementation(async () => (order.push("run"), ok));
+  fetchMock = stubApi({ "/api/reward-multiplier": () => (order.push("post"), json({ success: true, id: 1 }, 201)) });
+});
+
+function renderDialog({ connected = true, onOpenChange = vi.fn() } = {}) {
+  const view = renderAtHome(<MultiplierDialog open onOpenChange={onOpenChange} connected={connected} current={CURRENT} />);
+  return { ...view, dialog: screen.getByRole("dialog", { name: "Update Reward Multiplier" }), onOpenChange };
+}
+
+const field = () => screen.getByRole("spinbutton") as HTMLInputElement;
+const posted = () => fetchMock.mock.calls.filter(([url]) => String(url) === "/api/reward-multiplier").map(([, init]) => JSON.parse(String(init!.body)));
+
+describe("Update Reward Multiplier dialog", () => {
+  it("explains the multiplier and shows the current value", () => {
+    const { dialog } = renderDialog();
+    expect(within(dialog).getByText(/controls the conversion between tokens and shares/)).toHaveTextContent(/all balances/);
+    expect(within(dialog).getByTestId("current-multiplier")).toHaveTextContent("1.0500x");
+  });
+
+  it("starts on 'Set new value' with the current multiplier, its label, placeholder, hint and 'Set Value'", () => {
+    renderDialog();
+    expect(screen.getByRole("radio", { name: "Set new value" })).toBeChecked();
+    expect(screen.getByLabelText("New Multiplier Value")).toBe(field());
+    expect(field().value).toBe("1.05");
+    expect(field()).toHaveAttribute("placeholder", "1.0");
+    expect(field()).toHaveAttribute("min", "0");
+    expect(field()).toHaveAttribute("step", "0.01");
+    expect(screen.getByText("Sets the absolute value of the multiplier")).toBeInTheDocument();
+    expect(screen.getByRole("button", { name: "Set Value" })).toBeEnabled();
+  });
+
+  it("'Add to current' switches to 'Increment Amount', 0.01, its hint and 'Add Value'", async () => {
+    const { user } = renderDialog();
+    await user.click(screen.getByRole("radio", { name: "Add to current" }));
+    expect(screen.getByLabelText("Increment Amount")).toBe(field());
+    expect(field().value).toBe("0.01");
+    expect(field()).toHaveAttribute("placeholder", "0.01");
+    expect(screen.getByText("Adds this value to the current multiplier")).toBeInTheDocument();
+    expect(screen.getByRole("button", { name: "Add Value" })).toBeEnabled();
+    expect(screen.queryByText("Sets the absolute value of the multiplier")).not.toBeInTheDocument();
+  });
+
+  it("shows what the change does to balances before it is signed", async () => {
+    const { user } = renderDialog();
+    await user.clear(field());
+    await user.type(field(), "1.1025");
+    expect(screen.getByText(/Balances will change by/)).toHaveTextContent("New multiplier 1.1025x. Balances will change by +5.00%.");
+    await user.clear(field());
+    await user.type(field(), "0.5");
+    expect(screen.getByText(/would be refused/)).toHaveTextContent("The contract only accepts a multiplier of 1.0 or more; 0.5000x would be refused.");
+  });
+
+  it.each(["", "0", "abc"])("refuses %j with 'Invalid value' / 'Please enter a valid positive number', sending nothing", async (input) => {
+    const { user } = renderDialog();
+    await user.clear(field());
+    if (input) await user.type(field(), input);
+    await user.click(screen.getByRole("button", { name: "Set Value" }));
+    expect(lastToast()).toMatchObject({ title: "Invalid value", description: "Please enter a valid positive number", variant: "destructive" });
+    expect(screen.getByRole("alert")).toHaveTextContent("Please enter a valid positive number");
+    expect(posted()).toEqual([]);
+    expect(run).not.toHaveBeenCalled();
+  });
+
+  it("asks for a wallet first: 'Please connect your wallet to update the reward multiplier'", async () => {
+    const { user } = renderDialog({ connected: false });
+    await user.click(screen.getByRole("button", { name: "Set Value" }));
+    expect(lastToast()).toMatchObject({ title: "Wallet not connected", description: "Please connect your wallet to update the reward multiplier" });
+    expect(posted()).toEqual([]);
+    expect(run).not.toHaveBeenCalled();
+  });
+
+  it("POSTs /api/reward-multiplier before the on-chain set, then closes", async () => {
+    const { user, onOpenChange } = renderDialog();
+    await user.clear(field());
+    await user.type(field(), "1.1");
+    await user.click(screen.getByRole("button", { name: "Set Value" }));
+    await waitFor(() => expect(onOpenChange).toHaveBeenCalledWith(false));
+    expect(order).toEqual(["post", "run"]);
+    expect(posted()).toEqual([{ value: "1.1", operation: "set" }]);
+    const request = run.mock.calls[0][0];
+    expect(request.success.description).toBe("Reward multiplier has been set to 1.1");
+    expect((await sentBy(request)).setRewardMultiplier).toHaveBeenCalledWith(1_100_000_000_000_000_000n);
+  });
+
+  it("adds with addRewardMultiplier and says 'Processing...' while it runs", async () => {
+    const pending = deferred<TxOutcome>();
+    run.mockImplementation(() => (order.push("run"), pending.promise));
+    const { user, onOpenChange } = renderDialog();
+    await user.click(screen.getByRole("radio", { name: "Add to current" }));
+    await user.click(screen.getByRole("button", { name: "Add Value" }));
+    expect(await screen.findByRole("button", { name: "Processing..." })).toBeDisabled();
+    expect(posted()).toEqual([{ value: "0.01", operation: "add" }]);
+    expect((await sentBy(run.mock.calls[0][0])).addRewardMultiplier).toHaveBeenCalledWith(10n ** 16n);
+    await act(async () => pending.resolve(ok));
+    expect(onOpenChange).toHaveBeenCalledWith(false);
+  });
+
+  it("still runs the transaction when the server refuses the request (its result is ignored)", async () => {
+    stubApi({ "/api/reward-multiplier": () => (order.push("post"), json({ error: "Sign in first" }, 401)) });
+    const { user } = renderDialog();
+    await user.click(screen.getByRole("button", { name: "Set Value" }));
+    await waitFor(() => expect(order).toEqual(["post", "run"]));
+  });
+
+  it("stays open when the transaction fails", async () => {
+    run.mockResolvedValue(failed);
+    const { user, onOpenChange } = renderDialog();
+    await user.click(screen.getByRole("button", { name: "Set Value" }));
+    await waitFor(() => expect(screen.getByRole("button", { name: "Set Value" })).toBeEnabled());
+    expect(onOpenChange).not.toHaveBeenCalledWith(false);
+  });
+});

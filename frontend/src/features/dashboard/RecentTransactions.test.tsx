@@ -1,0 +1,92 @@
+import { screen, within } from "@testing-library/react";
+import { beforeEach, describe, expect, it } from "vitest";
+import { RecentTransactions } from "./components/RecentTransactions";
+import { json, ME, OTHER, renderAtHome, stubApi, testConfig } from "./testUtils";
+
+const HASH = `0x${"ab".repeat(32)}`;
+const ZERO = `0x${"0".repeat(40)}`;
+const entry = (over: Record<string, unknown>) => ({
+  hash: HASH,
+  type: "Transfer",
+  from: ME,
+  to: OTHER,
+  amount: "12.5",
+  amountRaw: "12500000000000000000",
+  blockNumber: 7,
+  logIndex: 0,
+  timestamp: Math.floor(Date.now() / 1000) - 120,
+  status: "confirmed",
+  ...over,
+});
+
+const historyUrl = `/api/accounts/${ME}/history?limit=5`;
+
+describe("Recent Transactions", () => {
+  beforeEach(() => {
+    stubApi({ "/api/": () => json({ items: [], nextCursor: null }) });
+  });
+
+  it("without a wallet: 'Connect your wallet to view your transaction history.' and no request", () => {
+    const fetchMock = stubApi({});
+    renderAtHome(<RecentTransactions address={null} />);
+    expect(screen.getByText("Connect your wallet to view your transaction history.")).toBeInTheDocument();
+    expect(screen.getByRole("link", { name: /View All/ })).toHaveAttribute("href", "/transactions");
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+
+  it("asks for the latest 5 and says 'No recent transactions found.' when there are none", async () => {
+    const fetchMock = stubApi({ [historyUrl]: () => json({ items: [], nextCursor: null }) });
+    renderAtHome(<RecentTransactions address={ME} />);
+    expect(await screen.findByText("No recent transactions found.")).toBeInTheDocument();
+    expect(String(fetchMock.mock.calls[0][0])).toBe(historyUrl);
+  });
+
+  it("shows 'Failed to load transactions' with Retry, which loads them again", async () => {
+    let fail = true;
+    stubApi({ [historyUrl]: () => (fail ? json({ error: "indexer is catching up" }, 503) : json({ items: [entry({})], nextCursor: null })) });
+    const { user } = renderAtHome(<RecentTransactions address={ME} />);
+    const alert = await screen.findByRole("alert");
+    expect(alert).toHaveTextContent("Failed to load transactions");
+    expect(alert).toHaveTextContent("503: indexer is catching up");
+    fail = false;
+    await user.click(within(alert).getByRole("button", { name: "Retry" }));
+    expect(await screen.findByRole("table")).toBeInTheDocument();
+  });
+
+  it("lists Type, From, To, Amount (USDX) and Status, with links to the transaction and addresses", async () => {
+    stubApi({
+      [historyUrl]: () =>
+        json({
+          items: [entry({}), entry({ type: "Mint", from: ZERO, to: ME, amount: "1000", amountRaw: "1000000000000000000000", logIndex: 1, status: "pending" })],
+          nextCursor: null,
+        }),
+    });
+    renderAtHome(<RecentTransactions address={ME} />);
+    const table = await screen.findByRole("table");
+    expect(
+      within(table)
+        .getAllByRole("columnheader")
+        .map((h) => h.textContent)
+    ).toEqual(["Type", "From", "To", "Amount (USDX)", "Status"]);
+    const [, sent, minted] = within(table).getAllByRole("row");
+    expect(within(sent).getByText("Transfer")).toBeInTheDocument();
+    expect(within(sent).getByText("-12.50")).toBeInTheDocument();
+    expect(within(sent).getByText("Confirmed")).toBeInTheDocument();
+    expect(within(sent).getByText("2 minutes ago")).toBeInTheDocument();
+    // The local chain has no explorer: links stay in the dashboard.
+    expect(within(sent).getByRole("link", { name: `Transaction ${HASH}` })).toHaveAttribute("href", `/tx/${HASH}`);
+    expect(within(sent).getByRole("link", { name: `Address ${OTHER}` })).toHaveAttribute("href", `/transactions?address=${OTHER}`);
+    expect(within(minted).getByText("Mint")).toBeInTheDocument();
+    expect(within(minted).getByText("+1,000.00")).toBeInTheDocument();
+    expect(within(minted).getByText("Pending")).toBeInTheDocument();
+    expect(within(minted).getAllByRole("link")).toHaveLength(2); // the transaction and the receiver; the zero address is no one
+  });
+
+  it("links to the block explorer in a new tab on Sepolia", async () => {
+    stubApi({ [historyUrl]: () => json({ items: [entry({})], nextCursor: null }) });
+    renderAtHome(<RecentTransactions address={ME} />, { ...testConfig, network: "sepolia", explorerUrl: "https://sepolia.etherscan.io" });
+    const link = await screen.findByRole("link", { name: `Transaction ${HASH}` });
+    expect(link).toHaveAttribute("href", `https://sepolia.etherscan.io/tx/${HASH}`);
+    expect(link).toHaveAttribute("target", "_blank");
+  });
+});

@@ -1,0 +1,28 @@
+import type { ReactNode } from "react";
+import { Link } from "react-router-dom";
+import { ExternalLink } from "lucide-react";
+import { useConfig } from "@/lib/config";
+import { isExternal } from "@/lib/explorer";
+import { cn } from "@/lib/utils";
+
+/** A link to the block explorer: a new tab on Sepolia, the dashboard's own views on the local chain. */
+export function ExplorerLink({ href, children, label, className }: { href: string; children: ReactNode; label?: string; className?: string }) {
+  const config = useConfig();
+  const classes = cn(
+    "inline-flex items-center gap-1 text-primary underline-offset-4 hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring rounded-sm",
+    className
+  );
+  if (isExternal(config)) {
+    return (
+      <a href={href} target="_blank" rel="noreferrer" aria-label={label} title={label} className={classes}>
+        {children}
+        <ExternalLink className="h-3 w-3 opacity-60" aria-hidden />
+      </a>
+    );
+  }
+  return (
+    <Link to={href} aria-label={label} title={label} className={classes}>
+      {children}
+    </Link>
+  );
+}

@@ -1,0 +1,200 @@
+import { useState, type FormEvent } from "react";
+import { Loader2 } from "lucide-react";
+import { Button } from "@/components/ui/button";
+import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
+import { Input } from "@/components/ui/input";
+import { Label } from "@/components/ui/label";
+import { RadioGroup, RadioGroupItem } from "@/components/ui/radio-group";
+import { toast } from "@/components/ui/toast";
+import { multiplierCall } from "@/lib/tx/calls";
+import { useTransactor } from "@/lib/tx/runner";
+import { checkMultiplier, type Problem } from "@/lib/validation";
+import { cn } from "@/lib/utils";
+import { exactTokenAmount, parseTokenAmount } from "../../../../../common/amounts";
+import { recordMultiplierRequest } from "../api/rewardMultiplier";
+import { balanceChange, belowBase, shownMultiplier } from "../figures";
+import { FieldError } from "./FieldError";
+
+type Operation = "set" | "add";
+
+/** Spec section 2's labels, placeholders, hints and buttons for each operation. */
+const MODES: Record<Operation, { option: string; label: string; placeholder: string; hint: string; submit: string }> = {
+  set: { option: "Set new value", label: "New Multiplier Value", placeholder: "1.0", hint: "Sets the absolute value of the multiplier", submit: "Set Value" },
+  add: { option: "Add to current", label: "Increment Amount", placeholder: "0.01", hint: "Adds this value to the current multiplier", submit: "Add Value" },
+};
+
+/** Spec: 0.01 for add; the current multiplier (exactly, so an unchanged set is a no-op) for set. */
+const defaultValue = (operation: Operation, current: bigint | undefined) =>
+  operation === "add" ? "0.01" : current !== undefined ? exactTokenAmount(current) : "";
+
+interface MultiplierDialogProps {
+  open: boolean;
+  onOpenChange(open: boolean): void;
+  connected: boolean;
+  /** The multiplier now (1e18 = 1.0); undefined until read. */
+  current: bigint | undefined;
+}
+
+/** 'Update Reward Multiplier' (spec section 2). The form mounts with the dialog, so each opening starts from the defaults. */
+export function MultiplierDialog({ open, onOpenChange, connected, current }: MultiplierDialogProps) {
+  const [busy, setBusy] = useState(false);
+  return (
+    <Dialog open={open} onOpenChange={(next) => !busy && onOpenChange(next)}>
+      <DialogContent className="max-h-[calc(100dvh-2rem)] overflow-y-auto">
+        <DialogHeader>
+          <DialogTitle>Update Reward Multiplier</DialogTitle>
+          <DialogDescription>
+            The reward multiplier controls the conversion between tokens and shares: every balance is its shares times the multiplier, so changing it changes
+            all balances at once.
+          </DialogDescription>
+        </DialogHeader>
+        <MultiplierForm connected={connected} current={current} busy={busy} setBusy={setBusy} onDone={() => onOpenChange(false)} />
+      </DialogContent>
+    </Dialog>
+  );
+}
+
+function MultiplierForm({
+  connected,
+  current,
+  busy,
+  setBusy,
+  onDone,
+}: {
+  connected: boolean;
+  current: bigint | undefined;
+  busy: boolean;
+  setBusy(b: boolean): void;
+  onDone(): void;
+}) {
+  const run = useTransactor();
+  const [operation, setOperation] = useState<Operation>("set");
+  const [value, setValue] = useState(() => defaultValue("set", current));
+  const [problem, setProblem] = useState<string | null>(null);
+  const mode = MODES[operation];
+
+  const choose = (next: Operation) => {
+    setOperation(next);
+    setValue(defaultValue(next, current));
+    setProblem(null);
+  };
+
+  const reject = (p: Problem) => {
+    setProblem(p.description);
+    toast({ title: p.title, description: p.description, variant: "destructive" });
+  };
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (busy) return;
+    if (!connected) return reject({ title: "Wallet not connected", description: "Please connect your wallet to update the reward multiplier" });
+    const checked = checkMultiplier(value);
+    if (!checked.ok) return reject(checked.problem);
+    setProblem(null);
+    setBusy(true);
+    try {
+      await recordMultiplierRequest(operation, checked.value);
+      const outcome = await run(multiplierCall(operation, checked.value));
+      if (outcome.ok) onDone();
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const next = resulting(operation, value, current);
+
+  return (
+    <form onSubmit={(e) => void submit(e)} noValidate aria-busy={busy} className="grid gap-4">
+      <div className="flex items-baseline justify-between gap-2 rounded-md bg-muted px-3 py-2 text-sm">
+        <span className="text-muted-foreground">Current multiplier</span>
+        <span className="font-semibold tabular-nums" data-testid="current-multiplier">
+          {current !== undefined ? shownMultiplier(current) : "Unknown"}
+        </span>
+      </div>
+
+      <RadioGroup
+        value={operation}
+        onValueChange={(v) => choose(v as Operation)}
+        aria-label="Update type"
+        className="grid-cols-1 gap-3 sm:grid-cols-2"
+        disabled={busy}
+      >
+        {(Object.keys(MODES) as Operation[]).map((op) => (
+          <Label
+            key={op}
+            htmlFor={`multiplier-${op}`}
+            className={cn(
+              "flex cursor-pointer items-center gap-2 rounded-md border border-border px-3 py-2.5 font-normal",
+              operation === op && "border-primary bg-accent/40"
+            )}
+          >
+            <RadioGroupItem id={`multiplier-${op}`} value={op} />
+            {MODES[op].option}
+          </Label>
+        ))}
+      </RadioGroup>
+
+      <div className="grid gap-2">
+        <Label htmlFor="multiplier-value">{mode.label}</Label>
+        <Input
+          id="multiplier-value"
+          type="number"
+          inputMode="decimal"
+          min={0}
+          step={0.01}
+          placeholder={mode.placeholder}
+          className={cn("tabular-nums", problem && "border-destructive focus-visible:ring-destructive")}
+          value={value}
+          onChange={(e) => setValue(e.target.value)}
+          aria-invalid={problem ? true : undefined}
+          aria-describedby={cn("multiplier-hint", problem && "multiplier-error")}
+          disabled={busy}
+        />
+        <p id="multiplier-hint" className="text-xs text-muted-foreground">
+          {mode.hint}
+        </p>
+        {problem && <FieldError id="multiplier-error">{problem}</FieldError>}
+      </div>
+
+      {next !== null && current !== undefined && (
+        // What the change means for holders, before the oracle signs it.
+        <div
+          aria-live="polite"
+          className={cn("rounded-md border px-3 py-2 text-sm", belowBase(next) ? "border-destructive/50 bg-destructive/5 text-destructive" : "border-border")}
+        >
+          {belowBase(next) ? (
+            <p>The contract only accepts a multiplier of 1.0 or more; {shownMultiplier(next)} would be refused.</p>
+          ) : (
+            <p>
+              New multiplier <span className="font-semibold tabular-nums">{shownMultiplier(next)}</span>. Balances will change by{" "}
+              <span className="font-semibold tabular-nums">{balanceChange(current, next)}</span>.
+            </p>
+          )}
+        </div>
+      )}
+
+      <DialogFooter>
+        <Button type="button" variant="outline" onClick={onDone} disabled={busy}>
+          Cancel
+        </Button>
+        <Button type="submit" disabled={busy}>
+          {busy && <Loader2 className="h-4 w-4 animate-spin" aria-hidden />}
+          {busy ? "Processing..." : mode.submit}
+        </Button>
+      </DialogFooter>
+    </form>
+  );
+}
+
+/** The multiplier after the change, or null while the field holds no valid number. */
+function resulting(operation: Operation, input: string, current: bigint | undefined): bigint | null {
+  let value: bigint;
+  try {
+    value = parseTokenAmount(input);
+  } catch {
+    return null;
+  }
+  if (value === 0n) return null;
+  if (operation === "set") return value;
+  return current !== undefined ? current + value : null;
+}

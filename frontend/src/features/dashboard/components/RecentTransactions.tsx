@@ -1,0 +1,126 @@
+import { Link } from "react-router-dom";
+import { ArrowRight, RotateCw } from "lucide-react";
+import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
+import { Spinner } from "@/components/ui/spinner";
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { useConfig } from "@/lib/config";
+import { addressUrl, txUrl } from "@/lib/explorer";
+import { relativeTime, shortAddress } from "@/lib/format";
+import { useRecentTransactions, type HistoryEntry } from "../api/queries";
+import { errorMessage, shownUsdx } from "../figures";
+import { useNow } from "../hooks/useNow";
+import { ExplorerLink } from "./ExplorerLink";
+
+const ZERO_ADDRESS = /^0x0{40}$/i;
+
+/** Spec section 2: the connected account's latest 5 transfers, mints and burns, and 'View All'. */
+export function RecentTransactions({ address }: { address: string | null }) {
+  const query = useRecentTransactions(address);
+  return (
+    <Card className="min-w-0">
+      <CardHeader className="flex-row items-start justify-between gap-2 space-y-0">
+        <div className="space-y-1.5">
+          <CardTitle className="text-base">Recent Transactions</CardTitle>
+          <CardDescription>Your latest transfers, mints and burns.</CardDescription>
+        </div>
+        <Button asChild variant="outline" size="sm">
+          <Link to="/transactions">
+            View All <ArrowRight className="h-4 w-4" aria-hidden />
+          </Link>
+        </Button>
+      </CardHeader>
+      <CardContent>
+        {address === null ? (
+          <Empty>Connect your wallet to view your transaction history.</Empty>
+        ) : query.isLoading ? (
+          <div className="flex justify-center py-8">
+            <Spinner label="Loading recent transactions" />
+          </div>
+        ) : query.isError ? (
+          <div role="alert" className="flex flex-col items-center gap-2 py-6 text-center">
+            <p className="text-sm font-medium text-destructive">Failed to load transactions</p>
+            {errorMessage(query.error) && <p className="text-xs text-muted-foreground">{errorMessage(query.error)}</p>}
+            <Button size="sm" variant="outline" onClick={() => void query.refetch()} disabled={query.isFetching}>
+              <RotateCw className={query.isFetching ? "h-4 w-4 animate-spin" : "h-4 w-4"} aria-hidden />
+              Retry
+            </Button>
+          </div>
+        ) : !query.data || query.data.items.length === 0 ? (
+          <Empty>No recent transactions found.</Empty>
+        ) : (
+          <HistoryTable items={query.data.items} me={address} />
+        )}
+      </CardContent>
+    </Card>
+  );
+}
+
+function Empty({ children }: { children: string }) {
+  return <p className="py-8 text-center text-sm text-muted-foreground">{children}</p>;
+}
+
+function HistoryTable({ items, me }: { items: HistoryEntry[]; me: string }) {
+  const config = useConfig();
+  const now = useNow();
+  const mine = (a: string) => a.toLowerCase() === me.toLowerCase();
+  return (
+    <Table className="min-w-[560px]">
+      <TableHeader>
+        <TableRow>
+          <TableHead>Type</TableHead>
+          <TableHead>From</TableHead>
+          <TableHead>To</TableHead>
+          <TableHead className="text-right">Amount (USDX)</TableHead>
+          <TableHead>Status</TableHead>
+        </TableRow>
+      </TableHeader>
+      <TableBody>
+        {items.map((item) => {
+          // Seen from this account: what left it is negative, what arrived positive.
+          const sign = mine(item.from) && !mine(item.to) ? "-" : mine(item.to) && !mine(item.from) ? "+" : "";
+          return (
+            <TableRow key={`${item.hash}-${item.logIndex}`}>
+              <TableCell className="whitespace-nowrap">
+                <div className="font-medium">{item.type}</div>
+                <div className="flex items-center gap-x-1.5 text-xs text-muted-foreground">
+                  <ExplorerLink href={txUrl(config, item.hash)} label={`Transaction ${item.hash}`} className="font-mono">
+                    {shortAddress(item.hash)}
+                  </ExplorerLink>
+                  <span aria-hidden>·</span>
+                  <time dateTime={new Date(item.timestamp * 1000).toISOString()}>{relativeTime(item.timestamp, now)}</time>
+                </div>
+              </TableCell>
+              <TableCell>
+                <Party address={item.from} me={mine(item.from)} />
+              </TableCell>
+              <TableCell>
+                <Party address={item.to} me={mine(item.to)} />
+              </TableCell>
+              <TableCell className="text-right font-medium tabular-nums" title={`${item.amount} USDX`}>
+                <span className={sign === "+" ? "text-success" : undefined}>
+                  {sign}
+                  {shownUsdx(BigInt(item.amountRaw))}
+                </span>
+              </TableCell>
+              <TableCell>{item.status === "confirmed" ? <Badge variant="success">Confirmed</Badge> : <Badge variant="secondary">Pending</Badge>}</TableCell>
+            </TableRow>
+          );
+        })}
+      </TableBody>
+    </Table>
+  );
+}
+
+/** One side of a transfer: the zero address of a mint or burn is no one to link to. */
+function Party({ address, me }: { address: string; me: boolean }) {
+  const config = useConfig();
+  if (ZERO_ADDRESS.test(address)) return <span className="font-mono text-xs text-muted-foreground">{shortAddress(address)}</span>;
+  return (
+    <ExplorerLink href={addressUrl(config, address)} label={`Address ${address}${me ? " (you)" : ""}`} className="font-mono text-xs">
+      {shortAddress(address)}
+      {me && <span className="font-sans text-muted-foreground"> (you)</span>}
+    </ExplorerLink>
+  );
+}

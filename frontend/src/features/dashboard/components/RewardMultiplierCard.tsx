@@ -1,0 +1,79 @@
+import { useState } from "react";
+import { Percent, Plus, SlidersHorizontal } from "lucide-react";
+import { Button } from "@/components/ui/button";
+import { QUICK_ADD, quickAddCall } from "@/lib/tx/calls";
+import { useTransactor } from "@/lib/tx/runner";
+import { recordMultiplierRequest } from "../api/rewardMultiplier";
+import { shownMultiplier } from "../figures";
+import { CardNote, DataCard } from "./DataCard";
+
+interface RewardMultiplierCardProps {
+  rewardMultiplier: bigint | undefined;
+  readAt: number | undefined;
+  loading: boolean;
+  refreshing: boolean;
+  error: unknown;
+  readable: boolean;
+  onRefresh: () => void;
+  connected: boolean;
+  /** The connected wallet holds ORACLE_ROLE; null while that is being read. */
+  oracle: boolean | null;
+  onAdvanced: () => void;
+}
+
+/** Spec section 2: the multiplier (4 decimals and x), 'Add 0.01' and 'Advanced Settings', for oracles only. */
+export function RewardMultiplierCard(props: RewardMultiplierCardProps) {
+  const { rewardMultiplier, readAt, loading, refreshing, error, readable, onRefresh, connected, oracle, onAdvanced } = props;
+  const run = useTransactor();
+  const [adding, setAdding] = useState(false);
+  const allowed = connected && oracle === true;
+
+  const addQuick = async () => {
+    setAdding(true);
+    try {
+      // The same audit entry as the dialog's: every multiplier change asked for through the dashboard.
+      await recordMultiplierRequest("add", QUICK_ADD);
+      await run(quickAddCall());
+    } finally {
+      setAdding(false);
+    }
+  };
+
+  return (
+    <DataCard
+      title="Reward Multiplier"
+      icon={<Percent />}
+      onRefresh={readable ? onRefresh : undefined}
+      refreshing={refreshing}
+      loading={loading}
+      error={error}
+      updatedAt={readAt}
+      footer={
+        <div className="space-y-2">
+          <div className="flex flex-wrap gap-2">
+            <Button size="sm" variant="outline" onClick={() => void addQuick()} disabled={!allowed || adding}>
+              <Plus className="h-4 w-4" aria-hidden />
+              Add 0.01
+            </Button>
+            <Button size="sm" variant="outline" onClick={onAdvanced} disabled={!allowed || adding}>
+              <SlidersHorizontal className="h-4 w-4" aria-hidden />
+              Advanced Settings
+            </Button>
+          </div>
+          {!connected && <CardNote className="text-xs">Connect a wallet holding ORACLE_ROLE to change it.</CardNote>}
+          {connected && oracle === false && <CardNote className="text-xs">Only ORACLE_ROLE holders can change it.</CardNote>}
+        </div>
+      }
+    >
+      {rewardMultiplier !== undefined && (
+        <div className="space-y-1">
+          <p className="text-3xl font-semibold tracking-tight tabular-nums" data-testid="reward-multiplier">
+            {shownMultiplier(rewardMultiplier)}
+          </p>
+          <CardNote>Controls token/share ratio</CardNote>
+        </div>
+      )}
+      {!readable && <CardNote>Connect a wallet to read the reward multiplier.</CardNote>}
+    </DataCard>
+  );
+}

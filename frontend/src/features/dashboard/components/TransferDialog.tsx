@@ -1,0 +1,149 @@
+import { useState, type FormEvent } from "react";
+import { Loader2 } from "lucide-react";
+import { Button } from "@/components/ui/button";
+import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
+import { Input } from "@/components/ui/input";
+import { Label } from "@/components/ui/label";
+import { Spinner } from "@/components/ui/spinner";
+import { toast } from "@/components/ui/toast";
+import { transferCall } from "@/lib/tx/calls";
+import { useTransactor } from "@/lib/tx/runner";
+import { checkAddress, checkTransferAmount, type Problem } from "@/lib/validation";
+import { cn } from "@/lib/utils";
+import { exactTokenAmount } from "../../../../../common/amounts";
+import { shownUsdx } from "../figures";
+import { FieldError } from "./FieldError";
+
+interface TransferDialogProps {
+  open: boolean;
+  onOpenChange(open: boolean): void;
+  /** The connected account; null when no wallet is connected. */
+  address: string | null;
+  /** The account's balance in base units; undefined until read. */
+  balance: bigint | undefined;
+  balanceLoading: boolean;
+}
+
+type Field = "wallet" | "to" | "amount";
+
+/** 'Transfer USDX' (spec section 2): recipient, amount with Max, validation in spec section 5's order. */
+export function TransferDialog({ open, onOpenChange, address, balance, balanceLoading }: TransferDialogProps) {
+  const run = useTransactor();
+  const [to, setTo] = useState("");
+  const [amount, setAmount] = useState("");
+  const [problem, setProblem] = useState<{ field: Field; text: string } | null>(null);
+  const [busy, setBusy] = useState(false);
+  const shownBalance = balance !== undefined ? shownUsdx(balance) : null;
+
+  const reject = (field: Field, p: Problem) => {
+    setProblem({ field, text: p.description });
+    toast({ title: p.title, description: p.description, variant: "destructive" });
+  };
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (busy) return;
+    if (!address) return reject("wallet", { title: "Wallet not connected", description: "Please connect your wallet to transfer tokens" });
+    const recipient = checkAddress(to);
+    if (!recipient.ok) return reject("to", recipient.problem);
+    const value = checkTransferAmount(amount, balance ?? 0n, shownBalance ?? "0.00");
+    if (!value.ok) return reject("amount", value.problem);
+    setProblem(null);
+    setBusy(true);
+    try {
+      const outcome = await run(transferCall(recipient.value, value.value));
+      if (outcome.ok) close();
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  // Closing clears the form: the next transfer starts blank, not with an old recipient.
+  function close() {
+    setTo("");
+    setAmount("");
+    setProblem(null);
+    onOpenChange(false);
+  }
+
+  const invalid = (field: Field) => problem?.field === field;
+  const errorId = (field: Field) => (invalid(field) ? "transfer-error" : undefined);
+
+  return (
+    // While the transaction runs the dialog stays open, so its outcome lands where the user is.
+    <Dialog open={open} onOpenChange={(next) => !busy && (next ? onOpenChange(true) : close())}>
+      <DialogContent className="max-h-[calc(100dvh-2rem)] overflow-y-auto">
+        <DialogHeader>
+          <DialogTitle>Transfer USDX</DialogTitle>
+          <DialogDescription>Send USDX from your connected wallet to another address.</DialogDescription>
+        </DialogHeader>
+        <form onSubmit={(e) => void submit(e)} noValidate aria-busy={busy} className="grid gap-4">
+          <div className="grid gap-2">
+            <Label htmlFor="transfer-to">Recipient Address</Label>
+            <Input
+              id="transfer-to"
+              placeholder="0x..."
+              autoComplete="off"
+              spellCheck={false}
+              className={cn("font-mono", invalid("to") && "border-destructive focus-visible:ring-destructive")}
+              value={to}
+              onChange={(e) => setTo(e.target.value)}
+              aria-invalid={invalid("to") || undefined}
+              aria-describedby={errorId("to")}
+            />
+            {invalid("to") && <FieldError id="transfer-error">{problem!.text}</FieldError>}
+          </div>
+          <div className="grid gap-2">
+            <Label htmlFor="transfer-amount">Amount (USDX)</Label>
+            <div className="flex gap-2">
+              <Input
+                id="transfer-amount"
+                type="number"
+                inputMode="decimal"
+                min={0}
+                step={0.01}
+                placeholder="0.00"
+                className={cn("tabular-nums", invalid("amount") && "border-destructive focus-visible:ring-destructive")}
+                value={amount}
+                onChange={(e) => setAmount(e.target.value)}
+                aria-invalid={invalid("amount") || undefined}
+                aria-describedby={cn("transfer-available", errorId("amount"))}
+              />
+              {/* The whole balance, all 18 decimals: a rounded Max would leave dust behind. */}
+              <Button
+                type="button"
+                variant="outline"
+                onClick={() => balance !== undefined && setAmount(exactTokenAmount(balance))}
+                disabled={balance === undefined || busy}
+              >
+                Max
+              </Button>
+            </div>
+            <p id="transfer-available" className="flex items-center gap-2 text-sm text-muted-foreground">
+              {shownBalance !== null ? (
+                `Available: ${shownBalance} USDX`
+              ) : balanceLoading ? (
+                <>
+                  Available: <Spinner className="h-3.5 w-3.5" label="Loading your balance" /> USDX
+                </>
+              ) : (
+                "Available: unknown (your balance could not be read)"
+              )}
+            </p>
+            {invalid("amount") && <FieldError id="transfer-error">{problem!.text}</FieldError>}
+          </div>
+          {invalid("wallet") && <FieldError id="transfer-error">{problem!.text}</FieldError>}
+          <DialogFooter>
+            <Button type="button" variant="outline" onClick={close} disabled={busy}>
+              Cancel
+            </Button>
+            <Button type="submit" disabled={busy || (address !== null && balance === undefined)}>
+              {busy && <Loader2 className="h-4 w-4 animate-spin" aria-hidden />}
+              {busy ? "Processing..." : "Transfer"}
+            </Button>
+          </DialogFooter>
+        </form>
+      </DialogContent>
+    </Dialog>
+  );
+}

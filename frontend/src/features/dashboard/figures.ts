@@ -1,0 +1,55 @@
+import { exactTokenAmount } from "../../../../common/amounts";
+import { MULTIPLIER_BASE } from "../../../../common/token";
+import { formatMultiplier, formatUsdx } from "@/lib/format";
+
+/** Thousands separators on a formatted decimal ("1234567.89" -> "1,234,567.89"), as text: no floats. */
+export function groupDigits(decimal: string): string {
+  const [whole, fraction] = decimal.split(".");
+  const sign = whole.startsWith("-") ? "-" : "";
+  const digits = whole.replace(/^-/, "").replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+  return `${sign}${digits}${fraction !== undefined ? `.${fraction}` : ""}`;
+}
+
+/** An amount of USDX (or shares) as the cards show it: two decimals, grouped. */
+export const shownUsdx = (value: bigint) => groupDigits(formatUsdx(value));
+
+/** The reward multiplier as the cards show it: four decimals followed by x (spec section 2). */
+export const shownMultiplier = (value: bigint) => `${formatMultiplier(value)}x`;
+
+/**
+ * How much every balance moves when the multiplier goes from `current` to `next`, in percent
+ * with two decimals ("+5.00%"). Balances are shares x multiplier, so the change is the ratio.
+ */
+export function balanceChange(current: bigint, next: bigint): string {
+  if (current <= 0n) return "";
+  const hundredths = ((next - current) * 10000n) / current; // hundredths of a percent, toward zero
+  const sign = hundredths > 0n ? "+" : hundredths < 0n ? "-" : "";
+  const abs = hundredths < 0n ? -hundredths : hundredths;
+  return `${sign}${groupDigits((abs / 100n).toString())}.${(abs % 100n).toString().padStart(2, "0")}%`;
+}
+
+/** The contract refuses a multiplier below 1.0 (USDXInvalidRewardMultiplier). */
+export const belowBase = (value: bigint) => value < MULTIPLIER_BASE;
+
+/** An error as one line: ethers' short message when it has one (its full message carries the whole request). */
+export function errorMessage(error: unknown): string | null {
+  if (!error || typeof error !== "object") return null;
+  const short = (error as { shortMessage?: unknown }).shortMessage;
+  if (typeof short === "string" && short) return short;
+  const message = (error as { message?: unknown }).message;
+  return typeof message === "string" && message ? message : null;
+}
+
+/** Spec section 2's generic card error text. */
+export function errorText(error: unknown): string {
+  const message = errorMessage(error);
+  return message ? `Error: ${message}` : "An unknown error occurred";
+}
+
+/**
+ * A supply-chart value as a number, for drawing only. The server sends decimal strings ("1000.5",
+ * ethers' formatUnits always has a point); plain digits are read as base units and scaled.
+ */
+export function chartNumber(value: string): number {
+  return Number(value.includes(".") ? value : exactTokenAmount(BigInt(value)));
+}

@@ -1,0 +1,101 @@
+import { useState, type ReactNode } from "react";
+import { useAccountFigures, useMyRoles, useTokenFigures } from "@/lib/chain/queries";
+import { useWallet } from "@/lib/wallet/store";
+import { BalanceCard } from "../components/BalanceCard";
+import { ConnectWalletCard } from "../components/ConnectWalletCard";
+import { ContractInformation } from "../components/ContractInformation";
+import { MultiplierDialog } from "../components/MultiplierDialog";
+import { QuickActions } from "../components/QuickActions";
+import { RecentTransactions } from "../components/RecentTransactions";
+import { RewardMultiplierCard } from "../components/RewardMultiplierCard";
+import { SupplyChartCard } from "../components/SupplyChartCard";
+import { TotalSupplyCard } from "../components/TotalSupplyCard";
+import { TransferDialog } from "../components/TransferDialog";
+import { useContractLoadFailure } from "../hooks/useContractLoadFailure";
+import { useRefreshDashboard } from "../hooks/useRefreshDashboard";
+
+/**
+ * The Dashboard (route /, spec section 2). Without a wallet it asks for one and still shows the
+ * token's public figures when the chain is readable; with one it adds Quick Actions, the account's
+ * balance, the Admin Functions panel (composed in by the app) and the recent history.
+ */
+export default function DashboardPage({ adminFunctions }: { adminFunctions?: ReactNode }) {
+  const address = useWallet((s) => (s.status === "connected" ? s.address : null));
+  const connected = address !== null;
+  const token = useTokenFigures();
+  const account = useAccountFigures(address);
+  const roles = useMyRoles();
+  const { refresh, refreshing } = useRefreshDashboard(address);
+  const [transferOpen, setTransferOpen] = useState(false);
+  const [multiplierOpen, setMultiplierOpen] = useState(false);
+
+  const firstLoadFailed = (token.isError && token.data === undefined) || (account.isError && account.data === undefined);
+  useContractLoadFailure(address, firstLoadFailed, token.error ?? account.error);
+
+  // A disabled query (no wallet and no RPC URL to read through) is pending but not fetching.
+  const tokenReadable = !(token.isPending && token.fetchStatus === "idle");
+  const tokenRefreshing = token.isFetching && !token.isLoading;
+  const oracle = !connected ? false : roles.flags ? roles.flags.ORACLE_ROLE : roles.loading ? null : false;
+
+  return (
+    <div className="mx-auto flex max-w-7xl flex-col gap-6">
+      <div className="space-y-1">
+        <h1 className="text-2xl font-bold tracking-tight">Dashboard</h1>
+        <p className="text-sm text-muted-foreground">USDX balances, supply and the reward multiplier at a glance.</p>
+      </div>
+
+      {connected ? (
+        <QuickActions address={address} onTransfer={() => setTransferOpen(true)} onRefresh={() => void refresh()} refreshing={refreshing} />
+      ) : (
+        <ConnectWalletCard />
+      )}
+
+      <section aria-label="Summary" className="grid gap-4 md:grid-cols-2 xl:grid-cols-3">
+        <BalanceCard
+          connected={connected}
+          figures={account.data}
+          loading={account.isLoading}
+          refreshing={account.isFetching && !account.isLoading}
+          error={account.error}
+          onRefresh={() => void account.refetch()}
+          rewardMultiplier={token.data?.rewardMultiplier}
+          onTransfer={() => setTransferOpen(true)}
+        />
+        <TotalSupplyCard
+          figures={token.data}
+          loading={token.isLoading}
+          refreshing={tokenRefreshing}
+          error={token.error}
+          readable={tokenReadable}
+          onRefresh={() => void token.refetch()}
+        />
+        <RewardMultiplierCard
+          rewardMultiplier={token.data?.rewardMultiplier}
+          readAt={token.data?.readAt}
+          loading={token.isLoading}
+          refreshing={tokenRefreshing}
+          error={token.error}
+          readable={tokenReadable}
+          onRefresh={() => void token.refetch()}
+          connected={connected}
+          oracle={oracle}
+          onAdvanced={() => setMultiplierOpen(true)}
+        />
+      </section>
+
+      {connected && adminFunctions}
+
+      <div className="grid gap-6 lg:grid-cols-3">
+        <div className="min-w-0 lg:col-span-2">
+          <RecentTransactions address={address} />
+        </div>
+        <ContractInformation symbol={token.data?.symbol} />
+      </div>
+
+      <SupplyChartCard />
+
+      <TransferDialog open={transferOpen} onOpenChange={setTransferOpen} address={address} balance={account.data?.balance} balanceLoading={account.isLoading} />
+      <MultiplierDialog open={multiplierOpen} onOpenChange={setMultiplierOpen} connected={connected} current={token.data?.rewardMultiplier} />
+    </div>
+  );
+}

@@ -1,0 +1,189 @@
+import type { ReactNode } from "react";
+import { render } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { MemoryRouter, Route, Routes, useLocation } from "react-router-dom";
+import { vi } from "vitest";
+import { useToasts } from "@/components/ui/toast";
+import { api } from "@/lib/api";
+import { ConfigContext, type AppConfig } from "@/lib/config";
+import type { TxOutcome, TxRequest } from "@/lib/tx/runner";
+import { useWallet } from "@/lib/wallet/store";
+import type { WriteContracts } from "@/lib/chain/contracts";
+
+export const ME = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";
+export const OTHER = "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC";
+
+export const testConfig: AppConfig = {
+  network: "localhost",
+  chainId: 31337,
+  chainIdHex: "0x7a69",
+  networkLabel: "Hardhat Local",
+  explorerUrl: null,
+  rpcUrl: "http://127.0.0.1:8545",
+  contracts: {
+    proxy: "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+    implementation: "0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512",
+    owner: "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266",
+    batchPayments: "0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0",
+    deploymentBlock: 0,
+  },
+  token: { decimals: 18 },
+  firebase: { projectId: "demo-usdx", apiKey: "fake", authDomain: "localhost", emulatorUrl: null },
+  batch: { maxRows: 10000, chunkSize: 200 },
+  mockBank: true,
+  devAccounts: null,
+};
+
+/** The app's query rules (the default queryFn GETs the key's URL), without retries. */
+export const testQueryClient = () =>
+  new QueryClient({ defaultOptions: { queries: { retry: false, staleTime: Infinity, queryFn: ({ queryKey }) => api(String(queryKey[0])) } } });
+
+function Elsewhere() {
+  return <h1>At {useLocation().pathname}</h1>;
+}
+
+/** Renders at / with stand-ins for the places the Dashboard navigates to; `rerender` keeps the providers. */
+export function renderAtHome(element: ReactNode, config: AppConfig = testConfig) {
+  const user = userEvent.setup();
+  const client = testQueryClient();
+  const routes = (page: ReactNode) => (
+    <Routes>
+      <Route path="/" element={page} />
+      <Route path="*" element={<Elsewhere />} />
+    </Routes>
+  );
+  const wrapper = ({ children }: { children: ReactNode }) => (
+    <ConfigContext.Provider value={config}>
+      <QueryClientProvider client={client}>
+        <MemoryRouter initialEntries={["/"]}>{children}</MemoryRouter>
+      </QueryClientProvider>
+    </ConfigContext.Provider>
+  );
+  const view = render(routes(element), { wrapper });
+  return { user, client, rerender: (next: ReactNode) => view.rerender(routes(next)) };
+}
+
+// jsdom has no ResizeObserver; Radix's radio group and recharts measure with it.
+if (!("ResizeObserver" in globalThis)) {
+  vi.stubGlobal(
+    "ResizeObserver",
+    class {
+      observe() {}
+      unobserve() {}
+      disconnect() {}
+    }
+  );
+}
+
+export const connect = (address = ME) =>
+  useWallet.setState({ status: "connected", address, chainId: testConfig.chainId, provider: { request: vi.fn() }, walletId: "dev", walletName: "Dev" });
+
+export const lastToast = () => useToasts.getState().toasts[0];
+
+/** What a TanStack query hook answers, for mocked chain hooks. */
+export function queryResult<T>(over: Partial<{ data: T; isLoading: boolean; isError: boolean; error: unknown; isFetching: boolean; disabled: boolean }> = {}) {
+  const isLoading = over.isLoading ?? false;
+  const disabled = over.disabled ?? false;
+  return {
+    data: over.data,
+    error: over.error ?? null,
+    isError: over.isError ?? false,
+    isLoading,
+    isPending: disabled || isLoading || (over.data === undefined && !over.isError),
+    isFetching: over.isFetching ?? isLoading,
+    fetchStatus: disabled ? "idle" : isLoading || over.isFetching ? "fetching" : "idle",
+    refetch: vi.fn(async () => ({})),
+  } as never;
+}
+
+/** Replies of the stubbed /api by path (without the query string's order mattering to the test). */
+export type ApiRoute = (init: RequestInit | undefined, url: string) => Response | Promise<Response>;
+
+export const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
+
+export function stubApi(routes: Record<string, ApiRoute>) {
+  const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+    const url = String(input);
+    const route = Object.entries(routes).find(([prefix]) => url.startsWith(prefix));
+    if (!route) return json({ error: `no stub for ${url}` }, 404);
+    return route[1](init, url);
+  });
+  vi.stubGlobal("fetch", fetchMock);
+  return fetchMock;
+}
+
+/** Runs a request's send against stand-in contracts, to see which contract call it builds. */
+export async function sentBy(request: TxRequest) {
+  const usdx = {
+    transfer: vi.fn(async () => ({ hash: "0x1" })),
+    setRewardMultiplier: vi.fn(async () => ({ hash: "0x1" })),
+    addRewardMultiplier: vi.fn(async () => ({ hash: "0x1" })),
+  };
+  await request.send({ usdx, batch: {} } as unknown as WriteContracts);
+  return usdx;
+}
+
+export const ok: TxOutcome = { ok: true, hash: "0xabc", error: null };
+export const failed: TxOutcome = { ok: false, hash: null, error: "The contract refused" };
+
+/** A promise the test settles, to look at the busy state in between. */
+export function deferred<T>() {
+  let resolve!: (value: T) => void;
+  const promise = new Promise<T>((res) => (resolve = res));
+  return { promise, resolve };
+}
+
+// --- The chain hooks, for test files that vi.mock("@/lib/chain/queries") with chainQueriesMock. ---
+
+export const TOKEN = {
+  name: "XFT Digital Dollar",
+  symbol: "USDX",
+  decimals: 18,
+  totalSupply: 1_234_567_890_000_000_000_000_000n, // 1,234,567.89
+  totalShares: 1_175_778_942_857_142_857_142_857n,
+  rewardMultiplier: 1_050_000_000_000_000_000n, // 1.05
+  paused: false,
+  readAt: Date.now(),
+};
+
+export const ACCOUNT = {
+  balance: 1_234_567_890_123_456_789_012n, // 1,234.567890123456789012
+  shares: 1_175_778_942_974_720_751_440n,
+  blocked: false,
+  readAt: Date.now(),
+};
+
+/** The module stand-in: `vi.mock("@/lib/chain/queries", () => chainQueriesMock())`. */
+export function chainQueriesMock() {
+  return {
+    chainKeys: {
+      all: ["chain"],
+      token: ["chain", "token"],
+      account: (a: string) => ["chain", "account", a],
+      roles: (a: string) => ["chain", "roles", a],
+      blocked: (as: string[]) => ["chain", "blocked", ...as],
+    },
+    useTokenFigures: vi.fn(),
+    useAccountFigures: vi.fn(),
+    useMyRoles: vi.fn(),
+  };
+}
+
+type Roles = Partial<Record<"DEFAULT_ADMIN_ROLE" | "MINTER_ROLE" | "BURNER_ROLE" | "BLOCKLIST_ROLE" | "ORACLE_ROLE" | "PAUSE_ROLE" | "UPGRADE_ROLE", boolean>>;
+
+export function rolesResult(address: string | null, roles: Roles | null, loading = false) {
+  const flags = roles
+    ? {
+        DEFAULT_ADMIN_ROLE: false,
+        MINTER_ROLE: false,
+        BURNER_ROLE: false,
+        BLOCKLIST_ROLE: false,
+        ORACLE_ROLE: false,
+        PAUSE_ROLE: false,
+        UPGRADE_ROLE: false,
+        ...roles,
+      }
+    : undefined;
+  return { address, loading, flags, isAdmin: flags?.DEFAULT_ADMIN_ROLE ?? false, hasAnyAdminRole: flags ? Object.values(flags).some(Boolean) : false } as never;
+}
