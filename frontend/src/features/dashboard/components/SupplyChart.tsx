@@ -19,10 +19,10 @@ const multiplierFormat = new Intl.NumberFormat(undefined, { minimumFractionDigit
 export default function SupplyChart({ points }: { points: SupplyPoint[] }) {
   const data = points.map((p) => ({ time: p.timestamp * 1000, supply: chartNumber(p.totalSupply), multiplier: chartNumber(p.rewardMultiplier) }));
   const spanMs = data.length > 1 ? data[data.length - 1].time - data[0].time : 0;
-  // Under two days, times of day read better than dates.
+  // Under two days, times of day read better than dates; under an hour (a fresh local chain), with seconds.
   const tick = (ms: number) =>
     spanMs < 2 * 86_400_000
-      ? new Date(ms).toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit" })
+      ? new Date(ms).toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit", second: spanMs < 3_600_000 ? "2-digit" : undefined })
       : new Date(ms).toLocaleDateString(undefined, { month: "short", day: "numeric" });
 
   return (
@@ -57,7 +57,7 @@ export default function SupplyChart({ points }: { points: SupplyPoint[] }) {
             yAxisId="multiplier"
             orientation="right"
             domain={["auto", "auto"]}
-            tickFormatter={(v: number) => `${v.toFixed(2)}x`}
+            tickFormatter={(v: number) => `${v.toFixed(3)}x`}
             tick={{ fontSize: 12 }}
             stroke="var(--color-muted-foreground)"
             width={52}

@@ -85,14 +85,15 @@ export default function DashboardPage({ adminFunctions }: { adminFunctions?: Rea
 
       {connected && adminFunctions}
 
+      {/* Five columns need the full width; the chart and the addresses share the row below. */}
+      <RecentTransactions address={address} />
+
       <div className="grid gap-6 lg:grid-cols-3">
         <div className="min-w-0 lg:col-span-2">
-          <RecentTransactions address={address} />
+          <SupplyChartCard />
         </div>
         <ContractInformation symbol={token.data?.symbol} />
       </div>
-
-      <SupplyChartCard />
 
       <TransferDialog open={transferOpen} onOpenChange={setTransferOpen} address={address} balance={account.data?.balance} balanceLoading={account.isLoading} />
       <MultiplierDialog open={multiplierOpen} onOpenChange={setMultiplierOpen} connected={connected} current={token.data?.rewardMultiplier} />
