@@ -15,9 +15,8 @@ export function Header({ menuButton, accountMenu, walletControl }: { menuButton:
       {menuButton}
       <Link to="/" className="flex min-w-0 items-center gap-2 font-semibold tracking-tight" aria-label="USDX Dashboard">
         <span className="flex h-8 w-8 shrink-0 items-center justify-center rounded-lg bg-primary text-primary-foreground">$</span>
-        {/* On a phone the header also holds the menu, wallet and account buttons: the name shortens. */}
+        {/* On a phone the header also holds the menu, wallet and account buttons: the logo alone names it. */}
         <span className="hidden sm:inline">USDX Dashboard</span>
-        <span className="sm:hidden">USDX</span>
       </Link>
       <div className="ml-auto flex shrink-0 items-center gap-1 sm:gap-2">
         {walletControl}

@@ -23,7 +23,7 @@ export function WalletMenu() {
     <DropdownMenu>
       <DropdownMenuTrigger asChild>
         <Button size="sm" variant={wrongChain ? "destructive" : "outline"} className="font-mono" aria-label={`Wallet ${address}`}>
-          {wrongChain ? <AlertTriangle className="h-4 w-4" aria-hidden /> : <Wallet className="h-4 w-4" aria-hidden />}
+          {wrongChain ? <AlertTriangle className="h-4 w-4" aria-hidden /> : <Wallet className="hidden h-4 w-4 sm:block" aria-hidden />}
           {shortAddress(address)}
           <ChevronDown className="h-3.5 w-3.5 opacity-60" aria-hidden />
         </Button>
