@@ -10,8 +10,8 @@ export function testConfig(overrides: Partial<AppConfig> = {}): AppConfig {
     explorerUrl: null,
     rpcUrl: "http://127.0.0.1:8545",
     contracts: {
-      proxy: "0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512",
-      implementation: "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+      proxy: "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+      implementation: "0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512",
       owner: "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266",
       batchPayments: "0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0",
       deploymentBlock: 1,

@@ -4,49 +4,15 @@ import { chainEvents, indexerState } from "../db/schema";
 import { historyType, HistoryType } from "../../../common/events";
 import { exactTokenAmount } from "../../../common/amounts";
 import { badRequest } from "../errors";
+import type { ContractEvent, EventPage, HistoryEntry, HistoryPage } from "../../../common/apiTypes";
+
+export type { ContractEvent, EventPage, HistoryEntry, HistoryPage };
 
 type EventRecord = typeof chainEvents.$inferSelect;
 
-/** A contract event as the API answers it (spec section 3, plus its decoded arguments). */
-export interface ContractEvent {
-  name: string;
-  signature: string;
-  contract: string;
-  transactionHash: string;
-  logIndex: number;
-  blockNumber: number;
-  /** Unix seconds. */
-  timestamp: number;
-  args: Record<string, string | boolean>;
-}
 
-export interface EventPage {
-  events: ContractEvent[];
-  range: { fromBlock: number; toBlock: number; hasMore: boolean };
-  /** Pass back as `cursor` for the next, older page; null on the last page. */
-  cursor: string | null;
-}
 
-export interface HistoryEntry {
-  hash: string;
-  type: HistoryType;
-  from: string;
-  to: string;
-  /** USDX, as an exact decimal string. */
-  amount: string;
-  /** Base units (18 decimals). */
-  amountRaw: string;
-  blockNumber: number;
-  logIndex: number;
-  timestamp: number;
-  status: "confirmed";
-}
 
-export interface HistoryPage {
-  items: HistoryEntry[];
-  /** Pass back as `cursor` for the next, older page; null on the last page. */
-  nextCursor: string | null;
-}
 
 /** Events older than a cursor ("block-logIndex", as a page hands it out). */
 function before(cursor: string): SQL {

@@ -5,41 +5,16 @@ import type { EventsService } from "./events";
 import { historyType } from "../../../common/events";
 import { ROLE_NAMES, ROLES } from "../../../common/roles";
 import { MULTIPLIER_BASE, TOKEN_DECIMALS } from "../../../common/token";
+import type { BlockedAccount, RoleHolders, SupplyPoint, TokenInfo } from "../../../common/apiTypes";
+
+export type { BlockedAccount, RoleHolders, SupplyPoint, TokenInfo };
 
 // Spec section 9: server data is cached for at most 5 minutes.
 export const TOKEN_CACHE_MS = 5 * 60 * 1000;
 
-export interface TokenInfo {
-  /** Base units, as decimal strings (they exceed JavaScript numbers). */
-  totalSupply: string;
-  totalShares: string;
-  decimals: number;
-  rewardMultiplier: string;
-  paused: boolean;
-  name: string;
-  symbol: string;
-  blockNumber: number;
-}
 
-export interface RoleHolders {
-  roleName: string;
-  roleHash: string;
-  holders: string[];
-}
 
-export interface BlockedAccount {
-  address: string;
-  isBlocked: true;
-  since: { blockNumber: number; timestamp: number; transactionHash: string } | null;
-}
 
-export interface SupplyPoint {
-  blockNumber: number;
-  timestamp: number;
-  totalSupply: string;
-  totalShares: string;
-  rewardMultiplier: string;
-}
 
 /** Runs a chain read, turning a node that does not answer into a 503 with a clear message. */
 export async function fromChain<T>(what: string, read: () => Promise<T>): Promise<T> {

@@ -1,19 +1,8 @@
 import { useQuery } from "@tanstack/react-query";
 import { api } from "@/lib/api";
+import type { BlockedAccount, RoleHolders } from "../../../../common/apiTypes";
 
-/** GET /api/roles: every role's current holders, from the server's event index (confirmed with hasRole). */
-export interface RoleHolders {
-  roleName: string;
-  roleHash: string;
-  holders: string[];
-}
-
-/** GET /api/blocklist: accounts blocked now, with the block that blocked them. */
-export interface BlockedAccount {
-  address: string;
-  isBlocked: boolean;
-  since: { blockNumber: number; timestamp: number; transactionHash: string } | null;
-}
+export type { BlockedAccount, RoleHolders } from "../../../../common/apiTypes";
 
 // The URL is the key's first element (the app's default queryFn agrees); the runner's refresh after
 // a write invalidates every query, so these reload after a grant, revoke, block or unblock.

@@ -11,6 +11,7 @@ import type { AccountFigures, RoleFlags, TokenFigures } from "@/lib/chain/contra
 import { ConfigContext, type AppConfig } from "@/lib/config";
 import type { TxOutcome, TxRequest } from "@/lib/tx/runner";
 import { initialWalletState, useWallet } from "@/lib/wallet/store";
+import { testConfig as makeTestConfig } from "@/test/config";
 
 /**
  * Stand-ins for the chain reads and the runner: the screens are tested against what they show and
@@ -21,20 +22,10 @@ export const ME = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";
 export const OTHER = "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC";
 export const THIRD = "0x90F79bf6EB2c4f870365E785982E1f101E93b906";
 
-export const testConfig: AppConfig = {
-  network: "localhost",
-  chainId: 31337,
-  chainIdHex: "0x7a69",
-  networkLabel: "Localhost",
-  explorerUrl: null,
-  rpcUrl: "http://127.0.0.1:8545",
+export const testConfig: AppConfig = makeTestConfig({
   contracts: { proxy: "0x5FbDB2315678afecb367f032d93F642f64180aa3", implementation: THIRD, owner: ME, batchPayments: OTHER, deploymentBlock: 0 },
-  token: { decimals: 18 },
-  firebase: { projectId: "demo-usdx", apiKey: "demo", authDomain: "localhost", emulatorUrl: null },
-  batch: { maxRows: 10000, chunkSize: 200 },
-  mockBank: true,
   devAccounts: null,
-};
+});
 
 interface ChainState {
   token: { data?: TokenFigures; isLoading: boolean; isError: boolean };

@@ -10,30 +10,12 @@ import { ConfigContext, type AppConfig } from "@/lib/config";
 import type { TxOutcome, TxRequest } from "@/lib/tx/runner";
 import { useWallet } from "@/lib/wallet/store";
 import type { WriteContracts } from "@/lib/chain/contracts";
+import { testConfig as makeTestConfig } from "@/test/config";
 
 export const ME = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";
 export const OTHER = "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC";
 
-export const testConfig: AppConfig = {
-  network: "localhost",
-  chainId: 31337,
-  chainIdHex: "0x7a69",
-  networkLabel: "Hardhat Local",
-  explorerUrl: null,
-  rpcUrl: "http://127.0.0.1:8545",
-  contracts: {
-    proxy: "0x5FbDB2315678afecb367f032d93F642f64180aa3",
-    implementation: "0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512",
-    owner: "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266",
-    batchPayments: "0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0",
-    deploymentBlock: 0,
-  },
-  token: { decimals: 18 },
-  firebase: { projectId: "demo-usdx", apiKey: "fake", authDomain: "localhost", emulatorUrl: null },
-  batch: { maxRows: 10000, chunkSize: 200 },
-  mockBank: true,
-  devAccounts: null,
-};
+export const testConfig: AppConfig = makeTestConfig({ devAccounts: null });
 
 /** The app's query rules (the default queryFn GETs the key's URL), without retries. */
 export const testQueryClient = () =>

@@ -1,42 +1,13 @@
 import { useQuery } from "@tanstack/react-query";
 import { RECENT_TRANSACTIONS } from "../../../../../common/events";
+import type { HistoryPage, SupplyPoint } from "../../../../../common/apiTypes";
 
 /**
  * The Dashboard's server reads. Keys are the URL (TanStack's default queryFn GETs the key's first
  * element), so other screens asking for the same URL share the cache.
  */
 
-/** One entry of GET /api/accounts/:address/history (server/src/services/events.ts). */
-export interface HistoryEntry {
-  hash: string;
-  type: "Transfer" | "Mint" | "Burn" | "Unknown";
-  from: string;
-  to: string;
-  /** Exact decimal USDX. */
-  amount: string;
-  /** Base units. */
-  amountRaw: string;
-  blockNumber: number;
-  logIndex: number;
-  /** Unix seconds. */
-  timestamp: number;
-  /** Spec section 3: anything but 'confirmed' is pending. */
-  status: string;
-}
-
-export interface HistoryPage {
-  items: HistoryEntry[];
-  nextCursor: string | null;
-}
-
-/** One point of GET /api/stats/supply: decimal strings (the server formats them with 18 decimals). */
-export interface SupplyPoint {
-  blockNumber: number;
-  timestamp: number;
-  totalSupply: string;
-  totalShares: string;
-  rewardMultiplier: string;
-}
+export type { HistoryEntry, HistoryPage, SupplyPoint } from "../../../../../common/apiTypes";
 
 /** Enough points for a smooth line on a wide screen, few enough to stay light. */
 export const SUPPLY_CHART_POINTS = 200;

@@ -11,30 +11,12 @@ import { USDX__factory } from "../../../../../typechain-types/factories/contract
 import { parseTokenAmount } from "../../../../../common/amounts";
 import BlockPage from "./BlockPage";
 import TransactionPage from "./TransactionPage";
+import { testConfig as makeTestConfig } from "@/test/config";
 
 const mocks = vi.hoisted(() => ({ provider: null as unknown, readProvider: vi.fn() }));
 vi.mock("@/lib/chain/contracts", () => ({ readProvider: (...args: unknown[]) => mocks.readProvider(...args) }));
 
-const config: AppConfig = {
-  network: "localhost",
-  chainId: 31337,
-  chainIdHex: "0x7a69",
-  networkLabel: "Hardhat Local",
-  explorerUrl: null,
-  rpcUrl: "http://127.0.0.1:8545",
-  contracts: {
-    proxy: "0x5FbDB2315678afecb367f032d93F642f64180aa3",
-    implementation: "0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512",
-    owner: "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266",
-    batchPayments: "0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0",
-    deploymentBlock: 1,
-  },
-  token: { decimals: 18 },
-  firebase: { projectId: "demo-usdx", apiKey: "demo", authDomain: "localhost", emulatorUrl: null },
-  batch: { maxRows: 10000, chunkSize: 200 },
-  mockBank: true,
-  devAccounts: null,
-};
+const config: AppConfig = makeTestConfig({ devAccounts: null });
 
 const HASH = "0x" + "ab".repeat(32);
 const SENDER = "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266";

@@ -10,6 +10,7 @@ import { initialWalletState, useWallet, type Eip1193Provider } from "@/lib/walle
 import { USDX__factory } from "../../../../../typechain-types/factories/contracts/USDX__factory";
 import { WALLET_RECONNECT_DELAY_MS } from "../hooks/useRpcSettings";
 import SettingsPage from "./SettingsPage";
+import { testConfig as makeTestConfig } from "@/test/config";
 
 const mocks = vi.hoisted(() => ({
   disconnectWallet: vi.fn(),
@@ -25,26 +26,7 @@ vi.mock("@/lib/chain/queries", async (importOriginal) => ({
   useTokenFigures: () => mocks.tokenFigures,
 }));
 
-const config: AppConfig = {
-  network: "localhost",
-  chainId: 31337,
-  chainIdHex: "0x7a69",
-  networkLabel: "Hardhat Local",
-  explorerUrl: null,
-  rpcUrl: "http://127.0.0.1:8545",
-  contracts: {
-    proxy: "0x5FbDB2315678afecb367f032d93F642f64180aa3",
-    implementation: "0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512",
-    owner: "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266",
-    batchPayments: "0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0",
-    deploymentBlock: 1,
-  },
-  token: { decimals: 18 },
-  firebase: { projectId: "demo-usdx", apiKey: "demo", authDomain: "localhost", emulatorUrl: null },
-  batch: { maxRows: 10000, chunkSize: 200 },
-  mockBank: true,
-  devAccounts: null,
-};
+const config: AppConfig = makeTestConfig({ devAccounts: null });
 
 const WALLET_ADDRESS = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";
 const walletProvider: Eip1193Provider = { request: vi.fn(async () => null) };
