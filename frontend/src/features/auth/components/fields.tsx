@@ -52,6 +52,11 @@ export const Field = forwardRef<HTMLInputElement, FieldProps>(({ id, label, inva
 });
 Field.displayName = "Field";
 
+/** The email field every sign-in form starts with. */
+export function EmailField({ value, onChange, ...props }: Omit<FieldProps, "label" | "type" | "onChange" | "value"> & { value: string; onChange(value: string): void }) {
+  return <Field label="Email" type="email" autoComplete="email" inputMode="email" placeholder="you@example.com" value={value} onChange={(e) => onChange(e.target.value)} {...props} />;
+}
+
 /** The form's inline error, announced as soon as it appears. */
 export function FormError({ id, children }: { id: string; children: ReactNode }) {
   return (

@@ -4,7 +4,7 @@ import { Button } from "@/components/ui/button";
 import { toast } from "@/components/ui/toast";
 import { signInWithEmail } from "@/lib/auth/firebase";
 import { SnakeBackground } from "../components/SnakeBackground";
-import { BrandMark, BusyLabel, Field, FormError, linkClass } from "../components/fields";
+import { BrandMark, BusyLabel, EmailField, Field, FormError, linkClass } from "../components/fields";
 import { useAuthAction } from "../useAuthAction";
 
 /**
@@ -63,15 +63,10 @@ export default function AuthPage() {
             <p className="text-sm text-muted-foreground">Login to continue to the platform</p>
           </div>
           <form onSubmit={submit} noValidate aria-busy={busy} className="grid gap-4">
-            <Field
+            <EmailField
               id="auth-email"
-              label="Email"
-              type="email"
-              autoComplete="email"
-              inputMode="email"
-              placeholder="you@example.com"
               value={email}
-              onChange={(e) => setEmail(e.target.value)}
+              onChange={setEmail}
               invalid={invalid("email")}
               errorId="auth-error"
             />

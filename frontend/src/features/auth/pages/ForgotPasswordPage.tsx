@@ -6,7 +6,7 @@ import { Card, CardContent, CardDescription, CardHeader } from "@/components/ui/
 import { toast } from "@/components/ui/toast";
 import { sendPasswordReset } from "@/lib/auth/firebase";
 import { CenteredAuthLayout } from "../components/CenteredAuthLayout";
-import { BusyLabel, Field, FormError, linkClass } from "../components/fields";
+import { BusyLabel, EmailField, FormError, linkClass } from "../components/fields";
 import { useAuthAction } from "../useAuthAction";
 
 /**
@@ -45,15 +45,10 @@ export default function ForgotPasswordPage() {
         </CardHeader>
         <CardContent className="p-6 pt-0 sm:px-8 sm:pb-8">
           <form onSubmit={submit} noValidate aria-busy={busy} className="grid gap-4">
-            <Field
+            <EmailField
               id="reset-email"
-              label="Email"
-              type="email"
-              autoComplete="email"
-              inputMode="email"
-              placeholder="you@example.com"
               value={email}
-              onChange={(e) => setEmail(e.target.value)}
+              onChange={setEmail}
               invalid={invalid("email")}
               errorId="reset-error"
               autoFocus

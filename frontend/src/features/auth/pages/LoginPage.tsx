@@ -12,7 +12,7 @@ import { shortAddress } from "@/lib/format";
 import { cn } from "@/lib/utils";
 import { useWallet } from "@/lib/wallet/store";
 import { CenteredAuthLayout } from "../components/CenteredAuthLayout";
-import { BusyLabel, Field, FormError, focusRing, linkClass } from "../components/fields";
+import { BusyLabel, EmailField, Field, FormError, focusRing, linkClass } from "../components/fields";
 import { useAuthAction } from "../useAuthAction";
 
 const triggerClass = cn("gap-2", focusRing, "focus-visible:ring-offset-0");
@@ -56,15 +56,10 @@ function EmailLoginForm() {
   return (
     // noValidate: the spec's own sentences, not the browser's bubbles, tell people what is missing.
     <form onSubmit={submit} noValidate aria-busy={busy} className="grid gap-4">
-      <Field
+      <EmailField
         id="login-email"
-        label="Email"
-        type="email"
-        autoComplete="email"
-        inputMode="email"
-        placeholder="you@example.com"
         value={email}
-        onChange={(e) => setEmail(e.target.value)}
+        onChange={setEmail}
         invalid={invalid("email")}
         errorId="login-error"
       />
@@ -118,15 +113,10 @@ function SignUpForm() {
 
   return (
     <form onSubmit={submit} noValidate aria-busy={busy} className="grid gap-4">
-      <Field
+      <EmailField
         id="signup-email"
-        label="Email"
-        type="email"
-        autoComplete="email"
-        inputMode="email"
-        placeholder="you@example.com"
         value={email}
-        onChange={(e) => setEmail(e.target.value)}
+        onChange={setEmail}
         invalid={invalid("email")}
         errorId="signup-error"
       />
