@@ -1,4 +1,5 @@
-import { BrowserProvider, JsonRpcProvider, type AbstractProvider } from "ethers";
+import { BrowserProvider, JsonRpcProvider, Signature, type AbstractProvider } from "ethers";
+import { PERMIT_TYPES, permitDomain } from "../../../../common/permit";
 import { ROLE_NAMES, ROLES, type RoleName } from "../../../../common/roles";
 import { USDX__factory } from "../../../../typechain-types/factories/contracts/USDX__factory";
 import { BatchPayments__factory } from "../../../../typechain-types/factories/contracts/BatchPayments__factory";
@@ -95,6 +96,28 @@ export async function readRoleFlags(usdx: USDX, address: string): Promise<RoleFl
 export async function readBlocked(usdx: USDX, addresses: string[]): Promise<Record<string, boolean>> {
   const flags = await Promise.all(addresses.map((a) => usdx.isBlocked(a)));
   return Object.fromEntries(addresses.map((a, i) => [a, flags[i]]));
+}
+
+export interface SignedPermit {
+  value: bigint;
+  deadline: bigint;
+  v: number;
+  r: string;
+  s: string;
+}
+
+/**
+ * Asks the wallet for one EIP-2612 permit (eth_signTypedData_v4) letting BatchPayments move `value`
+ * of `owner`'s USDX until `deadline` (Unix seconds): the one signature of a batch payment. A
+ * rejection in the wallet throws, as a transaction's does (the runner's describeError reads it).
+ */
+export async function signBatchPermit(config: AppConfig, wallet: Eip1193Provider, owner: string, value: bigint, deadline: bigint): Promise<SignedPermit> {
+  const signer = await new BrowserProvider(wallet, config.chainId).getSigner(owner);
+  const usdx = USDX__factory.connect(config.contracts.proxy, signer);
+  const nonce = await usdx.nonces(owner);
+  const message = { owner, spender: config.contracts.batchPayments, value, nonce, deadline };
+  const signature = Signature.from(await signer.signTypedData(permitDomain(config.chainId, config.contracts.proxy), PERMIT_TYPES, message));
+  return { value, deadline, v: signature.v, r: signature.r, s: signature.s };
 }
 
 export type { USDX, BatchPayments };

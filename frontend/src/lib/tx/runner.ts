@@ -22,7 +22,10 @@ export interface TxRequest {
   /** Spec section 8's purpose line for 'Wallet not connected': 'Please connect your wallet to mint tokens'. */
   notConnected: string;
   send(contracts: WriteContracts): Promise<ContractTransactionResponse>;
-  success: { title: string; description: string };
+  /** Called with the hash as soon as the wallet has sent it (a batch chunk reports it to the server). */
+  onSent?(hash: string): void;
+  /** The success toast; null for a caller that raises its own (a batch toasts once, not per chunk). */
+  success: { title: string; description: string } | null;
   /** 'Mint failed', 'Transfer failed', ... */
   failureTitle: string;
   /** Show the status modal (default); false for a caller that shows progress itself. */
@@ -55,10 +58,11 @@ export async function runTransaction(request: TxRequest, config: AppConfig, quer
     const tx = await request.send(contracts);
     hash = tx.hash;
     setModal({ transactionHash: hash });
+    request.onSent?.(hash);
     const receipt = await tx.wait();
     if (!receipt || receipt.status !== 1) throw new Error("The transaction was mined but reverted.");
     setModal({ status: "success" });
-    toast({ title: request.success.title, description: request.success.description });
+    if (request.success) toast({ title: request.success.title, description: request.success.description });
     void queryClient.invalidateQueries();
     setTimeout(() => void queryClient.invalidateQueries(), INDEXER_SETTLE_MS);
     return { ok: true, hash, error: null };
