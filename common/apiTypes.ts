@@ -78,3 +78,85 @@ export interface SupplyPoint {
   totalShares: string;
   rewardMultiplier: string;
 }
+
+// --- The mock bank (/api/bank): every answer also carries `success: true, mock: true`. ---
+
+export type BankAccountType = "checking" | "savings";
+export type DepositStatus = "pending" | "processing" | "completed" | "failed";
+
+export interface BankAccount {
+  id: number;
+  name: string;
+  type: BankAccountType;
+  lastFour: string;
+  status: "pending" | "verified";
+  createdAt: string;
+  verifyAt: string;
+  verifiedAt: string | null;
+}
+
+export interface BankWallet {
+  id: number;
+  name: string;
+  address: string;
+  isPrimary: boolean;
+  /** USDX balanceOf as a decimal string; null when the chain did not answer. */
+  balance: string | null;
+  balanceRaw: string | null;
+  createdAt: string;
+}
+
+export interface Deposit {
+  id: number;
+  /** US dollars, 2 decimals. */
+  amount: string;
+  /** USDX minted, in base units (1 USD = 1 USDX). */
+  amountRaw: string;
+  fee: string;
+  rate: string;
+  status: DepositStatus;
+  /** When it was requested. */
+  timestamp: string;
+  processingAt: string;
+  completeAt: string;
+  completedAt: string | null;
+  walletAddress: string;
+  txHash: string | null;
+  error: string | null;
+  bankAccount: { id: number; name: string; lastFour: string };
+}
+
+/** GET /api/bank/terms: fee and rate as decimal strings, the per-deposit limit in dollars, timings in ms. */
+export interface BankTerms {
+  fee: string;
+  rate: string;
+  maxDeposit: string;
+  verifyMs: number;
+  processingMs: number;
+  completeMs: number;
+  /** The minter account that mints deposits; null when the bank is off. */
+  minter: string | null;
+}
+
+/** A stored contact (spec section 3): the address checksummed, empty notes as null. */
+export interface Contact {
+  id: number;
+  name: string;
+  address: string;
+  notes: string | null;
+  /** ISO 8601. */
+  createdAt: string;
+}
+
+/** GET /api/contacts: one page of a user's contacts, and how many match in all. */
+export interface ContactPage {
+  contacts: Contact[];
+  total: number;
+}
+
+/** POST /api/contacts/import: what was added, and each skipped line with its reason. */
+export interface ImportResult {
+  imported: number;
+  skipped: { line: number; reason: string }[];
+  contacts: Contact[];
+}

@@ -28,7 +28,7 @@ const Roles = lazy(() => import("@/features/admin/pages/RoleManagementPage"));
 const Blocklist = lazy(() => import("@/features/admin/pages/BlocklistPage"));
 const Accounts = titled("Bank Accounts & Deposits");
 const Payments = titled("Payments");
-const Contacts = titled("Contacts");
+const Contacts = lazy(() => import("@/features/contacts/pages/ContactsPage"));
 const Settings = lazy(() => import("@/features/settings/pages/SettingsPage"));
 const TransactionView = lazy(() => import("@/features/explorer/pages/TransactionPage"));
 const BlockView = lazy(() => import("@/features/explorer/pages/BlockPage"));

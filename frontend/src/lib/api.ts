@@ -39,6 +39,16 @@ async function failure(res: Response): Promise<ApiError> {
 
 /** Calls the API server: `path` is the full path, '/api/...' (the same string TanStack Query keys use). */
 export async function api<T>(path: string, options: { method?: string; body?: unknown } = {}): Promise<T> {
+  return (await (await send(path, options)).json()) as T;
+}
+
+/** The same call for an answer that is not JSON (a CSV export): its text and headers. */
+export async function apiText(path: string): Promise<{ text: string; headers: Headers }> {
+  const res = await send(path, {});
+  return { text: await res.text(), headers: res.headers };
+}
+
+async function send(path: string, options: { method?: string; body?: unknown }): Promise<Response> {
   const headers: Record<string, string> = {};
   const token = await getToken();
   if (token) headers.authorization = `Bearer ${token}`;
@@ -50,5 +60,5 @@ export async function api<T>(path: string, options: { method?: string; body?: un
     credentials: "include",
   });
   if (!res.ok) throw await failure(res);
-  return (await res.json()) as T;
+  return res;
 }

@@ -4,17 +4,13 @@ import type { Database } from "../db/client";
 import { contacts } from "../db/schema";
 import { badRequest, conflict, HttpError, notFound } from "../errors";
 import { readCsv } from "./csv";
+import type { Contact, ContactPage, ImportResult } from "../../../common/apiTypes";
+
+export type { Contact, ContactPage, ImportResult };
 
 export const NAME_MAX = 100;
 export const NOTES_MAX = 500;
 
-export interface Contact {
-  id: number;
-  name: string;
-  address: string;
-  notes: string | null;
-  createdAt: string;
-}
 
 /** A contact as a person typed it: any field may be missing or padded with spaces. */
 export interface ContactInput {
@@ -37,11 +33,6 @@ export interface ContactCandidate extends ContactInput {
   problem?: string;
 }
 
-export interface ImportResult {
-  imported: number;
-  skipped: { line: number; reason: string }[];
-  contacts: Contact[];
-}
 
 // C0/C1 controls, plus the bidi overrides that can make a name display as something else.
 const NAME_FORBIDDEN = /[\p{Cc}\u202A-\u202E\u2066-\u2069]/u;
@@ -108,7 +99,7 @@ export class ContactsService {
   constructor(private readonly db: Database) {}
 
   /** Newest first; `search` matches name, address or notes, case-insensitively and literally. */
-  async list(uid: string, options: { search?: string; limit: number; offset: number }): Promise<{ contacts: Contact[]; total: number }> {
+  async list(uid: string, options: { search?: string; limit: number; offset: number }): Promise<ContactPage> {
     const search = options.search?.trim();
     let where: SQL | undefined = eq(contacts.uid, uid);
     if (search) {

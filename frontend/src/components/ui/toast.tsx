@@ -56,7 +56,7 @@ export function Toaster() {
           )}
         >
           {/* min-w-0 and break-words: an address or hash in a message wraps instead of leaving the screen. */}
-          <div className="grid min-w-0 gap-1 break-words">
+          <div className="grid min-w-0 gap-1 [overflow-wrap:anywhere]">
             <ToastPrimitive.Title className="text-sm font-semibold">{t.title}</ToastPrimitive.Title>
             {t.description && <ToastPrimitive.Description className="text-sm opacity-90">{t.description}</ToastPrimitive.Description>}
           </div>

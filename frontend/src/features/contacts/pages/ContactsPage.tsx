@@ -1,0 +1,142 @@
+import { useState } from "react";
+import { AlertCircle, BookUser, Plus, RotateCw, Search, SearchX } from "lucide-react";
+import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
+import { Card, CardContent, CardHeader } from "@/components/ui/card";
+import { Input } from "@/components/ui/input";
+import { Spinner } from "@/components/ui/spinner";
+import { useContacts, type Contact } from "../api/contacts";
+import { ContactDialog } from "../components/ContactDialog";
+import { ContactsTable } from "../components/ContactsTable";
+import { DeleteContactDialog } from "../components/DeleteContactDialog";
+import { ExportButton } from "../components/ExportButton";
+import { ImportButton } from "../components/ImportButton";
+import { useDebouncedValue } from "../hooks/useDebouncedValue";
+
+/** Typing pauses this long before the server is asked. */
+export const SEARCH_DEBOUNCE_MS = 250;
+
+/** The add/edit dialog: closed, adding, or editing one contact. */
+type Editing = { contact: Contact | null } | null;
+
+/** /contacts: the signed-in user's address book, kept by the server (decisions.md). */
+export default function ContactsPage() {
+  const [search, setSearch] = useState("");
+  const query = useDebouncedValue(search.trim(), SEARCH_DEBOUNCE_MS);
+  const contacts = useContacts(query);
+  const [editing, setEditing] = useState<Editing>(null);
+  const [deleting, setDeleting] = useState<Contact | null>(null);
+
+  const rows = contacts.data?.pages.flatMap((page) => page.contacts) ?? [];
+  const total = contacts.data?.pages[0]?.total ?? 0;
+  // The previous search's results still show while the new one loads.
+  const searching = contacts.isPlaceholderData;
+
+  return (
+    <div>
+      <div className="mb-6 flex flex-wrap items-end justify-between gap-3">
+        <div className="grid gap-1">
+          <h1 className="text-2xl font-bold tracking-tight">Contacts</h1>
+          <p className="text-sm text-muted-foreground">Your address book of frequently used addresses.</p>
+        </div>
+        {/* Small on phones, so the three fit on one row at 390 px. */}
+        <div className="flex flex-wrap gap-2 [&>button]:h-9 [&>button]:px-3 sm:[&>button]:h-10 sm:[&>button]:px-4">
+          <ExportButton />
+          <ImportButton />
+          <Button type="button" onClick={() => setEditing({ contact: null })}>
+            <Plus className="h-4 w-4" aria-hidden />
+            Add Contact
+          </Button>
+        </div>
+      </div>
+
+      <Card>
+        <CardHeader className="flex-row flex-wrap items-center justify-between gap-3 space-y-0 p-4 sm:p-6">
+          <div className="relative w-full sm:max-w-sm">
+            <Search className="pointer-events-none absolute left-3 top-1/2 h-4 w-4 -translate-y-1/2 text-muted-foreground" aria-hidden />
+            <Input
+              type="search"
+              aria-label="Search contacts"
+              placeholder="Search name, address or notes"
+              className="pl-9 pr-9"
+              value={search}
+              onChange={(e) => setSearch(e.target.value)}
+            />
+            {searching && <Spinner className="absolute right-3 top-1/2 h-4 w-4 -translate-y-1/2" label="Searching" />}
+          </div>
+          {contacts.data && (
+            <p className="text-sm text-muted-foreground" aria-live="polite">
+              {query ? `${total.toLocaleString("en-US")} ${total === 1 ? "match" : "matches"}` : `${total.toLocaleString("en-US")} ${total === 1 ? "contact" : "contacts"}`}
+            </p>
+          )}
+        </CardHeader>
+        <CardContent className="p-4 pt-0 sm:p-6 sm:pt-0">
+          {contacts.isError && !contacts.data ? (
+            <LoadError error={contacts.error} retrying={contacts.isFetching} onRetry={() => void contacts.refetch()} />
+          ) : !contacts.data ? (
+            <div className="flex items-center justify-center gap-2 py-12 text-sm text-muted-foreground">
+              <Spinner label="Loading contacts" /> Loading contacts...
+            </div>
+          ) : rows.length === 0 ? (
+            <EmptyState searching={query !== ""} />
+          ) : (
+            <div className="grid gap-4">
+              {contacts.isError && (
+                // A reload or the next page failed: what was loaded stays, with the reason and a retry.
+                <LoadError
+                  error={contacts.error}
+                  retrying={contacts.isFetching}
+                  onRetry={() => void (contacts.isFetchNextPageError ? contacts.fetchNextPage() : contacts.refetch())}
+                />
+              )}
+              <ContactsTable contacts={rows} onEdit={(contact) => setEditing({ contact })} onDelete={setDeleting} />
+              {contacts.hasNextPage && (
+                <div className="flex flex-wrap items-center justify-between gap-2 border-t border-border pt-4 text-sm text-muted-foreground">
+                  <span>
+                    Showing {rows.length.toLocaleString("en-US")} of {total.toLocaleString("en-US")}
+                  </span>
+                  <Button type="button" variant="outline" size="sm" onClick={() => void contacts.fetchNextPage()} disabled={contacts.isFetchingNextPage}>
+                    {contacts.isFetchingNextPage && <Spinner className="h-4 w-4 text-current" label="Loading more contacts" />}
+                    Load more
+                  </Button>
+                </div>
+              )}
+            </div>
+          )}
+        </CardContent>
+      </Card>
+
+      <ContactDialog open={editing !== null} onOpenChange={(open) => !open && setEditing(null)} contact={editing?.contact ?? null} />
+      <DeleteContactDialog contact={deleting} onClose={() => setDeleting(null)} />
+    </div>
+  );
+}
+
+function EmptyState({ searching }: { searching: boolean }) {
+  const Icon = searching ? SearchX : BookUser;
+  return (
+    <div className="flex flex-col items-center gap-2 py-12 text-center">
+      <span className="mb-1 flex h-12 w-12 items-center justify-center rounded-full bg-accent text-accent-foreground">
+        <Icon className="h-6 w-6" aria-hidden />
+      </span>
+      <p className="font-medium">No contacts found</p>
+      <p className="text-sm text-muted-foreground">{searching ? "Try changing your search query" : "Add contacts to manage your frequently used addresses"}</p>
+    </div>
+  );
+}
+
+function LoadError({ error, retrying, onRetry }: { error: Error | null; retrying: boolean; onRetry(): void }) {
+  return (
+    <Alert variant="destructive">
+      <AlertCircle className="h-4 w-4" aria-hidden />
+      <AlertTitle>Failed to load contacts</AlertTitle>
+      <AlertDescription className="flex flex-wrap items-center justify-between gap-2">
+        <span className="min-w-0 [overflow-wrap:anywhere]">{error?.message || "Unknown error"}</span>
+        <Button type="button" size="sm" variant="outline" onClick={onRetry} disabled={retrying}>
+          <RotateCw className={retrying ? "h-4 w-4 animate-spin" : "h-4 w-4"} aria-hidden />
+          Retry
+        </Button>
+      </AlertDescription>
+    </Alert>
+  );
+}
