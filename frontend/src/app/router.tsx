@@ -23,7 +23,7 @@ const page = (node: ReactNode) => (
 const titled = (title: string) => lazy(async () => ({ default: () => <PageTitle title={title} /> }));
 
 const Dashboard = lazy(() => import("./pages/DashboardRoute"));
-const Transactions = titled("Transaction History");
+const Transactions = lazy(() => import("@/features/transactions/pages/TransactionsPage"));
 const Roles = lazy(() => import("@/features/admin/pages/RoleManagementPage"));
 const Blocklist = lazy(() => import("@/features/admin/pages/BlocklistPage"));
 const Accounts = titled("Bank Accounts & Deposits");

@@ -1,0 +1,84 @@
+import type { ReactNode } from "react";
+import { Link } from "react-router-dom";
+import { ExternalLink } from "lucide-react";
+import { useConfig } from "@/lib/config";
+import { addressUrl, blockUrl, isExternal, txUrl } from "@/lib/explorer";
+import { relativeTime, shortAddress } from "@/lib/format";
+import { cn } from "@/lib/utils";
+import { ZERO_ADDRESS } from "../display";
+
+/** A link to the block explorer: a new tab on Sepolia, the dashboard's own views (in-app routes) on the local chain. */
+export function ExplorerLink({ href, children, label, className }: { href: string; children: ReactNode; label: string; className?: string }) {
+  const config = useConfig();
+  const classes = cn(
+    "inline-flex items-center gap-1 whitespace-nowrap rounded-sm text-primary underline-offset-4 hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring",
+    className,
+  );
+  if (isExternal(config)) {
+    return (
+      <a href={href} target="_blank" rel="noreferrer" aria-label={label} title={label} className={classes}>
+        {children}
+        <ExternalLink className="h-3 w-3 opacity-60" aria-hidden />
+      </a>
+    );
+  }
+  return (
+    <Link to={href} aria-label={label} title={label} className={classes}>
+      {children}
+    </Link>
+  );
+}
+
+export function TxLink({ hash }: { hash: string }) {
+  const config = useConfig();
+  return (
+    <ExplorerLink href={txUrl(config, hash)} label={`Transaction ${hash}`} className="font-mono text-xs">
+      {shortAddress(hash)}
+    </ExplorerLink>
+  );
+}
+
+export function BlockLink({ block }: { block: number }) {
+  const config = useConfig();
+  return (
+    <ExplorerLink href={blockUrl(config, block)} label={`Block ${block}`} className="tabular-nums">
+      {block.toLocaleString()}
+    </ExplorerLink>
+  );
+}
+
+/**
+ * An account, shortened, linking to its history; '(you)' on the connected wallet's own. The
+ * account whose history is shown (`current`) and the zero address of a mint or burn are not links.
+ */
+export function AddressLink({ address, you, current = false }: { address: string; you: boolean; current?: boolean }) {
+  const config = useConfig();
+  const mark = you && <span className="font-sans text-muted-foreground">(you)</span>;
+  if (current || ZERO_ADDRESS.test(address)) {
+    return (
+      <span
+        className={cn("inline-flex items-center gap-1 whitespace-nowrap font-mono text-xs", current ? "font-semibold text-foreground" : "text-muted-foreground")}
+        title={current ? address : "The zero address"}
+      >
+        {shortAddress(address)}
+        {mark}
+      </span>
+    );
+  }
+  return (
+    <ExplorerLink href={addressUrl(config, address)} label={`Address ${address}${you ? " (you)" : ""}`} className="font-mono text-xs">
+      {shortAddress(address)}
+      {mark}
+    </ExplorerLink>
+  );
+}
+
+/** A Unix time as the spec words it ('2 minutes ago'), the exact date and time on hover. */
+export function TimeCell({ timestamp, now }: { timestamp: number; now: number }) {
+  const date = new Date(timestamp * 1000);
+  return (
+    <time dateTime={date.toISOString()} title={date.toLocaleString()} className="whitespace-nowrap text-muted-foreground">
+      {relativeTime(timestamp, now)}
+    </time>
+  );
+}
