@@ -26,7 +26,7 @@ const Dashboard = lazy(() => import("./pages/DashboardRoute"));
 const Transactions = lazy(() => import("@/features/transactions/pages/TransactionsPage"));
 const Roles = lazy(() => import("@/features/admin/pages/RoleManagementPage"));
 const Blocklist = lazy(() => import("@/features/admin/pages/BlocklistPage"));
-const Accounts = titled("Bank Accounts & Deposits");
+const Accounts = lazy(() => import("@/features/bank/pages/BankAccountsPage"));
 const Payments = titled("Payments");
 const Contacts = lazy(() => import("@/features/contacts/pages/ContactsPage"));
 const Settings = lazy(() => import("@/features/settings/pages/SettingsPage"));

@@ -25,3 +25,11 @@ export function relativeTime(timestamp: number | null | undefined, now: number =
   }
   return new Date(timestamp * 1000).toLocaleString();
 }
+
+/** Thousands separators for an exact decimal string ('-1234567.5' reads '-1,234,567.5'); no rounding. */
+export function groupDigits(decimal: string): string {
+  const [whole, fraction] = decimal.split(".");
+  const sign = whole.startsWith("-") ? "-" : "";
+  const digits = whole.replace(/^-/, "").replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+  return `${sign}${digits}${fraction !== undefined ? `.${fraction}` : ""}`;
+}

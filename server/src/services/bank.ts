@@ -10,6 +10,7 @@ import type { Database } from "../db/client";
 import { bankAccounts, bankWallets, deposits } from "../db/schema";
 import { badRequest, conflict, notFound } from "../errors";
 import type { Logger } from "../logger";
+import type { BankAccount, BankAccountType, BankTerms, BankWallet, Deposit, DepositStatus } from "../../../common/apiTypes";
 import { Ticker } from "./ticker";
 import type { SessionUser } from "./firebaseAuth";
 
@@ -31,51 +32,6 @@ const DEPOSIT_LIST_LIMIT = 500;
 const REMOVED = "removed";
 /** The wallet a wallet sign-in brings along, named so the user can tell it apart. */
 const SIGN_IN_WALLET_NAME = "Sign-in wallet";
-
-export type BankAccountType = "checking" | "savings";
-export type DepositStatus = "pending" | "processing" | "completed" | "failed";
-
-export interface BankAccountView {
-  id: number;
-  name: string;
-  type: BankAccountType;
-  lastFour: string;
-  status: "pending" | "verified";
-  createdAt: string;
-  verifyAt: string;
-  verifiedAt: string | null;
-}
-
-export interface BankWalletView {
-  id: number;
-  name: string;
-  address: string;
-  isPrimary: boolean;
-  /** USDX balanceOf as a decimal string; null when the chain did not answer. */
-  balance: string | null;
-  balanceRaw: string | null;
-  createdAt: string;
-}
-
-export interface DepositView {
-  id: number;
-  /** US dollars, 2 decimals. */
-  amount: string;
-  /** USDX minted, in base units (1 USD = 1 USDX). */
-  amountRaw: string;
-  fee: string;
-  rate: string;
-  status: DepositStatus;
-  /** When it was requested. */
-  timestamp: string;
-  processingAt: string;
-  completeAt: string;
-  completedAt: string | null;
-  walletAddress: string;
-  txHash: string | null;
-  error: string | null;
-  bankAccount: { id: number; name: string; lastFour: string };
-}
 
 export interface NewBankAccount {
   name: string;
@@ -139,7 +95,7 @@ export class MockBankService {
   }
 
   /** What the deposit screen shows: fee, rate, limit and timings (public; the key never leaves). */
-  terms() {
+  terms(): BankTerms {
     return {
       fee: DEPOSIT_FEE,
       rate: USD_PER_USDX,
@@ -170,7 +126,7 @@ export class MockBankService {
 
   // ---------------------------------------------------------------- bank accounts
 
-  async listAccounts(uid: string): Promise<BankAccountView[]> {
+  async listAccounts(uid: string): Promise<BankAccount[]> {
     await this.verifyDue(uid);
     const rows = await this.db
       .select()
@@ -180,7 +136,7 @@ export class MockBankService {
     return rows.map(accountView);
   }
 
-  async addAccount(uid: string, input: NewBankAccount): Promise<BankAccountView> {
+  async addAccount(uid: string, input: NewBankAccount): Promise<BankAccount> {
     const name = input.name.trim();
     const accountNumber = input.accountNumber.trim();
     const routingNumber = input.routingNumber.trim();
@@ -235,13 +191,13 @@ export class MockBankService {
 
   // ---------------------------------------------------------------- wallets
 
-  async listWallets(user: SessionUser): Promise<BankWalletView[]> {
+  async listWallets(user: SessionUser): Promise<BankWallet[]> {
     await this.adoptSignInWallet(user);
     const rows = await this.db.select().from(bankWallets).where(eq(bankWallets.uid, user.uid)).orderBy(bankWallets.createdAt, bankWallets.id);
     return this.withBalances(rows);
   }
 
-  async addWallet(uid: string, input: { name: string; address: string }): Promise<BankWalletView> {
+  async addWallet(uid: string, input: { name: string; address: string }): Promise<BankWallet> {
     let address: string;
     try {
       address = parseAddress(input.address);
@@ -264,7 +220,7 @@ export class MockBankService {
     return (await this.withBalances([row]))[0];
   }
 
-  async setPrimaryWallet(uid: string, id: number): Promise<BankWalletView> {
+  async setPrimaryWallet(uid: string, id: number): Promise<BankWallet> {
     const row = await this.db.transaction(async (tx) => {
       await lockUserWallets(tx, uid);
       const [target] = await tx.select().from(bankWallets).where(and(eq(bankWallets.id, id), eq(bankWallets.uid, uid)));
@@ -303,7 +259,7 @@ export class MockBankService {
     });
   }
 
-  private async withBalances(rows: WalletRow[]): Promise<BankWalletView[]> {
+  private async withBalances(rows: WalletRow[]): Promise<BankWallet[]> {
     const balances = await Promise.all(
       rows.map((w) =>
         this.chain.usdx.balanceOf(w.address).catch((error: unknown) => {
@@ -328,7 +284,7 @@ export class MockBankService {
 
   // ---------------------------------------------------------------- deposits
 
-  async listDeposits(uid: string): Promise<DepositView[]> {
+  async listDeposits(uid: string): Promise<Deposit[]> {
     await this.startDue(uid);
     const rows = await this.db
       .select({ deposit: deposits, account: bankAccounts })
@@ -340,7 +296,7 @@ export class MockBankService {
     return rows.map((r) => depositView(r.deposit, r.account));
   }
 
-  async getDeposit(uid: string, id: number): Promise<DepositView> {
+  async getDeposit(uid: string, id: number): Promise<Deposit> {
     await this.startDue(uid);
     const [row] = await this.db
       .select({ deposit: deposits, account: bankAccounts })
@@ -352,7 +308,7 @@ export class MockBankService {
   }
 
   /** Requests a deposit; the worker mints it once its completion time comes. */
-  async createDeposit(user: SessionUser, input: NewDeposit): Promise<DepositView> {
+  async createDeposit(user: SessionUser, input: NewDeposit): Promise<Deposit> {
     const amount = parseDepositAmount(input.amount);
     const uid = user.uid;
     await this.verifyDue(uid);
@@ -526,7 +482,7 @@ async function lockUserWallets(tx: Tx, uid: string): Promise<void> {
   await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${"bank-wallets:" + uid}))`);
 }
 
-function accountView(row: AccountRow): BankAccountView {
+function accountView(row: AccountRow): BankAccount {
   return {
     id: row.id,
     name: row.name,
@@ -539,7 +495,7 @@ function accountView(row: AccountRow): BankAccountView {
   };
 }
 
-function depositView(row: DepositRow, account: AccountRow): DepositView {
+function depositView(row: DepositRow, account: AccountRow): Deposit {
   const raw = BigInt(row.amount);
   return {
     id: row.id,

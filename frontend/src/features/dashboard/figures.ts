@@ -1,14 +1,7 @@
 import { exactTokenAmount } from "../../../../common/amounts";
 import { MULTIPLIER_BASE } from "../../../../common/token";
-import { formatMultiplier, formatUsdx } from "@/lib/format";
-
-/** Thousands separators on a formatted decimal ("1234567.89" -> "1,234,567.89"), as text: no floats. */
-export function groupDigits(decimal: string): string {
-  const [whole, fraction] = decimal.split(".");
-  const sign = whole.startsWith("-") ? "-" : "";
-  const digits = whole.replace(/^-/, "").replace(/\B(?=(\d{3})+(?!\d))/g, ",");
-  return `${sign}${digits}${fraction !== undefined ? `.${fraction}` : ""}`;
-}
+import { formatMultiplier, formatUsdx, groupDigits } from "@/lib/format";
+export { groupDigits };
 
 /** An amount of USDX (or shares) as the cards show it: two decimals, grouped. */
 export const shownUsdx = (value: bigint) => groupDigits(formatUsdx(value));

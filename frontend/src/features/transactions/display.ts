@@ -1,15 +1,8 @@
 import { exactTokenAmount } from "../../../../common/amounts";
 import { roleNameOfHash } from "../../../../common/roles";
-import { formatMultiplier, shortAddress } from "@/lib/format";
+import { formatMultiplier, groupDigits, shortAddress } from "@/lib/format";
 import type { BadgeProps } from "@/components/ui/badge";
-
-/** Thousands separators on a decimal string ("1234567.5" -> "1,234,567.5"), as text: no floats. */
-export function groupDigits(decimal: string): string {
-  const [whole, fraction] = decimal.split(".");
-  const sign = whole.startsWith("-") ? "-" : "";
-  const digits = whole.replace(/^-/, "").replace(/\B(?=(\d{3})+(?!\d))/g, ",");
-  return `${sign}${digits}${fraction !== undefined ? `.${fraction}` : ""}`;
-}
+export { groupDigits };
 
 /**
  * An amount of USDX in full: every decimal it has, at least two, grouped ("1,000.00", "12.50",

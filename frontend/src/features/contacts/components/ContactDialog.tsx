@@ -9,7 +9,7 @@ import { toast } from "@/components/ui/toast";
 import { checkAddress, type Problem } from "@/lib/validation";
 import { cn } from "@/lib/utils";
 import { serverProblem, useAddContact, useUpdateContact, type Contact, type ContactFields } from "../api/contacts";
-import { FieldError } from "./FieldError";
+import { FieldError } from "@/components/ui/field-error";
 
 type Field = "name" | "address" | "notes";
 

@@ -4,7 +4,7 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@
 import { relativeTime } from "@/lib/format";
 import { cn } from "@/lib/utils";
 import type { Contact } from "../api/contacts";
-import { useNow } from "../hooks/useNow";
+import { useNow } from "@/lib/useNow";
 import { CopyableAddress } from "./CopyableAddress";
 
 // On phones the table scrolls sideways; edit and delete stay in view at its right edge.

@@ -3,7 +3,8 @@ import { Download, Loader2 } from "lucide-react";
 import { Button } from "@/components/ui/button";
 import { toast } from "@/components/ui/toast";
 import { serverProblem } from "../api/contacts";
-import { fetchContactsCsv, saveTextFile } from "../api/export";
+import { saveTextFile } from "@/lib/download";
+import { fetchContactsCsv } from "../api/export";
 
 /** Export: every contact as the server's CSV (Name, Address, Notes), saved under the server's file name. */
 export function ExportButton() {
@@ -12,7 +13,7 @@ export function ExportButton() {
     setBusy(true);
     try {
       const { text, fileName } = await fetchContactsCsv();
-      saveTextFile(text, fileName);
+      saveTextFile(text, fileName, "text/csv;charset=utf-8");
     } catch (error) {
       toast({ ...serverProblem(error, "Export failed"), variant: "destructive" });
     } finally {

@@ -7,7 +7,7 @@ import { CopyButton } from "@/components/ui/copy-button";
 import { useConfig } from "@/lib/config";
 import { addressUrl } from "@/lib/explorer";
 import { TOKEN_SYMBOL } from "../../../../../common/token";
-import { ExplorerLink } from "./ExplorerLink";
+import { ExplorerLink } from "@/components/ExplorerLink";
 
 /** Spec section 2: symbol, network, the proxy and owner addresses with copy buttons, 'View Details'. */
 export function ContractInformation({ symbol }: { symbol: string | undefined }) {

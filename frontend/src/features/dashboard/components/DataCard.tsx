@@ -6,7 +6,7 @@ import { Spinner } from "@/components/ui/spinner";
 import { relativeTime } from "@/lib/format";
 import { cn } from "@/lib/utils";
 import { errorText } from "../figures";
-import { useNow } from "../hooks/useNow";
+import { useNow } from "@/lib/useNow";
 
 interface DataCardProps {
   title: string;

@@ -13,7 +13,7 @@ import { cn } from "@/lib/utils";
 import { exactTokenAmount, parseTokenAmount } from "../../../../../common/amounts";
 import { recordMultiplierRequest } from "../api/rewardMultiplier";
 import { balanceChange, belowBase, shownMultiplier } from "../figures";
-import { FieldError } from "./FieldError";
+import { FieldError } from "@/components/ui/field-error";
 
 type Operation = "set" | "add";
 

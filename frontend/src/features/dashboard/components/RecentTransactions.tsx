@@ -10,8 +10,8 @@ import { addressUrl, txUrl } from "@/lib/explorer";
 import { relativeTime, shortAddress } from "@/lib/format";
 import { useRecentTransactions, type HistoryEntry } from "../api/queries";
 import { errorMessage, shownUsdx } from "../figures";
-import { useNow } from "../hooks/useNow";
-import { ExplorerLink } from "./ExplorerLink";
+import { useNow } from "@/lib/useNow";
+import { ExplorerLink } from "@/components/ExplorerLink";
 
 const ZERO_ADDRESS = /^0x0{40}$/i;
 

@@ -12,7 +12,7 @@ import { checkAddress, checkTransferAmount, type Problem } from "@/lib/validatio
 import { cn } from "@/lib/utils";
 import { exactTokenAmount } from "../../../../../common/amounts";
 import { shownUsdx } from "../figures";
-import { FieldError } from "./FieldError";
+import { FieldError } from "@/components/ui/field-error";
 
 interface TransferDialogProps {
   open: boolean;

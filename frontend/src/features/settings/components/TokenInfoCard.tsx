@@ -10,7 +10,8 @@ import { copyText } from "@/lib/clipboard";
 import { useConfig } from "@/lib/config";
 import { addressUrl } from "@/lib/explorer";
 import { TOKEN_DECIMALS, TOKEN_NAME, TOKEN_SYMBOL } from "../../../../../common/token";
-import { ABI_FILE_NAME, downloadTextFile, loadMinifiedAbi } from "../api/abi";
+import { saveTextFile } from "@/lib/download";
+import { ABI_FILE_NAME, loadMinifiedAbi } from "../api/abi";
 
 function Fact({ label, children }: { label: string; children: React.ReactNode }) {
   return (
@@ -68,7 +69,7 @@ function AbiStrip() {
 
   const download = () =>
     withAbi("download", (abi) => {
-      downloadTextFile(abi, ABI_FILE_NAME);
+      saveTextFile(abi, ABI_FILE_NAME, "application/json");
       toast({ title: "ABI Downloaded", description: "Minified ABI file downloaded" });
     });
 

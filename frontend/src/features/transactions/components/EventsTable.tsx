@@ -3,7 +3,7 @@ import { Badge } from "@/components/ui/badge";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import type { ContractEvent } from "../api/events";
 import { eventBadge, sameAddress, shownArgs } from "../display";
-import { useNow } from "../hooks/useNow";
+import { useNow } from "@/lib/useNow";
 import { AddressLink, BlockLink, TimeCell, TxLink } from "./links";
 
 /** An event's decoded arguments: addresses shortened and linked, amounts in USDX, roles by name. */

@@ -3,7 +3,7 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@
 import { cn } from "@/lib/utils";
 import type { HistoryEntry } from "../api/history";
 import { directionOf, exactUsdx, sameAddress, type Direction } from "../display";
-import { useNow } from "../hooks/useNow";
+import { useNow } from "@/lib/useNow";
 import { AddressLink, BlockLink, TimeCell, TxLink } from "./links";
 
 const SIGN: Record<Direction, string> = { in: "+", out: "-", self: "" };

@@ -1,33 +1,10 @@
-import type { ReactNode } from "react";
 import { Link } from "react-router-dom";
-import { ExternalLink } from "lucide-react";
+import { ExplorerLink } from "@/components/ExplorerLink";
 import { useConfig } from "@/lib/config";
-import { addressUrl, blockUrl, isExternal, txUrl } from "@/lib/explorer";
+import { addressUrl, blockUrl, txUrl } from "@/lib/explorer";
 import { relativeTime, shortAddress } from "@/lib/format";
 import { cn } from "@/lib/utils";
 import { ZERO_ADDRESS } from "../display";
-
-/** A link to the block explorer: a new tab on Sepolia, the dashboard's own views (in-app routes) on the local chain. */
-export function ExplorerLink({ href, children, label, className }: { href: string; children: ReactNode; label: string; className?: string }) {
-  const config = useConfig();
-  const classes = cn(
-    "inline-flex items-center gap-1 whitespace-nowrap rounded-sm text-primary underline-offset-4 hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring",
-    className,
-  );
-  if (isExternal(config)) {
-    return (
-      <a href={href} target="_blank" rel="noreferrer" aria-label={label} title={label} className={classes}>
-        {children}
-        <ExternalLink className="h-3 w-3 opacity-60" aria-hidden />
-      </a>
-    );
-  }
-  return (
-    <Link to={href} aria-label={label} title={label} className={classes}>
-      {children}
-    </Link>
-  );
-}
 
 export function TxLink({ hash }: { hash: string }) {
   const config = useConfig();

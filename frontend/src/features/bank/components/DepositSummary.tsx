@@ -1,0 +1,66 @@
+import type { ReactNode } from "react";
+import { formatTokenAmount } from "../../../../../common/amounts";
+import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
+import { Spinner } from "@/components/ui/spinner";
+import { shortAddress } from "@/lib/format";
+import type { BankTerms, BankWallet } from "../api";
+import { parseCents, receivedUsdx } from "../depositRules";
+import { usd, usdx } from "../format";
+import { LoadFailed } from "./parts";
+
+interface DepositSummaryProps {
+  terms: { data: BankTerms | undefined; error: unknown; isFetching: boolean; refetch(): unknown };
+  amount: string;
+  wallet: BankWallet | undefined;
+}
+
+function Row({ label, children, strong = false }: { label: string; children: ReactNode; strong?: boolean }) {
+  return (
+    <div className={strong ? "flex items-baseline justify-between gap-4 pt-3 text-base font-semibold" : "flex items-baseline justify-between gap-4 text-sm"}>
+      <dt className={strong ? undefined : "text-muted-foreground"}>{label}</dt>
+      <dd className="min-w-0 text-right tabular-nums [overflow-wrap:anywhere]">{children}</dd>
+    </div>
+  );
+}
+
+/** Fee, rate and what arrives, from the server's terms (GET /api/bank/terms: $0.00 and 1 USD = 1 USDX). */
+export function DepositSummary({ terms, amount, wallet }: DepositSummaryProps) {
+  const cents = parseCents(amount);
+  const shownAmount = usd(formatTokenAmount(cents ?? 0n, 2, 2));
+  const received = terms.data ? receivedUsdx(amount, terms.data) : null;
+  return (
+    <Card>
+      <CardHeader className="pb-4">
+        <CardTitle className="text-base">Summary</CardTitle>
+      </CardHeader>
+      <CardContent>
+        {terms.data ? (
+          <dl className="grid grid-cols-1 gap-2.5" aria-label="Deposit summary">
+            <Row label="Deposit amount">{shownAmount}</Row>
+            <Row label="Fee">{usd(terms.data.fee)}</Row>
+            <Row label="Rate">1 USD = {terms.data.rate} USDX</Row>
+            <Row label="Arrives">in about {Math.round(terms.data.completeMs / 1000)} seconds</Row>
+            {wallet && (
+              <Row label="To">
+                <span title={wallet.address}>
+                  {wallet.name} <span className="font-mono text-xs">{shortAddress(wallet.address)}</span>
+                </span>
+              </Row>
+            )}
+            <div className="border-t border-border">
+              <Row label="You receive" strong>
+                <span data-testid="you-receive">{usdx(received ?? 0n)}</span>
+              </Row>
+            </div>
+          </dl>
+        ) : terms.error ? (
+          <LoadFailed title="Could not load the deposit terms" error={terms.error} onRetry={() => void terms.refetch()} retrying={terms.isFetching} />
+        ) : (
+          <div className="flex justify-center py-4">
+            <Spinner label="Loading the deposit terms" />
+          </div>
+        )}
+      </CardContent>
+    </Card>
+  );
+}

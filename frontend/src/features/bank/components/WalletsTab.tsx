@@ -1,0 +1,160 @@
+import { useState } from "react";
+import { useQueryClient } from "@tanstack/react-query";
+import { Plus, Star, Trash2, Wallet } from "lucide-react";
+import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
+import { CopyButton } from "@/components/ui/copy-button";
+import { toast } from "@/components/ui/toast";
+import { shortAddress } from "@/lib/format";
+import { useWallet } from "@/lib/wallet/store";
+import { bankKeys, removeWallet, serverProblem, setPrimaryWallet, useBankWallets, useUid, type BankWallet } from "../api";
+import { AddWalletDialog } from "./AddWalletDialog";
+import { ConfirmDialog } from "./ConfirmDialog";
+import { ConnectedWalletOffer, useUnlistedConnectedWallet } from "./ConnectedWalletOffer";
+import { EmptyState, Loading, LoadFailed } from "./parts";
+import { usdx } from "../format";
+
+/** My Wallets: where deposits can mint to. One is primary; it cannot be removed. */
+export function WalletsTab() {
+  const wallets = useBankWallets();
+  const connected = useWallet((s) => (s.status === "connected" ? s.address : null));
+  const unlisted = useUnlistedConnectedWallet(wallets.data);
+  const [adding, setAdding] = useState(false);
+  const [removing, setRemoving] = useState<BankWallet | null>(null);
+  const queryClient = useQueryClient();
+  const uid = useUid();
+  const [making, setMaking] = useState<number | null>(null);
+
+  const makePrimary = async (wallet: BankWallet) => {
+    setMaking(wallet.id);
+    try {
+      await setPrimaryWallet(wallet.id);
+      queryClient.setQueryData<BankWallet[]>(bankKeys.wallets(uid), (list) => list?.map((w) => ({ ...w, isPrimary: w.id === wallet.id })));
+      toast({ title: "Primary Wallet Updated", description: `${wallet.name} (${shortAddress(wallet.address)}) now receives your deposits by default.` });
+    } catch (error) {
+      toast({ ...serverProblem(error, "Could not update the primary wallet"), variant: "destructive" });
+    } finally {
+      setMaking(null);
+    }
+  };
+
+  const askRemove = (wallet: BankWallet) => {
+    if (wallet.isPrimary) {
+      toast({ title: "Cannot Remove Primary Wallet", description: `${wallet.name} is your primary wallet; make another wallet primary first.`, variant: "destructive" });
+      return;
+    }
+    setRemoving(wallet);
+  };
+
+  const remove = async (wallet: BankWallet) => {
+    try {
+      await removeWallet(wallet.id);
+      queryClient.setQueryData<BankWallet[]>(bankKeys.wallets(uid), (list) => list?.filter((w) => w.id !== wallet.id));
+      toast({ title: "Wallet Removed", description: `${wallet.name} (${shortAddress(wallet.address)}) was removed from your wallets.` });
+      setRemoving(null);
+    } catch (error) {
+      toast({ ...serverProblem(error, "Could not remove the wallet"), variant: "destructive" });
+    }
+  };
+
+  const addButton = (
+    <Button onClick={() => setAdding(true)}>
+      <Plus className="h-4 w-4" aria-hidden /> Add Wallet
+    </Button>
+  );
+
+  let body;
+  if (wallets.isError && !wallets.data) {
+    body = <LoadFailed title="Could not load your wallets" error={wallets.error} onRetry={() => void wallets.refetch()} retrying={wallets.isFetching} />;
+  } else if (!wallets.data) {
+    body = <Loading label="Loading wallets" />;
+  } else if (wallets.data.length === 0) {
+    body = (
+      <EmptyState icon={<Wallet />} title="No wallets yet" hint="Add a wallet to receive the USDX your deposits mint. The first wallet you add becomes your primary wallet.">
+        {!unlisted && addButton}
+      </EmptyState>
+    );
+  } else {
+    body = (
+      <ul className="divide-y divide-border rounded-lg border border-border" aria-label="Wallets">
+        {wallets.data.map((wallet) => {
+          const isConnected = connected !== null && wallet.address.toLowerCase() === connected.toLowerCase();
+          return (
+            <li key={wallet.id} className="flex flex-col gap-3 p-4 md:flex-row md:items-center md:justify-between">
+              <div className="grid min-w-0 grid-cols-1 gap-1">
+                <div className="flex flex-wrap items-center gap-1.5">
+                  <span className="font-medium">{wallet.name}</span>
+                  {wallet.isPrimary && (
+                    <Badge className="gap-1">
+                      <Star className="h-3 w-3" aria-hidden /> Primary
+                    </Badge>
+                  )}
+                  {isConnected && <Badge variant="outline">Connected</Badge>}
+                </div>
+                <div className="flex items-center gap-1">
+                  <span className="font-mono text-xs text-muted-foreground" title={wallet.address}>
+                    <span className="hidden lg:inline">{wallet.address}</span>
+                    <span className="lg:hidden">{shortAddress(wallet.address)}</span>
+                  </span>
+                  <CopyButton value={wallet.address} />
+                </div>
+              </div>
+              <div className="flex items-center justify-between gap-4 md:justify-end">
+                <div className="md:text-right">
+                  <p className="text-xs text-muted-foreground">Balance</p>
+                  <p className="font-medium tabular-nums" data-testid={`balance-${wallet.id}`}>
+                    {wallet.balanceRaw === null ? <span className="font-normal text-muted-foreground">Unavailable</span> : usdx(wallet.balanceRaw)}
+                  </p>
+                </div>
+                <div className="flex items-center gap-1">
+                  {!wallet.isPrimary && (
+                    <Button size="sm" variant="outline" onClick={() => void makePrimary(wallet)} disabled={making !== null}>
+                      {making === wallet.id ? "Updating..." : "Set as primary"}
+                    </Button>
+                  )}
+                  <Button
+                    size="icon"
+                    variant="ghost"
+                    className="h-8 w-8 text-muted-foreground hover:text-destructive"
+                    aria-label={`Remove ${wallet.name}`}
+                    title={wallet.isPrimary ? "The primary wallet cannot be removed" : "Remove"}
+                    onClick={() => askRemove(wallet)}
+                  >
+                    <Trash2 className="h-4 w-4" aria-hidden />
+                  </Button>
+                </div>
+              </div>
+            </li>
+          );
+        })}
+      </ul>
+    );
+  }
+
+  return (
+    <Card>
+      <CardHeader className="flex-row flex-wrap items-start justify-between gap-3 space-y-0">
+        <div className="grid grid-cols-1 gap-1.5">
+          <CardTitle>My Wallets</CardTitle>
+          <CardDescription>Wallets that receive the USDX your deposits mint. Deposits go to the primary wallet unless you choose another.</CardDescription>
+        </div>
+        {wallets.data && (wallets.data.length > 0 || unlisted) && addButton}
+      </CardHeader>
+      <CardContent className="grid grid-cols-1 gap-4">
+        {unlisted && <ConnectedWalletOffer address={unlisted} />}
+        {body}
+      </CardContent>
+      <AddWalletDialog open={adding} onOpenChange={setAdding} wallets={wallets.data ?? []} connected={connected} />
+      <ConfirmDialog
+        open={removing !== null}
+        onCancel={() => setRemoving(null)}
+        title="Remove wallet?"
+        description={removing ? `${removing.name} (${shortAddress(removing.address)}) will no longer receive deposits. Nothing changes on the chain.` : ""}
+        confirmLabel="Remove Wallet"
+        busyLabel="Removing..."
+        onConfirm={() => (removing ? remove(removing) : Promise.resolve())}
+      />
+    </Card>
+  );
+}

@@ -1,0 +1,221 @@
+import { render } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { MemoryRouter, Route, Routes, useLocation } from "react-router-dom";
+import { vi } from "vitest";
+import { useToasts } from "@/components/ui/toast";
+import { api } from "@/lib/api";
+import { useSession } from "@/lib/auth/session";
+import { ConfigContext, type AppConfig } from "@/lib/config";
+import { initialWalletState, useWallet } from "@/lib/wallet/store";
+import { testConfig } from "@/test/config";
+import type { BankAccount, BankTerms, BankWallet, Deposit } from "./api";
+import BankAccountsPage from "./pages/BankAccountsPage";
+
+/**
+ * A stand-in for /api/bank: it keeps rows like the server does and answers as it does, so the page
+ * is tested against what it shows. Tests move accounts and deposits along by changing the rows.
+ */
+
+export const ERIN = "0x71bE63f3384f5fb98995898A86B02Fb2426c5788";
+export const ALICE = "0x14dC79964da2C08b23698B3D3cc7Ca32193d9955";
+export const MINT_TX = "0x" + "ab".repeat(32);
+
+export const TERMS: BankTerms = { fee: "0.00", rate: "1", maxDeposit: "1000000.00", verifyMs: 5000, processingMs: 3000, completeMs: 8000, minter: ALICE };
+
+const ISO = "2025-01-01T12:00:00.000Z";
+
+export const account = (over: Partial<BankAccount> = {}): BankAccount => ({
+  id: 1,
+  name: "Everyday Checking",
+  type: "checking",
+  lastFour: "6789",
+  status: "verified",
+  createdAt: ISO,
+  verifyAt: ISO,
+  verifiedAt: ISO,
+  ...over,
+});
+
+export const wallet = (over: Partial<BankWallet> = {}): BankWallet => ({
+  id: 1,
+  name: "Main wallet",
+  address: ERIN,
+  isPrimary: true,
+  balance: "10",
+  balanceRaw: (10n * 10n ** 18n).toString(),
+  createdAt: ISO,
+  ...over,
+});
+
+export const deposit = (over: Partial<Deposit> = {}): Deposit => ({
+  id: 7,
+  amount: "25.00",
+  amountRaw: (25n * 10n ** 18n).toString(),
+  fee: "0.00",
+  rate: "1",
+  status: "pending",
+  timestamp: ISO,
+  processingAt: ISO,
+  completeAt: ISO,
+  completedAt: null,
+  walletAddress: ERIN,
+  txHash: null,
+  error: null,
+  bankAccount: { id: 1, name: "Everyday Checking", lastFour: "6789" },
+  ...over,
+});
+
+interface Call {
+  method: string;
+  path: string;
+  body: unknown;
+}
+
+export interface FakeBank {
+  terms: BankTerms;
+  accounts: BankAccount[];
+  wallets: BankWallet[];
+  deposits: Deposit[];
+  calls: Call[];
+  /** "METHOD /path" answers this status and sentence instead (until deleted). */
+  fail: Record<string, { status: number; error: string }>;
+  /** "METHOD /path" never answers (a loading state). */
+  hang: Set<string>;
+}
+
+const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
+const ok = (body: object, status = 200) => json({ success: true, mock: true, ...body }, status);
+
+export function fakeBank(start: Partial<Omit<FakeBank, "calls" | "fail" | "hang">> = {}): FakeBank {
+  const bank: FakeBank = { terms: TERMS, accounts: [], wallets: [], deposits: [], calls: [], fail: {}, hang: new Set(), ...start };
+  let nextId = 100;
+  const answer = (method: string, path: string, body: any): Response => {
+    const byId = /\/(\d+)(?:\/primary)?$/.exec(path);
+    const id = byId ? Number(byId[1]) : NaN;
+    const route = `${method} ${path.replace(/\/\d+/, "/:id")}`;
+    switch (route) {
+      case "GET /api/bank/terms":
+        return ok(bank.terms);
+      case "GET /api/bank/accounts":
+        return ok({ accounts: bank.accounts });
+      case "POST /api/bank/accounts": {
+        const created = account({ id: nextId++, name: body.name, type: body.type, lastFour: body.accountNumber.slice(-4), status: "pending", verifiedAt: null });
+        bank.accounts = [...bank.accounts, created];
+        return ok({ account: created }, 201);
+      }
+      case "DELETE /api/bank/accounts/:id":
+        bank.accounts = bank.accounts.filter((a) => a.id !== id);
+        return ok({ id });
+      case "GET /api/bank/wallets":
+        return ok({ wallets: bank.wallets });
+      case "POST /api/bank/wallets": {
+        const same = bank.wallets.find((w) => w.address.toLowerCase() === body.address.toLowerCase());
+        if (same) return json({ success: false, error: `Duplicate Wallet: ${body.address} is already in your wallets as '${same.name}'.` }, 409);
+        const created = wallet({ id: nextId++, name: body.name, address: body.address, isPrimary: bank.wallets.length === 0, balanceRaw: "0", balance: "0" });
+        bank.wallets = [...bank.wallets, created];
+        return ok({ wallet: created }, 201);
+      }
+      case "POST /api/bank/wallets/:id/primary":
+        bank.wallets = bank.wallets.map((w) => ({ ...w, isPrimary: w.id === id }));
+        return ok({ wallet: bank.wallets.find((w) => w.id === id) });
+      case "DELETE /api/bank/wallets/:id": {
+        const target = bank.wallets.find((w) => w.id === id)!;
+        if (target.isPrimary) return json({ success: false, error: `Cannot Remove Primary Wallet: '${target.name}' is your primary wallet; make another wallet primary first.` }, 409);
+        bank.wallets = bank.wallets.filter((w) => w.id !== id);
+        return ok({ id });
+      }
+      case "GET /api/bank/deposits":
+        return ok({ deposits: bank.deposits });
+      case "GET /api/bank/deposits/:id":
+        return ok({ deposit: bank.deposits.find((d) => d.id === id) });
+      case "POST /api/bank/deposits": {
+        const from = bank.accounts.find((a) => a.id === body.bankAccountId)!;
+        const to = bank.wallets.find((w) => w.id === body.walletId)!;
+        const created = deposit({
+          id: nextId++,
+          amount: Number(body.amount).toFixed(2),
+          amountRaw: (BigInt(Math.round(Number(body.amount) * 100)) * 10n ** 16n).toString(),
+          walletAddress: to.address,
+          bankAccount: { id: from.id, name: from.name, lastFour: from.lastFour },
+        });
+        bank.deposits = [created, ...bank.deposits];
+        return ok({ deposit: created }, 201);
+      }
+    }
+    return json({ success: false, error: `no stub for ${route}` }, 404);
+  };
+  vi.stubGlobal(
+    "fetch",
+    vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+      const path = String(input);
+      const method = init?.method ?? "GET";
+      const body = typeof init?.body === "string" ? JSON.parse(init.body) : undefined;
+      bank.calls.push({ method, path, body });
+      const key = `${method} ${path}`;
+      if (bank.hang.has(key)) return new Promise<Response>(() => undefined);
+      const failure = bank.fail[key];
+      if (failure) return json({ success: false, error: failure.error }, failure.status);
+      return answer(method, path, body);
+    }),
+  );
+  return bank;
+}
+
+/** How often the page asked for one path (GETs unless said otherwise). */
+export const callsTo = (bank: FakeBank, path: string, method = "GET") => bank.calls.filter((c) => c.path === path && c.method === method).length;
+
+function Elsewhere() {
+  return <h1>At {useLocation().pathname}</h1>;
+}
+
+/** The page at /accounts with the app's query rules (the default queryFn GETs the key's URL). */
+export function renderBankPage(config: AppConfig = testConfig()) {
+  // Fake timers move with user-event's pauses when a test turns them on.
+  const user = userEvent.setup({ advanceTimers: (ms) => (vi.isFakeTimers() ? vi.advanceTimersByTime(ms) : undefined) });
+  const queryClient = new QueryClient({
+    defaultOptions: { queries: { retry: false, staleTime: Infinity, queryFn: ({ queryKey }) => api(String(queryKey[0])) }, mutations: { retry: false } },
+  });
+  const utils = render(
+    <ConfigContext.Provider value={config}>
+      <QueryClientProvider client={queryClient}>
+        <MemoryRouter initialEntries={["/accounts"]}>
+          <Routes>
+            <Route path="/accounts" element={<BankAccountsPage />} />
+            <Route path="*" element={<Elsewhere />} />
+          </Routes>
+        </MemoryRouter>
+      </QueryClientProvider>
+    </ConfigContext.Provider>,
+  );
+  return { user, queryClient, ...utils };
+}
+
+export function connect(address = ERIN) {
+  useWallet.setState({ status: "connected", address, chainId: 31337, provider: { request: vi.fn() }, walletId: "dev", walletName: "Development wallet (erin)" });
+}
+
+export function resetAll() {
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+  useToasts.setState({ toasts: [] });
+  useWallet.setState({ ...initialWalletState });
+  useSession.setState({ user: { uid: "user-1", email: "erin@example.com", wallet: null, admin: false }, ready: true });
+}
+
+export const toasts = () => useToasts.getState().toasts;
+export const lastToast = () => useToasts.getState().toasts[0];
+
+/** Radix Select uses pointer capture, scrollIntoView and ResizeObserver, which jsdom lacks. */
+export function polyfillPointer() {
+  globalThis.ResizeObserver ??= class {
+    observe() {}
+    unobserve() {}
+    disconnect() {}
+  };
+  const proto = Element.prototype as unknown as Record<string, unknown>;
+  proto.hasPointerCapture ??= () => false;
+  proto.setPointerCapture ??= () => undefined;
+  proto.releasePointerCapture ??= () => undefined;
+  proto.scrollIntoView ??= () => undefined;
+}
