@@ -5,7 +5,6 @@ import { RedirectRules } from "./guards";
 import { AppShell } from "./AppShell";
 import { Frame } from "./layout/Frame";
 import NotFound from "./pages/NotFound";
-import { PageTitle } from "./pages/PageTitle";
 
 const page = (node: ReactNode) => (
   <Suspense
@@ -19,15 +18,12 @@ const page = (node: ReactNode) => (
   </Suspense>
 );
 
-/** Screens not built yet: their title, as issue 4 allows while the screen is under way. */
-const titled = (title: string) => lazy(async () => ({ default: () => <PageTitle title={title} /> }));
-
 const Dashboard = lazy(() => import("./pages/DashboardRoute"));
 const Transactions = lazy(() => import("@/features/transactions/pages/TransactionsPage"));
 const Roles = lazy(() => import("@/features/admin/pages/RoleManagementPage"));
 const Blocklist = lazy(() => import("@/features/admin/pages/BlocklistPage"));
 const Accounts = lazy(() => import("@/features/bank/pages/BankAccountsPage"));
-const Payments = titled("Payments");
+const Payments = lazy(() => import("@/features/payments/pages/PaymentsPage"));
 const Contacts = lazy(() => import("@/features/contacts/pages/ContactsPage"));
 const Settings = lazy(() => import("@/features/settings/pages/SettingsPage"));
 const TransactionView = lazy(() => import("@/features/explorer/pages/TransactionPage"));

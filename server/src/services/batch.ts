@@ -11,68 +11,19 @@ import { checkRecipient, Recipient } from "./batchRecipients";
 import { exactTokenAmount } from "../../../common/amounts";
 import { parseAddress } from "../../../common/addresses";
 import { fromChain } from "./tokenState";
+import type { ChunkDetail, ChunkPlan, ChunkStatus, JobStatus, JobSummary, RecipientDetail, RecipientStatus } from "../../../common/apiTypes";
 
-export type JobStatus = "processing" | "completed" | "failed";
-export type ChunkStatus = "pending" | "submitted" | "confirmed" | "failed";
-export type RecipientStatus = "pending" | "paid";
+export type { ChunkDetail, ChunkPlan, ChunkStatus, JobStatus, JobSummary, RecipientDetail, RecipientStatus };
+
 
 /** What the dashboard sends to start a batch: each recipient with its own amount, or the spec's one amount for all. */
 export type ExecuteRequest =
   | { recipients: { name?: string; address: string; amount: string }[]; payer?: string }
   | { recipients: string[]; amount: string; payer?: string };
 
-/** What the wallet signs for one chunk: BatchPayments.pay(recipients, amounts, reference). */
-export interface ChunkPlan {
-  index: number;
-  recipients: string[];
-  /** Base units, as decimal strings. */
-  amounts: string[];
-  /** Base units: what the chunk's permit must allow. */
-  total: string;
-  reference: string;
-}
 
-export interface JobSummary {
-  jobId: string;
-  status: JobStatus;
-  payer: string | null;
-  /** Exact decimal USDX. */
-  totalAmount: string;
-  totalAmountRaw: string;
-  /** Every row's amount when they are all the same (the spec's form), else null. */
-  amount: string | null;
-  recipients: number;
-  recipientsPaid: number;
-  chunks: { total: number; confirmed: number; submitted: number; failed: number };
-  /** The newest chunk transaction (the spec's single txHash), and all of them in chunk order. */
-  txHash: string | null;
-  txHashes: string[];
-  error: string | null;
-  createdAt: string;
-  updatedAt: string;
-  completedAt: string | null;
-}
 
-export interface ChunkDetail {
-  index: number;
-  status: ChunkStatus;
-  reference: string;
-  recipients: number;
-  totalAmount: string;
-  txHash: string | null;
-  blockNumber: number | null;
-  error: string | null;
-}
 
-export interface RecipientDetail {
-  position: number;
-  chunkIndex: number;
-  name: string;
-  address: string;
-  amount: string;
-  status: RecipientStatus;
-  txHash: string | null;
-}
 
 // Rows per INSERT: 10,000 recipients in a few statements, far below Postgres' 65,535 parameters.
 const INSERT_BATCH = 2000;

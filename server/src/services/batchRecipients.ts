@@ -1,6 +1,9 @@
 import { parseAddress } from "../../../common/addresses";
 import { exactTokenAmount, parsePositiveTokenAmount } from "../../../common/amounts";
 import { readCsv } from "./csv";
+import type { ParsedRecipients, RecipientField, RecipientProblem } from "../../../common/apiTypes";
+
+export type { ParsedRecipients, RecipientField, RecipientProblem };
 
 /** The spec's reasons for a bad CSV row, shown under the cell they concern. */
 export const INVALID_ADDRESS = "Invalid Ethereum address";
@@ -11,15 +14,6 @@ export const INVALID_ROW = "Invalid row";
 /** Names longer than this are refused: it is a label in a table, not a document. */
 export const MAX_RECIPIENT_NAME = 100;
 
-export type RecipientField = "name" | "address" | "amount" | "row";
-
-export interface RecipientProblem {
-  field: RecipientField;
-  /** One of the reasons above. */
-  reason: string;
-  /** What exactly is wrong, for a person fixing the file. */
-  detail: string;
-}
 
 /** A row that can be paid: checksummed address, amount in base units and as an exact decimal. */
 export interface Recipient {
@@ -61,17 +55,6 @@ export function checkRecipient(input: { name?: string; address: string; amount: 
   return { ok: true, recipient: { name, address, amount: exactTokenAmount(amountRaw), amountRaw } };
 }
 
-export interface ParsedRecipients {
-  validRecipients: { line: number; name: string; address: string; amount: string }[];
-  /** `reason` is the first problem's (the spec's field); `errors` lists them all by cell. */
-  invalidEntries: { line: number; reason: string; name: string; address: string; amount: string; errors: RecipientProblem[] }[];
-  /** Addresses on more than one valid row: each is paid once per row, which may be a mistake. */
-  duplicates: { address: string; lines: number[] }[];
-  totalRows: number;
-  /** Sum of the valid rows, exact decimal USDX. */
-  totalAmount: string;
-  totalAmountRaw: string;
-}
 
 /** POST /api/batch/parse-csv: the recipients of a CSV with a Name, Address, Amount header. */
 export function parseRecipientsCsv(csvData: string, maxRows: number): ParsedRecipients {

@@ -1,0 +1,80 @@
+import { api, ApiError } from "@/lib/api";
+import type { ContactImportAnswer, ExecuteAnswer, JobDetail, JobList, ParseCsvAnswer } from "./types";
+
+/** A recipient as the execute call takes it: each row with its own amount (decisions.md). */
+export interface PaymentRow {
+  name: string;
+  address: string;
+  amount: string;
+}
+
+/** The server's sentence without the 'NNN: ' the API client puts in front of it. */
+export function serverMessage(error: unknown): string | null {
+  if (error instanceof ApiError) return error.message.replace(/^\d{3}: /, "") || null;
+  if (error instanceof Error) return error.message || null;
+  return null;
+}
+
+export const parseCsv = (csvData: string) => api<ParseCsvAnswer>("/api/batch/parse-csv", { method: "POST", body: { csvData } });
+
+/** Starts a job; `payer` lets the server check the wallet's balance, blocklist entry and the pause first. */
+export const executeBatch = (recipients: PaymentRow[], payer: string) =>
+  api<ExecuteAnswer>("/api/batch/execute", {
+    method: "POST",
+    body: { recipients: recipients.map((r) => (r.name ? r : { address: r.address, amount: r.amount })), payer },
+  });
+
+/** Tells the server which transaction pays a chunk, so it watches for it. */
+export const reportChunkTransaction = (jobId: string, chunkIndex: number, txHash: string) =>
+  api<unknown>(`/api/batch/${jobId}/transactions`, { method: "POST", body: { chunkIndex, txHash } });
+
+/** Recipients per page of a job's detail (the server allows up to 10,000). */
+export const RECIPIENT_PAGE = 1000;
+
+/** A job with its chunks; `offset`/`limit` page its recipients. */
+export const jobDetailUrl = (jobId: string, offset = 0, limit = 1) => `/api/batch/${jobId}?offset=${offset}&limit=${limit}`;
+
+export const fetchJobDetail = (jobId: string, offset = 0, limit = 1) => api<JobDetail>(jobDetailUrl(jobId, offset, limit));
+
+/** Jobs per page of Payment History. */
+export const HISTORY_PAGE = 20;
+
+/** The key every Payment History query starts with, so a finished batch refreshes them all. */
+export const HISTORY_KEY = "/api/batch";
+
+export const fetchJobs = (before: string | null) =>
+  api<JobList>(`/api/batch?limit=${HISTORY_PAGE}${before ? `&before=${encodeURIComponent(before)}` : ""}`);
+
+/** A CSV cell: quoted when it holds a separator, a quote or a line break. */
+const csvCell = (value: string) => (/[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value);
+
+export const toCsv = (header: string[], rows: string[][]) => [header, ...rows].map((row) => row.map(csvCell).join(",")).join("\r\n");
+
+// The import takes at most 1 MB of CSV text; 10,000 recipients with long names can exceed it.
+const IMPORT_MAX_CHARS = 900_000;
+
+/**
+ * Adds the recipients to the user's contacts through the import (one request, or a few for a very
+ * large batch). Addresses already in the contacts are skipped by the server, not refused.
+ */
+export async function importContacts(contacts: { name: string; address: string }[]): Promise<number> {
+  let imported = 0;
+  let rows: string[][] = [];
+  let size = 0;
+  const flush = async () => {
+    if (rows.length === 0) return;
+    const answer = await api<ContactImportAnswer>("/api/contacts/import", { method: "POST", body: { csvData: toCsv(["Name", "Address"], rows) } });
+    imported += answer.imported;
+    rows = [];
+    size = 0;
+  };
+  for (const contact of contacts) {
+    const row = [contact.name, contact.address];
+    const length = row.join(",").length + 4;
+    if (size + length > IMPORT_MAX_CHARS) await flush();
+    rows.push(row);
+    size += length;
+  }
+  await flush();
+  return imported;
+}

@@ -1,0 +1,240 @@
+import { useState } from "react";
+import { useQueryClient } from "@tanstack/react-query";
+import { describeError } from "../../../../../common/contractErrors";
+import { shortAddress } from "../../../../../common/addresses";
+import { BATCH_GAS_FIXED, BATCH_GAS_PER_RECIPIENT, TRANSACTION_GAS_CAP } from "../../../../../common/gasLimits";
+import { toast } from "@/components/ui/toast";
+import type { SignedPermit } from "@/lib/chain/contracts";
+import { useAccountFigures } from "@/lib/chain/queries";
+import { useConfig, type AppConfig } from "@/lib/config";
+import { formatUsdx } from "@/lib/format";
+import { useTransactor, type TxOutcome, type TxRequest } from "@/lib/tx/runner";
+import { ensureChain, NetworkSwitchError } from "@/lib/wallet/connect";
+import { useWallet } from "@/lib/wallet/store";
+import { executeBatch, fetchJobDetail, HISTORY_KEY, importContacts, reportChunkTransaction, serverMessage, type PaymentRow } from "../api/batch";
+import type { ChunkPlan } from "../api/types";
+import { count, plural } from "../format";
+import {
+  applyServerStatus,
+  beginRun,
+  chunkSent,
+  fail,
+  isCurrent,
+  updateChunk,
+  usePayments,
+  type StartedJob,
+} from "../stores/paymentsStore";
+
+/**
+ * How long the batch permit stays valid: the server's submit window (BATCH_SUBMIT_WINDOW_MS, 1 hour
+ * by default), after which a job with unsent chunks has failed and the permit is of no more use.
+ */
+export const PERMIT_LIFETIME_S = 60 * 60;
+
+const NOT_CONNECTED = "Please connect your wallet to make USDX payments";
+
+type Run = (request: TxRequest) => Promise<TxOutcome>;
+
+const transferFailed = (description: string) => toast({ title: "Transfer failed", description, variant: "destructive" });
+
+/**
+ * The gas a chunk may use: the worst case the server planned the chunk with (every recipient new
+ * to USDX), never above the per-transaction cap. Given up front because Hardhat's eth_estimateGas
+ * refuses any transaction using more than about a third of the cap (it tries three times the gas
+ * used, above the cap), which a chunk of a few hundred recipients does; unused gas is not charged.
+ */
+export const chunkGasLimit = (recipients: number) => BigInt(Math.min(TRANSACTION_GAS_CAP, BATCH_GAS_FIXED + recipients * BATCH_GAS_PER_RECIPIENT));
+
+/**
+ * The request for one chunk. The first transaction of a run carries the permit, which sets the
+ * allowance for every chunk of the run; later ones spend what is left of it with `pay` (after the
+ * first chunk the allowance is below the permit's value, so payWithPermit would refuse them).
+ * A call first, as estimating gas would: a refusal (balance, pause, blocklist, permit) is named
+ * before the wallet asks for anything.
+ */
+export function chunkRequest(chunk: ChunkPlan, of: number, permit: SignedPermit | null, onSent: (hash: string) => void): TxRequest {
+  const recipients = chunk.recipients;
+  const amounts = chunk.amounts.map((a) => BigInt(a));
+  const size = recipients.length;
+  const overrides = { gasLimit: chunkGasLimit(size) };
+  return {
+    action: `Pay chunk ${chunk.index + 1} of ${of}: ${formatUsdx(BigInt(chunk.total))} USDX to ${plural(size, "recipient")}`,
+    notConnected: NOT_CONNECTED,
+    send: async ({ batch }) => {
+      if (permit) {
+        const args = [recipients, amounts, chunk.reference, permit.value, permit.deadline, permit.v, permit.r, permit.s] as const;
+        await batch.payWithPermit.staticCall(...args, overrides);
+        return batch.payWithPermit(...args, overrides);
+      }
+      await batch.pay.staticCall(recipients, amounts, chunk.reference, overrides);
+      return batch.pay(recipients, amounts, chunk.reference, overrides);
+    },
+    onSent,
+    success: null,
+    failureTitle: "Transfer failed",
+    modal: false,
+  };
+}
+
+/**
+ * Pays the chunks `indexes` of a job: one permit signature for their total, then one transaction
+ * each through the runner, reporting every hash to the server as soon as the wallet sends it.
+ * Stops at the first failure; a run that is no longer current (timeout, failure) sends no more.
+ */
+export async function sendChunks(job: StartedJob, indexes: number[], runNumber: number, config: AppConfig, run: Run): Promise<void> {
+  const toSend = job.chunks.filter((c) => indexes.includes(c.index));
+  const reports: Promise<unknown>[] = [];
+  if (toSend.length > 0) {
+    const wallet = useWallet.getState();
+    if (wallet.status !== "connected" || !wallet.provider || !wallet.address) {
+      toast({ title: "Wallet not connected", description: NOT_CONNECTED, variant: "destructive" });
+      fail("Wallet not connected");
+      return;
+    }
+    usePayments.setState({ step: "permit", activeChunk: null });
+    let permit: SignedPermit;
+    try {
+      if (wallet.chainId !== config.chainId) await ensureChain(wallet.provider, config);
+      const { signBatchPermit } = await import("@/lib/chain/contracts");
+      const value = toSend.reduce((sum, c) => sum + BigInt(c.total), 0n);
+      const deadline = BigInt(Math.floor(Date.now() / 1000) + PERMIT_LIFETIME_S);
+      permit = await signBatchPermit(config, wallet.provider, wallet.address, value, deadline);
+    } catch (error) {
+      if (!isCurrent(runNumber)) return;
+      // ensureChain has raised its own 'Network Error' toast.
+      const message = error instanceof NetworkSwitchError ? error.message : describeError(error);
+      if (!(error instanceof NetworkSwitchError)) transferFailed(message);
+      fail(message);
+      return;
+    }
+
+    let permitUsed = false;
+    for (const chunk of toSend) {
+      if (!isCurrent(runNumber)) return;
+      usePayments.setState({ step: "chunk", activeChunk: chunk.index });
+      updateChunk(chunk.index, { status: "sending", txHash: null });
+      const onSent = (hash: string) => {
+        chunkSent(chunk.index, hash);
+        // A lost report is not fatal: the server also finds a chunk's payment by its reference.
+        reports.push(reportChunkTransaction(job.jobId, chunk.index, hash).catch(() => undefined));
+      };
+      const outcome = await run(chunkRequest(chunk, job.chunks.length, permitUsed ? null : permit, onSent));
+      // What the chain did is recorded even when the run has stopped meanwhile.
+      updateChunk(chunk.index, outcome.ok ? { status: "paid", txHash: outcome.hash } : { status: "failed", txHash: outcome.hash });
+      if (!isCurrent(runNumber)) return;
+      if (!outcome.ok) {
+        fail(outcome.error);
+        return;
+      }
+      permitUsed = true;
+    }
+  }
+  await Promise.all(reports);
+  if (isCurrent(runNumber)) usePayments.setState({ step: "watching", activeChunk: null, sendingDoneAt: Date.now() });
+}
+
+/**
+ * Start (spec section 5's checks, the balance, POST /api/batch/execute, then the chunks) and Try
+ * Again (the unpaid chunks of the same job, so nobody is paid twice).
+ */
+export function useBatchTransfer() {
+  const config = useConfig();
+  const run = useTransactor();
+  const queryClient = useQueryClient();
+  const address = useWallet((s) => (s.status === "connected" ? s.address : null));
+  const account = useAccountFigures(address);
+  const [starting, setStarting] = useState(false);
+
+  async function addToContacts(rows: PaymentRow[]): Promise<void> {
+    try {
+      const added = await importContacts(rows.map((r) => ({ name: r.name || shortAddress(r.address), address: r.address })));
+      if (added > 0) {
+        toast({ title: "Contacts updated", description: `${count(added)} recipients added to your contacts` });
+        usePayments.setState({ contactsNote: `${count(added)} recipients added to your contacts.` });
+      } else {
+        usePayments.setState({ contactsNote: "Every recipient is already in your contacts." });
+      }
+    } catch (error) {
+      const message = serverMessage(error) ?? "Unknown error";
+      toast({ title: "Contacts not updated", description: message, variant: "destructive" });
+      usePayments.setState({ contactsNote: `Contacts not updated: ${message}` });
+    }
+  }
+
+  async function start(): Promise<void> {
+    const { upload, addToContacts: wantContacts, phase } = usePayments.getState();
+    if (phase !== "initial" || starting) return;
+    if (!address || !upload || upload.rows.length === 0) {
+      toast({ title: "Cannot process payments", description: "Please connect your wallet and upload a valid CSV file", variant: "destructive" });
+      return;
+    }
+    const rows: PaymentRow[] = upload.parsed.validRecipients.map(({ name, address, amount }) => ({ name, address, amount }));
+    if (rows.length === 0) {
+      toast({ title: "No valid recipients found", description: "Every row of the file has an error: fix the rows marked Error and upload it again.", variant: "destructive" });
+      return;
+    }
+    setStarting(true);
+    try {
+      // A fresh balance: the one on screen may be older than the last payment.
+      const balance = (await account.refetch()).data?.balance ?? account.data?.balance;
+      if (balance !== undefined && BigInt(upload.parsed.totalAmountRaw) > balance) {
+        toast({ title: "Insufficient balance", description: `You only have ${formatUsdx(balance)} USDX available`, variant: "destructive" });
+        return;
+      }
+      let answer;
+      try {
+        answer = await executeBatch(rows, address);
+      } catch (error) {
+        transferFailed(serverMessage(error) ?? "Unknown error");
+        return;
+      }
+      if (!answer.success || answer.status !== "processing") {
+        transferFailed(answer.message || "Unknown error");
+        return;
+      }
+      toast({ title: "Processing batch transfer", description: answer.message });
+      const job: StartedJob = {
+        jobId: answer.jobId,
+        totalAmount: answer.totalAmount,
+        totalAmountRaw: answer.totalAmountRaw,
+        recipients: rows.length,
+        chunks: answer.chunks,
+      };
+      const runNumber = beginRun(job);
+      void queryClient.invalidateQueries({ queryKey: [HISTORY_KEY] });
+      setStarting(false);
+      if (wantContacts) void addToContacts(rows);
+      await sendChunks(job, job.chunks.map((c) => c.index), runNumber, config, run);
+    } finally {
+      setStarting(false);
+    }
+  }
+
+  async function retry(): Promise<void> {
+    const { job, phase } = usePayments.getState();
+    if (!job || phase !== "failed" || starting) return;
+    setStarting(true);
+    let detail;
+    try {
+      detail = await fetchJobDetail(job.jobId);
+    } catch (error) {
+      transferFailed(serverMessage(error) ?? "Unknown error");
+      return;
+    } finally {
+      setStarting(false);
+    }
+    const runNumber = beginRun(job, true);
+    applyServerStatus(detail, Date.now());
+    if (!isCurrent(runNumber)) return;
+    // Paid and in-flight chunks are left alone, as the server or this browser knows them: only
+    // those never sent, or that failed, go again (anything else could pay someone twice).
+    const local = usePayments.getState().chunks;
+    const unpaid = detail.chunks
+      .filter((c) => (c.status === "pending" || c.status === "failed") && !["sending", "submitted", "paid"].includes(local[c.index]?.status ?? "waiting"))
+      .map((c) => c.index);
+    for (const index of unpaid) updateChunk(index, { status: "waiting", txHash: null });
+    await sendChunks(job, unpaid, runNumber, config, run);
+  }
+
+  return { start, retry, starting };
+}
