@@ -1,8 +1,8 @@
-import { describe, it, expect, vi, beforeEach, beforeAll } from "vitest";
+import { describe, it, expect, vi, beforeEach } from "vitest";
 import { screen, within, waitFor } from "@testing-library/react";
 import { ROLE_NAMES, ROLES } from "../../../../common/roles";
 import { AdminFunctions } from "./components/AdminFunctions";
-import { ME, OTHER, connect, polyfillPointer, renderScreen, resetAll, stubApi, tokenFigures, toasts, useChain } from "./testUtils";
+import { ME, OTHER, connect, renderScreen, resetAll, stubApi, tokenFigures, toasts, useChain } from "./testUtils";
 
 vi.mock("@/lib/chain/queries", async () => (await import("./testUtils")).queriesMock);
 vi.mock("@/lib/tx/runner", async () => (await import("./testUtils")).runnerMock);
@@ -12,8 +12,6 @@ const api = () =>
     "/api/roles": { roles: ROLE_NAMES.map((roleName) => ({ roleName, roleHash: ROLES[roleName], holders: roleName === "DEFAULT_ADMIN_ROLE" ? [ME] : [] })) },
     "/api/blocklist": { blocked: [] },
   });
-
-beforeAll(polyfillPointer);
 beforeEach(() => {
   resetAll();
   useChain.setState({ token: { data: tokenFigures(false), isLoading: false, isError: false } });

@@ -1,4 +1,4 @@
-import { describe, it, expect, vi, beforeEach, beforeAll } from "vitest";
+import { describe, it, expect, vi, beforeEach } from "vitest";
 import { screen, within, waitFor } from "@testing-library/react";
 import { ROLES } from "../../../../common/roles";
 import { blocklistCall, burnCall, mintCall, multiplierCall, pauseCall, roleCall, transferCall } from "@/lib/tx/calls";
@@ -10,7 +10,7 @@ import { MintForm } from "./components/MintForm";
 import { MultiplierForm } from "./components/MultiplierForm";
 import { PauseCard } from "./components/PauseCard";
 import { RoleForm } from "./components/RoleForm";
-import { ME, OTHER, connect, deferred, json, lastToast, polyfillPointer, renderScreen, resetAll, run, stubApi, tokenFigures, useChain } from "./testUtils";
+import { ME, OTHER, connect, deferred, json, lastToast, renderScreen, resetAll, run, stubApi, tokenFigures, useChain } from "./testUtils";
 
 vi.mock("@/lib/chain/queries", async () => (await import("./testUtils")).queriesMock);
 vi.mock("@/lib/tx/runner", async () => (await import("./testUtils")).runnerMock);
@@ -36,8 +36,6 @@ function expectSameRequest(actual: TxRequest, expected: TxRequest) {
   expect(actual.success).toEqual(expected.success);
   expect(actual.failureTitle).toBe(expected.failureTitle);
 }
-
-beforeAll(polyfillPointer);
 beforeEach(resetAll);
 
 describe("Mint form", () => {

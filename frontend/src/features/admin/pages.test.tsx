@@ -1,11 +1,11 @@
-import { describe, it, expect, vi, beforeEach, beforeAll } from "vitest";
+import { describe, it, expect, vi, beforeEach } from "vitest";
 import { act, screen } from "@testing-library/react";
 import { ROLE_NAMES, ROLES } from "../../../../common/roles";
 import { useWallet } from "@/lib/wallet/store";
 import AdminPanelPage from "./pages/AdminPanelPage";
 import BlocklistPage from "./pages/BlocklistPage";
 import RoleManagementPage from "./pages/RoleManagementPage";
-import { ME, OTHER, connect, flagsOf, polyfillPointer, renderScreen, resetAll, stubApi, tokenFigures, useChain } from "./testUtils";
+import { ME, OTHER, connect, flagsOf, renderScreen, resetAll, stubApi, tokenFigures, useChain } from "./testUtils";
 
 vi.mock("@/lib/chain/queries", async () => (await import("./testUtils")).queriesMock);
 vi.mock("@/lib/tx/runner", async () => (await import("./testUtils")).runnerMock);
@@ -15,8 +15,6 @@ const api = () =>
     "/api/roles": { roles: ROLE_NAMES.map((roleName) => ({ roleName, roleHash: ROLES[roleName], holders: roleName === "MINTER_ROLE" ? [OTHER] : [] })) },
     "/api/blocklist": { blocked: [{ address: OTHER, isBlocked: true, since: null }] },
   });
-
-beforeAll(polyfillPointer);
 beforeEach(() => {
   resetAll();
   useChain.setState({ token: { data: tokenFigures(false), isLoading: false, isError: false } });

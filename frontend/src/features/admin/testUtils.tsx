@@ -150,19 +150,6 @@ export function renderScreen(element: ReactNode, path = "/here") {
 export const toasts = () => useToasts.getState().toasts;
 export const lastToast = () => useToasts.getState().toasts[0];
 
-/** Radix Select and friends use pointer capture, scrollIntoView and ResizeObserver, which jsdom lacks. */
-export function polyfillPointer() {
-  globalThis.ResizeObserver ??= class {
-    observe() {}
-    unobserve() {}
-    disconnect() {}
-  };
-  const proto = Element.prototype as unknown as Record<string, unknown>;
-  proto.hasPointerCapture ??= () => false;
-  proto.setPointerCapture ??= () => undefined;
-  proto.releasePointerCapture ??= () => undefined;
-  proto.scrollIntoView ??= () => undefined;
-}
 
 /** A promise the test settles, to look at the busy state in between. */
 export function deferred<T>() {

@@ -1,9 +1,7 @@
-import { describe, it, expect, beforeAll, beforeEach, vi } from "vitest";
+import { describe, it, expect, beforeEach, vi } from "vitest";
 import { act, screen, within } from "@testing-library/react";
 import { testConfig } from "@/test/config";
-import { account, callsTo, deposit, fakeBank, lastToast, MINT_TX, polyfillPointer, renderBankPage, resetAll } from "./testUtils";
-
-beforeAll(polyfillPointer);
+import { account, callsTo, deposit, fakeBank, lastToast, MINT_TX, renderBankPage, resetAll } from "./testUtils";
 beforeEach(resetAll);
 
 describe("Bank Accounts & Deposits page", () => {

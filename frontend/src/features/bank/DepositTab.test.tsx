@@ -1,8 +1,6 @@
-import { describe, it, expect, beforeAll, beforeEach, vi } from "vitest";
+import { describe, it, expect, beforeEach, vi } from "vitest";
 import { act, screen, waitFor, within } from "@testing-library/react";
-import { account, ALICE, callsTo, connect, ERIN, fakeBank, lastToast, MINT_TX, polyfillPointer, renderBankPage, resetAll, wallet, type FakeBank } from "./testUtils";
-
-beforeAll(polyfillPointer);
+import { account, ALICE, callsTo, connect, ERIN, fakeBank, lastToast, MINT_TX, renderBankPage, resetAll, wallet, type FakeBank } from "./testUtils";
 beforeEach(resetAll);
 
 async function openDeposit() {

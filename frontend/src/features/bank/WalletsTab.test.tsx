@@ -1,8 +1,6 @@
-import { describe, it, expect, beforeAll, beforeEach } from "vitest";
+import { describe, it, expect, beforeEach } from "vitest";
 import { screen, within } from "@testing-library/react";
-import { ALICE, callsTo, connect, ERIN, fakeBank, lastToast, polyfillPointer, renderBankPage, resetAll, wallet } from "./testUtils";
-
-beforeAll(polyfillPointer);
+import { ALICE, callsTo, connect, ERIN, fakeBank, lastToast, renderBankPage, resetAll, wallet } from "./testUtils";
 beforeEach(resetAll);
 
 async function openWallets() {

@@ -205,17 +205,3 @@ export function resetAll() {
 
 export const toasts = () => useToasts.getState().toasts;
 export const lastToast = () => useToasts.getState().toasts[0];
-
-/** Radix Select uses pointer capture, scrollIntoView and ResizeObserver, which jsdom lacks. */
-export function polyfillPointer() {
-  globalThis.ResizeObserver ??= class {
-    observe() {}
-    unobserve() {}
-    disconnect() {}
-  };
-  const proto = Element.prototype as unknown as Record<string, unknown>;
-  proto.hasPointerCapture ??= () => false;
-  proto.setPointerCapture ??= () => undefined;
-  proto.releasePointerCapture ??= () => undefined;
-  proto.scrollIntoView ??= () => undefined;
-}

@@ -6,7 +6,6 @@ import { initialWalletState, useWallet } from "@/lib/wallet/store";
 import DashboardPage from "./pages/DashboardPage";
 import {
   ACCOUNT,
-  chainQueriesMock,
   connect,
   json,
   lastToast,

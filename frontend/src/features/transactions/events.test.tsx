@@ -1,14 +1,13 @@
 import { act, screen, within } from "@testing-library/react";
-import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { EVENT_FILTERS } from "../../../../common/events";
 import { EVENTS_TIMEOUT_MS } from "./api/events";
-import { connect, event, eventPage, fetched, hash, json, ME, OTHER, polyfillPointer, renderPage, resetAll, stubApi, toasts } from "./testUtils";
+import { connect, event, eventPage, fetched, hash, json, ME, OTHER, renderPage, resetAll, stubApi, toasts } from "./testUtils";
 
 const DEFAULT = "/api/events?limit=10";
 const openEvents = (path = "/transactions?tab=events", options = {}) => renderPage(path, undefined, options);
 
 describe("Transaction History: Contract Events", () => {
-  beforeAll(polyfillPointer);
   beforeEach(resetAll);
   afterEach(() => vi.useRealTimers());
 

@@ -107,17 +107,3 @@ export function renderPage(path = "/transactions", config: AppConfig = testConfi
   );
   return { user, client, ...utils };
 }
-
-/** Radix Select uses pointer capture, scrollIntoView and ResizeObserver, which jsdom lacks. */
-export function polyfillPointer() {
-  globalThis.ResizeObserver ??= class {
-    observe() {}
-    unobserve() {}
-    disconnect() {}
-  };
-  const proto = Element.prototype as unknown as Record<string, unknown>;
-  proto.hasPointerCapture ??= () => false;
-  proto.setPointerCapture ??= () => undefined;
-  proto.releasePointerCapture ??= () => undefined;
-  proto.scrollIntoView ??= () => undefined;
-}

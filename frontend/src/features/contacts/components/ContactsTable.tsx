@@ -5,7 +5,7 @@ import { relativeTime } from "@/lib/format";
 import { cn } from "@/lib/utils";
 import type { Contact } from "../api/contacts";
 import { useNow } from "@/lib/useNow";
-import { CopyableAddress } from "./CopyableAddress";
+import { CopyableAddress } from "@/components/CopyableAddress";
 
 // On phones the table scrolls sideways; edit and delete stay in view at its right edge.
 const stickyEnd = "max-md:sticky max-md:right-0 max-md:bg-card max-md:shadow-[-6px_0_6px_-6px_rgb(0_0_0/0.2)]";

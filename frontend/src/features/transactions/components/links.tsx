@@ -1,4 +1,3 @@
-import { Link } from "react-router-dom";
 import { ExplorerLink } from "@/components/ExplorerLink";
 import { useConfig } from "@/lib/config";
 import { addressUrl, blockUrl, txUrl } from "@/lib/explorer";

@@ -2,7 +2,7 @@ import { toast } from "@/components/ui/toast";
 import { copyText } from "@/lib/clipboard";
 import { shortAddress } from "@/lib/format";
 
-/** An address that copies itself when clicked ('Address copied'); shortened on phones. */
+/** An address that copies itself when clicked (spec: toast 'Address copied'); shortened on phones. */
 export function CopyableAddress({ address }: { address: string }) {
   return (
     <button
