@@ -9,7 +9,7 @@ import { PUBLIC_PATHS } from "./routes";
  */
 export function RedirectRules() {
   const { user, ready } = useSession();
-  const { pathname } = useLocation();
+  const { pathname, key } = useLocation();
   if (!ready) {
     return (
       <div className="flex h-full items-center justify-center">
@@ -18,7 +18,9 @@ export function RedirectRules() {
     );
   }
   const isPublic = (PUBLIC_PATHS as readonly string[]).includes(pathname);
-  if (!user && !isPublic) return <Navigate to="/login" replace />;
-  if (user && isPublic) return <Navigate to="/" replace />;
+  // Keyed by the location: a Navigate that stays mounted does not navigate again, so a second trip
+  // to a guarded page (logout's own navigation to /, right after the session ended) would stay blank.
+  if (!user && !isPublic) return <Navigate key={key} to="/login" replace />;
+  if (user && isPublic) return <Navigate key={key} to="/" replace />;
   return <Outlet />;
 }

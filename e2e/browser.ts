@@ -1,0 +1,92 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import type { BrowserContext, Page } from "playwright-core";
+import { seededAccount, seededAddresses } from "../common/seedAccounts";
+import { FIREBASE_PROJECT, rpc } from "../server/test/stack";
+import { e2e } from "./hooks";
+import { E2E_WALLET_NAME, walletInitScript } from "./wallet";
+
+/** A seeded account's address by its name ('alice', 'minter', ...). */
+export function addressOf(name: string): string {
+  return seededAddresses()[seededAccount(name).index];
+}
+
+export interface Session {
+  context: BrowserContext;
+  page: Page;
+  /** Console errors and uncaught exceptions the page raised (every test expects none unless it says so). */
+  errors: string[];
+}
+
+/** A fresh browser (no storage, no sign-in) whose injected wallet acts as `account`. */
+export async function openBrowser(account = "alice", viewport = { width: 1280, height: 900 }): Promise<Session> {
+  const { browser, stack } = e2e();
+  const context = await browser.newContext({ viewport });
+  await context.addInitScript(walletInitScript(stack.rpcUrl, addressOf(account)));
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on("console", (msg) => msg.type() === "error" && errors.push(msg.text()));
+  page.on("pageerror", (error) => errors.push(error.message));
+  return { context, page, errors };
+}
+
+export const url = (route: string) => `${e2e().dashboardUrl}${route}`;
+
+let users = 0;
+
+/** Signs a new user up through the Login screen's Sign Up tab; lands on the Dashboard. */
+export async function signUp(page: Page): Promise<string> {
+  const email = `e2e-${Date.now()}-${++users}@example.com`;
+  await page.goto(url("/login"));
+  await page.getByRole("tab", { name: "Sign Up" }).click();
+  await page.getByRole("textbox", { name: "Email" }).fill(email);
+  await page.getByLabel("Password", { exact: true }).fill("correct-horse-1");
+  await page.getByLabel("Confirm Password", { exact: true }).fill("correct-horse-1");
+  await page.getByRole("button", { name: "Sign Up" }).click();
+  await page.waitForURL(url("/"));
+  return email;
+}
+
+/** Connects the injected wallet through the header's 'Connect Wallet' and the chooser. */
+export async function connectWallet(page: Page): Promise<void> {
+  await page.getByRole("banner").getByRole("button", { name: "Connect Wallet" }).click();
+  await page.getByRole("button", { name: E2E_WALLET_NAME }).click();
+  await page.getByRole("banner").getByRole("button", { name: /^Wallet 0x/ }).waitFor();
+}
+
+/** In-app navigation: a page load would drop the wallet connection, as it does for a person. */
+export async function navigate(page: Page, route: string): Promise<void> {
+  await page.evaluate((to) => {
+    window.history.pushState({}, "", to);
+    window.dispatchEvent(new PopStateEvent("popstate"));
+  }, route);
+}
+
+/** The toast showing now (one at a time), once `title` appears. */
+export async function expectToast(page: Page, title: string): Promise<string> {
+  const toast = page.getByRole("status").filter({ hasText: title }).first();
+  await toast.waitFor({ timeout: 20_000 });
+  return (await toast.textContent()) ?? "";
+}
+
+/** The chain as it was, and the emulator without users, before each test. */
+export async function snapshot(): Promise<string> {
+  return rpc<string>(e2e().stack.rpcUrl, "evm_snapshot");
+}
+
+export async function revert(id: string): Promise<void> {
+  await rpc(e2e().stack.rpcUrl, "evm_revert", [id]);
+  await fetch(`http://${e2e().stack.emulatorHost}/emulator/v1/projects/${FIREBASE_PROJECT}/accounts`, { method: "DELETE" });
+}
+
+/** Where the suite keeps what it saw: failures and the route screenshots (gitignored). */
+export const ARTIFACTS = path.resolve(__dirname, "..", ".local", "e2e");
+
+/** After a failed test: a screenshot of the page as it was, named after the test. */
+export async function keepFailure(context: Mocha.Context, session: Session): Promise<void> {
+  if (context.currentTest?.state !== "failed") return;
+  mkdirSync(ARTIFACTS, { recursive: true });
+  const name = (context.currentTest.fullTitle() || "failure").replace(/[^a-z0-9]+/gi, "-").slice(0, 80);
+  await session.page.screenshot({ path: path.join(ARTIFACTS, `failed-${name}.png`), fullPage: true }).catch(() => undefined);
+  writeFileSync(path.join(ARTIFACTS, `failed-${name}.txt`), `${session.page.url()}\n${session.errors.join("\n")}\n`);
+}
