@@ -1,5 +1,6 @@
 import { ChildProcess, execFileSync, spawn } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { chromium, type Browser } from "playwright-core";
 import { loadConfig } from "../server/src/config";
@@ -25,6 +26,7 @@ export interface E2E {
 }
 
 let preview: ChildProcess | null = null;
+let distDir: string | null = null;
 
 export function e2e(): E2E {
   const current = (globalThis as { usdxE2E?: E2E }).usdxE2E;
@@ -48,8 +50,10 @@ export const mochaHooks = {
       throw new Error(`No Chromium at ${CHROMIUM_PATH}: install Debian's chromium (apt-get install -y chromium) or set CHROMIUM_PATH.`);
     }
     const bin = (name: string) => path.join(ROOT, "node_modules", ".bin", name);
-    // The dashboard as it ships: a production build, served by vite preview.
-    execFileSync(bin("vite"), ["build", "--config", "frontend/vite.config.mts", "--logLevel", "error"], { cwd: ROOT, stdio: "inherit" });
+    // The dashboard as it ships: a production build, served by vite preview. Its own folder, so a
+    // build elsewhere (another run, npm run build:frontend) never empties what this run serves.
+    distDir = mkdtempSync(path.join(tmpdir(), "usdx-e2e-dist-"));
+    execFileSync(bin("vite"), ["build", "--config", "frontend/vite.config.mts", "--logLevel", "error", "--outDir", distDir, "--emptyOutDir"], { cwd: ROOT, stdio: "inherit" });
     const stack = await startStack();
     const dashboardPort = await freePort();
     const dashboardUrl = `http://127.0.0.1:${dashboardPort}`;
@@ -69,7 +73,7 @@ export const mochaHooks = {
       LOG_LEVEL: "silent",
     });
     const server = await startServer(config, createLogger(config.logLevel));
-    preview = spawn(bin("vite"), ["preview", "--config", "frontend/vite.config.mts"], {
+    preview = spawn(bin("vite"), ["preview", "--config", "frontend/vite.config.mts", "--outDir", distDir], {
       cwd: ROOT,
       env: { ...process.env, DASHBOARD_PORT: String(dashboardPort), VITE_API_URL: server.url },
       detached: true,
@@ -92,5 +96,6 @@ export const mochaHooks = {
     }
     await current?.server.close();
     await current?.stack.stop();
+    if (distDir) rmSync(distDir, { recursive: true, force: true });
   },
 };
