@@ -1,0 +1,136 @@
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import { expect } from "chai";
+import type { Page } from "playwright-core";
+import { ARTIFACTS, connectWallet, keepFailure, navigate, openBrowser, revert, signUp, snapshot, url, type Session } from "./browser";
+
+/**
+ * Every route of spec section 2 loads without a console error, and leaves a full-page screenshot
+ * at desktop (1280 px) and phone (390 px) width in ARTIFACTS/screens/. Then the phone's Menu drawer.
+ */
+const SCREENS = path.join(ARTIFACTS, "screens");
+const DESKTOP = { width: 1280, height: 900 };
+const PHONE = { width: 390, height: 844 };
+
+/** How a route is reached: a visitor's page load, or signed in with the wallet connected (in-app navigation). */
+type Access = "visitor" | "connected";
+
+interface RouteCase {
+  route: string;
+  name: string;
+  access: Access;
+  account?: string;
+  /** What shows once the screen has loaded. */
+  ready(page: Page): Promise<unknown>;
+}
+
+const heading = (name: string | RegExp) => (page: Page) => page.getByRole("heading", { name, exact: typeof name === "string" ? true : undefined }).first().waitFor();
+
+const ROUTES: RouteCase[] = [
+  { route: "/", name: "dashboard", access: "connected", ready: (p) => p.getByText("Your Balance").first().waitFor() },
+  { route: "/transactions", name: "transactions", access: "connected", ready: heading("Transaction History") },
+  { route: "/roles", name: "roles", access: "connected", ready: heading("Role Management") },
+  { route: "/blocklist", name: "blocklist", access: "connected", ready: heading("Blocklist Management") },
+  { route: "/accounts", name: "accounts", access: "connected", ready: heading("Bank Accounts & Deposits") },
+  { route: "/payments", name: "payments", access: "connected", ready: heading("Payments") },
+  { route: "/contacts", name: "contacts", access: "connected", ready: heading("Contacts") },
+  { route: "/settings", name: "settings", access: "connected", ready: heading("Settings") },
+  {
+    route: "/admin",
+    name: "admin",
+    access: "connected",
+    account: "admin",
+    ready: async (p) => {
+      await heading("USDX Admin Panel")(p);
+      await p.getByRole("button", { name: /^(Pause|Unpause) Contract$/ }).waitFor();
+    },
+  },
+  { route: "/login", name: "login", access: "visitor", ready: (p) => p.getByRole("tab", { name: "Sign Up" }).waitFor() },
+  { route: "/auth", name: "auth", access: "visitor", ready: heading("Welcome") },
+  { route: "/forgot-password", name: "forgot-password", access: "visitor", ready: (p) => p.getByRole("button", { name: "Send Reset Link" }).waitFor() },
+  { route: "/no/such/page", name: "not-found", access: "visitor", ready: heading("404 Page Not Found") },
+];
+
+/** Lets late reads (chain, server) finish, so their errors would be caught and the shot is complete. */
+async function settle(page: Page): Promise<void> {
+  await page.waitForLoadState("networkidle").catch(() => undefined);
+  await page.waitForTimeout(1_000);
+}
+
+async function shoot(page: Page, name: string, width: number): Promise<void> {
+  mkdirSync(SCREENS, { recursive: true });
+  await page.screenshot({ path: path.join(SCREENS, `${name}-${width}.png`), fullPage: true });
+}
+
+describe("Routes (browser)", () => {
+  let session: Session | null;
+  let chain: string;
+  beforeEach(async () => {
+    chain = await snapshot();
+    session = null;
+  });
+  afterEach(async function () {
+    if (session) {
+      await keepFailure(this, session);
+      await session.context.close();
+    }
+    await revert(chain);
+  });
+
+  for (const r of ROUTES) {
+    it(`${r.route} loads with no console errors (${r.access === "connected" ? `signed in, ${r.account ?? "alice"}'s wallet connected` : "visitor"}) at 1280 and 390 px`, async function () {
+      this.timeout(90_000);
+      session = await openBrowser(r.account ?? "alice", DESKTOP);
+      const { page, errors } = session;
+      if (r.access === "connected") {
+        await signUp(page);
+        await connectWallet(page);
+        await navigate(page, r.route);
+      } else {
+        await page.goto(url(r.route));
+      }
+      await r.ready(page);
+      await settle(page);
+      expect(new URL(page.url()).pathname).to.equal(r.route);
+      await shoot(page, r.name, DESKTOP.width);
+
+      await page.setViewportSize(PHONE);
+      await r.ready(page);
+      await settle(page);
+      await shoot(page, r.name, PHONE.width);
+      expect(new URL(page.url()).pathname).to.equal(r.route);
+      expect(errors).to.deep.equal([]);
+    });
+  }
+
+  it("at 390 px the Menu drawer opens, a link navigates and the drawer closes", async () => {
+    session = await openBrowser("alice", PHONE);
+    const { page, errors } = session;
+    await signUp(page);
+    await connectWallet(page);
+    // The desktop sidebar is hidden on a phone.
+    expect(await page.locator("aside").isVisible()).to.equal(false);
+    const menuButton = page.getByRole("banner").getByRole("button", { name: "Menu", exact: true });
+    await menuButton.click();
+    const drawer = page.getByRole("dialog", { name: "Menu" });
+    await drawer.waitFor();
+    expect(await menuButton.getAttribute("aria-expanded")).to.equal("true");
+    const box = await drawer.boundingBox();
+    expect(box?.x).to.equal(0);
+    expect(box?.width).to.equal(250);
+    await drawer.getByRole("link", { name: "Contacts", exact: true }).click();
+    await page.waitForURL(url("/contacts"));
+    await page.getByRole("heading", { name: "Contacts", exact: true }).waitFor();
+    await drawer.waitFor({ state: "detached" });
+    expect(await menuButton.getAttribute("aria-expanded")).to.equal("false");
+    // The wallet stays connected (in-app navigation).
+    await page.getByRole("banner").getByRole("button", { name: /^Wallet 0x/ }).waitFor();
+
+    // 'Close menu' closes it too.
+    await menuButton.click();
+    await drawer.waitFor();
+    await drawer.getByRole("button", { name: "Close menu" }).click();
+    await drawer.waitFor({ state: "detached" });
+    expect(errors).to.deep.equal([]);
+  });
+});
