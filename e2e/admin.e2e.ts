@@ -5,7 +5,7 @@ import { parseTokenAmount } from "../common/amounts";
 import { ROLES } from "../common/roles";
 import { USDX__factory } from "../typechain-types/factories/contracts/USDX__factory";
 import type { USDX } from "../typechain-types";
-import { addressOf, connectWallet, expectToast, keepFailure, navigate, openBrowser, revert, signUp, snapshot, url, type Session } from "./browser";
+import { addressOf, connectWallet, expectToast, isolateEachTest, navigate, openBrowser, type Session, signUp, url } from "./browser";
 import { e2e } from "./hooks";
 
 /** The token as the chain holds it, read through the stack's node (not the page). */
@@ -36,23 +36,15 @@ async function chainEquals<T>(read: () => Promise<T>, expected: T): Promise<void
 describe("Admin screens (browser)", function () {
   this.timeout(90_000);
   let session: Session | undefined;
-  let chain: string;
   let usdx: USDX;
   const erin = addressOf("erin");
 
   before(async () => {
     usdx = await chainToken();
   });
-  beforeEach(async () => {
-    chain = await snapshot();
+  isolateEachTest(() => session);
+  beforeEach(() => {
     session = undefined;
-  });
-  afterEach(async function () {
-    if (session) {
-      await keepFailure(this, session);
-      await session.context.close();
-    }
-    await revert(chain);
   });
 
   async function start(account: string, route = "/"): Promise<Page> {

@@ -1,17 +1,11 @@
 import { expect } from "chai";
-import { connectWallet, expectToast, keepFailure, openBrowser, revert, signUp, snapshot, url, type Session } from "./browser";
+import { connectWallet, expectToast, isolateEachTest, openBrowser, type Session, signUp, url } from "./browser";
 
 describe("Sign-in (browser)", () => {
   let session: Session;
-  let chain: string;
+  isolateEachTest(() => session);
   beforeEach(async () => {
-    chain = await snapshot();
     session = await openBrowser("alice");
-  });
-  afterEach(async function () {
-    await keepFailure(this, session);
-    await session.context.close();
-    await revert(chain);
   });
 
   it("sends a visitor to /login, signs up, signs out and signs in again; a wrong password says 'Invalid password'", async () => {

@@ -90,3 +90,23 @@ export async function keepFailure(context: Mocha.Context, session: Session): Pro
   await session.page.screenshot({ path: path.join(ARTIFACTS, `failed-${name}.png`), fullPage: true }).catch(() => undefined);
   writeFileSync(path.join(ARTIFACTS, `failed-${name}.txt`), `${session.page.url()}\n${session.errors.join("\n")}\n`);
 }
+
+/**
+ * Each test's isolation, registered once per describe: a chain snapshot before the test; after
+ * it, a screenshot if it failed, its browser closed, the snapshot reverted and the emulator's
+ * users cleared. `current` gives the test's browser (none if it failed before opening one).
+ */
+export function isolateEachTest(current: () => Session | null | undefined): void {
+  let chain = "";
+  beforeEach(async () => {
+    chain = await snapshot();
+  });
+  afterEach(async function () {
+    const session = current();
+    if (session) {
+      await keepFailure(this, session);
+      await session.context.close();
+    }
+    await revert(chain);
+  });
+}

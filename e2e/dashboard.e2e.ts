@@ -4,7 +4,7 @@ import type { Locator, Page } from "playwright-core";
 import { formatTokenAmount, parseTokenAmount } from "../common/amounts";
 import { USDX__factory } from "../typechain-types/factories/contracts/USDX__factory";
 import type { USDX } from "../typechain-types";
-import { addressOf, connectWallet, expectToast, keepFailure, openBrowser, revert, signUp, snapshot, type Session } from "./browser";
+import { addressOf, connectWallet, expectToast, isolateEachTest, openBrowser, type Session, signUp } from "./browser";
 import { e2e } from "./hooks";
 
 /** The token as the chain holds it, read through the stack's node (not the page). */
@@ -54,22 +54,12 @@ const txModal = (page: Page, title: string) => page.getByRole("dialog", { name: 
 describe("Dashboard (browser)", function () {
   this.timeout(90_000);
   let session: Session;
-  let chain: string;
   let usdx: USDX;
 
   before(async () => {
     usdx = await chainToken();
   });
-  beforeEach(async () => {
-    chain = await snapshot();
-  });
-  afterEach(async function () {
-    if (session) {
-      await keepFailure(this, session);
-      await session.context.close();
-    }
-    await revert(chain);
-  });
+  isolateEachTest(() => session);
 
   async function start(account: string): Promise<Page> {
     session = await openBrowser(account);

@@ -1,7 +1,7 @@
 import { expect } from "chai";
 import { JsonRpcProvider, parseUnits, Wallet } from "ethers";
 import { USDX__factory } from "../typechain-types/factories/contracts/USDX__factory";
-import { connectWallet, keepFailure, navigate, openBrowser, revert, signUp, snapshot, type Session } from "./browser";
+import { connectWallet, isolateEachTest, navigate, openBrowser, type Session, signUp } from "./browser";
 import { e2e } from "./hooks";
 
 /** The token proxy the stack deployed, as the server announces it. */
@@ -32,15 +32,9 @@ function batchRows(): Row[] {
 
 describe("Payments (browser)", () => {
   let session: Session;
-  let chain: string;
+  isolateEachTest(() => session);
   beforeEach(async () => {
-    chain = await snapshot();
     session = await openBrowser("alice");
-  });
-  afterEach(async function () {
-    await keepFailure(this, session);
-    await session.context.close();
-    await revert(chain);
   });
 
   it("pays 22 of 25 CSV rows (each its own amount), marks the 3 invalid cells, and lists the job in Payment History", async function () {

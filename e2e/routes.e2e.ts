@@ -2,7 +2,7 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { expect } from "chai";
 import type { Page } from "playwright-core";
-import { ARTIFACTS, connectWallet, keepFailure, navigate, openBrowser, revert, signUp, snapshot, url, type Session } from "./browser";
+import { ARTIFACTS, connectWallet, isolateEachTest, navigate, openBrowser, type Session, signUp, url } from "./browser";
 
 /**
  * Every route of spec section 2 loads without a console error, and leaves a full-page screenshot
@@ -64,17 +64,9 @@ async function shoot(page: Page, name: string, width: number): Promise<void> {
 
 describe("Routes (browser)", () => {
   let session: Session | null;
-  let chain: string;
-  beforeEach(async () => {
-    chain = await snapshot();
+  isolateEachTest(() => session);
+  beforeEach(() => {
     session = null;
-  });
-  afterEach(async function () {
-    if (session) {
-      await keepFailure(this, session);
-      await session.context.close();
-    }
-    await revert(chain);
   });
 
   for (const r of ROUTES) {

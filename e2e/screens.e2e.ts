@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { expect } from "chai";
 import { JsonRpcProvider, parseUnits, Wallet } from "ethers";
 import { USDX__factory } from "../typechain-types/factories/contracts/USDX__factory";
-import { addressOf, connectWallet, expectToast, keepFailure, navigate, openBrowser, revert, signUp, snapshot, type Session } from "./browser";
+import { addressOf, connectWallet, expectToast, isolateEachTest, navigate, openBrowser, type Session, signUp } from "./browser";
 import { e2e } from "./hooks";
 import type { Page } from "playwright-core";
 
@@ -20,17 +20,9 @@ async function toastWith(page: Page, title: string, text: string): Promise<void>
 
 describe("Screens (browser)", () => {
   let session: Session | null;
-  let chain: string;
-  beforeEach(async () => {
-    chain = await snapshot();
+  isolateEachTest(() => session);
+  beforeEach(() => {
     session = null;
-  });
-  afterEach(async function () {
-    if (session) {
-      await keepFailure(this, session);
-      await session.context.close();
-    }
-    await revert(chain);
   });
 
   async function openSignedIn(account: string, route: string): Promise<Session> {
