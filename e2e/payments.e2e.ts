@@ -1,7 +1,11 @@
+import { mkdirSync } from "node:fs";
+import path from "node:path";
 import { expect } from "chai";
 import { JsonRpcProvider, parseUnits, Wallet } from "ethers";
+import type { Page } from "playwright-core";
+import { rpc } from "../server/test/stack";
 import { USDX__factory } from "../typechain-types/factories/contracts/USDX__factory";
-import { connectWallet, isolateEachTest, navigate, openBrowser, type Session, signUp } from "./browser";
+import { ARTIFACTS, connectWallet, isolateEachTest, navigate, openBrowser, type Session, signUp } from "./browser";
 import { e2e } from "./hooks";
 
 /** The token proxy the stack deployed, as the server announces it. */
@@ -30,6 +34,39 @@ function batchRows(): Row[] {
   return rows;
 }
 
+/** Signs up, connects, opens Payments and uploads `rows` as a CSV file. */
+async function uploadRows(page: Page, rows: Row[]): Promise<void> {
+  await signUp(page);
+  await connectWallet(page);
+  await navigate(page, "/payments");
+  await page.getByRole("heading", { name: "Payments", exact: true }).waitFor();
+  const csv = ["Name,Address,Amount", ...rows.map((r) => `${r.name},${r.address},${r.amount}`)].join("\n") + "\n";
+  await page.locator('input[type="file"]').setInputFiles({ name: "batch.csv", mimeType: "text/csv", buffer: Buffer.from(csv) });
+  await page.getByRole("table", { name: "Recipients" }).waitFor();
+}
+
+/** `balance` is `expected` less at most 2 wei (shares times the multiplier round down). */
+function expectPaid(name: string, balance: bigint, expected: bigint): void {
+  expect(balance <= expected && expected - balance <= 2n, `${name} got ${balance}, expected ${expected} (2 wei less at most)`).to.equal(true);
+}
+
+/** The progress bar's words ('Chunk 1 of 2 · 0 of 570 recipients paid'), or null when none shows. */
+async function progressText(page: Page): Promise<string | null> {
+  const bar = page.getByRole("progressbar", { name: "Recipients paid" });
+  return (await bar.count()) > 0 ? await bar.getAttribute("aria-valuetext") : null;
+}
+
+async function waitForProgress(page: Page, text: string): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  let last: string | null = null;
+  while (Date.now() < deadline) {
+    last = await progressText(page);
+    if (last === text) return;
+    await page.waitForTimeout(100);
+  }
+  expect(last, "the progress shown").to.equal(text);
+}
+
 describe("Payments (browser)", () => {
   let session: Session;
   isolateEachTest(() => session);
@@ -46,16 +83,9 @@ describe("Payments (browser)", () => {
     expect(valid).to.have.length(22);
     for (const r of valid) expect(await token.balanceOf(r.address)).to.equal(0n);
 
-    await signUp(page);
-    await connectWallet(page);
-    await navigate(page, "/payments");
-    await page.getByRole("heading", { name: "Payments", exact: true }).waitFor();
-
-    const csv = ["Name,Address,Amount", ...rows.map((r) => `${r.name},${r.address},${r.amount}`)].join("\n") + "\n";
-    await page.locator('input[type="file"]').setInputFiles({ name: "batch.csv", mimeType: "text/csv", buffer: Buffer.from(csv) });
+    await uploadRows(page, rows);
 
     const table = page.getByRole("table", { name: "Recipients" });
-    await table.waitFor();
     const rowOf = (text: string) => table.getByRole("row").filter({ hasText: text });
     // The invalid rows: the reason under the address cell or the amount cell.
     for (const bad of [rows[2], rows[6]]) {
@@ -79,12 +109,7 @@ describe("Payments (browser)", () => {
     await page.getByRole("button", { name: "Pay 22 recipients" }).click();
     await page.getByText("Batch transfer completed").first().waitFor({ timeout: 120_000 });
 
-    for (const r of valid) {
-      const expected = parseUnits(r.amount, 18);
-      const balance = await token.balanceOf(r.address);
-      expect(balance <= expected, `${r.name} got ${balance}, more than ${expected}`).to.equal(true);
-      expect(expected - balance <= 2n, `${r.name} got ${balance}, expected ${expected} (2 wei less at most)`).to.equal(true);
-    }
+    for (const r of valid) expectPaid(r.name, await token.balanceOf(r.address), parseUnits(r.amount, 18));
     for (const r of rows.filter((x) => !x.valid && x.address.startsWith("0x") && x.address.length === 42)) {
       expect(await token.balanceOf(r.address)).to.equal(0n);
     }
@@ -98,6 +123,60 @@ describe("Payments (browser)", () => {
     await job.waitFor();
     const totalText = (await job.getByRole("cell").nth(1).textContent()) ?? "";
     expect(parseUnits(totalText.replace(/,/g, ""), 18)).to.equal(total);
+    expect(errors).to.deep.equal([]);
+  });
+
+  it("pays a batch larger than one chunk in two transactions, showing each chunk's progress, and every recipient gets its amount", async function () {
+    this.timeout(240_000);
+    const { page, errors } = session;
+    const { token, provider } = await usdx();
+    const config = (await fetch(`${e2e().server.url}/api/config`).then((r) => r.json())) as { batch: { chunkSize: number } };
+    // One recipient more than a chunk holds (the real chunk size, what fits under the gas cap):
+    // the last chunk pays one. Amounts 0.01, 0.02, ...: all different, and within alice's balance.
+    const size = config.batch.chunkSize + 1;
+    const rows: Row[] = Array.from({ length: size }, (_, i) => ({
+      name: `Payee ${i + 1}`,
+      address: Wallet.createRandom().address,
+      amount: ((i + 1) / 100).toFixed(2),
+      valid: true,
+    }));
+    await uploadRows(page, rows);
+    // The summary plans two transactions before anything is paid.
+    await page.getByText(`${config.batch.chunkSize} recipients each, one signature for all`).waitFor();
+
+    // Blocks are mined by hand from here, so the screen can be seen between the chunks.
+    await rpc(e2e().stack.rpcUrl, "evm_setAutomine", [false]);
+    try {
+      await page.getByRole("button", { name: `Pay ${size} recipients` }).click();
+      await waitForProgress(page, `Chunk 1 of 2 · 0 of ${size} recipients paid`);
+      await page.getByText("Transaction 1 of 2 sent; waiting for it to be mined.").waitFor({ timeout: 30_000 });
+      const chunks = page.getByRole("list", { name: "Transactions" }).getByRole("listitem");
+      expect(await chunks.count()).to.equal(2);
+      expect(await chunks.nth(0).textContent()).to.contain(`${config.batch.chunkSize} recipients`);
+      expect(await chunks.nth(1).textContent()).to.contain("1 recipient");
+
+      // Chunk 1 mined: the server finds it paid, and the second transaction is sent.
+      await rpc(e2e().stack.rpcUrl, "evm_mine");
+      await page.getByText("Transaction 2 of 2 sent; waiting for it to be mined.").waitFor({ timeout: 30_000 });
+      await waitForProgress(page, `Chunk 2 of 2 · ${config.batch.chunkSize} of ${size} recipients paid`);
+      const bar = page.getByRole("progressbar", { name: "Recipients paid" });
+      expect(await bar.getAttribute("aria-valuenow")).to.equal(String(config.batch.chunkSize));
+      expect(await chunks.nth(0).textContent()).to.contain("Paid");
+      mkdirSync(path.join(ARTIFACTS, "screens"), { recursive: true });
+      await page.screenshot({ path: path.join(ARTIFACTS, "screens", "payments-progress-1280.png"), fullPage: true });
+
+      await rpc(e2e().stack.rpcUrl, "evm_mine");
+      await page.getByText("Batch transfer completed").first().waitFor({ timeout: 60_000 });
+    } finally {
+      await rpc(e2e().stack.rpcUrl, "evm_setAutomine", [true]);
+    }
+    const done = page.getByRole("list", { name: "Transactions" }).getByRole("listitem");
+    expect(await done.count()).to.equal(2);
+    for (let i = 0; i < 2; i++) expect(await done.nth(i).textContent()).to.contain("Paid");
+
+    const balances = await Promise.all(rows.map((r) => token.balanceOf(r.address)));
+    rows.forEach((r, i) => expectPaid(r.name, balances[i], parseUnits(r.amount, 18)));
+    provider.destroy();
     expect(errors).to.deep.equal([]);
   });
 });
