@@ -5,7 +5,7 @@ import { parseTokenAmount } from "../common/amounts";
 import { ROLES } from "../common/roles";
 import { USDX__factory } from "../typechain-types/factories/contracts/USDX__factory";
 import type { USDX } from "../typechain-types";
-import { addressOf, connectWallet, expectToast, isolateEachTest, navigate, openBrowser, type Session, signUp, url } from "./browser";
+import { addressOf, connectWallet, expectToast, expectToastWith, isolateEachTest, navigate, openBrowser, type Session, signUp, switchAccount, url } from "./browser";
 import { e2e } from "./hooks";
 
 /** The token as the chain holds it, read through the stack's node (not the page). */
@@ -181,16 +181,161 @@ describe("Admin screens (browser)", function () {
     expect(session!.errors).to.deep.equal([]);
   });
 
-  it("Admin Panel: alice (no admin role) is sent from /admin to '/', and her 'Add 0.01' is disabled", async () => {
+  it("alice (no role) has no Admin Functions and a disabled 'Add 0.01'; switched to the oracle, the tabs name the roles it lacks; /admin sends a non-admin to '/'", async () => {
     const page = await start("alice");
     await page.getByText("Only ORACLE_ROLE holders can change it.").waitFor();
     expect(await page.getByRole("button", { name: "Add 0.01" }).isDisabled()).to.equal(true);
     expect(await page.getByRole("button", { name: "Advanced Settings" }).isDisabled()).to.equal(true);
+    expect(await page.getByText("Admin Functions", { exact: true }).count()).to.equal(0);
+
+    // The oracle holds one role: Admin Functions shows, 'Add 0.01' works, and each form it may
+    // not use is replaced by the role it needs, so no button can send what the contract refuses.
+    await switchAccount(page, "oracle");
+    await page.getByText("Admin Functions", { exact: true }).waitFor();
+    expect(await page.getByRole("button", { name: "Add 0.01" }).isEnabled()).to.equal(true);
+    const notes: [string, string[]][] = [
+      ["Token Operations", ["MINTER_ROLE", "BURNER_ROLE"]],
+      ["Role Management", ["DEFAULT_ADMIN_ROLE"]],
+      ["Security", ["PAUSE_ROLE", "BLOCKLIST_ROLE"]],
+    ];
+    for (const [tab, roles] of notes) {
+      await page.getByRole("tab", { name: tab }).click();
+      for (const role of roles) await page.getByRole("tabpanel").getByText(new RegExp(`^You need ${role} to `)).waitFor();
+    }
+    for (const button of ["Mint", "Burn", "Apply Role Change", "Pause Contract", "Apply Blocklist Change"]) {
+      expect(await page.getByRole("button", { name: button, exact: true }).count(), button).to.equal(0);
+    }
 
     await navigate(page, "/admin");
     await page.waitForURL(url("/"));
     await page.getByRole("heading", { name: "Dashboard" }).waitFor();
     expect(await page.getByRole("heading", { name: "USDX Admin Panel" }).count()).to.equal(0);
+    expect(session!.errors).to.deep.equal([]);
+  });
+
+  it("Dashboard Admin Functions: the admin grants and revokes BLOCKLIST_ROLE (Role Management tab), then, switched to the blocklister, blocks and unblocks erin (Security tab)", async () => {
+    const page = await start("admin");
+    await page.getByRole("tab", { name: "Role Management" }).click();
+    const panel = page.getByRole("tabpanel");
+    for (const action of ["Grant", "Revoke"] as const) {
+      await panel.getByLabel("Account Address").fill(erin);
+      await panel.getByRole("combobox", { name: "Role" }).click();
+      await page.getByRole("option", { name: "BLOCKLIST_ROLE", exact: true }).click();
+      await panel.getByRole("radio", { name: action, exact: true }).click();
+      await panel.getByRole("button", { name: "Apply Role Change" }).click();
+      await expectToastWith(page, action === "Grant" ? "Role granted" : "Role revoked", `BLOCKLIST_ROLE ${action === "Grant" ? "granted to" : "revoked from"} ${erin}`);
+      await closeTxModal(page);
+      await chainEquals(() => usdx.hasRole(ROLES.BLOCKLIST_ROLE, erin), action === "Grant");
+    }
+
+    // The same browser, the wallet switched to the blocklister: the Security tab now has the form.
+    await switchAccount(page, "blocklister");
+    await page.getByRole("tab", { name: "Security" }).click();
+    for (const action of ["Block", "Unblock"] as const) {
+      await panel.getByLabel("Account Address").fill(erin);
+      await panel.getByRole("radio", { name: action, exact: true }).click();
+      await panel.getByRole("button", { name: "Apply Blocklist Change" }).click();
+      if (action === "Block") await page.getByRole("button", { name: "Block account" }).click();
+      expect(await expectToast(page, action === "Block" ? "Account blocked" : "Account unblocked")).to.contain(erin);
+      await closeTxModal(page);
+      await chainEquals(() => usdx.isBlocked(erin), action === "Block");
+    }
+    expect(session!.errors).to.deep.equal([]);
+  });
+
+  it("Admin Panel: the admin's mint is refused (no MINTER_ROLE, in words); the admin grants itself each role there, then mints, burns, blocks, unblocks, pauses, unpauses, sets the multiplier and revokes a role", async function () {
+    this.timeout(180_000);
+    const page = await start("admin", "/admin");
+    const admin = addressOf("admin");
+    const alice = addressOf("alice");
+    await page.getByRole("heading", { name: "USDX Admin Panel" }).waitFor();
+    const mintForm = page.getByRole("tabpanel").locator("form").nth(0);
+    const burnForm = page.getByRole("tabpanel").locator("form").nth(1);
+
+    // Without MINTER_ROLE the panel still sends, and the contract's refusal comes back in words.
+    await mintForm.getByText("Requires MINTER_ROLE: your wallet does not hold it, so the contract will refuse").waitFor();
+    await mintForm.getByLabel("Recipient Address").fill(erin);
+    await mintForm.getByLabel("Amount", { exact: true }).fill("7");
+    await mintForm.getByRole("button", { name: "Mint", exact: true }).click();
+    expect(await expectToast(page, "Mint failed")).to.contain(`The account ${admin} does not hold MINTER_ROLE, which this action needs.`);
+    await closeTxModal(page, "Transaction failed").catch(() => undefined);
+
+    // Role Management tab: the admin grants itself every operating role.
+    await page.getByRole("tab", { name: "Role Management" }).click();
+    const roleForm = page.getByRole("tabpanel").locator("form");
+    for (const role of ["MINTER_ROLE", "BURNER_ROLE", "BLOCKLIST_ROLE", "PAUSE_ROLE", "ORACLE_ROLE"] as const) {
+      await roleForm.getByLabel("Account Address").fill(admin);
+      await roleForm.getByRole("combobox", { name: "Role" }).click();
+      await page.getByRole("option", { name: role, exact: true }).click();
+      await roleForm.getByRole("button", { name: "Apply Role Change" }).click();
+      await expectToastWith(page, "Role granted", `${role} granted to ${admin}`);
+      await closeTxModal(page);
+      await chainEquals(() => usdx.hasRole(ROLES[role], admin), true);
+    }
+
+    // Token Operations: mint to erin, burn from alice.
+    await page.getByRole("tab", { name: "Token Operations" }).click();
+    await mintForm.getByText("Requires MINTER_ROLE (you hold it)").waitFor();
+    const erinBefore = await usdx.balanceOf(erin);
+    await mintForm.getByLabel("Recipient Address").fill(erin);
+    await mintForm.getByLabel("Amount", { exact: true }).fill("7");
+    await mintForm.getByRole("button", { name: "Mint", exact: true }).click();
+    expect(await expectToast(page, "Tokens minted successfully")).to.contain(`7 USDX minted to ${erin}`);
+    await closeTxModal(page);
+    const minted = (await usdx.balanceOf(erin)) - erinBefore;
+    expect(minted <= parseTokenAmount("7") && minted >= parseTokenAmount("7") - 2n, `erin gained ${minted}`).to.equal(true);
+
+    const aliceBefore = await usdx.balanceOf(alice);
+    await burnForm.getByLabel("From Address").fill(alice);
+    await burnForm.getByLabel("Amount", { exact: true }).fill("3");
+    await burnForm.getByRole("button", { name: "Burn", exact: true }).click();
+    await page.getByRole("button", { name: "Burn tokens" }).click();
+    expect(await expectToast(page, "Tokens burned successfully")).to.contain(`3 USDX burned from ${alice}`);
+    await closeTxModal(page);
+    const burned = aliceBefore - (await usdx.balanceOf(alice));
+    expect(burned >= parseTokenAmount("3") && burned <= parseTokenAmount("3") + 2n, `alice lost ${burned}`).to.equal(true);
+
+    // Blocklist tab: block, then unblock erin.
+    await page.getByRole("tab", { name: "Blocklist" }).click();
+    const blockForm = page.getByRole("tabpanel").locator("form");
+    for (const action of ["Block", "Unblock"] as const) {
+      await blockForm.getByLabel("Account Address").fill(erin);
+      await blockForm.getByRole("radio", { name: action, exact: true }).click();
+      await blockForm.getByRole("button", { name: "Apply Blocklist Change" }).click();
+      if (action === "Block") await page.getByRole("button", { name: "Block account" }).click();
+      await expectToast(page, action === "Block" ? "Account blocked" : "Account unblocked");
+      await closeTxModal(page);
+      await chainEquals(() => usdx.isBlocked(erin), action === "Block");
+    }
+
+    // The panel's pause toggle: pause, then unpause.
+    await page.getByRole("button", { name: "Pause Contract" }).click();
+    await expectToast(page, "Contract paused");
+    await closeTxModal(page);
+    await chainEquals(() => usdx.paused(), true);
+    await page.getByRole("button", { name: "Unpause Contract" }).click();
+    await expectToast(page, "Contract unpaused");
+    await closeTxModal(page);
+    await chainEquals(() => usdx.paused(), false);
+
+    // Settings tab: set the multiplier.
+    await page.getByRole("tab", { name: "Settings" }).click();
+    await page.getByRole("tabpanel").getByLabel("Reward Multiplier").fill("1.25");
+    await page.getByRole("tabpanel").getByRole("button", { name: "Update Reward Multiplier" }).click();
+    expect(await expectToast(page, "Reward multiplier updated")).to.contain("1.25");
+    await closeTxModal(page);
+    await chainEquals(() => usdx.rewardMultiplier(), parseTokenAmount("1.25"));
+
+    // And gives one role back.
+    await page.getByRole("tab", { name: "Role Management" }).click();
+    await roleForm.getByLabel("Account Address").fill(admin);
+    await roleForm.getByRole("combobox", { name: "Role" }).click();
+    await page.getByRole("option", { name: "ORACLE_ROLE", exact: true }).click();
+    await roleForm.getByRole("radio", { name: "Revoke" }).click();
+    await roleForm.getByRole("button", { name: "Apply Role Change" }).click();
+    expect(await expectToast(page, "Role revoked")).to.contain(`ORACLE_ROLE revoked from ${admin}`);
+    await closeTxModal(page);
+    await chainEquals(() => usdx.hasRole(ROLES.ORACLE_ROLE, admin), false);
     expect(session!.errors).to.deep.equal([]);
   });
 

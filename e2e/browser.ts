@@ -69,6 +69,18 @@ export async function expectToast(page: Page, title: string): Promise<string> {
   return (await toast.textContent()) ?? "";
 }
 
+/** A toast with `title` that also says `text` (a toast with the same title may still be on its way out). */
+export async function expectToastWith(page: Page, title: string, text: string): Promise<void> {
+  await page.getByRole("status").filter({ hasText: title }).filter({ hasText: text }).first().waitFor({ timeout: 20_000 });
+}
+
+/** The injected wallet switches to another seeded account, as a person would in their wallet. */
+export async function switchAccount(page: Page, name: string): Promise<void> {
+  const address = addressOf(name);
+  await page.evaluate((to) => (window as unknown as { __e2eWallet: { setAccount(a: string): void } }).__e2eWallet.setAccount(to), address);
+  await page.getByRole("banner").getByRole("button", { name: `Wallet ${address}` }).waitFor();
+}
+
 /** The chain as it was, and the emulator without users, before each test. */
 export async function snapshot(): Promise<string> {
   return rpc<string>(e2e().stack.rpcUrl, "evm_snapshot");

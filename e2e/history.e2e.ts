@@ -5,7 +5,7 @@ import type { EventPage } from "../common/apiTypes";
 import { parseTokenAmount } from "../common/amounts";
 import { EVENTS_DEFAULT_LIMIT } from "../common/events";
 import { USDX__factory } from "../typechain-types/factories/contracts/USDX__factory";
-import { addressOf, connectWallet, expectToast, isolateEachTest, navigate, openBrowser, type Session, signUp } from "./browser";
+import { addressOf, connectWallet, expectToast, isolateEachTest, navigate, openBrowser, type Session, signUp, switchAccount } from "./browser";
 import { e2e } from "./hooks";
 
 /** The token the stack deployed, read through the stack's node (not the page). */
@@ -67,8 +67,7 @@ describe("Transaction History (browser)", function () {
 
     // The wallet switches to bob (as a person would in their wallet): the page follows, and bob's
     // history shows the same transaction, received.
-    await page.evaluate((to) => (window as unknown as { __e2eWallet: { setAccount(a: string): void } }).__e2eWallet.setAccount(to), bob);
-    await page.getByRole("banner").getByRole("button", { name: `Wallet ${bob}` }).waitFor();
+    await switchAccount(page, "bob");
     const received = tableRows(page).filter({ has: page.locator(`a[aria-label="Transaction ${sent[0].transactionHash}"], a[aria-label="Transaction ${hash}"]`) });
     await received.first().waitFor({ timeout: 20_000 });
     const receivedText = (await received.first().textContent()) ?? "";
@@ -103,6 +102,48 @@ describe("Transaction History (browser)", function () {
     const blocks = await rows.evaluateAll((trs) => trs.map((tr) => Number((tr.querySelectorAll("td")[3]?.textContent ?? "").replace(/,/g, ""))));
     for (let i = 1; i < blocks.length; i++) expect(blocks[i]).to.be.at.most(blocks[i - 1]);
     await page.getByText(`${EVENTS_DEFAULT_LIMIT * 2} events in blocks ${Math.min(...blocks).toLocaleString("en-US")} to`).waitFor();
+    expect(errors).to.deep.equal([]);
+  });
+
+  it("Contract Events: a Transfer filter over a block range shows exactly the index's Transfers in those blocks", async () => {
+    session = await openBrowser("alice");
+    const { page, errors } = session;
+    await signUp(page);
+    await navigate(page, "/transactions");
+    await page.getByRole("tab", { name: "Contract Events" }).click();
+
+    // A range in the middle of the seed's blocks, so events lie on both sides of it.
+    const all = (await fetch(`${e2e().server.url}/api/events?eventName=Transfer&limit=100`).then((r) => r.json())) as EventPage;
+    const blocks = [...new Set(all.events.map((e) => e.blockNumber))].sort((a, b) => a - b);
+    expect(blocks.length, "the seed's Transfers span several blocks").to.be.at.least(4);
+    const from = blocks[1];
+    const to = blocks[blocks.length - 2];
+    const inside = all.events.filter((e) => e.blockNumber >= from && e.blockNumber <= to);
+    expect(inside.length).to.be.lessThan(all.events.length);
+
+    await page.getByLabel("Event Type").click();
+    await page.getByRole("option", { name: "Transfer", exact: true }).click();
+    await page.getByLabel("From Block").fill(String(from));
+    await page.getByLabel("To Block").fill(String(to));
+    await page.getByRole("button", { name: "Apply" }).click();
+    await page.getByText(new RegExp(`in blocks ${from.toLocaleString("en-US")} to ${to.toLocaleString("en-US")}`)).waitFor();
+
+    const rows = tableRows(page);
+    // Every page of the filtered result, loaded.
+    while ((await page.getByRole("button", { name: "Load Previous Events" }).count()) > 0) {
+      const before = await rows.count();
+      await page.getByRole("button", { name: "Load Previous Events" }).click();
+      await rows.nth(before).waitFor();
+    }
+    const shown = await rows.evaluateAll((trs) =>
+      trs.map((tr) => ({ name: tr.querySelector("td")?.textContent ?? "", block: Number((tr.querySelectorAll("td")[3]?.textContent ?? "").replace(/,/g, "")) })),
+    );
+    expect(shown.length).to.equal(inside.length);
+    for (const row of shown) {
+      expect(row.name).to.contain("Transfer");
+      expect(row.block).to.be.within(from, to);
+    }
+    expect(await linkedHashes(page)).to.deep.equal(inside.map((e) => e.transactionHash.toLowerCase()));
     expect(errors).to.deep.equal([]);
   });
 });

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { expect } from "chai";
 import { JsonRpcProvider, parseUnits, Wallet } from "ethers";
 import { USDX__factory } from "../typechain-types/factories/contracts/USDX__factory";
-import { addressOf, connectWallet, expectToast, isolateEachTest, navigate, openBrowser, type Session, signUp } from "./browser";
+import { addressOf, connectWallet, expectToast, expectToastWith, isolateEachTest, navigate, openBrowser, type Session, signUp } from "./browser";
 import { e2e } from "./hooks";
 import type { Page } from "playwright-core";
 
@@ -11,11 +11,6 @@ async function usdx() {
   const config = (await fetch(`${e2e().server.url}/api/config`).then((r) => r.json())) as { contracts: { proxy: string } };
   const provider = new JsonRpcProvider(e2e().stack.rpcUrl);
   return { token: USDX__factory.connect(config.contracts.proxy, provider), provider };
-}
-
-/** A toast with `title` that also says `text` (a toast before it may still be on its way out). */
-async function toastWith(page: Page, title: string, text: string): Promise<void> {
-  await page.getByRole("status").filter({ hasText: title }).filter({ hasText: text }).first().waitFor({ timeout: 20_000 });
 }
 
 describe("Screens (browser)", () => {
@@ -50,7 +45,7 @@ describe("Screens (browser)", () => {
       await dialog.getByLabel("Address").fill(c.address);
       if (c.notes) await dialog.getByLabel(/Notes/).fill(c.notes);
       await dialog.getByRole("button", { name: "Add Contact" }).click();
-      await toastWith(page, "Contact added", c.name);
+      await expectToastWith(page, "Contact added", c.name);
       await dialog.waitFor({ state: "detached" });
       await rows.filter({ hasText: c.name }).waitFor();
     }
@@ -69,7 +64,7 @@ describe("Screens (browser)", () => {
     await page.getByRole("button", { name: `Delete ${vendor.name}` }).click();
     const confirm = page.getByRole("dialog", { name: "Delete contact?" });
     await confirm.getByRole("button", { name: "Delete", exact: true }).click();
-    await toastWith(page, "Contact deleted", vendor.name);
+    await expectToastWith(page, "Contact deleted", vendor.name);
     await rows.filter({ hasText: vendor.name }).waitFor({ state: "detached" });
 
     // Export: the file holds the remaining contact.
