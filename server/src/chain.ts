@@ -1,4 +1,4 @@
-import { JsonRpcProvider } from "ethers";
+import { FetchRequest, JsonRpcProvider } from "ethers";
 import { BatchPayments__factory, USDX__factory } from "../../typechain-types";
 import type { BatchPayments, USDX } from "../../typechain-types";
 import type { DeploymentManifest } from "../../common/manifest";
@@ -19,6 +19,12 @@ export interface Chain {
   batch: BatchPayments;
 }
 
+/**
+ * How long one JSON-RPC call to the node may take. ethers waits 5 minutes by default, so a node
+ * that accepts connections and never answers held every chain read (and a graceful stop) that long.
+ */
+export const RPC_TIMEOUT_MS = 5_000;
+
 export function connectChain(config: Config): Chain {
   let manifest: DeploymentManifest;
   try {
@@ -32,7 +38,9 @@ export function connectChain(config: Config): Chain {
   // A static network: the chain id is known, so a node that is down is not probed again and again.
   // No response cache (ethers shares identical requests for 250 ms by default): right after a
   // reorg or an evm_revert, a cached head or block hash would hide the change from the indexer.
-  const provider = new JsonRpcProvider(config.rpcUrl, config.chainId, { staticNetwork: true, batchMaxCount: 20, cacheTimeout: -1 });
+  const connection = new FetchRequest(config.rpcUrl);
+  connection.timeout = RPC_TIMEOUT_MS;
+  const provider = new JsonRpcProvider(connection, config.chainId, { staticNetwork: true, batchMaxCount: 20, cacheTimeout: -1 });
   let id = 0;
   const rawRpc = async <T>(method: string, params: unknown[]): Promise<T> => {
     const res = await fetch(config.rpcUrl, {

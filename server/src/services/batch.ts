@@ -15,6 +15,8 @@ import type { ChunkDetail, ChunkPlan, ChunkStatus, JobStatus, JobSummary, Recipi
 
 export type { ChunkDetail, ChunkPlan, ChunkStatus, JobStatus, JobSummary, RecipientDetail, RecipientStatus };
 
+type JobDetailAnswer = { job: JobSummary; chunks: ChunkDetail[]; recipients: RecipientDetail[] };
+
 
 /** What the dashboard sends to start a batch: each recipient with its own amount, or the spec's one amount for all. */
 export type ExecuteRequest =
@@ -28,6 +30,12 @@ export type ExecuteRequest =
 // Rows per INSERT: 10,000 recipients in a few statements, far below Postgres' 65,535 parameters.
 const INSERT_BATCH = 2000;
 
+// Every open Payments screen asks for its job every 3 s. An answer is reused for at most this long
+// (another server on the same database may move the job meanwhile), and dropped as soon as this
+// server changes any job.
+const DETAIL_CACHE_MS = 1000;
+const DETAIL_CACHE_ENTRIES = 1000;
+
 /** The bytes32 a chunk's payment carries: unique to the job and the chunk, and meaningless to anyone else. */
 export function chunkReference(jobId: string, index: number): string {
   return keccakText(`usdx-batch:${jobId}:${index}`);
@@ -38,6 +46,9 @@ export function chunkReference(jobId: string, index: number): string {
  * reports, and answers for them. The BatchWatcher follows the chain and moves their statuses.
  */
 export class BatchService {
+  private details = new Map<string, { at: number; generation: number; value: Promise<JobDetailAnswer> }>();
+  private generation = 0;
+
   constructor(
     private readonly db: Database,
     private readonly chain: Chain,
@@ -154,6 +165,7 @@ export class BatchService {
       .set({ status: "submitted", txHash: hash, submittedAt: new Date(), error: null })
       .where(and(eq(batchChunks.jobId, jobId), eq(batchChunks.index, chunkIndex)))
       .returning();
+    this.invalidate();
     await this.refreshJob(jobId);
     this.nudge();
     return toChunkDetail(updated);
@@ -176,8 +188,27 @@ export class BatchService {
     return Promise.all(jobs.map((job) => this.summary(user, job.id)));
   }
 
-  /** One job with its chunks and a page of its recipients. */
-  async detail(user: SessionUser, jobId: string, offset: number, limit: number): Promise<{ job: JobSummary; chunks: ChunkDetail[]; recipients: RecipientDetail[] }> {
+  /** A job, its chunks or its recipients changed here: answers kept from before are dropped. */
+  invalidate(): void {
+    this.generation++;
+    this.details.clear();
+  }
+
+  /** One job with its chunks and a page of its recipients (the Payments screen's status poll). */
+  detail(user: SessionUser, jobId: string, offset: number, limit: number): Promise<JobDetailAnswer> {
+    const key = JSON.stringify([user.uid, jobId, offset, limit]);
+    const kept = this.details.get(key);
+    if (kept && kept.generation === this.generation && Date.now() - kept.at < DETAIL_CACHE_MS) return kept.value;
+    if (this.details.size >= DETAIL_CACHE_ENTRIES) this.details.clear();
+    const entry = { at: Date.now(), generation: this.generation, value: this.readDetail(user, jobId, offset, limit) };
+    this.details.set(key, entry);
+    entry.value.catch(() => {
+      if (this.details.get(key) === entry) this.details.delete(key); // a 404 is asked again
+    });
+    return entry.value;
+  }
+
+  private async readDetail(user: SessionUser, jobId: string, offset: number, limit: number): Promise<JobDetailAnswer> {
     const job = await this.summary(user, jobId);
     const chunks = await this.db.select().from(batchChunks).where(eq(batchChunks.jobId, jobId)).orderBy(asc(batchChunks.index));
     const recipients = await this.db
@@ -267,6 +298,7 @@ export class BatchService {
       .update(batchJobs)
       .set({ status, error, updatedAt: now, completedAt: status === "completed" ? now : null })
       .where(eq(batchJobs.id, jobId));
+    this.invalidate();
   }
 }
 

@@ -82,6 +82,7 @@ export class BatchWatcher {
             .update(batchChunks)
             .set({ status: "failed", error: failure })
             .where(and(eq(batchChunks.jobId, chunk.jobId), eq(batchChunks.index, chunk.index), eq(batchChunks.status, "submitted")));
+          this.batch.invalidate();
           this.log.info({ job: chunk.jobId, chunk: chunk.index, tx: chunk.txHash, error: failure }, "batch chunk failed");
           touched.add(chunk.jobId);
         }
@@ -139,6 +140,7 @@ export class BatchWatcher {
         .update(batchChunks)
         .set({ status: "failed", txHash: tx, blockNumber: paid.blockNumber, error: `Transaction ${tx} carries this chunk's reference but paid other recipients or amounts than planned.` })
         .where(and(eq(batchChunks.jobId, chunk.jobId), eq(batchChunks.index, chunk.index)));
+      this.batch.invalidate();
       this.log.warn({ job: chunk.jobId, chunk: chunk.index, tx }, "batch chunk paid other recipients than planned");
       return;
     }
@@ -157,6 +159,7 @@ export class BatchWatcher {
         .set({ payer })
         .where(and(eq(batchJobs.id, chunk.jobId), sql`${batchJobs.payer} is null`));
     });
+    this.batch.invalidate();
     this.log.info({ job: chunk.jobId, chunk: chunk.index, tx, recipients: recipients.length }, "batch chunk paid");
   }
 

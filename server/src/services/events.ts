@@ -34,11 +34,19 @@ function toEvent(row: EventRecord): ContractEvent {
   };
 }
 
+// Pages of events kept per state of the index: every dashboard asks for the same first page.
+const PAGE_CACHE_ENTRIES = 256;
+
 /** Reads events and account histories from the index; nothing here asks the chain. */
 export class EventsService {
+  /** Pages of `list` as of index version `version` (they change only when the index does). */
+  private pages: { version: number; byQuery: Map<string, Promise<EventPage>> } = { version: -1, byQuery: new Map() };
+
   constructor(
     private readonly db: Database,
     private readonly deploymentBlock: number,
+    /** The indexer's version: it changes whenever the index does. */
+    private readonly indexVersion: () => number,
   ) {}
 
   /** The newest block the index covers, or null before the first step. */
@@ -55,7 +63,21 @@ export class EventsService {
    * `range.fromBlock` instead (the spec's 'Load Previous Events') works too, but skips the rest of
    * a block this page split.
    */
-  async list(query: { fromBlock?: number; toBlock?: number; limit: number; eventName: string | null; cursor?: string }): Promise<EventPage> {
+  list(query: { fromBlock?: number; toBlock?: number; limit: number; eventName: string | null; cursor?: string }): Promise<EventPage> {
+    const version = this.indexVersion();
+    if (this.pages.version !== version || this.pages.byQuery.size >= PAGE_CACHE_ENTRIES) this.pages = { version, byQuery: new Map() };
+    const key = JSON.stringify([query.fromBlock, query.toBlock, query.limit, query.eventName, query.cursor]);
+    let page = this.pages.byQuery.get(key);
+    if (!page) {
+      const pages = this.pages.byQuery;
+      page = this.readPage(query);
+      pages.set(key, page);
+      page.catch(() => pages.delete(key)); // a refusal (bad range or cursor) or a failed read is not kept
+    }
+    return page;
+  }
+
+  private async readPage(query: { fromBlock?: number; toBlock?: number; limit: number; eventName: string | null; cursor?: string }): Promise<EventPage> {
     const latest = await this.indexedBlock();
     const toBlock = Math.min(query.toBlock ?? latest ?? this.deploymentBlock, latest ?? -1);
     const fromBlock = query.fromBlock ?? this.deploymentBlock;

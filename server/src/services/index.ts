@@ -32,9 +32,10 @@ export interface Services {
 
 export function buildServices(config: Config, chain: Chain, db: DatabaseHandle, auth: AuthProvider, log: Logger): Services {
   const indexer = new EventIndexer(db.db, chain, config.indexer, log.child({ component: "indexer" }));
-  const events = new EventsService(db.db, chain.manifest.deploymentBlock);
-  // Its caches are keyed by the indexer's checkpoint, so they refresh as the index advances.
-  const tokenState = new TokenStateService(chain, events);
+  // Their caches are keyed by the indexer's version, so they refresh as the index changes.
+  const indexVersion = () => indexer.version;
+  const events = new EventsService(db.db, chain.manifest.deploymentBlock, indexVersion);
+  const tokenState = new TokenStateService(chain, events, indexVersion);
   const siwe = new SiweService(db.db, auth, { domains: config.siweDomains, chainId: config.chainId, adminWallets: config.adminWallets });
   // The service pokes the watcher when a chunk's transaction is reported, so it looks at once.
   let batchWatcher: BatchWatcher | undefined = undefined;

@@ -39,6 +39,9 @@ export class EventIndexer {
   private state: IndexerStatus = { checkpoint: null, head: null, lag: null, running: false, lastError: null, lastSyncAt: null };
   /** Rows stored since the planner's statistics were refreshed; starts high so a new process refreshes them once. */
   private rowsSinceAnalyze = ANALYZE_EVERY_ROWS;
+  /** The stored head last seen (checkpoint and its block hash), and how often it has changed. */
+  private seenHead: string | null = null;
+  private changes = 0;
 
   constructor(
     private readonly db: Database,
@@ -51,6 +54,22 @@ export class EventIndexer {
       [chain.manifest.proxy.toLowerCase(), { name: "USDX", iface: chain.usdx.interface as unknown as Interface }],
       [chain.manifest.batchPayments.toLowerCase(), { name: "BatchPayments", iface: chain.batch.interface as unknown as Interface }],
     ]);
+  }
+
+  /**
+   * Changes whenever what the index holds may have changed: this process stored or rewound it, or
+   * saw its stored head move (another server on the same database). Caches of index reads, and of
+   * chain figures that go with the index's head, are keyed by it, so they cost no query to check.
+   */
+  get version(): number {
+    return this.changes;
+  }
+
+  private observeHead(checkpoint: number, hash: string | null): void {
+    const head = `${checkpoint}:${hash}`;
+    if (head === this.seenHead) return;
+    this.seenHead = head;
+    this.changes++;
   }
 
   status(): IndexerStatus {
@@ -119,12 +138,15 @@ export class EventIndexer {
         checkpointBlock: start,
       });
     });
+    this.seenHead = null;
+    this.changes++;
     return start;
   }
 
   /** Rewinds to the newest stored block whose hash the chain still has, if the checkpoint's changed. */
   private async detectReorg(checkpoint: number): Promise<number> {
     const [stored] = await this.db.select().from(indexedBlocks).where(eq(indexedBlocks.blockNumber, checkpoint));
+    this.observeHead(checkpoint, stored?.blockHash ?? null);
     if (!stored) return checkpoint;
     const onChain = await this.chain.provider.getBlock(checkpoint);
     if (onChain && onChain.hash === stored.blockHash) return checkpoint;
@@ -143,22 +165,29 @@ export class EventIndexer {
       await tx.delete(indexedBlocks).where(gt(indexedBlocks.blockNumber, ancestor));
       await tx.update(indexerState).set({ checkpointBlock: ancestor, updatedAt: new Date() }).where(eq(indexerState.id, STATE_ID));
     });
+    this.seenHead = null;
+    this.changes++;
     this.log.warn({ from: checkpoint, to: ancestor }, "chain reorganised: index rewound");
     return ancestor;
   }
 
   private async indexRange(from: number, to: number): Promise<number> {
-    const { provider } = this.chain;
+    // What one step stores must come from one fork that continues the stored index: block `to` is
+    // read before the logs and again after them (its hash pins every block below it), and in
+    // between, the stored block before `from` must still be on the chain. Otherwise a rewind between
+    // the step's reorg check and eth_getLogs stored the new fork's logs above the old fork's, unseen.
+    // A rewind in between fails the step; the next step's reorg check rewinds the index. (Hashes,
+    // not parentHash: Hardhat's hardhat_mine leaves the parentHash of the blocks it mines zero.)
+    const last = await this.readBlock(to);
+    const [parent] = await this.db.select().from(indexedBlocks).where(eq(indexedBlocks.blockNumber, from - 1));
+    if (parent && (await this.readBlock(from - 1)).blockHash !== parent.blockHash) throw new Error(`block ${from - 1} changed: the chain was reorganised`);
     const raw = await this.chain.rawRpc<RawLog[]>("eth_getLogs", [
       { address: [...this.interfaces.keys()], fromBlock: toBeHex(from), toBlock: toBeHex(to) },
     ]);
     const logs = raw.filter((l) => !l.removed).map(parseRawLog);
-    const blockNumbers = [...new Set([...logs.map((l) => l.blockNumber), to])];
-    const blocks = await mapLimit(blockNumbers, BLOCK_FETCH_CONCURRENCY, async (n) => {
-      const block = await provider.getBlock(n);
-      if (!block || !block.hash) throw new Error(`block ${n} is not available yet`);
-      return { blockNumber: n, blockHash: block.hash, blockTime: block.timestamp };
-    });
+    const blockNumbers = [...new Set(logs.map((l) => l.blockNumber))].filter((n) => n !== to);
+    const blocks = [...(await mapLimit(blockNumbers, BLOCK_FETCH_CONCURRENCY, (n) => this.readBlock(n))), last];
+    if ((await this.readBlock(to)).blockHash !== last.blockHash) throw new Error(`block ${to} changed while indexing`);
     const byNumber = new Map(blocks.map((b) => [b.blockNumber, b]));
     const rows: EventRow[] = [];
     for (const log of logs) {
@@ -177,9 +206,16 @@ export class EventIndexer {
       if (keep.length > 0) await tx.insert(indexedBlocks).values(keep).onConflictDoNothing();
       await tx.update(indexerState).set({ checkpointBlock: to, updatedAt: new Date() }).where(eq(indexerState.id, STATE_ID));
     });
+    this.observeHead(to, last.blockHash);
     this.rowsSinceAnalyze += rows.length;
     if (rows.length > 0) this.log.debug({ from, to, events: rows.length }, "indexed");
     return to;
+  }
+
+  private async readBlock(n: number): Promise<{ blockNumber: number; blockHash: string; blockTime: number }> {
+    const block = await this.chain.provider.getBlock(n);
+    if (!block || !block.hash) throw new Error(`block ${n} is not available yet`);
+    return { blockNumber: n, blockHash: block.hash, blockTime: block.timestamp };
   }
 
   private decode(log: ParsedLog, blockTime: number): EventRow | null {

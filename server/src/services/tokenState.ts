@@ -1,5 +1,5 @@
 import { formatUnits } from "ethers";
-import type { Chain } from "../chain";
+import { RPC_TIMEOUT_MS, type Chain } from "../chain";
 import { unavailable } from "../errors";
 import type { EventsService } from "./events";
 import { historyType } from "../../../common/events";
@@ -16,37 +16,66 @@ export const TOKEN_CACHE_MS = 5 * 60 * 1000;
 
 
 
-/** Runs a chain read, turning a node that does not answer into a 503 with a clear message. */
+/**
+ * Runs a chain read, turning a node that does not answer into a 503 with a clear message. A read
+ * of several calls in turn gets RPC_TIMEOUT_MS in all, not each, so the caller hears within it.
+ */
 export async function fromChain<T>(what: string, read: () => Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${RPC_TIMEOUT_MS} ms`)), RPC_TIMEOUT_MS);
+  });
   try {
-    return await read();
+    return await Promise.race([read(), deadline]);
   } catch (error) {
     const code = (error as { code?: string }).code;
     if (code === "CALL_EXCEPTION") throw error;
     throw unavailable(`Cannot read ${what}: the chain's RPC node is not answering. Try again shortly.`);
+  } finally {
+    clearTimeout(timer);
   }
 }
 
 /**
- * What the token holds now, read from the chain and cached per indexed block: a cached answer is
- * served while the index has seen no newer event, and never for more than 5 minutes.
+ * What the token holds now, read from the chain and cached per state of the index: a cached answer
+ * is served while the index has not changed (no new block, no rewind), and never for more than 5
+ * minutes. Checking costs nothing (the indexer's version is in memory), and the read after a change
+ * is shared by every request that arrives while it is under way.
  */
 export class TokenStateService {
-  private tokenCache: { checkpoint: number | null; at: number; value: TokenInfo } | null = null;
-  private rolesCache: { checkpoint: number | null; value: RoleHolders[] } | null = null;
+  private tokenCache: { version: number; at: number; value: TokenInfo } | null = null;
+  private tokenRead: { version: number; value: Promise<TokenInfo> } | null = null;
+  private rolesCache: { version: number; value: RoleHolders[] } | null = null;
 
   constructor(
     private readonly chain: Chain,
     private readonly events: EventsService,
+    /** The indexer's version: it changes whenever the index does. */
+    private readonly indexVersion: () => number,
     private readonly now: () => number = Date.now,
   ) {}
 
   async token(): Promise<TokenInfo> {
-    const checkpoint = await this.events.indexedBlock();
+    const version = this.indexVersion();
     const cached = this.tokenCache;
-    if (cached && cached.checkpoint === checkpoint && this.now() - cached.at < TOKEN_CACHE_MS) return cached.value;
+    if (cached && cached.version === version && this.now() - cached.at < TOKEN_CACHE_MS) return cached.value;
+    // A new block makes every poller miss at once: one chain read answers them all.
+    let read = this.tokenRead;
+    if (read?.version !== version) {
+      const current = { version, value: this.readToken() };
+      read = this.tokenRead = current;
+      current.value
+        .then((value) => (this.tokenCache = { version, at: this.now(), value }), () => undefined)
+        .finally(() => {
+          if (this.tokenRead === current) this.tokenRead = null;
+        });
+    }
+    return read.value;
+  }
+
+  private readToken(): Promise<TokenInfo> {
     const { usdx, provider } = this.chain;
-    const value = await fromChain("the token", async () => {
+    return fromChain("the token", async () => {
       const blockNumber = await provider.getBlockNumber();
       const tag = { blockTag: blockNumber };
       const [totalSupply, totalShares, decimals, rewardMultiplier, paused, name, symbol] = await Promise.all([
@@ -69,14 +98,12 @@ export class TokenStateService {
         blockNumber,
       };
     });
-    this.tokenCache = { checkpoint, at: this.now(), value };
-    return value;
   }
 
   /** Current holders of every role: accounts ever granted it (from the index), confirmed with hasRole. */
   async roles(): Promise<RoleHolders[]> {
-    const checkpoint = await this.events.indexedBlock();
-    if (this.rolesCache && this.rolesCache.checkpoint === checkpoint) return this.rolesCache.value;
+    const version = this.indexVersion();
+    if (this.rolesCache && this.rolesCache.version === version) return this.rolesCache.value;
     const value = await Promise.all(
       ROLE_NAMES.map(async (roleName) => {
         const roleHash = ROLES[roleName];
@@ -85,7 +112,7 @@ export class TokenStateService {
         return { roleName, roleHash, holders: candidates.filter((_, i) => held[i]).sort() };
       }),
     );
-    this.rolesCache = { checkpoint, value };
+    this.rolesCache = { version, value };
     return value;
   }
 

@@ -1,10 +1,14 @@
-import { CheckCircle2, History, Loader2, RotateCcw, XCircle } from "lucide-react";
+import { CheckCircle2, CloudOff, History, Loader2, RotateCcw, XCircle } from "lucide-react";
 import { useShallow } from "zustand/react/shallow";
+import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Progress } from "@/components/ui/progress";
+import { ApiError } from "@/lib/api";
 import { formatUsdx } from "@/lib/format";
+import { serverMessage } from "../api/batch";
+import { STATUS_POLL_MS } from "../hooks/useBatchStatus";
 import { count, plural } from "../format";
 import { progressOf, type ChunkView } from "../progress";
 import { backToRecipients, FAILED_FALLBACK, resetPayments, usePayments } from "../stores/paymentsStore";
@@ -58,8 +62,25 @@ function ProgressFigures({ progress }: { progress: ReturnType<typeof progressOf>
   );
 }
 
+/**
+ * The status poll failed (the server, or what it depends on, is away): said in words, while the
+ * poll goes on asking; the chunks already sent are on the chain whatever the server says.
+ */
+function PollFailure({ error }: { error: Error }) {
+  const message = error instanceof ApiError ? serverMessage(error) : `The server could not be reached (${error.message || "no answer"}).`;
+  return (
+    <Alert variant="destructive">
+      <CloudOff className="h-4 w-4" aria-hidden />
+      <AlertTitle>Cannot get the batch status from the server</AlertTitle>
+      <AlertDescription className="[overflow-wrap:anywhere]">
+        {message} Asking again every {STATUS_POLL_MS / 1000} seconds; transactions already sent are not affected.
+      </AlertDescription>
+    </Alert>
+  );
+}
+
 /** 'transferring': what the wallet is being asked for, and how far the batch has got. */
-export function TransferProgress() {
+export function TransferProgress({ pollError = null }: { pollError?: Error | null }) {
   const state = useProgress();
   const step = usePayments((s) => s.step);
   const contactsNote = usePayments((s) => s.contactsNote);
@@ -84,6 +105,7 @@ export function TransferProgress() {
         <CardDescription>{doing}</CardDescription>
       </CardHeader>
       <CardContent className="space-y-4">
+        {pollError && <PollFailure error={pollError} />}
         <ProgressFigures progress={progress} />
         <ChunkList chunks={progress.chunks} />
         {contactsNote && <p className="text-xs text-muted-foreground">{contactsNote}</p>}

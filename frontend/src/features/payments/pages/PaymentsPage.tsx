@@ -35,7 +35,9 @@ export default function PaymentsPage() {
   const { chunkSize } = useConfig().batch;
   const [tab, setTab] = useState<Tab>("upload");
   // The poll lives with the page, so it goes on while Payment History is open.
-  useBatchStatus();
+  const status = useBatchStatus();
+  // Only the latest poll counts: one that answers again clears the notice.
+  const pollError = status.isError ? status.error : null;
 
   return (
     <div className="mx-auto flex max-w-7xl flex-col gap-6">
@@ -64,7 +66,7 @@ export default function PaymentsPage() {
           <TabsTrigger value="history">Payment History</TabsTrigger>
         </TabsList>
         <TabsContent value="upload">
-          <UploadTab onShowHistory={() => setTab("history")} />
+          <UploadTab onShowHistory={() => setTab("history")} pollError={pollError} />
         </TabsContent>
         <TabsContent value="history">
           <PaymentHistory />
@@ -74,7 +76,7 @@ export default function PaymentsPage() {
   );
 }
 
-function UploadTab({ onShowHistory }: { onShowHistory(): void }) {
+function UploadTab({ onShowHistory, pollError }: { onShowHistory(): void; pollError: Error | null }) {
   const config = useConfig();
   const upload = usePayments((s) => s.upload);
   const phase = usePayments((s) => s.phase);
@@ -125,7 +127,7 @@ function UploadTab({ onShowHistory }: { onShowHistory(): void }) {
         // Once started, the progress (or its outcome) is what matters: it takes the full width.
         <>
           {phase === "transferring" ? (
-            <TransferProgress />
+            <TransferProgress pollError={pollError} />
           ) : phase === "completed" ? (
             <CompletedPanel onShowHistory={onShowHistory} />
           ) : (
