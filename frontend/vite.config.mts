@@ -4,11 +4,15 @@ import { fileURLToPath } from "node:url";
 import { defineConfig } from "vite";
 import react from "@vitejs/plugin-react";
 import tailwindcss from "@tailwindcss/vite";
+import { DEV_HEADERS, PREVIEW_HEADERS } from "./securityHeaders.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
 // The API server the dev server forwards /api to (npm start runs it on 3001).
 const API_URL = process.env.VITE_API_URL || `http://127.0.0.1:${process.env.SERVER_PORT || 3001}`;
+// xfwd: the API sees who the browser is (X-Forwarded-For), so its rate limits are per client
+// rather than one bucket for everyone behind this proxy (the server trusts loopback proxies only).
+const API_PROXY = { "/api": { target: API_URL, changeOrigin: true, xfwd: true } };
 
 export default defineConfig({
   root: here,
@@ -20,11 +24,20 @@ export default defineConfig({
     host: "127.0.0.1",
     port: Number(process.env.DASHBOARD_PORT || 5173),
     strictPort: true,
-    proxy: { "/api": API_URL },
+    proxy: API_PROXY,
+    // No CSP in development (React Refresh needs an inline script): see securityHeaders.mts.
+    headers: { ...DEV_HEADERS },
     // common/ and the bindings live beside frontend/.
     fs: { allow: [path.resolve(here, "..")] },
   },
-  preview: { host: "127.0.0.1", port: Number(process.env.DASHBOARD_PORT || 5173), strictPort: true, proxy: { "/api": API_URL } },
+  preview: {
+    host: "127.0.0.1",
+    port: Number(process.env.DASHBOARD_PORT || 5173),
+    strictPort: true,
+    proxy: API_PROXY,
+    // The built dashboard as it ships: Content-Security-Policy and the other security headers.
+    headers: { ...PREVIEW_HEADERS },
+  },
   build: { outDir: "dist", emptyOutDir: true, sourcemap: true },
   test: {
     environment: "jsdom",

@@ -19,7 +19,11 @@ export const JSON_BODY_LIMIT = "1mb";
 export function createApp(services: Services, log: Logger): Express {
   const app = express();
   app.disable("x-powered-by");
-  app.use(helmet());
+  // Behind the dashboard's Vite proxy every request comes from 127.0.0.1: without this, all users
+  // would share one rate-limit bucket. Only the configured proxies may name the client.
+  app.set("trust proxy", services.config.trustProxy);
+  // helmet's defaults, but no page may frame an API answer at all (SAMEORIGIN is the default).
+  app.use(helmet({ contentSecurityPolicy: { directives: { frameAncestors: ["'none'"] } }, frameguard: { action: "deny" } }));
   app.use(cors({ origin: services.config.dashboardOrigins, credentials: true }));
   app.use((req, res, next) => {
     req.log = log;

@@ -27,6 +27,11 @@ export interface Config {
   adminWallets: string[];
   indexer: { confirmations: number; batchBlocks: number; pollMs: number };
   rateLimits: { authPerMinute: number; csvPerMinute: number };
+  /**
+   * Express's 'trust proxy': whose X-Forwarded-For names the client (and so keys the rate limits).
+   * 'loopback' by default: the dashboard's Vite server forwards /api from this machine; false: none.
+   */
+  trustProxy: "loopback" | false | number;
   batch: {
     /** Rows one CSV (or one job) may hold. */
     maxRows: number;
@@ -59,6 +64,15 @@ function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number
     throw new ConfigError(`${name} must be a whole number from ${min} to ${max}, not '${raw}'.`);
   }
   return value;
+}
+
+/** TRUST_PROXY: 'loopback' (default), 'off', or the number of proxies in front of the server. */
+function trustProxy(env: NodeJS.ProcessEnv): Config["trustProxy"] {
+  const raw = env.TRUST_PROXY;
+  if (raw === undefined || raw === "" || raw === "loopback") return "loopback";
+  if (raw === "off") return false;
+  if (/^\d{1,2}$/.test(raw)) return Number(raw);
+  throw new ConfigError(`TRUST_PROXY must be 'loopback', 'off' or the number of proxies in front of the server, not '${raw}'.`);
 }
 
 function origin(name: string, raw: string): string {
@@ -164,6 +178,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       authPerMinute: int(env, "RATE_LIMIT_AUTH_PER_MINUTE", 30, 1, 100_000),
       csvPerMinute: int(env, "RATE_LIMIT_CSV_PER_MINUTE", 30, 1, 100_000),
     },
+    trustProxy: trustProxy(env),
     batch: {
       maxRows: int(env, "BATCH_MAX_ROWS", 10_000, 1, 100_000),
       chunkSize: int(env, "BATCH_CHUNK_SIZE", maxRecipientsPerChunk(), 1, maxRecipientsPerChunk()),

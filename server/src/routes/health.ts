@@ -1,16 +1,33 @@
 import { Router } from "express";
 import type { Services } from "../services";
 
+/**
+ * Text about the RPC node as the public may read it. A provider's RPC URL carries its API key in
+ * the path or query (…/v3/<key>), and ethers puts the whole URL in its errors ("requestUrl"), which
+ * the background loops keep as their lastError: only the URL's origin may leave the server.
+ */
+export function redactRpcUrl(text: string, rpcUrl: string): string {
+  const url = new URL(rpcUrl);
+  let out = text.split(rpcUrl).join(url.origin).split(url.href).join(url.origin);
+  const secretPart = `${url.pathname}${url.search}`;
+  if (secretPart !== "/") out = out.split(secretPart).join("/…");
+  return out;
+}
+
 /** GET /api/health: chain, database, auth and indexer; 200 when all answer, else 503 with what does not. */
 export function healthRoutes(services: Services): Router {
   const router = Router();
   router.get("/health", async (_req, res) => {
     const { chain, db, auth, indexer, config } = services;
+    const redact = <T extends { lastError: string | null }>(status: T): T => ({
+      ...status,
+      lastError: status.lastError === null ? null : redactRpcUrl(status.lastError, config.rpcUrl),
+    });
     const [chainState, database, authOk] = await Promise.all([
       chain.provider
         .getBlockNumber()
         .then((blockNumber) => ({ ok: true, blockNumber }))
-        .catch(() => ({ ok: false, error: `the RPC node at ${config.rpcUrl} is not answering` })),
+        .catch(() => ({ ok: false, error: `the RPC node at ${new URL(config.rpcUrl).origin} is not answering` })),
       db.ping().catch(() => false),
       auth.ping(),
     ]);
@@ -25,10 +42,10 @@ export function healthRoutes(services: Services): Router {
       chain: chainState,
       database: { ok: database, kind: db.kind },
       auth: { ok: authOk, mode: auth.mode },
-      indexer: index,
+      indexer: redact(index),
       // Informational: both carry on by themselves once the chain and the database answer again.
-      batchWatcher: services.batchWatcher.status(),
-      mockBank: { enabled: services.bank.enabled, ...services.bank.status() },
+      batchWatcher: redact(services.batchWatcher.status()),
+      mockBank: { enabled: services.bank.enabled, ...redact(services.bank.status()) },
     });
   });
   return router;

@@ -22,6 +22,21 @@ export interface AuthProvider {
   close(): Promise<void>;
 }
 
+/** A token refused before firebase-admin sees it, coded like the SDK's own refusals. */
+class UnsignedTokenError extends Error {
+  readonly code = "auth/argument-error";
+}
+
+/** True when the token's header names Google's signature (RS256 and a key id), as every real Firebase ID token's does. */
+export function claimsGoogleSignature(token: string): boolean {
+  try {
+    const header = JSON.parse(Buffer.from(token.split(".")[0], "base64url").toString("utf8")) as { alg?: unknown; kid?: unknown };
+    return header.alg === "RS256" && typeof header.kid === "string" && header.kid !== "";
+  } catch {
+    return false;
+  }
+}
+
 /**
  * firebase-admin for the configured project. The SDK accepts unsigned tokens only while
  * FIREBASE_AUTH_EMULATOR_HOST is set, so it is set exactly when the config names an emulator and
@@ -35,6 +50,12 @@ export function createFirebaseAuth(firebase: Config["firebase"]): AuthProvider {
   return {
     mode: firebase.emulatorHost ? "emulator" : "firebase",
     async verifyIdToken(token) {
+      // The SDK reads FIREBASE_AUTH_EMULATOR_HOST from the process on every call, so anything that
+      // sets it later (another server in the same process, a library, a test) would make it accept
+      // unsigned tokens here. Without an emulator in our own config, only a signed token gets through.
+      if (!firebase.emulatorHost && !claimsGoogleSignature(token)) {
+        throw new UnsignedTokenError("Only a Firebase ID token signed by Google is accepted: this server is not configured for the Auth emulator.");
+      }
       const decoded = await auth.verifyIdToken(token);
       return {
         uid: decoded.uid,

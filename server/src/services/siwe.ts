@@ -4,7 +4,7 @@ import { getAddress, verifyMessage } from "ethers";
 import { SiweMessage } from "siwe";
 import type { Database } from "../db/client";
 import { siweNonces } from "../db/schema";
-import { badRequest, unauthorized } from "../errors";
+import { badRequest, unauthorized, unavailable } from "../errors";
 import type { AuthProvider } from "./firebaseAuth";
 
 // A nonce is good for five minutes and one sign-in.
@@ -81,7 +81,14 @@ export class SiweService {
 
     const uid = walletUid(address);
     const admin = this.settings.adminWallets.includes(address);
-    const customToken = await this.auth.createCustomToken(uid, admin ? { wallet: address, admin: true } : { wallet: address });
+    let customToken: string;
+    try {
+      customToken = await this.auth.createCustomToken(uid, admin ? { wallet: address, admin: true } : { wallet: address });
+    } catch (error) {
+      // A real project without usable credentials, or Google not answering: the nonce is spent, but
+      // the client is told plainly to try again, and the cause goes to the log (errorHandler logs 5xx).
+      throw Object.assign(unavailable("Cannot sign you in right now: the identity service did not issue a sign-in token. Try again later."), { cause: error });
+    }
     return { customToken, uid, admin };
   }
 }
