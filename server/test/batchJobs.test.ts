@@ -296,6 +296,25 @@ describe("batch payment jobs: /api/batch/execute, transactions, status, history"
     }
   });
 
+  it("opens a paid chunk again when a rewind removes its block: the job is processing again and its recipients unpaid", async () => {
+    const before = await snapshot();
+    const recipients = Array.from({ length: 3 }, (_, i) => ({ address: randomAddress(), amount: `${i + 1}` }));
+    const plan = (await execute({ recipients })).body as Plan;
+    await report(plan.jobId, 0, await pay(plan.chunks[0]));
+    await settle();
+    const paid = (await status()).body.data;
+    expect(paid).to.include({ jobId: plan.jobId, status: "completed", recipientsPaid: 3 });
+
+    // The block that paid it is gone (evm_revert drops its transaction too).
+    await revert(before);
+    await server.services.indexer.syncOnce();
+    const reopened = await server.services.db.db.select().from(batchRecipients).where(eqJob(plan.jobId));
+    expect(reopened.map((r) => r.status)).to.deep.equal(["pending", "pending", "pending"]);
+    const [job] = await server.services.db.db.select().from(batchJobs).where(eq(batchJobs.id, plan.jobId));
+    expect(job).to.include({ status: "processing", completedAt: null });
+    expect((await status()).body.data).to.include({ jobId: plan.jobId, status: "processing", recipientsPaid: 0 });
+  });
+
   it("carries a job across a server restart: chunks paid while it was down are found, nothing is counted twice", async () => {
     const dir = mkdtempSync(path.join(tmpdir(), "usdx-batch-"));
     try {

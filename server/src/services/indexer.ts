@@ -1,9 +1,9 @@
 import { Interface, LogDescription, getAddress, id as eventTopic, toBeHex } from "ethers";
-import { desc, eq, gt, sql } from "drizzle-orm";
+import { and, desc, eq, gt, sql } from "drizzle-orm";
 import type { Chain } from "../chain";
 import type { Config } from "../config";
 import type { Database } from "../db/client";
-import { chainEvents, indexedBlocks, indexerState } from "../db/schema";
+import { batchChunks, batchJobs, batchRecipients, chainEvents, indexedBlocks, indexerState } from "../db/schema";
 import { checkDeploymentOnChain } from "../../../common/manifestFile";
 import type { Logger } from "../logger";
 import { Ticker } from "./ticker";
@@ -164,6 +164,22 @@ export class EventIndexer {
       await tx.delete(chainEvents).where(gt(chainEvents.blockNumber, ancestor));
       await tx.delete(indexedBlocks).where(gt(indexedBlocks.blockNumber, ancestor));
       await tx.update(indexerState).set({ checkpointBlock: ancestor, updatedAt: new Date() }).where(eq(indexerState.id, STATE_ID));
+      // A batch chunk confirmed in an abandoned block was never paid on this chain: it goes back
+      // to submitted, its recipients to pending and its job to processing. The batch watcher then
+      // finds its BatchPaid again on the new fork, or fails it once its transaction is gone.
+      const undone = await tx
+        .update(batchChunks)
+        .set({ status: "submitted", blockNumber: null, confirmedAt: null })
+        .where(and(eq(batchChunks.status, "confirmed"), gt(batchChunks.blockNumber, ancestor)))
+        .returning({ jobId: batchChunks.jobId, index: batchChunks.index });
+      for (const chunk of undone) {
+        await tx
+          .update(batchRecipients)
+          .set({ status: "pending", txHash: null })
+          .where(and(eq(batchRecipients.jobId, chunk.jobId), eq(batchRecipients.chunkIndex, chunk.index)));
+        await tx.update(batchJobs).set({ status: "processing", error: null, completedAt: null, updatedAt: new Date() }).where(eq(batchJobs.id, chunk.jobId));
+      }
+      if (undone.length > 0) this.log.warn({ chunks: undone }, "batch chunks confirmed in abandoned blocks are open again");
     });
     this.seenHead = null;
     this.changes++;
