@@ -38,6 +38,15 @@ export function claimsGoogleSignature(token: string): boolean {
 }
 
 /**
+ * How long a verified token is taken on trust before it is checked again. A real project's check is
+ * local (Google's keys, the token's expiry) and never asks whether the user was disabled; with the
+ * emulator the SDK asks it on every call, which under load costs more than the request itself.
+ * Caching for a minute (never past the token's own expiry) makes both modes behave alike.
+ */
+export const VERIFIED_TOKEN_TTL_MS = 60_000;
+const VERIFIED_TOKEN_CACHE_SIZE = 10_000;
+
+/**
  * firebase-admin for the configured project. The SDK accepts unsigned tokens only while
  * FIREBASE_AUTH_EMULATOR_HOST is set, so it is set exactly when the config names an emulator and
  * removed otherwise: a real project's tokens are always checked against Google's keys.
@@ -47,6 +56,8 @@ export function createFirebaseAuth(firebase: Config["firebase"]): AuthProvider {
   else delete process.env.FIREBASE_AUTH_EMULATOR_HOST;
   const app: App = initializeApp({ projectId: firebase.projectId }, `usdx-api-${randomUUID()}`);
   const auth = getAuth(app);
+  // token -> who it names and until when; Map order is insertion order, so the first key is the oldest.
+  const verified = new Map<string, { user: SessionUser; until: number }>();
   return {
     mode: firebase.emulatorHost ? "emulator" : "firebase",
     async verifyIdToken(token) {
@@ -56,13 +67,20 @@ export function createFirebaseAuth(firebase: Config["firebase"]): AuthProvider {
       if (!firebase.emulatorHost && !claimsGoogleSignature(token)) {
         throw new UnsignedTokenError("Only a Firebase ID token signed by Google is accepted: this server is not configured for the Auth emulator.");
       }
+      const now = Date.now();
+      const known = verified.get(token);
+      if (known && known.until > now) return known.user;
       const decoded = await auth.verifyIdToken(token);
-      return {
+      const user: SessionUser = {
         uid: decoded.uid,
         email: decoded.email ?? null,
         wallet: typeof decoded.wallet === "string" ? decoded.wallet : null,
         admin: decoded.admin === true,
       };
+      verified.delete(token);
+      if (verified.size >= VERIFIED_TOKEN_CACHE_SIZE) verified.delete(verified.keys().next().value!);
+      verified.set(token, { user, until: Math.min(now + VERIFIED_TOKEN_TTL_MS, decoded.exp * 1000) });
+      return user;
     },
     createCustomToken: (uid, claims) => auth.createCustomToken(uid, claims),
     async ping() {
