@@ -5,6 +5,10 @@
  * endpoint and overall, and every error (a non-2xx answer or a network failure).
  * Target: zero errors and p99 under 100 ms. Loopback only; bounded in time.
  *
+ * Each client asks for all three every LOAD_POLL_MS (1,000 by default: three times as often as
+ * the dashboard polls a running batch), starting at a random moment of the first interval.
+ * LOAD_POLL_MS=0 asks back to back with no pause: the server's capacity rather than a polling load.
+ *
  * The server runs in a process of its own, as it does in production, so the clients' work in this
  * process does not sit on the server's event loop and inflate its latency. A transfer is mined every
  * LOAD_TRANSFER_MS (3,000 by default; 0 for none) so the index advances and the token figures'
@@ -27,6 +31,7 @@ import { FIREBASE_PROJECT, freePort, startStack, Stack } from "../server/test/st
 const SECONDS = Number(process.env.LOAD_SECONDS || 60);
 const CLIENTS = Number(process.env.LOAD_CLIENTS || 200);
 const TRANSFER_MS = Number(process.env.LOAD_TRANSFER_MS ?? 3000);
+const POLL_MS = Number(process.env.LOAD_POLL_MS ?? 1000);
 // Each client polls the job of one of these users (their own, as the dashboard does).
 const USERS = 20;
 const RECIPIENTS_PER_JOB = 25;
@@ -163,19 +168,25 @@ async function main() {
     // Warm up: connections opened, the first token read cached, the code paths compiled.
     for (let i = 0; i < 3; i++) await Promise.all(endpoints.map((e) => get(agent, port, e.path(i), e.token(i))));
 
-    console.log(`${CLIENTS} clients polling ${endpoints.length} endpoints for ${SECONDS} s...`);
+    console.log(`${CLIENTS} clients polling ${endpoints.length} endpoints ${POLL_MS > 0 ? `every ${POLL_MS} ms` : "back to back (LOAD_POLL_MS=0)"} for ${SECONDS} s...`);
     const samples: Sample[] = [];
     const errors = new Map<string, number>();
     const started = Date.now();
     const end = started + SECONDS * 1000;
     await Promise.all(
       Array.from({ length: CLIENTS }, async (_, client) => {
+        // Clients start spread over the first interval, as browsers opened at different moments.
+        if (POLL_MS > 0) await new Promise((r) => setTimeout(r, Math.random() * POLL_MS));
         // Each client starts at a different endpoint so the mix is even at every moment.
         for (let n = client; Date.now() < end; n++) {
           const endpoint = endpoints[n % endpoints.length];
           const answer = await get(agent, port, endpoint.path(client), endpoint.token(client));
           samples.push({ endpoint: endpoint.name, ms: answer.ms, ok: answer.error === undefined });
           if (answer.error !== undefined) errors.set(`${endpoint.name}: ${answer.error}`, (errors.get(`${endpoint.name}: ${answer.error}`) ?? 0) + 1);
+          // After a round of every endpoint, wait for the next poll.
+          if (POLL_MS > 0 && (n - client) % endpoints.length === endpoints.length - 1) {
+            await new Promise((r) => setTimeout(r, Math.max(0, POLL_MS - answer.ms)));
+          }
         }
       }),
     );
