@@ -1,5 +1,6 @@
 import type { AddressInfo } from "node:net";
 import type { Server } from "node:http";
+import type { Duplex } from "node:stream";
 import { createApp } from "./app";
 import { connectChain } from "./chain";
 import { Config, ConfigError, loadConfig } from "./config";
@@ -28,6 +29,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
     const s = app.listen(config.port, config.host, () => resolve(s));
     s.once("error", reject);
   });
+  server.on("clientError", (error: NodeJS.ErrnoException, socket: Duplex) => answerClientError(error, socket));
   const { port } = server.address() as AddressInfo;
   const url = `http://${config.host}:${port}`;
   log.info({ url, network: config.network, proxy: chain.manifest.proxy, database: db.kind, auth: auth.mode }, "USDX API listening");
@@ -45,6 +47,25 @@ export async function startServer(config: Config, log: Logger = createLogger(con
       await db.close();
     },
   };
+}
+
+/**
+ * Requests Node's HTTP parser refuses before Express sees them (a URL or headers over 16 KB, a
+ * malformed request line): the same JSON error as every other answer instead of Node's bare status line.
+ */
+function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
+  if (error.code === "ECONNRESET" || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const [status, reason, message] =
+    error.code === "HPE_HEADER_OVERFLOW"
+      ? [431, "Request Header Fields Too Large", "The request's URL and headers are larger than the server accepts (16 KB)."]
+      : error.code === "ERR_HTTP_REQUEST_TIMEOUT"
+        ? [408, "Request Timeout", "The request took too long to arrive."]
+        : [400, "Bad Request", "The request is not valid HTTP."];
+  const body = JSON.stringify({ success: false, error: message });
+  socket.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
 }
 
 if (require.main === module) {

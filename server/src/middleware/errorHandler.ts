@@ -2,9 +2,14 @@ import type { ErrorRequestHandler, RequestHandler } from "express";
 import { HttpError } from "../errors";
 import type { Logger } from "../logger";
 
+/** Text from a request quoted in an answer: at most `max` characters of it (a URL can be 16 KB). */
+export function quoted(text: string, max = 200): string {
+  return text.length > max ? `${text.slice(0, max)}...` : text;
+}
+
 /** Unknown /api paths: a JSON 404 like every other answer. */
 export const notFoundHandler: RequestHandler = (req, res) => {
-  res.status(404).json({ success: false, error: `No such endpoint: ${req.method} ${req.originalUrl.split("?")[0]}` });
+  res.status(404).json({ success: false, error: `No such endpoint: ${req.method} ${quoted(req.originalUrl.split("?")[0])}` });
 };
 
 /**
@@ -28,6 +33,10 @@ export function errorHandler(log: Logger): ErrorRequestHandler {
     } else if (error?.type === "encoding.unsupported" || error?.type === "charset.unsupported") {
       status = 415;
       message = "Send the body as UTF-8 JSON.";
+    } else if (typeof error?.code === "string" && error.code.startsWith("Z_")) {
+      // zlib's own words ("incorrect header check") say nothing to the sender.
+      status = 400;
+      message = "The request body could not be decompressed: it is not valid gzip or deflate data.";
     } else if (typeof error?.status === "number" && error.status >= 400 && error.status < 500) {
       status = error.status;
       message = error.expose && error.message ? error.message : "Bad request.";

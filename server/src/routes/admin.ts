@@ -2,6 +2,7 @@ import { Router } from "express";
 import { z } from "zod";
 import { exactTokenAmount, parseTokenAmount } from "../../../common/amounts";
 import { MULTIPLIER_BASE } from "../../../common/token";
+import { MAX_UINT256 } from "../services/batchRecipients";
 import { currentUser, requireAdmin, requireUser } from "../middleware/auth";
 import { parse } from "../middleware/validate";
 import { badRequest } from "../errors";
@@ -14,7 +15,8 @@ const multiplierBody = z.object({
 
 const auditQuery = z.object({
   limit: z.string().regex(/^\d{1,4}$/).transform(Number).pipe(z.number().min(1).max(500)).default(100),
-  before: z.string().regex(/^\d{1,12}$/).transform(Number).optional(),
+  // An entry id: a Postgres integer, so a larger number is refused here rather than by the database (a 500).
+  before: z.string().regex(/^\d{1,10}$/).transform(Number).pipe(z.number().max(2_147_483_647)).optional(),
 });
 
 /** POST /api/reward-multiplier (the request, audited; the change itself is the oracle's transaction) and GET /api/audit. */
@@ -31,6 +33,7 @@ export function adminRoutes(services: Services): Router {
       throw badRequest(`Invalid value: ${(error as Error).message}. Please enter a valid positive number.`);
     }
     if (value === 0n) throw badRequest("Invalid value: Please enter a valid positive number.");
+    if (value > MAX_UINT256) throw badRequest("Invalid value: the number is larger than the contract can hold (2^256 - 1 in 18-decimal units).");
     if (body.operation === "set" && value < MULTIPLIER_BASE) {
       throw badRequest("Invalid value: the reward multiplier cannot be set below 1.0.");
     }

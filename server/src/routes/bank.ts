@@ -26,7 +26,14 @@ const id = (what: string) =>
 
 const pathId = z.object({ id: z.string().regex(ID_TEXT, "must be a whole number").transform(Number).pipe(z.number().min(1).max(MAX_ID)) });
 
-const name = (what: string) => z.string({ message: `the ${what} name must be text` }).max(100, `the ${what} name must be at most 100 characters`);
+// As for contacts: no control characters (Postgres refuses a NUL outright) and no bidi overrides.
+const NAME_FORBIDDEN = /[\p{Cc}\u202A-\u202E\u2066-\u2069]/u;
+
+const name = (what: string) =>
+  z
+    .string({ message: `the ${what} name must be text` })
+    .max(100, `the ${what} name must be at most 100 characters`)
+    .refine((text) => !NAME_FORBIDDEN.test(text), `the ${what} name cannot contain control characters such as line breaks or tabs`);
 
 const accountBody = z.object({
   name: name("account"),

@@ -9,6 +9,7 @@ import {
   HISTORY_MAX_LIMIT,
   resolveEventName,
 } from "../../../common/events";
+import { quoted } from "../middleware/errorHandler";
 import { parse } from "../middleware/validate";
 import { badRequest } from "../errors";
 import type { Services } from "../services";
@@ -60,7 +61,7 @@ export function chainReadRoutes(services: Services): Router {
 
   router.get("/accounts/:address/history", async (req, res) => {
     const address = String(req.params.address);
-    if (!isValidAddress(address)) throw badRequest(`'${address}' is not a valid address: it must be 0x followed by 40 hex characters.`);
+    if (!isValidAddress(address)) throw badRequest(`'${quoted(address, 100)}' is not a valid address: it must be 0x followed by 40 hex characters.`);
     const query = parse(historyQuery, req.query, "query");
     res.json(await services.events.history(address, query.limit, query.cursor));
   });

@@ -13,7 +13,11 @@ const CSV_MAX_CHARS = 1024 * 1024;
 const field = z.string();
 
 const listQuery = z.object({
-  search: z.string().max(200).optional(),
+  search: z
+    .string()
+    .max(200)
+    .refine((text) => !text.includes("\u0000"), "cannot contain a NUL character")
+    .optional(),
   limit: z
     .string()
     .regex(/^\d{1,6}$/, "must be a whole number")

@@ -7,7 +7,7 @@ import type { Database } from "../db/client";
 import { batchChunks, batchJobs, batchRecipients } from "../db/schema";
 import { badRequest, conflict, notFound } from "../errors";
 import type { SessionUser } from "./firebaseAuth";
-import { checkRecipient, Recipient } from "./batchRecipients";
+import { checkRecipient, MAX_UINT256, Recipient } from "./batchRecipients";
 import { exactTokenAmount } from "../../../common/amounts";
 import { parseAddress } from "../../../common/addresses";
 import { fromChain } from "./tokenState";
@@ -121,6 +121,9 @@ export class BatchService {
       const shown = problems.slice(0, 5).join("; ");
       throw badRequest(`The batch has invalid recipients, so nothing was started: ${shown}${problems.length > 5 ? `; and ${problems.length - 5} more` : ""}.`);
     }
+    // Each amount fits a uint256; their sum must too, or no chunk's transfers could ever be paid.
+    const total = recipients.reduce((sum, r) => sum + r.amountRaw, 0n);
+    if (total > MAX_UINT256) throw badRequest("The batch's total is larger than any USDX amount can be (2^256 - 1 base units), so nothing was started.");
     return recipients;
   }
 

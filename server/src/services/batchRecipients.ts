@@ -25,8 +25,12 @@ export interface Recipient {
 
 export type RecipientCheck = { ok: true; recipient: Recipient } | { ok: false; problems: RecipientProblem[] };
 
-// Control characters would corrupt a CSV export or a log line; a name never needs them.
-const CONTROL = /[\u0000-\u001f\u007f]/;
+// Control characters would corrupt a CSV export or a log line, and bidi overrides make a name read as
+// another ("Bob\u202Egnp.exe"); a name never needs either (contacts refuse the same).
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u202A-\u202E\u2066-\u2069]/;
+
+/** The largest amount the token (and BatchPayments' sum) can hold, in base units. */
+export const MAX_UINT256 = 2n ** 256n - 1n;
 
 
 /** Checks one recipient (a CSV row or an item of an execute request); every problem is reported. */
@@ -36,7 +40,7 @@ export function checkRecipient(input: { name?: string; address: string; amount: 
   if (name.length > MAX_RECIPIENT_NAME) {
     problems.push({ field: "name", reason: INVALID_NAME, detail: `The name has ${name.length} characters; at most ${MAX_RECIPIENT_NAME}.` });
   } else if (CONTROL.test(name)) {
-    problems.push({ field: "name", reason: INVALID_NAME, detail: "The name contains control characters." });
+    problems.push({ field: "name", reason: INVALID_NAME, detail: "The name contains control or text-direction characters." });
   }
   let address = "";
   try {
@@ -48,6 +52,7 @@ export function checkRecipient(input: { name?: string; address: string; amount: 
   let amountRaw = 0n;
   try {
     amountRaw = parsePositiveTokenAmount(input.amount);
+    if (amountRaw > MAX_UINT256) throw new Error("The amount is larger than any USDX amount can be (2^256 - 1 base units)");
   } catch (error) {
     problems.push({ field: "amount", reason: INVALID_AMOUNT, detail: `${(error as Error).message}.` });
   }
