@@ -15,6 +15,9 @@ export type Checked<T> = { ok: true; value: T } | { ok: false; problem: Problem 
 
 const fail = (title: string, description: string): { ok: false; problem: Problem } => ({ ok: false, problem: { title, description } });
 
+/** What the contract's uint256 arguments hold: an amount or multiplier above it could only fail to encode. */
+const MAX_UINT256 = 2n ** 256n - 1n;
+
 /** 0x followed by exactly 40 hex characters; the answer is checksummed. A mixed-case typo is caught. */
 export function checkAddress(input: string): Checked<string> {
   if (!isValidAddress(input)) return fail("Invalid address", "Please enter a valid Ethereum address");
@@ -33,7 +36,7 @@ export function checkAmount(input: string): Checked<bigint> {
   } catch {
     return fail("Invalid amount", "Please enter a valid amount greater than 0");
   }
-  if (value === 0n) return fail("Invalid amount", "Please enter a valid amount greater than 0");
+  if (value === 0n || value > MAX_UINT256) return fail("Invalid amount", "Please enter a valid amount greater than 0");
   return { ok: true, value };
 }
 
@@ -49,7 +52,7 @@ export function checkTransferAmount(input: string, balance: bigint, shownBalance
 export function checkMultiplier(input: string): Checked<bigint> {
   try {
     const value = parseTokenAmount(input);
-    if (value > 0n) return { ok: true, value };
+    if (value > 0n && value <= MAX_UINT256) return { ok: true, value };
   } catch {
     /* falls through to the spec's message */
   }
@@ -58,6 +61,8 @@ export function checkMultiplier(input: string): Checked<bigint> {
 
 /** Role names must be among the known roles, else 'Invalid role: {role}'. */
 export function checkRole(input: string): Checked<RoleName> {
+  // Role names are ASCII; upper-casing would turn a dotless 'ı' or a long 'ſ' into I and S and name a real role.
+  if (!/^[\x20-\x7e]*$/.test(input)) return fail("Invalid role", `Invalid role: ${input}`);
   try {
     return { ok: true, value: parseRoleName(input) };
   } catch (error) {
