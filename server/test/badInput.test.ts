@@ -1006,8 +1006,11 @@ describe("Bad input, everywhere (a table-driven suite)", function () {
     const db = server.services.db.db;
     const out: Record<string, string[]> = {};
     for (const [name, table] of Object.entries(USER_TABLES)) {
-      const rows = await db.select().from(table as unknown as typeof contacts);
-      out[name] = rows.map((row) => JSON.stringify(row)).sort();
+      const rows = (await db.select().from(table as unknown as typeof contacts)) as Record<string, unknown>[];
+      // The bank's worker verifies accounts on its own clock (BANK_VERIFY_MS=0: at its next tick),
+      // which may fall inside a case: those two columns are time's to change, not a request's.
+      const kept = name === "bankAccounts" ? rows.map(({ status: _status, verifiedAt: _verifiedAt, ...rest }) => rest) : rows;
+      out[name] = kept.map((row) => JSON.stringify(row)).sort();
     }
     return out;
   }
