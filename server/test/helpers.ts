@@ -100,23 +100,22 @@ export async function emailUser(): Promise<{ idToken: string; uid: string; email
   return { idToken, uid: localId, email };
 }
 
-/** A SIWE message as the dashboard builds it, for `wallet`, with a nonce from the server. */
-export async function siweMessage(
-  server: RunningServer,
-  wallet: { address: string },
-  overrides: Partial<{ domain: string; chainId: number; nonce: string; expirationTime: string; address: string }> = {},
-): Promise<string> {
-  const nonce = overrides.nonce ?? ((await call(server, "POST", "/api/auth/nonce")).body.nonce as string);
+/**
+ * A SIWE message as the dashboard builds it, for `wallet`, with a nonce from the server unless
+ * `fields` names one; any other field of the message can be changed too.
+ */
+export async function siweMessage(server: RunningServer, wallet: { address: string }, fields: Partial<SiweMessage> = {}): Promise<string> {
+  const nonce = fields.nonce ?? ((await call(server, "POST", "/api/auth/nonce")).body.nonce as string);
   return new SiweMessage({
-    domain: overrides.domain ?? DASHBOARD_DOMAIN,
-    address: overrides.address ?? wallet.address,
+    domain: DASHBOARD_DOMAIN,
+    address: wallet.address,
     statement: "Sign in to the USDX Dashboard.",
     uri: DASHBOARD_ORIGIN,
     version: "1",
-    chainId: overrides.chainId ?? 31337,
-    nonce,
+    chainId: 31337,
     issuedAt: new Date().toISOString(),
-    expirationTime: overrides.expirationTime,
+    ...fields,
+    nonce,
   }).prepareMessage();
 }
 

@@ -9,10 +9,10 @@ import type { AddressInfo } from "node:net";
 import { expect } from "chai";
 import { eq, inArray } from "drizzle-orm";
 import { getAddress, hexlify, randomBytes, Wallet } from "ethers";
-import { SiweMessage } from "siwe";
+import type { SiweMessage } from "siwe";
 import { bankAccounts, bankWallets, batchChunks, batchJobs, contacts, deposits } from "../src/db/schema";
 import type { RunningServer } from "../src/index";
-import { call, DASHBOARD_DOMAIN, DASHBOARD_ORIGIN, emailUser, stack, startTestServer, unsignedToken, walletUser } from "./helpers";
+import { call, DASHBOARD_DOMAIN, DASHBOARD_ORIGIN, emailUser, siweMessage, stack, startTestServer, unsignedToken, walletUser } from "./helpers";
 import { FIREBASE_PROJECT } from "./stack";
 
 const randomAddress = () => getAddress(hexlify(randomBytes(20)));
@@ -56,20 +56,8 @@ describe("Security review", () => {
 
     const nonce = async (s = server) => (await call(s, "POST", "/api/auth/nonce")).body.nonce as string;
 
-    /** The dashboard's message (lib/auth/siwe.ts builds the same fields), with `fields` changed. */
-    function message(wallet: Wallet, nonceValue: string, fields: Partial<SiweMessage> = {}): string {
-      return new SiweMessage({
-        domain: DASHBOARD_DOMAIN,
-        address: wallet.address,
-        statement: "Sign in to the USDX Dashboard.",
-        uri: DASHBOARD_ORIGIN,
-        version: "1",
-        chainId: 31337,
-        nonce: nonceValue,
-        issuedAt: new Date().toISOString(),
-        ...fields,
-      }).prepareMessage();
-    }
+    /** The dashboard's message with `nonceValue`, and `fields` changed. */
+    const message = (wallet: Wallet, nonceValue: string, fields: Partial<SiweMessage> = {}) => siweMessage(server, wallet, { ...fields, nonce: nonceValue });
 
     async function signIn(wallet: Wallet, text: string, s = server) {
       return call(s, "POST", "/api/auth/wallet-auth", { body: { address: wallet.address, message: text, signature: await wallet.signMessage(text) } });
@@ -78,25 +66,25 @@ describe("Security review", () => {
     it("refuses a message that is not valid yet (notBefore ahead), without spending its nonce", async () => {
       const wallet = Wallet.createRandom() as unknown as Wallet;
       const n = await nonce();
-      const early = await signIn(wallet, message(wallet, n, { notBefore: new Date(Date.now() + 10 * 60_000).toISOString() }));
+      const early = await signIn(wallet, await message(wallet, n, { notBefore: new Date(Date.now() + 10 * 60_000).toISOString() }));
       expectRefusal(early, 401, "Invalid custom token: the sign-in message is not valid yet.");
       // The refusal came before the nonce was spent: the wallet's own, valid message still signs in.
-      expect((await signIn(wallet, message(wallet, n))).status).to.equal(200);
+      expect((await signIn(wallet, await message(wallet, n))).status).to.equal(200);
     });
 
     it("refuses a nonce another wallet has already spent", async () => {
       const first = Wallet.createRandom() as unknown as Wallet;
       const second = Wallet.createRandom() as unknown as Wallet;
       const n = await nonce();
-      expect((await signIn(first, message(first, n))).status).to.equal(200);
-      expectRefusal(await signIn(second, message(second, n)), 401, /already used, has expired, or was not issued here/);
+      expect((await signIn(first, await message(first, n))).status).to.equal(200);
+      expectRefusal(await signIn(second, await message(second, n)), 401, /already used, has expired, or was not issued here/);
     });
 
     it("refuses a nonce issued by another server (another database), which that server accepts", async () => {
       const other = await startTestServer();
       try {
         const wallet = Wallet.createRandom() as unknown as Wallet;
-        const text = message(wallet, await nonce(other));
+        const text = await message(wallet, await nonce(other));
         expectRefusal(await signIn(wallet, text), 401, /not issued here/);
         // The same signed message is good where its nonce came from: only the nonce made the difference.
         expect((await signIn(wallet, text, other)).status).to.equal(200);
@@ -108,7 +96,7 @@ describe("Security review", () => {
     for (const domain of ["localhost:5173", "127.0.0.1:5174", "127.0.0.1", "evil.example:5173"]) {
       it(`refuses a message for ${domain}: only the dashboard's exact host and port (${DASHBOARD_DOMAIN}) sign in`, async () => {
         const wallet = Wallet.createRandom() as unknown as Wallet;
-        expectRefusal(await signIn(wallet, message(wallet, await nonce(), { domain })), 401, `Invalid custom token: the message is for ${domain}, not this dashboard.`);
+        expectRefusal(await signIn(wallet, await message(wallet, await nonce(), { domain })), 401, `Invalid custom token: the message is for ${domain}, not this dashboard.`);
       });
     }
   });
@@ -196,16 +184,7 @@ describe("Security review", () => {
 
     it("answers a wallet sign-in it cannot complete with 503 JSON, not a 500 or a token", async () => {
       const wallet = Wallet.createRandom();
-      const nonce = (await call(real, "POST", "/api/auth/nonce")).body.nonce as string;
-      const text = new SiweMessage({
-        domain: DASHBOARD_DOMAIN,
-        address: wallet.address,
-        uri: DASHBOARD_ORIGIN,
-        version: "1",
-        chainId: 31337,
-        nonce,
-        issuedAt: new Date().toISOString(),
-      }).prepareMessage();
+      const text = await siweMessage(real, wallet);
       const answer = await call(real, "POST", "/api/auth/wallet-auth", { body: { address: wallet.address, message: text, signature: await wallet.signMessage(text) } });
       expectRefusal(answer, 503, /^Cannot sign you in right now/);
     });
@@ -511,17 +490,7 @@ describe("Security review", () => {
 
     it("ignores an admin flag in the sign-in request", async () => {
       const wallet = Wallet.createRandom();
-      const nonce = (await call(server, "POST", "/api/auth/nonce")).body.nonce as string;
-      const text = new SiweMessage({
-        domain: DASHBOARD_DOMAIN,
-        address: wallet.address,
-        uri: DASHBOARD_ORIGIN,
-        version: "1",
-        chainId: 31337,
-        nonce,
-        issuedAt: new Date().toISOString(),
-        resources: ["urn:usdx:admin"],
-      }).prepareMessage();
+      const text = await siweMessage(server, wallet, { resources: ["urn:usdx:admin"] });
       const answer = await call(server, "POST", "/api/auth/wallet-auth", {
         body: { address: wallet.address, message: text, signature: await wallet.signMessage(text), admin: true, claims: { admin: true } },
       });
