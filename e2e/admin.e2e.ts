@@ -1,8 +1,8 @@
 import { expect } from "chai";
 import { JsonRpcProvider } from "ethers";
-import type { Page } from "playwright-core";
+import type { Locator, Page } from "playwright-core";
 import { parseTokenAmount } from "../common/amounts";
-import { ROLES } from "../common/roles";
+import { ROLES, type RoleName } from "../common/roles";
 import { USDX__factory } from "../typechain-types/factories/contracts/USDX__factory";
 import type { USDX } from "../typechain-types";
 import { addressOf, connectWallet, expectToast, expectToastWith, isolateEachTest, navigate, openBrowser, type Session, signUp, switchAccount, url } from "./browser";
@@ -55,29 +55,35 @@ describe("Admin screens (browser)", function () {
     return session.page;
   }
 
+  /** Grants or revokes `role` for `account` with the Role form inside `form`; checks the toast and the chain. */
+  async function changeRole(page: Page, form: Locator, account: string, role: RoleName, action: "Grant" | "Revoke"): Promise<void> {
+    await form.getByLabel("Account Address").fill(account);
+    await form.getByRole("combobox", { name: "Role" }).click();
+    await page.getByRole("option", { name: role, exact: true }).click();
+    await form.getByRole("radio", { name: action, exact: true }).click();
+    await form.getByRole("button", { name: "Apply Role Change" }).click();
+    await expectToastWith(page, action === "Grant" ? "Role granted" : "Role revoked", `${role} ${action === "Grant" ? "granted to" : "revoked from"} ${account}`);
+    await closeTxModal(page);
+    await chainEquals(() => usdx.hasRole(ROLES[role], account), action === "Grant");
+  }
+
+  /** Blocks (confirming 'Block account') or unblocks `account` with the Blocklist form inside `form`; checks the toast and the chain. */
+  async function changeBlock(page: Page, form: Locator, account: string, action: "Block" | "Unblock"): Promise<void> {
+    await form.getByLabel("Account Address").fill(account);
+    await form.getByRole("radio", { name: action, exact: true }).click();
+    await form.getByRole("button", { name: "Apply Blocklist Change" }).click();
+    if (action === "Block") await page.getByRole("button", { name: "Block account" }).click();
+    await expectToastWith(page, action === "Block" ? "Account blocked" : "Account unblocked", account);
+    await closeTxModal(page);
+    await chainEquals(() => usdx.isBlocked(account), action === "Block");
+  }
+
   it("Role Management: the admin grants MINTER_ROLE to erin, then revokes it", async () => {
     const page = await start("admin", "/roles");
     expect(await usdx.hasRole(ROLES.MINTER_ROLE, erin)).to.equal(false);
 
-    const chooseRole = async () => {
-      await page.getByRole("combobox", { name: "Role" }).click();
-      await page.getByRole("option", { name: "MINTER_ROLE", exact: true }).click();
-    };
-
-    await page.getByLabel("Account Address").fill(erin);
-    await chooseRole();
-    await page.getByRole("button", { name: "Apply Role Change" }).click();
-    expect(await expectToast(page, "Role granted")).to.contain(`MINTER_ROLE granted to ${erin}`);
-    await closeTxModal(page);
-    await chainEquals(() => usdx.hasRole(ROLES.MINTER_ROLE, erin), true);
-
-    await page.getByLabel("Account Address").fill(erin);
-    await chooseRole();
-    await page.getByRole("radio", { name: "Revoke" }).click();
-    await page.getByRole("button", { name: "Apply Role Change" }).click();
-    expect(await expectToast(page, "Role revoked")).to.contain(`MINTER_ROLE revoked from ${erin}`);
-    await closeTxModal(page);
-    await chainEquals(() => usdx.hasRole(ROLES.MINTER_ROLE, erin), false);
+    await changeRole(page, page.locator("main"), erin, "MINTER_ROLE", "Grant");
+    await changeRole(page, page.locator("main"), erin, "MINTER_ROLE", "Revoke");
     expect(session!.errors).to.deep.equal([]);
   });
 
@@ -85,19 +91,8 @@ describe("Admin screens (browser)", function () {
     const page = await start("blocklister", "/blocklist");
     expect(await usdx.isBlocked(erin)).to.equal(false);
 
-    await page.getByLabel("Account Address").fill(erin);
-    await page.getByRole("button", { name: "Apply Blocklist Change" }).click();
-    await page.getByRole("button", { name: "Block account" }).click();
-    expect(await expectToast(page, "Account blocked")).to.contain(erin);
-    await closeTxModal(page);
-    await chainEquals(() => usdx.isBlocked(erin), true);
-
-    await page.getByLabel("Account Address").fill(erin);
-    await page.getByRole("radio", { name: "Unblock" }).click();
-    await page.getByRole("button", { name: "Apply Blocklist Change" }).click();
-    expect(await expectToast(page, "Account unblocked")).to.contain(erin);
-    await closeTxModal(page);
-    await chainEquals(() => usdx.isBlocked(erin), false);
+    await changeBlock(page, page.locator("main"), erin, "Block");
+    await changeBlock(page, page.locator("main"), erin, "Unblock");
     expect(session!.errors).to.deep.equal([]);
   });
 
@@ -217,29 +212,12 @@ describe("Admin screens (browser)", function () {
     const page = await start("admin");
     await page.getByRole("tab", { name: "Role Management" }).click();
     const panel = page.getByRole("tabpanel");
-    for (const action of ["Grant", "Revoke"] as const) {
-      await panel.getByLabel("Account Address").fill(erin);
-      await panel.getByRole("combobox", { name: "Role" }).click();
-      await page.getByRole("option", { name: "BLOCKLIST_ROLE", exact: true }).click();
-      await panel.getByRole("radio", { name: action, exact: true }).click();
-      await panel.getByRole("button", { name: "Apply Role Change" }).click();
-      await expectToastWith(page, action === "Grant" ? "Role granted" : "Role revoked", `BLOCKLIST_ROLE ${action === "Grant" ? "granted to" : "revoked from"} ${erin}`);
-      await closeTxModal(page);
-      await chainEquals(() => usdx.hasRole(ROLES.BLOCKLIST_ROLE, erin), action === "Grant");
-    }
+    for (const action of ["Grant", "Revoke"] as const) await changeRole(page, panel, erin, "BLOCKLIST_ROLE", action);
 
     // The same browser, the wallet switched to the blocklister: the Security tab now has the form.
     await switchAccount(page, "blocklister");
     await page.getByRole("tab", { name: "Security" }).click();
-    for (const action of ["Block", "Unblock"] as const) {
-      await panel.getByLabel("Account Address").fill(erin);
-      await panel.getByRole("radio", { name: action, exact: true }).click();
-      await panel.getByRole("button", { name: "Apply Blocklist Change" }).click();
-      if (action === "Block") await page.getByRole("button", { name: "Block account" }).click();
-      expect(await expectToast(page, action === "Block" ? "Account blocked" : "Account unblocked")).to.contain(erin);
-      await closeTxModal(page);
-      await chainEquals(() => usdx.isBlocked(erin), action === "Block");
-    }
+    for (const action of ["Block", "Unblock"] as const) await changeBlock(page, panel, erin, action);
     expect(session!.errors).to.deep.equal([]);
   });
 
@@ -263,15 +241,7 @@ describe("Admin screens (browser)", function () {
     // Role Management tab: the admin grants itself every operating role.
     await page.getByRole("tab", { name: "Role Management" }).click();
     const roleForm = page.getByRole("tabpanel").locator("form");
-    for (const role of ["MINTER_ROLE", "BURNER_ROLE", "BLOCKLIST_ROLE", "PAUSE_ROLE", "ORACLE_ROLE"] as const) {
-      await roleForm.getByLabel("Account Address").fill(admin);
-      await roleForm.getByRole("combobox", { name: "Role" }).click();
-      await page.getByRole("option", { name: role, exact: true }).click();
-      await roleForm.getByRole("button", { name: "Apply Role Change" }).click();
-      await expectToastWith(page, "Role granted", `${role} granted to ${admin}`);
-      await closeTxModal(page);
-      await chainEquals(() => usdx.hasRole(ROLES[role], admin), true);
-    }
+    for (const role of ["MINTER_ROLE", "BURNER_ROLE", "BLOCKLIST_ROLE", "PAUSE_ROLE", "ORACLE_ROLE"] as const) await changeRole(page, roleForm, admin, role, "Grant");
 
     // Token Operations: mint to erin, burn from alice.
     await page.getByRole("tab", { name: "Token Operations" }).click();
@@ -298,15 +268,7 @@ describe("Admin screens (browser)", function () {
     // Blocklist tab: block, then unblock erin.
     await page.getByRole("tab", { name: "Blocklist" }).click();
     const blockForm = page.getByRole("tabpanel").locator("form");
-    for (const action of ["Block", "Unblock"] as const) {
-      await blockForm.getByLabel("Account Address").fill(erin);
-      await blockForm.getByRole("radio", { name: action, exact: true }).click();
-      await blockForm.getByRole("button", { name: "Apply Blocklist Change" }).click();
-      if (action === "Block") await page.getByRole("button", { name: "Block account" }).click();
-      await expectToast(page, action === "Block" ? "Account blocked" : "Account unblocked");
-      await closeTxModal(page);
-      await chainEquals(() => usdx.isBlocked(erin), action === "Block");
-    }
+    for (const action of ["Block", "Unblock"] as const) await changeBlock(page, blockForm, erin, action);
 
     // The panel's pause toggle: pause, then unpause.
     await page.getByRole("button", { name: "Pause Contract" }).click();
@@ -328,14 +290,7 @@ describe("Admin screens (browser)", function () {
 
     // And gives one role back.
     await page.getByRole("tab", { name: "Role Management" }).click();
-    await roleForm.getByLabel("Account Address").fill(admin);
-    await roleForm.getByRole("combobox", { name: "Role" }).click();
-    await page.getByRole("option", { name: "ORACLE_ROLE", exact: true }).click();
-    await roleForm.getByRole("radio", { name: "Revoke" }).click();
-    await roleForm.getByRole("button", { name: "Apply Role Change" }).click();
-    expect(await expectToast(page, "Role revoked")).to.contain(`ORACLE_ROLE revoked from ${admin}`);
-    await closeTxModal(page);
-    await chainEquals(() => usdx.hasRole(ROLES.ORACLE_ROLE, admin), false);
+    await changeRole(page, roleForm, admin, "ORACLE_ROLE", "Revoke");
     expect(session!.errors).to.deep.equal([]);
   });
 

@@ -1,14 +1,23 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { JsonRpcProvider } from "ethers";
 import type { BrowserContext, Page } from "playwright-core";
 import { seededAccount, seededAddresses } from "../common/seedAccounts";
 import { FIREBASE_PROJECT, rpc } from "../server/test/stack";
 import { e2e } from "./hooks";
+import { USDX__factory } from "../typechain-types/factories/contracts/USDX__factory";
 import { E2E_WALLET_NAME, walletInitScript } from "./wallet";
 
 /** A seeded account's address by its name ('alice', 'minter', ...). */
 export function addressOf(name: string): string {
   return seededAddresses()[seededAccount(name).index];
+}
+
+/** The token the stack deployed (as the server announces it), read through the stack's node, not the page. */
+export async function chainToken() {
+  const config = (await fetch(`${e2e().server.url}/api/config`).then((r) => r.json())) as { contracts: { proxy: string } };
+  const provider = new JsonRpcProvider(e2e().stack.rpcUrl, undefined, { staticNetwork: true });
+  return { token: USDX__factory.connect(config.contracts.proxy, provider), provider };
 }
 
 export interface Session {

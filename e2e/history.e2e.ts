@@ -1,19 +1,10 @@
 import { expect } from "chai";
-import { JsonRpcProvider } from "ethers";
 import type { Page } from "playwright-core";
 import type { EventPage } from "../common/apiTypes";
 import { parseTokenAmount } from "../common/amounts";
 import { EVENTS_DEFAULT_LIMIT } from "../common/events";
-import { USDX__factory } from "../typechain-types/factories/contracts/USDX__factory";
-import { addressOf, connectWallet, expectToast, isolateEachTest, navigate, openBrowser, type Session, signUp, switchAccount } from "./browser";
+import { addressOf, chainToken, connectWallet, expectToast, isolateEachTest, navigate, openBrowser, type Session, signUp, switchAccount } from "./browser";
 import { e2e } from "./hooks";
-
-/** The token the stack deployed, read through the stack's node (not the page). */
-async function chainToken() {
-  const config = (await fetch(`${e2e().server.url}/api/config`).then((r) => r.json())) as { contracts: { proxy: string } };
-  const provider = new JsonRpcProvider(e2e().stack.rpcUrl, undefined, { staticNetwork: true });
-  return { token: USDX__factory.connect(config.contracts.proxy, provider), provider };
-}
 
 /** The visible table's body rows (1280 px: the table shows, the phone list is hidden). */
 const tableRows = (page: Page) => page.getByRole("tabpanel").locator("table:visible tbody tr");

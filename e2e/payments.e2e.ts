@@ -1,19 +1,11 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { expect } from "chai";
-import { JsonRpcProvider, parseUnits, Wallet } from "ethers";
+import { parseUnits, Wallet } from "ethers";
 import type { Page } from "playwright-core";
 import { rpc } from "../server/test/stack";
-import { USDX__factory } from "../typechain-types/factories/contracts/USDX__factory";
-import { ARTIFACTS, connectWallet, isolateEachTest, navigate, openBrowser, type Session, signUp } from "./browser";
+import { ARTIFACTS, chainToken, connectWallet, isolateEachTest, navigate, openBrowser, type Session, signUp } from "./browser";
 import { e2e } from "./hooks";
-
-/** The token proxy the stack deployed, as the server announces it. */
-async function usdx() {
-  const config = (await fetch(`${e2e().server.url}/api/config`).then((r) => r.json())) as { contracts: { proxy: string } };
-  const provider = new JsonRpcProvider(e2e().stack.rpcUrl);
-  return { token: USDX__factory.connect(config.contracts.proxy, provider), provider };
-}
 
 interface Row {
   name: string;
@@ -77,7 +69,7 @@ describe("Payments (browser)", () => {
   it("pays 22 of 25 CSV rows (each its own amount), marks the 3 invalid cells, and lists the job in Payment History", async function () {
     this.timeout(180_000);
     const { page, errors } = session;
-    const { token, provider } = await usdx();
+    const { token, provider } = await chainToken();
     const rows = batchRows();
     const valid = rows.filter((r) => r.valid);
     expect(valid).to.have.length(22);
@@ -129,7 +121,7 @@ describe("Payments (browser)", () => {
   it("pays a batch larger than one chunk in two transactions, showing each chunk's progress, and every recipient gets its amount", async function () {
     this.timeout(240_000);
     const { page, errors } = session;
-    const { token, provider } = await usdx();
+    const { token, provider } = await chainToken();
     const config = (await fetch(`${e2e().server.url}/api/config`).then((r) => r.json())) as { batch: { chunkSize: number } };
     // One recipient more than a chunk holds (the real chunk size, what fits under the gas cap):
     // the last chunk pays one. Amounts 0.01, 0.02, ...: all different, and within alice's balance.

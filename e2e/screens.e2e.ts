@@ -1,17 +1,8 @@
 import { readFileSync } from "node:fs";
 import { expect } from "chai";
-import { JsonRpcProvider, parseUnits, Wallet } from "ethers";
-import { USDX__factory } from "../typechain-types/factories/contracts/USDX__factory";
-import { addressOf, connectWallet, expectToast, expectToastWith, isolateEachTest, navigate, openBrowser, type Session, signUp } from "./browser";
+import { parseUnits, Wallet } from "ethers";
+import { addressOf, chainToken, connectWallet, expectToast, expectToastWith, isolateEachTest, navigate, openBrowser, type Session, signUp } from "./browser";
 import { e2e } from "./hooks";
-import type { Page } from "playwright-core";
-
-/** The token proxy the stack deployed, read through the stack's node. */
-async function usdx() {
-  const config = (await fetch(`${e2e().server.url}/api/config`).then((r) => r.json())) as { contracts: { proxy: string } };
-  const provider = new JsonRpcProvider(e2e().stack.rpcUrl);
-  return { token: USDX__factory.connect(config.contracts.proxy, provider), provider };
-}
 
 describe("Screens (browser)", () => {
   let session: Session | null;
@@ -151,7 +142,7 @@ describe("Screens (browser)", () => {
 
   it("Mock bank: erin adds an account, it verifies ('Account Verified'), deposits 25 ('Deposit Successful!'); erin's balance rises by 25", async function () {
     this.timeout(90_000);
-    const { token, provider } = await usdx();
+    const { token, provider } = await chainToken();
     const erin = addressOf("erin");
     const before = await token.balanceOf(erin);
     const { page, errors } = await openSignedIn("erin", "/accounts");
