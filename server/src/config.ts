@@ -3,6 +3,7 @@ import { HDNodeWallet, getAddress, isAddress } from "ethers";
 import { maxRecipientsPerChunk } from "../../common/gasLimits";
 import { LOCAL_CHAIN, SEPOLIA, localRpcUrl } from "../../common/networks";
 import { LOCAL_DEV_MNEMONIC, localAccountPath, seededAccount } from "../../common/seedAccounts";
+import { unsafeSettings } from "./configGuards";
 
 /**
  * The server's whole configuration, read once from the environment. Anything missing or wrong
@@ -149,7 +150,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       return getAddress(a);
     });
 
-  return {
+  const config: Config = {
     network,
     chainId: local ? LOCAL_CHAIN.chainId : SEPOLIA.chainId,
     rpcUrl,
@@ -194,4 +195,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     logLevel: env.LOG_LEVEL || "info",
   };
+  const unsafe = unsafeSettings(
+    {
+      local,
+      host: config.host,
+      rpcUrl,
+      publicRpcUrl: config.publicRpcUrl,
+      emulatorHost,
+      dashboardOrigins,
+      adminWallets,
+      minterKey: config.bank.minterKey,
+    },
+    env,
+  );
+  if (unsafe.length > 0) throw new ConfigError(unsafe.join(" "));
+  return config;
 }

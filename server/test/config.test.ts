@@ -52,3 +52,94 @@ describe("Server config", () => {
     });
   }
 });
+
+describe("Server config: settings that would be unsafe in production are refused", () => {
+  const sepolia = { ...base, NETWORK: "sepolia", RPC_URL: "https://sepolia.provider.example/v3/KEY" };
+  // Hardhat's account #1 (the seeded minter) and #0 (the seeded admin): public test keys.
+  const PUBLIC_MINTER_KEY = "0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d";
+  const PUBLIC_ADMIN = "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266";
+  const OWN_KEY = "0x" + "11".repeat(32);
+
+  it("accepts a public-network server on loopback with the emulator, https RPC and its own keys", () => {
+    const config = loadConfig({ ...sepolia, MINTER_PRIVATE_KEY: OWN_KEY, PUBLIC_RPC_URL: "https://rpc.sepolia.org" });
+    expect(config.network).to.equal("sepolia");
+  });
+
+  it("accepts a real project's credentials without the emulator on a public host", () => {
+    const config = loadConfig({
+      ...sepolia,
+      FIREBASE_AUTH_EMULATOR_HOST: "",
+      GOOGLE_APPLICATION_CREDENTIALS: "key.json",
+      FIREBASE_WEB_API_KEY: "web-key",
+      SERVER_HOST: "0.0.0.0",
+      DASHBOARD_ORIGIN: "https://usdx.example",
+    });
+    expect(config.firebase.emulatorHost).to.equal(undefined);
+  });
+
+  for (const [what, env, message] of [
+    [
+      "the Auth emulator beside a real project's service account",
+      { GOOGLE_APPLICATION_CREDENTIALS: "key.json" },
+      "FIREBASE_AUTH_EMULATOR_HOST and GOOGLE_APPLICATION_CREDENTIALS are both set: the Auth emulator accepts unsigned tokens",
+    ],
+    [
+      "the Auth emulator beside a real project's web API key",
+      { FIREBASE_WEB_API_KEY: "web-key" },
+      "FIREBASE_AUTH_EMULATOR_HOST and FIREBASE_WEB_API_KEY are both set",
+    ],
+    [
+      "the Auth emulator on a public network with the server listening beyond loopback",
+      { ...sepolia, SERVER_HOST: "0.0.0.0" },
+      "FIREBASE_AUTH_EMULATOR_HOST is set on a public network while SERVER_HOST is '0.0.0.0'",
+    ],
+    [
+      "the Auth emulator on a public network on a LAN address",
+      { ...sepolia, SERVER_HOST: "192.168.1.20" },
+      "anyone who reaches the server could sign in as anyone",
+    ],
+    [
+      "a public test key as the minting key off the local chain",
+      { ...sepolia, MINTER_PRIVATE_KEY: PUBLIC_MINTER_KEY },
+      "MINTER_PRIVATE_KEY is one of the local chain's public test keys",
+    ],
+    [
+      "a public test account as an admin wallet off the local chain",
+      { ...sepolia, ADMIN_WALLETS: PUBLIC_ADMIN.toLowerCase() },
+      `ADMIN_WALLETS lists ${PUBLIC_ADMIN}, an account of the local chain's public test keys`,
+    ],
+    [
+      "the server's keyed RPC URL handed to browsers",
+      { ...sepolia, PUBLIC_RPC_URL: sepolia.RPC_URL },
+      "PUBLIC_RPC_URL is the server's own RPC_URL",
+    ],
+    [
+      "a plain-http RPC URL on another machine",
+      { ...sepolia, RPC_URL: "http://10.0.0.5:8545/KEY" },
+      "RPC_URL 'http://10.0.0.5:8545' is plain http on another machine",
+    ],
+    [
+      "a plain-http dashboard origin on a public network",
+      { ...sepolia, DASHBOARD_ORIGIN: "http://usdx.example" },
+      "DASHBOARD_ORIGIN 'http://usdx.example' is plain http on a public network",
+    ],
+  ] as const) {
+    it(`refuses ${what}, saying which setting and why`, () => {
+      expect(() => loadConfig({ ...base, ...env })).to.throw(message);
+    });
+  }
+
+  it("never echoes the RPC URL's path, where providers put the key", () => {
+    expect(() => loadConfig({ ...sepolia, RPC_URL: "http://10.0.0.5:8545/SECRET-KEY" })).to.throw(/^(?![\s\S]*SECRET-KEY)/);
+  });
+
+  it("names every unsafe setting at once", () => {
+    expect(() => loadConfig({ ...sepolia, SERVER_HOST: "0.0.0.0", MINTER_PRIVATE_KEY: PUBLIC_MINTER_KEY }))
+      .to.throw(/SERVER_HOST is '0\.0\.0\.0'[\s\S]*MINTER_PRIVATE_KEY is one of/);
+  });
+
+  it("lets the local chain use its public test keys and the emulator (nothing there has value)", () => {
+    const config = loadConfig({ ...base, MINTER_PRIVATE_KEY: PUBLIC_MINTER_KEY, ADMIN_WALLETS: PUBLIC_ADMIN, SERVER_HOST: "0.0.0.0" });
+    expect(config.bank.minterKey).to.equal(PUBLIC_MINTER_KEY);
+  });
+});

@@ -1,0 +1,101 @@
+import { HDNodeWallet, Wallet } from "ethers";
+import { LOCAL_DEV_MNEMONIC, localAccountPath } from "../../common/seedAccounts";
+
+/**
+ * Settings that would open a hole in production. Each is refused at start with a sentence that
+ * names the variable and says why, so a copied development .env cannot reach a public network.
+ * The local chain holds nothing of value, so most of these apply only off it.
+ */
+export interface GuardedSettings {
+  local: boolean;
+  host: string;
+  rpcUrl: string;
+  publicRpcUrl: string | null;
+  emulatorHost: string | undefined;
+  dashboardOrigins: string[];
+  adminWallets: string[];
+  minterKey: string | null;
+}
+
+// The Hardhat node's unlocked accounts (20 by default) are public keys anyone can sign with.
+const PUBLIC_TEST_ACCOUNTS = 20;
+let publicTestAddresses: Set<string> | undefined;
+
+/** Addresses of the local chain's public test keys (derived once, and only when needed). */
+function publicTestAccounts(): Set<string> {
+  publicTestAddresses ??= new Set(
+    Array.from({ length: PUBLIC_TEST_ACCOUNTS }, (_, i) => HDNodeWallet.fromPhrase(LOCAL_DEV_MNEMONIC, undefined, localAccountPath(i)).address.toLowerCase()),
+  );
+  return publicTestAddresses;
+}
+
+/** True for 127.0.0.0/8, ::1 and localhost: reachable from this machine only. */
+export function isLoopbackHost(host: string): boolean {
+  const bare = host.replace(/^\[|\]$/g, "").toLowerCase();
+  return bare === "localhost" || bare === "::1" || /^127(\.\d{1,3}){3}$/.test(bare);
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).hostname;
+  } catch {
+    return "";
+  }
+}
+
+/**
+ * Why these settings are unsafe, or an empty list. `env` is read for the Firebase credentials,
+ * which the config does not keep.
+ */
+export function unsafeSettings(settings: GuardedSettings, env: NodeJS.ProcessEnv): string[] {
+  const problems: string[] = [];
+  const { local, emulatorHost } = settings;
+
+  if (emulatorHost) {
+    // The emulator's tokens are unsigned: a server that names it believes any token it is shown.
+    for (const name of ["GOOGLE_APPLICATION_CREDENTIALS", "FIREBASE_WEB_API_KEY"] as const) {
+      if (env[name]) {
+        problems.push(
+          `FIREBASE_AUTH_EMULATOR_HOST and ${name} are both set: the Auth emulator accepts unsigned tokens, so a server with a real Firebase project's credentials must not name it. Unset FIREBASE_AUTH_EMULATOR_HOST to use the real project, or ${name} to stay on the emulator.`,
+        );
+      }
+    }
+    if (!local && !isLoopbackHost(settings.host)) {
+      problems.push(
+        `FIREBASE_AUTH_EMULATOR_HOST is set on a public network while SERVER_HOST is '${settings.host}': the Auth emulator accepts unsigned tokens, so anyone who reaches the server could sign in as anyone. Use a real Firebase project (GOOGLE_APPLICATION_CREDENTIALS), or listen on loopback only (SERVER_HOST=127.0.0.1).`,
+      );
+    }
+  }
+  if (local) return problems;
+
+  if (settings.minterKey && publicTestAccounts().has(new Wallet(settings.minterKey).address.toLowerCase())) {
+    problems.push(
+      "MINTER_PRIVATE_KEY is one of the local chain's public test keys: anyone can sign with it, so on a public network its MINTER_ROLE would be anyone's. Use a key of your own.",
+    );
+  }
+  for (const wallet of settings.adminWallets) {
+    if (publicTestAccounts().has(wallet.toLowerCase())) {
+      problems.push(
+        `ADMIN_WALLETS lists ${wallet}, an account of the local chain's public test keys: anyone can sign in as it and get the admin claim. List only wallets whose keys you hold.`,
+      );
+    }
+  }
+  if (settings.publicRpcUrl && settings.publicRpcUrl === settings.rpcUrl) {
+    problems.push(
+      "PUBLIC_RPC_URL is the server's own RPC_URL: it is handed to every browser, and a provider's URL carries its API key. Give the dashboard a public endpoint of its own, or leave PUBLIC_RPC_URL empty (the wallet's node is used).",
+    );
+  }
+  if (/^http:/i.test(settings.rpcUrl) && !isLoopbackHost(hostOf(settings.rpcUrl))) {
+    problems.push(
+      `RPC_URL '${new URL(settings.rpcUrl).origin}' is plain http on another machine: the provider's key would cross the network in the clear, and anyone on the way could change what the chain seems to say. Use its https endpoint.`,
+    );
+  }
+  for (const origin of settings.dashboardOrigins) {
+    if (origin.startsWith("http:") && !isLoopbackHost(hostOf(origin))) {
+      problems.push(
+        `DASHBOARD_ORIGIN '${origin}' is plain http on a public network: sign-in tokens would cross the network in the clear, and SIWE messages would name an origin anyone on the way can impersonate. Serve the dashboard over https.`,
+      );
+    }
+  }
+  return problems;
+}
