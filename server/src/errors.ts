@@ -18,3 +18,5 @@ export const notFound = (message: string) => new HttpError(404, message);
 export const conflict = (message: string) => new HttpError(409, message);
 /** A dependency (the chain's RPC node, the database) is not answering. */
 export const unavailable = (message: string) => new HttpError(503, message);
+/** The caller used up a per-user limit or quota; the sentence says which and when it resets. */
+export const tooMany = (message: string) => new HttpError(429, message);

@@ -1,4 +1,6 @@
+import type { Request, Response } from "express";
 import { rateLimit } from "express-rate-limit";
+import { currentUser } from "./auth";
 
 /** At most `perMinute` requests a minute from one address, then a JSON 429 that says what was limited. */
 function perMinuteLimit(perMinute: number, what: string) {
@@ -18,3 +20,21 @@ export const authRateLimit = (perMinute: number) => perMinuteLimit(perMinute, "s
 
 /** CSV endpoints (batch parse, contacts import): each reads up to a megabyte of text. */
 export const csvRateLimit = (perMinute: number) => perMinuteLimit(perMinute, "CSV uploads");
+
+/**
+ * At most `perMinute` requests a minute from one signed-in user (keyed on the verified uid, so a
+ * user cannot spread over addresses, and users behind one address do not share a budget).
+ * Mount after requireUser. `what` names the action: 'Too many {what}: wait a minute and try again.'
+ */
+export function perUserRateLimit(perMinute: number, what: string) {
+  return rateLimit({
+    windowMs: 60_000,
+    limit: perMinute,
+    standardHeaders: "draft-8",
+    legacyHeaders: false,
+    keyGenerator: (_req: Request, res: Response) => `uid:${currentUser(res).uid}`,
+    handler: (_req, res) => {
+      res.status(429).json({ success: false, error: `Too many ${what}: wait a minute and try again.` });
+    },
+  });
+}
