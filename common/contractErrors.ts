@@ -147,6 +147,12 @@ export function describeContractError(name: string, args: readonly unknown[]): s
       return `Cannot burn ${tokens(args[2])}: ${args[0]} holds only ${tokens(args[1])}.`;
     case "USDXInvalidRewardMultiplier":
       return `${multiplier(args[0])} is not allowed: the reward multiplier cannot go below 1.0, and an increment must be greater than 0.`;
+    case "USDXSupplyOverflow":
+      return args[1] === 0n
+        ? `A reward multiplier of ${multiplier(args[2])} is too large: the ${exactTokenAmount(args[0] as bigint)} shares in existence would be worth more than the largest amount USDX can count (2^256 - 1 base units), and balances could no longer be read.`
+        : `Cannot mint that much: the ${exactTokenAmount(args[0] as bigint)} shares in existence plus the ${exactTokenAmount(args[1] as bigint)} new ones, at a reward multiplier of ${multiplier(args[2])}, would be worth more than the largest amount USDX can count (2^256 - 1 base units).`;
+    case "USDXRewardMultiplierOverflow":
+      return `Cannot add ${multiplier(args[1])} to the reward multiplier of ${multiplier(args[0])}: the result would be larger than the contract can store (2^256 - 1).`;
     case "USDXInvalidBlockedAccount":
       return `Nothing to change: ${args[0]} is already in that blocklist state (blocked when blocking, or not blocked when unblocking).`;
     case "USDXInvalidOwner":

@@ -22,6 +22,11 @@ import {UUPSUpgradeable} from "@openzeppelin/contracts-upgradeable/proxy/utils/U
  * @dev Modelled on Mountain Protocol's USDM. Every movement of tokens (transfer, transferFrom,
  * mint, burn) goes through `_update`, so the blocklist and pause checks exist once. Conversions
  * round down both ways, in favour of the protocol. State lives in ERC-7201 namespaced storage.
+ * No call can leave `totalSupply` or a `balanceOf` unreadable: a mint or a multiplier change that
+ * would make `convertToTokens(totalShares)` exceed type(uint256).max reverts USDXSupplyOverflow
+ * (every account holds at most totalShares, so that one bound covers every balance). A transfer
+ * of an amount worth less than one share moves no share and still succeeds, emitting the amount
+ * asked for, as USDM does.
  */
 contract USDX is
     IERC20Metadata,
@@ -86,6 +91,16 @@ contract USDX is
     error USDXInsufficientBurnBalance(address sender, uint256 balance, uint256 needed);
     /// @notice `rewardMultiplier` is not allowed: below 1.0 (1e18), or an increment of 0.
     error USDXInvalidRewardMultiplier(uint256 rewardMultiplier);
+    /**
+     * @notice The call would leave `totalShares + mintedShares` shares at a multiplier of
+     * `rewardMultiplier`, worth more than type(uint256).max tokens: totalSupply and balanceOf
+     * could no longer be read. From a mint: the shares before it, the shares it would add (their
+     * sum may itself pass type(uint256).max) and the current multiplier. From setRewardMultiplier
+     * or addRewardMultiplier: the shares in existence, 0, and the multiplier asked for.
+     */
+    error USDXSupplyOverflow(uint256 totalShares, uint256 mintedShares, uint256 rewardMultiplier);
+    /// @notice Adding `increment` to the multiplier `rewardMultiplier` would pass type(uint256).max.
+    error USDXRewardMultiplierOverflow(uint256 rewardMultiplier, uint256 increment);
     /// @notice `account` is already blocked (when blocking) or not blocked (when unblocking).
     error USDXInvalidBlockedAccount(address account);
     /// @notice The initial owner may not be the zero address.
@@ -176,6 +191,8 @@ contract USDX is
     }
 
     /// @notice The tokens that `shares` are worth at the current multiplier, rounded down.
+    /// @dev Reverts (Math.mulDiv's Panic) only when the result passes type(uint256).max, which
+    /// mint and the multiplier setters keep from happening for totalShares and every balance.
     /// @param shares A number of shares.
     /// @return `shares * rewardMultiplier / 1e18`.
     function convertToTokens(uint256 shares) public view returns (uint256) {
@@ -328,7 +345,8 @@ contract USDX is
 
     /**
      * @notice Creates `amount` tokens for `to`. Requires MINTER_ROLE.
-     * @dev Reverts USDXInvalidMintReceiver for the zero address, USDXPausedTransfers while paused.
+     * @dev Reverts USDXInvalidMintReceiver for the zero address, USDXPausedTransfers while paused,
+     * USDXSupplyOverflow when the total supply would pass type(uint256).max tokens.
      * @param to The receiver.
      * @param amount The token amount.
      */
@@ -399,6 +417,8 @@ contract USDX is
 
     /**
      * @notice Sets the reward multiplier to `value` (1e18 = 1.0). Requires ORACLE_ROLE.
+     * @dev Reverts USDXSupplyOverflow when the shares in existence would be worth more than
+     * type(uint256).max tokens at `value`. With no shares, any value from 1.0 up is accepted.
      * @param value The new multiplier; below 1e18 reverts USDXInvalidRewardMultiplier.
      */
     function setRewardMultiplier(uint256 value) external onlyRole(ORACLE_ROLE) {
@@ -407,11 +427,16 @@ contract USDX is
 
     /**
      * @notice Adds `increment` to the reward multiplier. Requires ORACLE_ROLE.
+     * @dev Reverts USDXRewardMultiplierOverflow when the sum passes type(uint256).max, and
+     * USDXSupplyOverflow as setRewardMultiplier does.
      * @param increment The amount to add (1e16 = 0.01); 0 reverts USDXInvalidRewardMultiplier.
      */
     function addRewardMultiplier(uint256 increment) external onlyRole(ORACLE_ROLE) {
         if (increment == 0) revert USDXInvalidRewardMultiplier(increment);
-        _setRewardMultiplier(_getUSDXStorage().rewardMultiplier + increment);
+        uint256 current = _getUSDXStorage().rewardMultiplier;
+        (bool fits, uint256 value) = Math.tryAdd(current, increment);
+        if (!fits) revert USDXRewardMultiplierOverflow(current, increment);
+        _setRewardMultiplier(value);
     }
 
     /**
@@ -441,8 +466,9 @@ contract USDX is
 
     /**
      * @dev The one path for every movement of tokens: `from` zero mints, `to` zero burns.
-     * Order of checks: the sender's blocklist entry, the pause, then the balance.
-     * Reported balances are in tokens, like every amount the contract shows.
+     * Order of checks: the sender's blocklist entry, the pause, then the balance (or, for a mint,
+     * the supply bound). Reported balances are in tokens, like every amount the contract shows.
+     * An amount worth less than one share moves 0 shares and still emits Transfer with `amount`.
      */
     function _update(address from, address to, uint256 amount) private {
         USDXStorage storage $ = _getUSDXStorage();
@@ -451,7 +477,12 @@ contract USDX is
 
         uint256 shares = convertToShares(amount);
         if (from == address(0)) {
-            $.totalShares += shares;
+            uint256 totalBefore = $.totalShares;
+            (bool fits, uint256 totalAfter) = Math.tryAdd(totalBefore, shares);
+            if (!fits || !_isReadable(totalAfter, $.rewardMultiplier)) {
+                revert USDXSupplyOverflow(totalBefore, shares, $.rewardMultiplier);
+            }
+            $.totalShares = totalAfter;
         } else {
             uint256 fromShares = $.shares[from];
             if (fromShares < shares) {
@@ -502,7 +533,22 @@ contract USDX is
 
     function _setRewardMultiplier(uint256 value) private {
         if (value < BASE) revert USDXInvalidRewardMultiplier(value);
-        _getUSDXStorage().rewardMultiplier = value;
+        USDXStorage storage $ = _getUSDXStorage();
+        uint256 shares = $.totalShares;
+        if (!_isReadable(shares, value)) revert USDXSupplyOverflow(shares, 0, value);
+        $.rewardMultiplier = value;
         emit RewardMultiplier(value);
+    }
+
+    /**
+     * @dev Whether `shares` at `multiplier` are worth at most type(uint256).max tokens, that is,
+     * whether `convertToTokens(shares)` at that multiplier returns. The bound is exact, not
+     * conservative: Math.mulDiv(shares, multiplier, BASE) reverts exactly when the 512-bit product
+     * `shares * multiplier` is at least BASE * 2^256, which is when the product's high word is at
+     * least BASE. So a holding of `shares` is readable iff `shares * multiplier < 2^256 * 1e18`.
+     */
+    function _isReadable(uint256 shares, uint256 multiplier) private pure returns (bool) {
+        (uint256 high, ) = Math.mul512(shares, multiplier);
+        return high < BASE;
     }
 }

@@ -73,6 +73,25 @@ describe("USDX: shares and the reward multiplier", () => {
     }
   });
 
+  it("a transfer worth less than one share (1 wei at 1.5) moves 0 shares, succeeds and emits Transfer with the amount asked for, as USDM does", async () => {
+    const { usdx, oracle, alice, bob, carol } = await loadFixture(fundedFixture);
+    await usdx.connect(oracle).setRewardMultiplier(mult("1.5"));
+    expect(await usdx.convertToShares(1n)).to.equal(0n); // 1 wei is 0.67 of a share
+    const before = async () => Promise.all([alice, bob].map(async (s) => [await usdx.sharesOf(s.address), await usdx.balanceOf(s.address)]));
+    const start = await before();
+    await expect(usdx.connect(alice).transfer(bob.address, 1n)).to.emit(usdx, "Transfer").withArgs(alice.address, bob.address, 1n);
+    expect(await before()).to.deep.equal(start); // no share and no token moved
+    // transferFrom alike, and it spends the 1 wei of allowance asked for.
+    await usdx.connect(alice).approve(carol.address, 5n);
+    await expect(usdx.connect(carol).transferFrom(alice.address, bob.address, 1n)).to.emit(usdx, "Transfer").withArgs(alice.address, bob.address, 1n);
+    expect(await before()).to.deep.equal(start);
+    expect(await usdx.allowance(alice.address, carol.address)).to.equal(4n);
+    // 2 wei is 1.33 shares: 1 share moves, worth 1 wei to bob (1.5 rounded down).
+    await expect(usdx.connect(alice).transfer(bob.address, 2n)).to.emit(usdx, "Transfer").withArgs(alice.address, bob.address, 2n);
+    expect(await usdx.sharesOf(alice.address)).to.equal(start[0][0] - 1n);
+    expect(await usdx.sharesOf(bob.address)).to.equal(start[1][0] + 1n);
+  });
+
   it("raises every balance when the multiplier rises, without touching shares", async () => {
     const { usdx, oracle, alice, bob } = await loadFixture(fundedFixture);
     const sharesBefore = await usdx.sharesOf(alice.address);

@@ -180,6 +180,22 @@ describe("common: contract errors in words", () => {
     expect(decodeRevertData(denied)!.message).to.contain("does not hold ORACLE_ROLE");
   });
 
+  it("says in words why a mint or a multiplier would overflow the supply, or the multiplier itself", () => {
+    const iface = new Interface(USDX__factory.abi);
+    const max = 2n ** 256n - 1n;
+    const mint = decodeRevertData(iface.encodeErrorResult("USDXSupplyOverflow", [1500n * 10n ** 18n, 5n, 15n * 10n ** 17n]))!;
+    expect(mint.name).to.equal("USDXSupplyOverflow");
+    expect(mint.message).to.equal(
+      "Cannot mint that much: the 1500 shares in existence plus the 0.000000000000000005 new ones, at a reward multiplier of 1.5, would be worth more than the largest amount USDX can count (2^256 - 1 base units).",
+    );
+    const set = decodeRevertData(iface.encodeErrorResult("USDXSupplyOverflow", [1500n * 10n ** 18n, 0n, max]))!;
+    expect(set.message).to.match(/^A reward multiplier of 115792089237316195423570985008687907853269984665640564039457\.584007913129639935 is too large: the 1500 shares in existence would be worth more than/);
+    const add = decodeRevertData(iface.encodeErrorResult("USDXRewardMultiplierOverflow", [max, 10n ** 16n]))!;
+    expect(add.message).to.equal(
+      "Cannot add 0.01 to the reward multiplier of 115792089237316195423570985008687907853269984665640564039457.584007913129639935: the result would be larger than the contract can store (2^256 - 1).",
+    );
+  });
+
   it("decodes the built-in Error(string) and Panic(uint256)", () => {
     const iface = new Interface(["error Error(string)", "error Panic(uint256)"]);
     expect(decodeRevertData(iface.encodeErrorResult("Error", ["plain reason"]))!.message).to.equal("plain reason");

@@ -10,6 +10,7 @@ import { MaxUint256, Wallet, ZeroAddress } from "ethers";
 import type { HardhatEthersSigner } from "@nomicfoundation/hardhat-ethers/signers";
 import type { BatchPayments, USDX } from "../../typechain-types";
 import type { deployFixture } from "../helpers/fixtures";
+import { isReadable, MAX_UINT, maxMintAmount, maxMultiplierFor } from "../helpers/limits";
 
 type Fixture = Awaited<ReturnType<typeof deployFixture>>;
 
@@ -25,17 +26,39 @@ export const HOLDERS = ["alice", "bob", "carol", "dave"] as const;
 type Holder = (typeof HOLDERS)[number];
 const ZERO = 4;
 
+/**
+ * A value fixed only when its step runs, from the state then: an exact limit plus `offset`, so the
+ * sequences land on both sides of the supply bound (issue 13) whatever came before.
+ * - "mint": the largest amount a mint may create now (one wei more adds one share too many);
+ * - "multiplier": the largest multiplier the shares in existence allow (for an increment: minus
+ *   the current multiplier);
+ * - "uint": 2^256 - 1 (for an increment: 2^256 - 1 minus the current multiplier, so +1 overflows);
+ * - "balance": the sender's balance in tokens.
+ * The result is clamped to 0 .. 2^256 - 1, the uint256 a call can take.
+ */
+export interface NearLimit {
+  limit: "mint" | "multiplier" | "uint" | "balance";
+  offset: bigint;
+}
+
+type Value = bigint | NearLimit;
+
 /** What one step asks the contract to do. `authorised` false sends it from an account without the role. */
-export type Action =
-  | { kind: "mint"; authorised: boolean; to: number; amount: bigint }
-  | { kind: "burn"; authorised: boolean; from: number; amount: bigint }
-  | { kind: "transfer"; from: number; to: number; amount: bigint }
-  | { kind: "transferFrom"; spender: number; from: number; to: number; amount: bigint }
+type ActionOf<V> =
+  | { kind: "mint"; authorised: boolean; to: number; amount: V }
+  | { kind: "burn"; authorised: boolean; from: number; amount: V }
+  | { kind: "transfer"; from: number; to: number; amount: V }
+  | { kind: "transferFrom"; spender: number; from: number; to: number; amount: V }
   | { kind: "approve"; owner: number; spender: number; amount: bigint }
   | { kind: "block" | "unblock"; authorised: boolean; account: number }
   | { kind: "pause" | "unpause"; authorised: boolean }
-  | { kind: "setRewardMultiplier"; authorised: boolean; value: bigint }
-  | { kind: "addRewardMultiplier"; authorised: boolean; increment: bigint };
+  | { kind: "setRewardMultiplier"; authorised: boolean; value: V }
+  | { kind: "addRewardMultiplier"; authorised: boolean; increment: V };
+
+/** A step as generated: some values are near a limit of the state the step will meet. */
+export type Action = ActionOf<Value>;
+/** A step with every value fixed: what is sent. */
+type Call = ActionOf<bigint>;
 
 const holder = fc.integer({ min: 0, max: HOLDERS.length - 1 });
 const holderOrZero = fc.integer({ min: 0, max: ZERO });
@@ -46,14 +69,37 @@ const amount = fc.oneof(
   { weight: 2, arbitrary: fc.bigInt({ min: 1n, max: 1000n }) },
   { weight: 1, arbitrary: fc.bigInt({ min: token(500), max: token(100_000) }) },
 );
+/** Near 2^256 - 1, as a plain value. */
+const nearMax = fc.bigInt({ min: MAX_UINT - token(1_000_000), max: MAX_UINT });
+/** Mostly a few wei either side of the limit (the boundary itself), sometimes further. */
+const offset = fc.oneof(
+  { weight: 4, arbitrary: fc.bigInt({ min: -2n, max: 2n }) },
+  { weight: 1, arbitrary: fc.bigInt({ min: -token(1000), max: token(1000) }) },
+);
+const near = (...limits: NearLimit["limit"][]): fc.Arbitrary<NearLimit> => fc.record({ limit: fc.constantFrom(...limits), offset });
+/** A mint: ordinary amounts, near 2^256 - 1, or either side of the exact bound for the state then. */
+const mintAmount: fc.Arbitrary<Value> = fc.oneof(
+  { weight: 7, arbitrary: amount },
+  { weight: 1, arbitrary: nearMax },
+  { weight: 3, arbitrary: near("mint", "uint") },
+);
+/** A transfer or burn: ordinary amounts, near 2^256 - 1, or either side of the sender's balance. */
+const moveAmount: fc.Arbitrary<Value> = fc.oneof(
+  { weight: 8, arbitrary: amount },
+  { weight: 1, arbitrary: nearMax },
+  { weight: 1, arbitrary: near("balance", "uint") },
+);
 /** Mostly authorised: a refused call tests one revert, an accepted one moves the state on. */
 const authorised = fc.oneof({ weight: 5, arbitrary: fc.constant(true) }, { weight: 1, arbitrary: fc.constant(false) });
 
 export const actionArb: fc.Arbitrary<Action> = fc.oneof(
-  { weight: 4, arbitrary: fc.record({ kind: fc.constant("mint" as const), authorised, to: holderOrZero, amount }) },
-  { weight: 2, arbitrary: fc.record({ kind: fc.constant("burn" as const), authorised, from: holderOrZero, amount }) },
-  { weight: 6, arbitrary: fc.record({ kind: fc.constant("transfer" as const), from: holder, to: holderOrZero, amount }) },
-  { weight: 3, arbitrary: fc.record({ kind: fc.constant("transferFrom" as const), spender: holder, from: holder, to: holderOrZero, amount }) },
+  { weight: 4, arbitrary: fc.record({ kind: fc.constant("mint" as const), authorised, to: holderOrZero, amount: mintAmount }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant("burn" as const), authorised, from: holderOrZero, amount: moveAmount }) },
+  { weight: 6, arbitrary: fc.record({ kind: fc.constant("transfer" as const), from: holder, to: holderOrZero, amount: moveAmount }) },
+  {
+    weight: 3,
+    arbitrary: fc.record({ kind: fc.constant("transferFrom" as const), spender: holder, from: holder, to: holderOrZero, amount: moveAmount }),
+  },
   {
     weight: 3,
     arbitrary: fc.record({
@@ -66,20 +112,31 @@ export const actionArb: fc.Arbitrary<Action> = fc.oneof(
   { weight: 2, arbitrary: fc.record({ kind: fc.constantFrom("block" as const, "unblock" as const), authorised, account: holder }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constantFrom("pause" as const, "unpause" as const), authorised }) },
   {
-    weight: 1,
+    weight: 2,
     arbitrary: fc.record({
       kind: fc.constant("setRewardMultiplier" as const),
       authorised,
-      // Below 1.0 must be refused; above it, odd values make the rounding bite.
-      value: fc.bigInt({ min: BASE / 2n, max: 3n * BASE }),
+      // Below 1.0 must be refused; above it, odd values make the rounding bite. Sometimes huge,
+      // sometimes either side of the largest multiplier the shares allow, or 2^256 - 1.
+      value: fc.oneof(
+        { weight: 5, arbitrary: fc.bigInt({ min: BASE / 2n, max: 3n * BASE }) },
+        { weight: 1, arbitrary: fc.bigInt({ min: BASE, max: MAX_UINT }) },
+        { weight: 2, arbitrary: near("multiplier", "uint") },
+      ) as fc.Arbitrary<Value>,
     }),
   },
   {
-    weight: 1,
+    weight: 2,
     arbitrary: fc.record({
       kind: fc.constant("addRewardMultiplier" as const),
       authorised,
-      increment: fc.oneof(fc.constant(0n), fc.bigInt({ min: 1n, max: BASE / 10n })),
+      // 0 must be refused; sometimes huge, or either side of the supply bound or of 2^256 - 1.
+      increment: fc.oneof(
+        { weight: 1, arbitrary: fc.constant(0n) },
+        { weight: 5, arbitrary: fc.bigInt({ min: 1n, max: BASE / 10n }) },
+        { weight: 1, arbitrary: fc.bigInt({ min: 1n, max: MAX_UINT }) },
+        { weight: 2, arbitrary: near("multiplier", "uint") },
+      ) as fc.Arbitrary<Value>,
     }),
   },
 );
@@ -109,8 +166,46 @@ interface Model {
   allowances: bigint[][];
 }
 
+/** Fixes a step's values from the state it meets (see NearLimit). */
+function resolve(m: Model, a: Action): Call {
+  const clamp = (v: bigint) => (v < 0n ? 0n : v > MAX_UINT ? MAX_UINT : v);
+  const fix = (v: Value, base: Record<NearLimit["limit"], () => bigint>): bigint =>
+    typeof v === "bigint" ? v : clamp(base[v.limit]() + v.offset);
+  const unused = () => {
+    throw new Error(`no such limit for ${a.kind}`);
+  };
+  const amountLimits = (from: number | null) => ({
+    mint: () => maxMintAmount(m.totalShares, m.multiplier),
+    multiplier: unused,
+    uint: () => MAX_UINT,
+    balance: () => (from === null || from >= HOLDERS.length ? 0n : toTokens(m.shares[from], m.multiplier)),
+  });
+  switch (a.kind) {
+    case "mint":
+      return { ...a, amount: fix(a.amount, amountLimits(null)) };
+    case "burn":
+    case "transfer":
+    case "transferFrom":
+      return { ...a, amount: fix(a.amount, amountLimits(a.from)) };
+    case "setRewardMultiplier":
+      return { ...a, value: fix(a.value, { mint: unused, balance: unused, multiplier: () => maxMultiplierFor(m.totalShares), uint: () => MAX_UINT }) };
+    case "addRewardMultiplier":
+      return {
+        ...a,
+        increment: fix(a.increment, {
+          mint: unused,
+          balance: unused,
+          multiplier: () => maxMultiplierFor(m.totalShares) - m.multiplier,
+          uint: () => MAX_UINT - m.multiplier,
+        }),
+      };
+    default:
+      return a;
+  }
+}
+
 /** The custom error the call should revert with, or null if it should succeed. */
-function expectedError(m: Model, a: Action): string | null {
+function expectedError(m: Model, a: Call): string | null {
   const balanceShares = (i: number) => m.shares[i];
   const movable = (from: number, value: bigint): string | null => {
     if (m.blocked[from]) return "USDXBlockedSender";
@@ -122,7 +217,9 @@ function expectedError(m: Model, a: Action): string | null {
     case "mint":
       if (!a.authorised) return "AccessControlUnauthorizedAccount";
       if (a.to === ZERO) return "USDXInvalidMintReceiver";
-      return m.paused ? "USDXPausedTransfers" : null;
+      if (m.paused) return "USDXPausedTransfers";
+      // The supply bound, exact: the shares after the mint must be worth at most 2^256 - 1 tokens.
+      return isReadable(m.totalShares + toShares(a.amount, m.multiplier), m.multiplier) ? null : "USDXSupplyOverflow";
     case "burn": {
       if (!a.authorised) return "AccessControlUnauthorizedAccount";
       if (a.from === ZERO) return "USDXInvalidBurnSender";
@@ -153,15 +250,29 @@ function expectedError(m: Model, a: Action): string | null {
       return m.paused ? null : "ExpectedPause";
     case "setRewardMultiplier":
       if (!a.authorised) return "AccessControlUnauthorizedAccount";
-      return a.value < BASE ? "USDXInvalidRewardMultiplier" : null;
+      if (a.value < BASE) return "USDXInvalidRewardMultiplier";
+      return isReadable(m.totalShares, a.value) ? null : "USDXSupplyOverflow";
     case "addRewardMultiplier":
       if (!a.authorised) return "AccessControlUnauthorizedAccount";
-      return a.increment === 0n ? "USDXInvalidRewardMultiplier" : null;
+      if (a.increment === 0n) return "USDXInvalidRewardMultiplier";
+      if (m.multiplier + a.increment > MAX_UINT) return "USDXRewardMultiplierOverflow";
+      return isReadable(m.totalShares, m.multiplier + a.increment) ? null : "USDXSupplyOverflow";
   }
 }
 
+/** The arguments the new supply errors must carry (issue 13); undefined for the others. */
+function expectedArgs(m: Model, a: Call, error: string): bigint[] | undefined {
+  if (error === "USDXSupplyOverflow") {
+    if (a.kind === "mint") return [m.totalShares, toShares(a.amount, m.multiplier), m.multiplier];
+    if (a.kind === "setRewardMultiplier") return [m.totalShares, 0n, a.value];
+    if (a.kind === "addRewardMultiplier") return [m.totalShares, 0n, m.multiplier + a.increment];
+  }
+  if (error === "USDXRewardMultiplierOverflow" && a.kind === "addRewardMultiplier") return [m.multiplier, a.increment];
+  return undefined;
+}
+
 /** The model after a call that succeeded. */
-function apply(m: Model, a: Action): void {
+function apply(m: Model, a: Call): void {
   switch (a.kind) {
     case "mint": {
       const s = toShares(a.amount, m.multiplier);
@@ -203,32 +314,58 @@ function apply(m: Model, a: Action): void {
   }
 }
 
-/** The custom error's name from a reverted call (hardhat-ethers keeps the revert data on the error). */
-export function revertName(contracts: (USDX | BatchPayments)[], error: unknown): string {
+/** A custom error a call reverted with: its name and arguments. */
+interface Reverted {
+  name: string;
+  args: unknown[];
+}
+
+/** The custom error from a reverted call (hardhat-ethers keeps the revert data on the error). */
+function revertError(contracts: (USDX | BatchPayments)[], error: unknown): Reverted {
   const e = error as { data?: string; error?: { data?: string }; message?: string };
   const data = e.data ?? e.error?.data;
   if (typeof data === "string" && data.length >= 10) {
     for (const contract of contracts) {
       const parsed = contract.interface.parseError(data);
-      if (parsed) return parsed.name;
+      if (parsed) return { name: parsed.name, args: [...parsed.args] };
     }
   }
+  // A Panic (an overflow, say) lands here too: it is never an expected outcome.
   throw new Error(`The call reverted without a custom error this contract declares: ${e.message ?? String(error)}`);
 }
 
-/** Sends the call; null if it succeeded, else the custom error's name. */
-async function send(call: () => Promise<unknown>, ...contracts: (USDX | BatchPayments)[]): Promise<string | null> {
+/** The custom error's name from a reverted call. */
+export function revertName(contracts: (USDX | BatchPayments)[], error: unknown): string {
+  return revertError(contracts, error).name;
+}
+
+/** Sends the call; null if it succeeded, else the custom error. */
+async function sendCall(call: () => Promise<unknown>, ...contracts: (USDX | BatchPayments)[]): Promise<Reverted | null> {
   try {
     const tx = (await call()) as { wait(): Promise<unknown> };
     await tx.wait();
     return null;
   } catch (error) {
-    return revertName(contracts, error);
+    return revertError(contracts, error);
   }
 }
 
-function describeAction(a: Action): string {
+/** Sends the call; null if it succeeded, else the custom error's name. */
+async function send(call: () => Promise<unknown>, ...contracts: (USDX | BatchPayments)[]): Promise<string | null> {
+  return (await sendCall(call, ...contracts))?.name ?? null;
+}
+
+function describeAction(a: Action | Call): string {
   return JSON.stringify(a, (_, v) => (typeof v === "bigint" ? v.toString() : v));
+}
+
+/** A read that must never revert (issue 13): a revert fails the run with what could not be read. */
+async function mustRead<T>(what: string, where: string, read: () => Promise<T>): Promise<T> {
+  try {
+    return await read();
+  } catch (error) {
+    throw new Error(`${where}: ${what} reverted, the token's figures became unreadable: ${(error as Error).message}`);
+  }
 }
 
 /** Runs one sequence on a fresh deployment (the caller reverts the chain afterwards). */
@@ -253,50 +390,54 @@ export async function runSequence(f: Fixture, actions: Action[], stats: Stats): 
   await (await usdx.connect(f.oracle).setRewardMultiplier(BASE + BASE / 3n)).wait();
   m.multiplier = BASE + BASE / 3n;
 
-  for (const [step, a] of actions.entries()) {
+  for (const [step, generated] of actions.entries()) {
     const as = (role: HardhatEthersSigner, ok: boolean) => usdx.connect(ok ? role : outsider);
+    const a = resolve(m, generated);
+    const where = `step ${step + 1} ${describeAction(a)}${a === generated ? "" : ` from ${describeAction(generated)}`}`;
     const expected = expectedError(m, a);
-    const supplyBefore = await usdx.totalSupply();
+    const args = expected ? expectedArgs(m, a, expected) : undefined;
+    const supplyBefore = await mustRead("totalSupply()", where, () => usdx.totalSupply());
     const moving = a.kind === "transfer" || a.kind === "transferFrom" ? [addresses[a.from], addresses[a.to]] : [];
     const sharesBefore = moving.length ? (await usdx.sharesOf(moving[0])) + (await usdx.sharesOf(moving[1])) : 0n;
-    let outcome: string | null;
+    let reverted: Reverted | null;
     switch (a.kind) {
       case "mint":
-        outcome = await send(() => as(f.minter, a.authorised).mint(addresses[a.to], a.amount), usdx);
+        reverted = await sendCall(() => as(f.minter, a.authorised).mint(addresses[a.to], a.amount), usdx);
         break;
       case "burn":
-        outcome = await send(() => as(f.burner, a.authorised).burn(addresses[a.from], a.amount), usdx);
+        reverted = await sendCall(() => as(f.burner, a.authorised).burn(addresses[a.from], a.amount), usdx);
         break;
       case "transfer":
-        outcome = await send(() => usdx.connect(signers[a.from]).transfer(addresses[a.to], a.amount), usdx);
+        reverted = await sendCall(() => usdx.connect(signers[a.from]).transfer(addresses[a.to], a.amount), usdx);
         break;
       case "transferFrom":
-        outcome = await send(() => usdx.connect(signers[a.spender]).transferFrom(addresses[a.from], addresses[a.to], a.amount), usdx);
+        reverted = await sendCall(() => usdx.connect(signers[a.spender]).transferFrom(addresses[a.from], addresses[a.to], a.amount), usdx);
         break;
       case "approve":
-        outcome = await send(() => usdx.connect(signers[a.owner]).approve(addresses[a.spender], a.amount), usdx);
+        reverted = await sendCall(() => usdx.connect(signers[a.owner]).approve(addresses[a.spender], a.amount), usdx);
         break;
       case "block":
-        outcome = await send(() => as(f.blocklister, a.authorised).blockAccount(addresses[a.account]), usdx);
+        reverted = await sendCall(() => as(f.blocklister, a.authorised).blockAccount(addresses[a.account]), usdx);
         break;
       case "unblock":
-        outcome = await send(() => as(f.blocklister, a.authorised).unblockAccount(addresses[a.account]), usdx);
+        reverted = await sendCall(() => as(f.blocklister, a.authorised).unblockAccount(addresses[a.account]), usdx);
         break;
       case "pause":
-        outcome = await send(() => as(f.pauser, a.authorised).pause(), usdx);
+        reverted = await sendCall(() => as(f.pauser, a.authorised).pause(), usdx);
         break;
       case "unpause":
-        outcome = await send(() => as(f.pauser, a.authorised).unpause(), usdx);
+        reverted = await sendCall(() => as(f.pauser, a.authorised).unpause(), usdx);
         break;
       case "setRewardMultiplier":
-        outcome = await send(() => as(f.oracle, a.authorised).setRewardMultiplier(a.value), usdx);
+        reverted = await sendCall(() => as(f.oracle, a.authorised).setRewardMultiplier(a.value), usdx);
         break;
       case "addRewardMultiplier":
-        outcome = await send(() => as(f.oracle, a.authorised).addRewardMultiplier(a.increment), usdx);
+        reverted = await sendCall(() => as(f.oracle, a.authorised).addRewardMultiplier(a.increment), usdx);
         break;
     }
-    const where = `step ${step + 1} ${describeAction(a)}`;
+    const outcome = reverted?.name ?? null;
     expect(outcome, `${where}: the outcome`).to.equal(expected);
+    if (args) expect(reverted!.args, `${where}: the arguments of ${outcome}`).to.deep.equal(args);
     stats.steps++;
     if (outcome) stats.reverts[outcome] = (stats.reverts[outcome] ?? 0) + 1;
     else {
@@ -317,19 +458,29 @@ export async function runSequence(f: Fixture, actions: Action[], stats: Stats): 
   stats.sequences++;
 }
 
-/** After every step: the chain equals the model, and the share bookkeeping adds up. */
+/**
+ * After every step: the chain equals the model, the share bookkeeping adds up, and totalSupply()
+ * and every holder's balanceOf() read without reverting (issue 13), whatever the amounts and
+ * multipliers were.
+ */
 async function checkInvariants(usdx: USDX, holders: string[], m: Model, where: string): Promise<void> {
   const [totalShares, totalSupply, multiplier, paused, convertedTotal] = await Promise.all([
     usdx.totalShares(),
-    usdx.totalSupply(),
+    mustRead("totalSupply()", where, () => usdx.totalSupply()),
     usdx.rewardMultiplier(),
     usdx.paused(),
-    usdx.totalShares().then((s) => usdx.convertToTokens(s)),
+    usdx.totalShares().then((s) => mustRead("convertToTokens(totalShares())", where, () => usdx.convertToTokens(s))),
   ]);
+  expect(isReadable(m.totalShares, m.multiplier), `${where}: the model's supply is within the bound`).to.equal(true);
   let sum = 0n;
   let balances = 0n;
   for (const [i, account] of holders.entries()) {
-    const [shares, balance, blocked] = await Promise.all([usdx.sharesOf(account), usdx.balanceOf(account), usdx.isBlocked(account)]);
+    const [shares, balance, blocked] = await Promise.all([
+      usdx.sharesOf(account),
+      mustRead(`balanceOf(${HOLDERS[i]})`, where, () => usdx.balanceOf(account)),
+      usdx.isBlocked(account),
+    ]);
+    expect(balance, `${where}: ${HOLDERS[i]}'s balance against the model`).to.equal(toTokens(m.shares[i], m.multiplier));
     expect(balance, `${where}: balanceOf == convertToTokens(sharesOf) for ${account}`).to.equal(await usdx.convertToTokens(shares));
     expect(shares, `${where}: ${HOLDERS[i]}'s shares against the model`).to.equal(m.shares[i]);
     expect(blocked, `${where}: ${HOLDERS[i]} blocked`).to.equal(m.blocked[i]);
@@ -344,7 +495,7 @@ async function checkInvariants(usdx: USDX, holders: string[], m: Model, where: s
   expect(sum, `${where}: the sum of sharesOf equals totalShares`).to.equal(totalShares);
   expect(totalShares, `${where}: totalShares against the model`).to.equal(m.totalShares);
   expect(totalSupply, `${where}: totalSupply == convertToTokens(totalShares)`).to.equal(convertedTotal);
-  expect(totalSupply).to.equal(toTokens(m.totalShares, m.multiplier));
+  expect(totalSupply, `${where}: totalSupply against the model`).to.equal(toTokens(m.totalShares, m.multiplier));
   expect(multiplier, `${where}: multiplier`).to.equal(m.multiplier);
   expect(paused, `${where}: paused`).to.equal(m.paused);
 }
