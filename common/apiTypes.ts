@@ -16,6 +16,21 @@ export interface ContractEvent {
   /** Unix seconds. */
   timestamp: number;
   args: Record<string, string | boolean>;
+  /** Transfer only: the shares it moved and what they were worth (see TransferMoved). */
+  sharesMoved?: string;
+  amountMoved?: string;
+}
+
+/**
+ * What a Transfer really moved. USDX converts the amount to shares rounding down at the multiplier
+ * in effect at that log, so the event's value can exceed what moved, and a value worth less than
+ * one share moves nothing though the event is emitted.
+ */
+export interface TransferMoved {
+  /** Shares moved: floor(value * 1e18 / multiplier), base units as a decimal string. */
+  sharesMoved: string;
+  /** The tokens those shares were worth: floor(shares * multiplier / 1e18), base units; "0" when no share moved. */
+  amountMoved: string;
 }
 
 export interface EventPage {
@@ -25,14 +40,14 @@ export interface EventPage {
   cursor: string | null;
 }
 
-export interface HistoryEntry {
+export interface HistoryEntry extends TransferMoved {
   hash: string;
   type: HistoryType;
   from: string;
   to: string;
   /** USDX, as an exact decimal string. */
   amount: string;
-  /** Base units (18 decimals). */
+  /** The event's value in base units (18 decimals); what moved is `amountMoved`. */
   amountRaw: string;
   blockNumber: number;
   logIndex: number;
@@ -104,6 +119,35 @@ export interface BankWallet {
   balance: string | null;
   balanceRaw: string | null;
   createdAt: string;
+  /** The user proved they control the address: their wallet sign-in, or a signed challenge. */
+  verified: boolean;
+  verifiedBy: "sign-in" | "signature" | null;
+}
+
+/** POST /api/bank/wallets/challenge: a single-use message to sign with the wallet (personal_sign), good until expiresAt. */
+export interface BankWalletChallenge {
+  challenge: string;
+  message: string;
+  address: string;
+  expiresAt: string;
+}
+
+/**
+ * The test faucet's daily caps (per UTC day, counting deposits that have not failed) and what is
+ * left today. Amounts are US dollars = USDX, 2 decimals with thousands separators ('1,000.00').
+ */
+export interface BankFaucetLimits {
+  window: "utc-day";
+  /** When today's counts start over (the next 00:00 UTC). */
+  resetsAt: string;
+  perUserDaily: string;
+  totalDaily: string;
+  perUserDailyDeposits: number;
+  totalDailyDeposits: number;
+  userLeftToday: string;
+  totalLeftToday: string;
+  userDepositsLeftToday: number;
+  totalDepositsLeftToday: number;
 }
 
 export interface Deposit {
@@ -136,6 +180,15 @@ export interface BankTerms {
   completeMs: number;
   /** The minter account that mints deposits; null when the bank is off. */
   minter: string | null;
+  /** 'local': the spec's bank on the local chain (any wallet); 'faucet': a capped test faucet. */
+  mode: "local" | "faucet";
+  /** Faucet mode: deposits go only to wallets the user proved they control. */
+  walletProofRequired: boolean;
+  /** Bank accounts and wallets one user may keep. */
+  maxAccounts: number;
+  maxWallets: number;
+  /** Faucet mode: the daily caps and what is left today; null otherwise. */
+  faucet: BankFaucetLimits | null;
 }
 
 /** A stored contact (spec section 3): the address checksummed, empty notes as null. */
@@ -164,8 +217,13 @@ export interface ImportResult {
 /** Batch payments (POST /api/batch/parse-csv, /execute, GET /api/batch, /:id, /status). */
 export type RecipientField = "name" | "address" | "amount" | "row";
 export type JobStatus = "processing" | "completed" | "failed";
-export type ChunkStatus = "pending" | "submitted" | "confirmed" | "failed";
-export type RecipientStatus = "pending" | "paid";
+/**
+ * closed: the job failed and its submit window is over, so the chunk takes no more reports and the
+ * watcher no longer follows its transaction; a payment of it by the job's wallet still confirms it.
+ */
+export type ChunkStatus = "pending" | "submitted" | "confirmed" | "failed" | "closed";
+/** unpaid: the recipient's chunk was closed unpaid. */
+export type RecipientStatus = "pending" | "paid" | "unpaid";
 
 /**
  * What the batch API answers (server/src/routes/batch.ts and services/batch*.ts). Declared here
@@ -213,6 +271,7 @@ export interface JobSummary {
   amount: string | null;
   recipients: number;
   recipientsPaid: number;
+  /** `failed` counts the closed chunks too. */
   chunks: { total: number; confirmed: number; submitted: number; failed: number };
   /** The newest chunk transaction, and all of them in chunk order. */
   txHash: string | null;

@@ -36,6 +36,52 @@ export function chainById(chainId: number): ChainInfo | undefined {
   return CHAINS.find((c) => c.chainId === chainId);
 }
 
+/**
+ * Chain ids of mainnets: Ethereum and the common L2s and L1s. Nothing that mints from a server key
+ * (the mock bank) may run on one of these, whatever the settings say.
+ */
+export const MAINNET_CHAINS: ReadonlyMap<number, string> = new Map([
+  [1, "Ethereum mainnet"],
+  [10, "OP Mainnet"],
+  [25, "Cronos"],
+  [56, "BNB Smart Chain"],
+  [100, "Gnosis"],
+  [130, "Unichain"],
+  [137, "Polygon PoS"],
+  [250, "Fantom Opera"],
+  [252, "Fraxtal"],
+  [288, "Boba"],
+  [324, "zkSync Era"],
+  [480, "World Chain"],
+  [1088, "Metis Andromeda"],
+  [1101, "Polygon zkEVM"],
+  [1284, "Moonbeam"],
+  [1329, "Sei"],
+  [2222, "Kava"],
+  [5000, "Mantle"],
+  [7777777, "Zora"],
+  [8453, "Base"],
+  [34443, "Mode"],
+  [42161, "Arbitrum One"],
+  [42170, "Arbitrum Nova"],
+  [42220, "Celo"],
+  [43114, "Avalanche C-Chain"],
+  [59144, "Linea"],
+  [81457, "Blast"],
+  [167000, "Taiko"],
+  [534352, "Scroll"],
+]);
+
+export function isMainnet(chainId: number): boolean {
+  return MAINNET_CHAINS.has(chainId);
+}
+
+/** 'chain 1 (Ethereum mainnet)', or 'chain 11155111' for one that is not a known mainnet. */
+export function describeChain(chainId: number): string {
+  const name = MAINNET_CHAINS.get(chainId) ?? chainById(chainId)?.label;
+  return name ? `chain ${chainId} (${name})` : `chain ${chainId}`;
+}
+
 export const LOCAL_RPC_HOST = "127.0.0.1";
 export const DEFAULT_LOCAL_RPC_PORT = 8545;
 

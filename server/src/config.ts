@@ -1,7 +1,7 @@
 import path from "node:path";
 import { HDNodeWallet, getAddress, isAddress } from "ethers";
 import { maxRecipientsPerChunk } from "../../common/gasLimits";
-import { LOCAL_CHAIN, SEPOLIA, localRpcUrl } from "../../common/networks";
+import { LOCAL_CHAIN, SEPOLIA, describeChain, isMainnet, localRpcUrl } from "../../common/networks";
 import { LOCAL_DEV_MNEMONIC, localAccountPath, seededAccount } from "../../common/seedAccounts";
 import { unsafeSettings } from "./configGuards";
 
@@ -33,6 +33,20 @@ export interface Config {
    * 'loopback' by default: the dashboard's Vite server forwards /api from this machine; false: none.
    */
   trustProxy: "loopback" | false | number;
+  /**
+   * Per-user limits (keyed on the verified uid). Past one the API answers 429 with a sentence that
+   * names the limit and when it resets.
+   */
+  limits: {
+    /** Batch jobs one user may have in progress (status processing) at once: USER_MAX_OPEN_BATCHES. */
+    openBatchJobs: number;
+    /** Recipients in the batch jobs one user started in the last 24 hours: USER_MAX_BATCH_ROWS_PER_DAY. */
+    batchRowsPerDay: number;
+    /** Chunk transactions one user may report a minute: USER_BATCH_REPORTS_PER_MINUTE. */
+    batchReportsPerMinute: number;
+    /** Contacts one user may keep (adds and imports): USER_MAX_CONTACTS. */
+    contacts: number;
+  };
   batch: {
     /** Rows one CSV (or one job) may hold. */
     maxRows: number;
@@ -43,13 +57,7 @@ export interface Config {
     /** A reported transaction the node has never seen after this long fails its chunk. */
     txNotFoundMs: number;
   };
-  bank: {
-    /** The mock bank mints deposits with this key (a MINTER_ROLE holder); null switches the bank off. */
-    minterKey: string | null;
-    verifyMs: number;
-    processingMs: number;
-    completeMs: number;
-  };
+  bank: BankConfig;
   logLevel: string;
 }
 
@@ -88,18 +96,68 @@ function origin(name: string, raw: string): string {
 }
 
 /**
- * The mock bank's minting key: MINTER_PRIVATE_KEY, or on the local chain the seeded minter's public
- * test key. Elsewhere without a key the mock bank is off. MINTER_PRIVATE_KEY=off turns it off locally.
+ * The mock bank (MOCK_BANK): 'off'; 'local', the spec's bank on the local chain (any wallet, no daily
+ * caps); or 'faucet', a capped test faucet (mints only to wallets the user proved, within daily caps).
+ * Default: 'local' on the local chain, 'off' anywhere else. MINTER_PRIVATE_KEY alone turns nothing on.
  */
-function minterKey(env: NodeJS.ProcessEnv, local: boolean): string | null {
-  const raw = env.MINTER_PRIVATE_KEY;
-  if (raw === "off") return null;
-  if (raw) {
-    if (!/^0x[0-9a-fA-F]{64}$/.test(raw)) throw new ConfigError("MINTER_PRIVATE_KEY must be 0x followed by 64 hex characters (or 'off').");
-    return raw;
-  }
-  if (!local) return null;
+export type BankMode = "off" | "local" | "faucet";
+
+export interface BankConfig {
+  mode: BankMode;
+  /** Why the bank is off, as every bank route says it (null when on). */
+  offReason: string | null;
+  /** The key deposits are minted with (a MINTER_ROLE holder): MINTER_PRIVATE_KEY, or the seeded minter's on the local chain; unused when off. */
+  minterKey: string | null;
+  verifyMs: number;
+  processingMs: number;
+  completeMs: number;
+  /** Per user, in every mode: bank accounts and wallets one may hold. */
+  maxAccounts: number;
+  maxWallets: number;
+  /** Per user and minute, in every mode, for each of: adding bank accounts, adding wallets (and their challenges), requesting deposits. */
+  writesPerMinute: number;
+  /** Faucet mode: per UTC day, counting every deposit not failed. Amounts in whole USD (1 USD = 1 USDX). */
+  userDailyUsd: number;
+  totalDailyUsd: number;
+  userDailyDeposits: number;
+  totalDailyDeposits: number;
+}
+
+/** The seeded minter's public test key (the local chain only). */
+function localMinterKey(): string {
   return HDNodeWallet.fromPhrase(LOCAL_DEV_MNEMONIC, undefined, localAccountPath(seededAccount("minter").index)).privateKey;
+}
+
+/**
+ * The mock bank's mode and minting key. Off the local chain it is off unless MOCK_BANK=faucet, which
+ * needs MINTER_PRIVATE_KEY; on the local chain the seeded minter's public test key is the default key.
+ * Never on a mainnet chain id.
+ */
+function bankMode(env: NodeJS.ProcessEnv, local: boolean, chainId: number): Pick<BankConfig, "mode" | "offReason" | "minterKey"> {
+  const raw = env.MOCK_BANK || (local ? "local" : "off");
+  if (raw !== "off" && raw !== "local" && raw !== "faucet") {
+    throw new ConfigError(`MOCK_BANK must be 'off', 'local' (the local chain only) or 'faucet' (a capped test faucet), not '${raw}'.`);
+  }
+  const key = env.MINTER_PRIVATE_KEY;
+  if (key === "off") throw new ConfigError("MINTER_PRIVATE_KEY=off no longer switches the mock bank off: set MOCK_BANK=off instead.");
+  if (key && !/^0x[0-9a-fA-F]{64}$/.test(key)) throw new ConfigError("MINTER_PRIVATE_KEY must be 0x followed by 64 hex characters.");
+  if (raw === "off") {
+    const offReason = env.MOCK_BANK
+      ? "The mock bank is off on this server (MOCK_BANK=off)."
+      : `The mock bank is off on ${describeChain(chainId)}: it runs on the local chain by default, and elsewhere only as a capped test faucet that the operator turns on with MOCK_BANK=faucet.`;
+    // Kept as given, unused: the guards still refuse a public test key on a public network.
+    return { mode: "off", offReason, minterKey: key || null };
+  }
+  if (isMainnet(chainId)) {
+    throw new ConfigError(`MOCK_BANK=${raw} cannot run on ${describeChain(chainId)}: the mock bank mints from a server key and never runs on a mainnet. Set MOCK_BANK=off.`);
+  }
+  if (raw === "local" && !local) {
+    throw new ConfigError(`MOCK_BANK=local is for the local chain only (any wallet, no daily caps); on ${describeChain(chainId)} use MOCK_BANK=faucet (a capped test faucet) or MOCK_BANK=off.`);
+  }
+  if (!key && !local) {
+    throw new ConfigError("MOCK_BANK=faucet off the local chain needs MINTER_PRIVATE_KEY: the key of a MINTER_ROLE holder that mints the faucet's deposits.");
+  }
+  return { mode: raw, offReason: null, minterKey: key || localMinterKey() };
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -180,6 +238,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       csvPerMinute: int(env, "RATE_LIMIT_CSV_PER_MINUTE", 30, 1, 100_000),
     },
     trustProxy: trustProxy(env),
+    limits: {
+      openBatchJobs: int(env, "USER_MAX_OPEN_BATCHES", 5, 1, 10_000),
+      // Two full batches (BATCH_MAX_ROWS) a day.
+      batchRowsPerDay: int(env, "USER_MAX_BATCH_ROWS_PER_DAY", 20_000, 1, 10_000_000),
+      // A full batch is 18 chunks of 564; a wallet confirms each by hand.
+      batchReportsPerMinute: int(env, "USER_BATCH_REPORTS_PER_MINUTE", 30, 1, 100_000),
+      // One full batch's recipients fit (the dashboard may add them all to the contacts).
+      contacts: int(env, "USER_MAX_CONTACTS", 10_000, 1, 10_000_000),
+    },
     batch: {
       maxRows: int(env, "BATCH_MAX_ROWS", 10_000, 1, 100_000),
       chunkSize: int(env, "BATCH_CHUNK_SIZE", maxRecipientsPerChunk(), 1, maxRecipientsPerChunk()),
@@ -187,11 +254,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       txNotFoundMs: int(env, "BATCH_TX_NOT_FOUND_MS", 10 * 60_000, 1000, 24 * 3_600_000),
     },
     bank: {
-      minterKey: minterKey(env, local),
+      ...bankMode(env, local, local ? LOCAL_CHAIN.chainId : SEPOLIA.chainId),
       // Spec section 9: verification 5 s, deposit processing 3 s, completion 8 s.
       verifyMs: int(env, "BANK_VERIFY_MS", 5000, 0, 3_600_000),
       processingMs: int(env, "BANK_PROCESSING_MS", 3000, 0, 3_600_000),
       completeMs: int(env, "BANK_COMPLETE_MS", 8000, 0, 3_600_000),
+      maxAccounts: int(env, "MOCK_BANK_MAX_ACCOUNTS", 10, 1, 1000),
+      maxWallets: int(env, "MOCK_BANK_MAX_WALLETS", 10, 1, 1000),
+      writesPerMinute: int(env, "MOCK_BANK_WRITES_PER_MINUTE", 30, 1, 100_000),
+      userDailyUsd: int(env, "MOCK_BANK_USER_DAILY_USD", 1000, 1, 1_000_000_000),
+      totalDailyUsd: int(env, "MOCK_BANK_TOTAL_DAILY_USD", 100_000, 1, 1_000_000_000),
+      userDailyDeposits: int(env, "MOCK_BANK_USER_DAILY_DEPOSITS", 10, 1, 100_000),
+      totalDailyDeposits: int(env, "MOCK_BANK_TOTAL_DAILY_DEPOSITS", 1000, 1, 10_000_000),
     },
     logLevel: env.LOG_LEVEL || "info",
   };

@@ -16,6 +16,7 @@ import { EVENTS_MAX_LIMIT, HISTORY_MAX_LIMIT } from "../../common/events";
 import {
   auditLog,
   bankAccounts,
+  bankWalletChallenges,
   bankWallets,
   batchChunks,
   batchJobs,
@@ -178,6 +179,15 @@ const ENDPOINTS: Endpoint[] = [
   { method: "DELETE", route: "/api/bank/accounts/:id", path: (w) => `/api/bank/accounts/${w.accountId}`, auth: "user" },
   { method: "GET", route: "/api/bank/wallets", path: () => "/api/bank/wallets", auth: "user" },
   { method: "POST", route: "/api/bank/wallets", path: () => "/api/bank/wallets", auth: "user", body: () => ({ name: "Cold", address: B }) },
+  { method: "POST", route: "/api/bank/wallets/challenge", path: () => "/api/bank/wallets/challenge", auth: "user", body: () => ({ address: B }) },
+  {
+    method: "POST",
+    route: "/api/bank/wallets/:id/verify",
+    path: (w) => `/api/bank/wallets/${w.spareWalletId}/verify`,
+    auth: "user",
+    // Read, not accepted: a challenge never issued (bankFaucet.test.ts signs real ones).
+    body: () => ({ challenge: "0".repeat(32), signature: `0x${"11".repeat(65)}` }),
+  },
   { method: "POST", route: "/api/bank/wallets/:id/primary", path: (w) => `/api/bank/wallets/${w.spareWalletId}/primary`, auth: "user" },
   { method: "DELETE", route: "/api/bank/wallets/:id", path: (w) => `/api/bank/wallets/${w.spareWalletId}`, auth: "user" },
   { method: "GET", route: "/api/bank/deposits", path: () => "/api/bank/deposits", auth: "user" },
@@ -361,6 +371,11 @@ const fields: [string, (string | number)[], unknown[]][] = [
   ["POST /api/bank/accounts", ["routingNumber"], [21000021, ...NOT_TEXT, "12345678", "0210000210"]],
   ["POST /api/bank/wallets", ["name"], NOT_TEXT],
   ["POST /api/bank/wallets", ["address"], NOT_TEXT],
+  ["POST /api/bank/wallets", ["challenge"], [...NOT_TEXT, "0x1234", "g".repeat(32)]],
+  ["POST /api/bank/wallets", ["signature"], [...NOT_TEXT, "0x1234", `0x${"zz".repeat(65)}`]],
+  ["POST /api/bank/wallets/challenge", ["address"], NOT_TEXT],
+  ["POST /api/bank/wallets/:id/verify", ["challenge"], [...NOT_TEXT, "0x1234"]],
+  ["POST /api/bank/wallets/:id/verify", ["signature"], [...NOT_TEXT, "0x1234"]],
   ["POST /api/bank/deposits", ["bankAccountId"], [...NOT_ID, null]],
   ["POST /api/bank/deposits", ["amount"], [10, ...NOT_TEXT]],
   // walletId: null means "the primary wallet".
@@ -491,6 +506,7 @@ const addressFields: [Endpoint, (string | number)[], RegExp?][] = [
   [endpoint("POST", "/api/contacts"), ["address"], /^Invalid address - /],
   [endpoint("PATCH", "/api/contacts/:id"), ["address"], /^Invalid address - /],
   [endpoint("POST", "/api/bank/wallets"), ["address"], /^Invalid Address: /],
+  [endpoint("POST", "/api/bank/wallets/challenge"), ["address"], /^Invalid Address: /],
   [execute, ["recipients", 0, "address"], /recipient 1: Invalid Ethereum address/],
   [execute, ["payer"], /^payer: /],
   [endpoint("POST", "/api/auth/wallet-auth"), ["address"]],
@@ -950,7 +966,7 @@ interface Answer {
 }
 
 /** What the tables hold that belongs to users: every row, in a stable order. */
-const USER_TABLES = { contacts, batchJobs, batchChunks, batchRecipients, bankAccounts, bankWallets, deposits, auditLog, siweNonces };
+const USER_TABLES = { contacts, batchJobs, batchChunks, batchRecipients, bankAccounts, bankWallets, bankWalletChallenges, deposits, auditLog, siweNonces };
 
 describe("Bad input, everywhere (a table-driven suite)", function () {
   this.timeout(30_000);
@@ -1022,6 +1038,7 @@ describe("Bad input, everywhere (a table-driven suite)", function () {
       // Hundreds of CSV and sign-in requests in a minute: the limits are the security suite's to test.
       RATE_LIMIT_AUTH_PER_MINUTE: "100000",
       RATE_LIMIT_CSV_PER_MINUTE: "100000",
+      MOCK_BANK_WRITES_PER_MINUTE: "100000",
       // Accounts verify at once (so a deposit can exist); deposits never reach their mint during the run.
       BANK_VERIFY_MS: "0",
       BANK_PROCESSING_MS: "3600000",

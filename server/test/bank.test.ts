@@ -15,7 +15,7 @@ import { rpc } from "./stack";
 
 // Short timings for most tests; one test runs the spec's defaults (5 s, 3 s, 8 s).
 const FAST = { BANK_VERIFY_MS: "300", BANK_PROCESSING_MS: "300", BANK_COMPLETE_MS: "800" };
-const OFF = "The mock bank is off: it needs a minter key (MINTER_PRIVATE_KEY), and runs on the local chain by default.";
+const OFF = "The mock bank is off on this server (MOCK_BANK=off).";
 const PAUSED = "USDX is paused: no tokens can be transferred, minted or burned until it is unpaused.";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -547,6 +547,7 @@ describe("Mock bank (/api/bank)", () => {
       processingMs: 300,
       completeMs: 800,
       minter: await (await signer(seededAccount("minter").index)).getAddress(),
+      ...{ mode: "local", walletProofRequired: false, maxAccounts: 10, maxWallets: 10, faucet: null },
     });
   });
 
@@ -707,8 +708,8 @@ describe("Mock bank (/api/bank)", () => {
     });
   });
 
-  it("answers 503 on every bank route when the bank is off (MINTER_PRIVATE_KEY=off)", async () => {
-    const off = await startTestServer({ ...FAST, MINTER_PRIVATE_KEY: "off" });
+  it("answers 503 on every bank route when the bank is off (MOCK_BANK=off)", async () => {
+    const off = await startTestServer({ ...FAST, MOCK_BANK: "off" });
     try {
       const user = await emailUser();
       for (const [method, p] of [

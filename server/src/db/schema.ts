@@ -198,8 +198,32 @@ export const bankWallets = pgTable(
     address: text("address").notNull(),
     isPrimary: boolean("is_primary").notNull().default(false),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    /** When the user proved they control the address (null: not proved; the test faucet will not mint to it). */
+    verifiedAt: timestamp("verified_at", { withTimezone: true }),
+    /** How: 'sign-in' (the user's own SIWE wallet) or 'signature' (a signed challenge). */
+    verifiedBy: text("verified_by"),
   },
   (t) => [uniqueIndex("bank_wallets_user_address").on(t.uid, sql`lower(${t.address})`), index("bank_wallets_user").on(t.uid)],
+);
+
+/**
+ * A challenge a user signs with a wallet to prove they control it: issued by the server for one user
+ * and one address, single-use, expiring soon. The message is stored, so the signature is checked
+ * against exactly what was issued.
+ */
+export const bankWalletChallenges = pgTable(
+  "bank_wallet_challenges",
+  {
+    nonce: text("nonce").primaryKey(),
+    uid: text("uid").notNull(),
+    /** Checksummed. */
+    address: text("address").notNull(),
+    message: text("message").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    usedAt: timestamp("used_at", { withTimezone: true }),
+  },
+  (t) => [index("bank_wallet_challenges_expires").on(t.expiresAt)],
 );
 
 /**
@@ -225,8 +249,16 @@ export const deposits = pgTable(
     completeAt: timestamp("complete_at", { withTimezone: true }).notNull(),
     signedTx: text("signed_tx"),
     txHash: text("tx_hash"),
+    /** When its mint was signed: the worker serves first the user whose last mint is oldest. */
+    signedAt: timestamp("signed_at", { withTimezone: true }),
     error: text("error"),
     completedAt: timestamp("completed_at", { withTimezone: true }),
   },
-  (t) => [index("deposits_user_created").on(t.uid, t.createdAt), index("deposits_status").on(t.status)],
+  (t) => [
+    index("deposits_user_created").on(t.uid, t.createdAt),
+    index("deposits_status").on(t.status),
+    // The faucet's daily totals (all users) and the worker's fair order (each user's last mint).
+    index("deposits_created").on(t.createdAt),
+    index("deposits_user_signed").on(t.uid, t.signedAt),
+  ],
 );

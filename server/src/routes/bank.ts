@@ -1,9 +1,10 @@
 import { Router } from "express";
 import { z } from "zod";
 import { currentUser, requireUser } from "../middleware/auth";
+import { perUserRateLimit } from "../middleware/rateLimits";
 import { parse } from "../middleware/validate";
 import { badRequest, unavailable } from "../errors";
-import { BANK_OFF_MESSAGE } from "../services/bank";
+import type { WalletProof } from "../services/bank";
 import type { Services } from "../services";
 
 // serial ids are Postgres integers.
@@ -42,10 +43,18 @@ const accountBody = z.object({
   routingNumber: z.string({ message: "the routing number must be text of exactly 9 digits" }).max(40, "the routing number must be exactly 9 digits"),
 });
 
-const walletBody = z.object({
-  name: name("wallet"),
-  address: z.string({ message: "the address must be text: 0x followed by 40 hex characters" }).max(100, "the address must be 0x followed by 40 hex characters"),
-});
+const address = z.string({ message: "the address must be text: 0x followed by 40 hex characters" }).max(100, "the address must be 0x followed by 40 hex characters");
+const challenge = z.string({ message: "the challenge must be the text the server issued" }).regex(/^[0-9a-f]{32}$/, "the challenge must be the 32 hex characters the server issued");
+const signature = z
+  .string({ message: "the signature must be text: 0x followed by 130 hex characters" })
+  .regex(/^0x[0-9a-fA-F]{130}$/, "the signature must be 0x followed by 130 hex characters");
+
+const walletBody = z
+  .object({ name: name("wallet"), address, challenge: challenge.optional(), signature: signature.optional() })
+  .refine((b) => (b.challenge === undefined) === (b.signature === undefined), { message: "send both the challenge and its signature, or neither", path: ["signature"] });
+
+const challengeBody = z.object({ address });
+const proofBody = z.object({ challenge, signature });
 
 const depositBody = z.object({
   bankAccountId: id("bankAccountId"),
@@ -85,18 +94,24 @@ function readBody<S extends z.ZodType>(
 export function bankRoutes(services: Services): Router {
   const router = Router();
   const { bank } = services;
-  router.use((_req, _res, next) => next(bank.enabled ? undefined : unavailable(BANK_OFF_MESSAGE)));
+  // Off (MOCK_BANK, or refused on a mainnet or the wrong chain): every route says why.
+  router.use((_req, _res, next) => next(bank.enabled ? undefined : unavailable(bank.offReason!)));
   router.use(requireUser(services.auth));
+  // Per user, each its own budget (MOCK_BANK_WRITES_PER_MINUTE): what creates rows or mints.
+  const perMinute = services.config.bank.writesPerMinute;
+  const accountLimit = perUserRateLimit(perMinute, "new bank accounts");
+  const walletLimit = perUserRateLimit(perMinute, "wallet requests");
+  const depositLimit = perUserRateLimit(perMinute, "deposit requests");
 
-  router.get("/terms", (_req, res) => {
-    res.json({ success: true, mock: true, ...bank.terms() });
+  router.get("/terms", async (_req, res) => {
+    res.json({ success: true, mock: true, ...(await bank.terms(currentUser(res).uid)) });
   });
 
   router.get("/accounts", async (_req, res) => {
     res.json({ success: true, mock: true, accounts: await bank.listAccounts(currentUser(res).uid) });
   });
 
-  router.post("/accounts", async (req, res) => {
+  router.post("/accounts", accountLimit, async (req, res) => {
     const body = readBody(
       accountBody,
       req.body,
@@ -117,11 +132,24 @@ export function bankRoutes(services: Services): Router {
     res.json({ success: true, mock: true, wallets: await bank.listWallets(currentUser(res)) });
   });
 
-  router.post("/wallets", async (req, res) => {
+  // A message to sign with the wallet, proving the user controls it (the test faucet mints only to those).
+  router.post("/wallets/challenge", walletLimit, async (req, res) => {
+    const body = readBody(challengeBody, req.body, ["address"], "please provide the wallet address to prove", () => "Invalid Address");
+    res.status(201).json({ success: true, mock: true, ...(await bank.issueWalletChallenge(currentUser(res), body.address)) });
+  });
+
+  router.post("/wallets", walletLimit, async (req, res) => {
     const body = readBody(walletBody, req.body, ["name", "address"], "please provide the wallet name and address", (field) =>
       field === "address" ? "Invalid Address" : "Invalid Wallet",
     );
-    res.status(201).json({ success: true, mock: true, wallet: await bank.addWallet(currentUser(res).uid, body) });
+    const proof: WalletProof | undefined = body.challenge && body.signature ? { challenge: body.challenge, signature: body.signature } : undefined;
+    res.status(201).json({ success: true, mock: true, wallet: await bank.addWallet(currentUser(res), { name: body.name, address: body.address, proof }) });
+  });
+
+  router.post("/wallets/:id/verify", walletLimit, async (req, res) => {
+    const { id } = parse(pathId, req.params, "path");
+    const body = readBody(proofBody, req.body, ["challenge", "signature"], "please send the challenge and its signature", () => "Wallet Not Verified");
+    res.json({ success: true, mock: true, wallet: await bank.verifyWallet(currentUser(res), id, body) });
   });
 
   router.post("/wallets/:id/primary", async (req, res) => {
@@ -144,7 +172,7 @@ export function bankRoutes(services: Services): Router {
     res.json({ success: true, mock: true, deposit: await bank.getDeposit(currentUser(res).uid, id) });
   });
 
-  router.post("/deposits", async (req, res) => {
+  router.post("/deposits", depositLimit, async (req, res) => {
     const body = readBody(
       depositBody,
       req.body,

@@ -14,22 +14,26 @@ describe("Bank Accounts & Deposits page", () => {
     expect(screen.getAllByRole("tab").map((t) => t.textContent)).toEqual(["My Bank Accounts", "My Wallets", "Deposit USD", "Deposit History"]);
   });
 
-  it("says the mock bank is unavailable, and why, when the configuration has it off (and asks the server nothing)", () => {
+  it("says the mock bank is unavailable in the server's words when the configuration has it off (MOCK_BANK), asking only for that sentence", async () => {
     const bank = fakeBank();
+    const off =
+      "The mock bank is off on chain 11155111 (Sepolia): it runs on the local chain by default, and elsewhere only as a capped test faucet that the operator turns on with MOCK_BANK=faucet.";
+    bank.fail["GET /api/bank/terms"] = { status: 503, error: off };
     renderBankPage(testConfig({ mockBank: false }));
-    expect(screen.getByText("The mock bank is unavailable")).toBeInTheDocument();
-    expect(screen.getByText(/no minter key for the mock bank \(MINTER_PRIVATE_KEY\)/)).toBeInTheDocument();
+    expect(await screen.findByText("The mock bank is unavailable")).toBeInTheDocument();
+    expect(screen.getByText(off)).toBeInTheDocument();
     expect(screen.getByText("Simulated bank: no real money moves; deposits mint test USDX on this chain")).toBeInTheDocument();
     expect(screen.queryByRole("tab")).not.toBeInTheDocument();
-    expect(bank.calls).toEqual([]);
+    expect(bank.calls.map((c) => `${c.method} ${c.path}`)).toEqual(["GET /api/bank/terms"]);
   });
 
-  it("says the mock bank is unavailable with the server's sentence when it answers 503", async () => {
+  it("says the mock bank is unavailable with the server's sentence when it answers 503 (refused on a mainnet chain id)", async () => {
     const bank = fakeBank();
-    bank.fail["GET /api/bank/terms"] = { status: 503, error: "The mock bank is off: it needs a minter key (MINTER_PRIVATE_KEY), and runs on the local chain by default." };
+    const refused = "The mock bank refuses to start: the node at RPC_URL reports chain 1 (Ethereum mainnet), a mainnet, and the mock bank never mints on a mainnet.";
+    bank.fail["GET /api/bank/terms"] = { status: 503, error: refused };
     renderBankPage();
     expect(await screen.findByText("The mock bank is unavailable")).toBeInTheDocument();
-    expect(screen.getByText("The mock bank is off: it needs a minter key (MINTER_PRIVATE_KEY), and runs on the local chain by default.")).toBeInTheDocument();
+    expect(screen.getByText(refused)).toBeInTheDocument();
     expect(screen.queryByRole("tab")).not.toBeInTheDocument();
   });
 });

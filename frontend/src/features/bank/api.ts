@@ -1,9 +1,9 @@
 import { useQuery } from "@tanstack/react-query";
 import { api, ApiError } from "@/lib/api";
 import { useSession } from "@/lib/auth/session";
-import type { BankAccount, BankAccountType, BankTerms, BankWallet, Deposit } from "../../../../common/apiTypes";
+import type { BankAccount, BankAccountType, BankTerms, BankWallet, BankWalletChallenge, Deposit } from "../../../../common/apiTypes";
 
-export type { BankAccount, BankAccountType, BankTerms, BankWallet, Deposit, DepositStatus } from "../../../../common/apiTypes";
+export type { BankAccount, BankAccountType, BankFaucetLimits, BankTerms, BankWallet, BankWalletChallenge, Deposit, DepositStatus } from "../../../../common/apiTypes";
 
 /**
  * The mock bank's server reads and changes (/api/bank). Keys are the URL (the app's default queryFn
@@ -82,8 +82,23 @@ export async function removeBankAccount(id: number) {
   await api(`/api/bank/accounts/${id}`, { method: "DELETE" });
 }
 
-export async function addWallet(body: { name: string; address: string }) {
+/** A proof that the user controls a wallet: a server-issued challenge, signed with that wallet. */
+export interface WalletProof {
+  challenge: string;
+  signature: string;
+}
+
+export async function addWallet(body: { name: string; address: string } & Partial<WalletProof>) {
   return (await api<{ wallet: BankWallet }>("/api/bank/wallets", { method: "POST", body })).wallet;
+}
+
+/** A single-use message (five minutes) to sign with `address`, proving the user controls it. */
+export async function requestWalletChallenge(address: string) {
+  return api<BankWalletChallenge>("/api/bank/wallets/challenge", { method: "POST", body: { address } });
+}
+
+export async function verifyWallet(id: number, proof: WalletProof) {
+  return (await api<{ wallet: BankWallet }>(`/api/bank/wallets/${id}/verify`, { method: "POST", body: proof })).wallet;
 }
 
 export async function setPrimaryWallet(id: number) {
@@ -116,5 +131,5 @@ export function serverProblem(error: unknown, fallback: string): { title: string
   return { title: titled[1], description: titled[2].charAt(0).toUpperCase() + titled[2].slice(1) };
 }
 
-/** 503: the mock bank is off (no minter key) or a service it needs is away; the sentence says which. */
+/** 503: the mock bank is off (MOCK_BANK, or refused on a mainnet) or a service it needs is away; the sentence says which. */
 export const isUnavailable = (error: unknown) => error instanceof ApiError && error.status === 503;

@@ -21,7 +21,43 @@ export const ERIN = "0x71bE63f3384f5fb98995898A86B02Fb2426c5788";
 export const ALICE = "0x14dC79964da2C08b23698B3D3cc7Ca32193d9955";
 export const MINT_TX = "0x" + "ab".repeat(32);
 
-export const TERMS: BankTerms = { fee: "0.00", rate: "1", maxDeposit: "1000000.00", verifyMs: 5000, processingMs: 3000, completeMs: 8000, minter: ALICE };
+export const TERMS: BankTerms = {
+  fee: "0.00",
+  rate: "1",
+  maxDeposit: "1000000.00",
+  verifyMs: 5000,
+  processingMs: 3000,
+  completeMs: 8000,
+  minter: ALICE,
+  mode: "local",
+  walletProofRequired: false,
+  maxAccounts: 10,
+  maxWallets: 10,
+  faucet: null,
+};
+
+/** The terms of MOCK_BANK=faucet: proved wallets only, 1,000 USDX a day per user (250 of it left today). */
+export const FAUCET_TERMS: BankTerms = {
+  ...TERMS,
+  maxDeposit: "1000.00",
+  mode: "faucet",
+  walletProofRequired: true,
+  faucet: {
+    window: "utc-day",
+    resetsAt: "2025-01-02T00:00:00.000Z",
+    perUserDaily: "1,000.00",
+    totalDaily: "100,000.00",
+    perUserDailyDeposits: 10,
+    totalDailyDeposits: 1000,
+    userLeftToday: "250.00",
+    totalLeftToday: "98,500.00",
+    userDepositsLeftToday: 7,
+    totalDepositsLeftToday: 990,
+  },
+};
+
+/** What a wallet signs to prove itself in the fake (the server's text names the dashboard, the user and the address). */
+export const challengeText = (address: string) => `USDX Dashboard: prove that you control this wallet.\n\nWallet: ${address}`;
 
 const ISO = "2025-01-01T12:00:00.000Z";
 
@@ -45,6 +81,8 @@ export const wallet = (over: Partial<BankWallet> = {}): BankWallet => ({
   balance: "10",
   balanceRaw: (10n * 10n ** 18n).toString(),
   createdAt: ISO,
+  verified: false,
+  verifiedBy: null,
   ...over,
 });
 
@@ -90,8 +128,10 @@ const ok = (body: object, status = 200) => json({ success: true, mock: true, ...
 export function fakeBank(start: Partial<Omit<FakeBank, "calls" | "fail" | "hang">> = {}): FakeBank {
   const bank: FakeBank = { terms: TERMS, accounts: [], wallets: [], deposits: [], calls: [], fail: {}, hang: new Set(), ...start };
   let nextId = 100;
+  /** Challenges issued and not yet used: challenge -> address. */
+  const challenges = new Map<string, string>();
   const answer = (method: string, path: string, body: any): Response => {
-    const byId = /\/(\d+)(?:\/primary)?$/.exec(path);
+    const byId = /\/(\d+)(?:\/primary|\/verify)?$/.exec(path);
     const id = byId ? Number(byId[1]) : NaN;
     const route = `${method} ${path.replace(/\/\d+/, "/:id")}`;
     switch (route) {
@@ -109,10 +149,36 @@ export function fakeBank(start: Partial<Omit<FakeBank, "calls" | "fail" | "hang"
         return ok({ id });
       case "GET /api/bank/wallets":
         return ok({ wallets: bank.wallets });
+      case "POST /api/bank/wallets/challenge": {
+        const challenge = `c${nextId++}`.padEnd(32, "0");
+        challenges.set(challenge, body.address);
+        return ok({ challenge, message: challengeText(body.address), address: body.address, expiresAt: ISO }, 201);
+      }
+      case "POST /api/bank/wallets/:id/verify": {
+        const target = bank.wallets.find((w) => w.id === id)!;
+        if (challenges.get(body.challenge) !== target.address || !body.signature) return json({ success: false, error: "Wallet Not Verified: the signing request was not signed by it." }, 403);
+        challenges.delete(body.challenge);
+        bank.wallets = bank.wallets.map((w) => (w.id === id ? { ...w, verified: true, verifiedBy: "signature" } : w));
+        return ok({ wallet: bank.wallets.find((w) => w.id === id) });
+      }
       case "POST /api/bank/wallets": {
         const same = bank.wallets.find((w) => w.address.toLowerCase() === body.address.toLowerCase());
         if (same) return json({ success: false, error: `Duplicate Wallet: ${body.address} is already in your wallets as '${same.name}'.` }, 409);
-        const created = wallet({ id: nextId++, name: body.name, address: body.address, isPrimary: bank.wallets.length === 0, balanceRaw: "0", balance: "0" });
+        const proved = body.challenge !== undefined && challenges.get(body.challenge) === body.address && Boolean(body.signature);
+        if (body.challenge !== undefined) {
+          if (!proved) return json({ success: false, error: `Wallet Not Verified: the signing request was not signed by ${body.address}.` }, 403);
+          challenges.delete(body.challenge);
+        }
+        const created = wallet({
+          id: nextId++,
+          name: body.name,
+          address: body.address,
+          isPrimary: bank.wallets.length === 0,
+          balanceRaw: "0",
+          balance: "0",
+          verified: proved,
+          verifiedBy: proved ? "signature" : null,
+        });
         bank.wallets = [...bank.wallets, created];
         return ok({ wallet: created }, 201);
       }

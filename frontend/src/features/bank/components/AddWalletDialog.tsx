@@ -4,7 +4,7 @@ import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, D
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { toast } from "@/components/ui/toast";
-import type { BankWallet } from "../api";
+import { useBankTerms, type BankWallet } from "../api";
 import { useAddWallet } from "../hooks/useAddWallet";
 import { checkNewWallet } from "../walletRules";
 import { FieldError } from "./parts";
@@ -20,6 +20,7 @@ interface AddWalletDialogProps {
 /** Add Wallet: a name and an address, checked as spec section 5 says before the server sees them. */
 export function AddWalletDialog({ open, onOpenChange, wallets, connected }: AddWalletDialogProps) {
   const add = useAddWallet();
+  const faucet = useBankTerms().data?.walletProofRequired === true;
   const [name, setName] = useState("");
   const [address, setAddress] = useState("");
   const [problem, setProblem] = useState<{ field: "name" | "address"; text: string } | null>(null);
@@ -62,7 +63,11 @@ export function AddWalletDialog({ open, onOpenChange, wallets, connected }: AddW
       <DialogContent>
         <DialogHeader>
           <DialogTitle>Add Wallet</DialogTitle>
-          <DialogDescription>A wallet that can receive the USDX your deposits mint.</DialogDescription>
+          <DialogDescription>
+            A wallet that can receive the USDX your deposits mint.
+            {faucet &&
+              " This test faucet mints only to wallets you prove you control: the wallet connected now is asked to sign a message (free, no transaction); another is added unverified until you connect it and verify it."}
+          </DialogDescription>
         </DialogHeader>
         <form onSubmit={submit} noValidate className="grid grid-cols-1 gap-4">
           <div className="grid grid-cols-1 gap-2">

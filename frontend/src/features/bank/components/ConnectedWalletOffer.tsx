@@ -3,7 +3,7 @@ import { PlusCircle, Wallet } from "lucide-react";
 import { Button } from "@/components/ui/button";
 import { shortAddress } from "@/lib/format";
 import { useWallet } from "@/lib/wallet/store";
-import type { BankWallet } from "../api";
+import { useBankTerms, type BankWallet } from "../api";
 import { useAddWallet } from "../hooks/useAddWallet";
 
 /** The connected wallet's address when it is not among the user's wallets yet; null otherwise. */
@@ -17,6 +17,7 @@ export function useUnlistedConnectedWallet(wallets: BankWallet[] | undefined): s
 export function ConnectedWalletOffer({ address, compact = false }: { address: string; compact?: boolean }) {
   const add = useAddWallet();
   const walletName = useWallet((s) => s.walletName);
+  const faucet = useBankTerms().data?.walletProofRequired === true;
   const [busy, setBusy] = useState(false);
   const onAdd = async () => {
     setBusy(true);
@@ -33,13 +34,13 @@ export function ConnectedWalletOffer({ address, compact = false }: { address: st
             <span className="font-mono" title={address}>
               {compact ? shortAddress(address) : <span className="[overflow-wrap:anywhere]">{address}</span>}
             </span>{" "}
-            can receive your deposits once added.
+            can receive your deposits once added{faucet ? ": your wallet is asked to sign a message proving it is yours (free, no transaction)" : ""}.
           </p>
         </div>
       </div>
       <Button type="button" variant="outline" size="sm" onClick={() => void onAdd()} disabled={busy} className="shrink-0">
         <PlusCircle className="h-4 w-4" aria-hidden />
-        {busy ? "Adding..." : "Add connected wallet"}
+        {busy ? (faucet ? "Waiting for your wallet..." : "Adding...") : "Add connected wallet"}
       </Button>
     </div>
   );

@@ -3,7 +3,7 @@ import { formatTokenAmount } from "../../../../../common/amounts";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { Spinner } from "@/components/ui/spinner";
 import { shortAddress } from "@/lib/format";
-import type { BankTerms, BankWallet } from "../api";
+import type { BankFaucetLimits, BankTerms, BankWallet } from "../api";
 import { parseCents, receivedUsdx } from "../depositRules";
 import { usd, usdx } from "../format";
 import { LoadFailed } from "./parts";
@@ -23,6 +23,29 @@ function Row({ label, children, strong = false }: { label: string; children: Rea
   );
 }
 
+/** Test faucet: the daily caps and what is left today, for this user and for everyone (above the summary, so a deposit's room shows first). */
+function FaucetLimits({ limits }: { limits: BankFaucetLimits }) {
+  return (
+    <div className="mb-4 grid grid-cols-1 gap-2.5 border-b border-border pb-4">
+      <dl className="grid grid-cols-1 gap-2.5" aria-label="Test faucet limits">
+        <Row label="Daily limit (you)">{limits.perUserDaily} USDX</Row>
+        <Row label="Left today (you)">
+          <span data-testid="faucet-user-left">{limits.userLeftToday} USDX</span>
+        </Row>
+        <Row label="Left today (all users)">
+          <span data-testid="faucet-total-left">
+            {limits.totalLeftToday} of {limits.totalDaily} USDX
+          </span>
+        </Row>
+      </dl>
+      <p className="text-xs text-muted-foreground">
+        A test faucet: at most {limits.perUserDaily} USDX and {limits.perUserDailyDeposits} deposits a day per user, and {limits.totalDaily} USDX a day in all. Days are UTC:
+        the counts start over at 00:00 UTC; failed deposits do not count.
+      </p>
+    </div>
+  );
+}
+
 /** Fee, rate and what arrives, from the server's terms (GET /api/bank/terms: $0.00 and 1 USD = 1 USDX). */
 export function DepositSummary({ terms, amount, wallet }: DepositSummaryProps) {
   const cents = parseCents(amount);
@@ -34,6 +57,7 @@ export function DepositSummary({ terms, amount, wallet }: DepositSummaryProps) {
         <CardTitle className="text-base">Summary</CardTitle>
       </CardHeader>
       <CardContent>
+        {terms.data?.faucet && <FaucetLimits limits={terms.data.faucet} />}
         {terms.data ? (
           <dl className="grid grid-cols-1 gap-2.5" aria-label="Deposit summary">
             <Row label="Deposit amount">{shownAmount}</Row>

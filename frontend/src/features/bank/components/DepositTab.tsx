@@ -1,4 +1,5 @@
 import { useState, type FormEvent } from "react";
+import { useQueryClient } from "@tanstack/react-query";
 import { ArrowDownToLine, Landmark, Wallet } from "lucide-react";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
@@ -9,7 +10,7 @@ import { toast } from "@/components/ui/toast";
 import { ConnectWalletButton } from "@/components/wallet/ConnectWalletButton";
 import { shortAddress } from "@/lib/format";
 import { useWallet } from "@/lib/wallet/store";
-import { requestDeposit, serverSentence, useBankAccounts, useBankWallets, type BankTerms, type BankWallet } from "../api";
+import { bankKeys, requestDeposit, serverSentence, useBankAccounts, useBankWallets, useUid, type BankTerms, type BankWallet } from "../api";
 import { checkDeposit } from "../depositRules";
 import { maskedNumber, usd, usdx } from "../format";
 import type { DepositTracker } from "../hooks/useDepositTracker";
@@ -24,11 +25,21 @@ interface DepositTabProps {
   onGoTo(tab: "accounts" | "wallets"): void;
 }
 
-/** The wallet a deposit goes to unless the user picks another: the connected one if listed, else the primary. */
-function defaultWallet(wallets: BankWallet[], connected: string | null): BankWallet | undefined {
-  const mine = connected ? wallets.find((w) => w.address.toLowerCase() === connected.toLowerCase()) : undefined;
-  return mine ?? wallets.find((w) => w.isPrimary) ?? wallets[0];
+/**
+ * The wallet a deposit goes to unless the user picks another: the connected one if listed, else the
+ * primary; in test-faucet mode, among verified wallets first (the faucet mints to no other).
+ */
+function defaultWallet(wallets: BankWallet[], connected: string | null, faucet: boolean): BankWallet | undefined {
+  const pick = (list: BankWallet[]) => {
+    const mine = connected ? list.find((w) => w.address.toLowerCase() === connected.toLowerCase()) : undefined;
+    return mine ?? list.find((w) => w.isPrimary) ?? list[0];
+  };
+  return (faucet ? pick(wallets.filter((w) => w.verified)) : undefined) ?? pick(wallets);
 }
+
+/** Test faucet: a wallet the user has not proved cannot receive a deposit (the server refuses it too). */
+const notVerified = (wallet: BankWallet) =>
+  `The wallet '${wallet.name}' is not verified: the test faucet mints only to wallets you have proved you control. Verify it under My Wallets, with that wallet connected.`;
 
 /**
  * Deposit USD: from a verified bank account to one of the user's wallets. The summary shows the
@@ -44,6 +55,9 @@ export function DepositTab({ terms, tracker, onGoTo }: DepositTabProps) {
   const [amount, setAmount] = useState("");
   const [problem, setProblem] = useState<{ field: "account" | "amount" | "form"; text: string } | null>(null);
   const [busy, setBusy] = useState(false);
+  const queryClient = useQueryClient();
+  const uid = useUid();
+  const faucet = terms.data?.walletProofRequired === true;
 
   if (accounts.isError && !accounts.data) {
     return <LoadFailed title="Could not load your bank accounts" error={accounts.error} onRetry={() => void accounts.refetch()} retrying={accounts.isFetching} />;
@@ -54,7 +68,7 @@ export function DepositTab({ terms, tracker, onGoTo }: DepositTabProps) {
   if (!accounts.data || !wallets.data) return <Loading label="Loading your accounts and wallets" />;
 
   const account = accounts.data.find((a) => String(a.id) === accountId);
-  const wallet = wallets.data.find((w) => String(w.id) === walletId) ?? defaultWallet(wallets.data, connected);
+  const wallet = wallets.data.find((w) => String(w.id) === walletId) ?? defaultWallet(wallets.data, connected, faucet);
   const anyPending = accounts.data.some((a) => a.status === "pending");
 
   const submit = async (event: FormEvent) => {
@@ -67,6 +81,12 @@ export function DepositTab({ terms, tracker, onGoTo }: DepositTabProps) {
     }
     if (!wallet) {
       const text = "Add a wallet to receive the USDX first.";
+      setProblem({ field: "form", text });
+      toast({ title: "Invalid Deposit", description: text, variant: "destructive" });
+      return;
+    }
+    if (faucet && !wallet.verified) {
+      const text = notVerified(wallet);
       setProblem({ field: "form", text });
       toast({ title: "Invalid Deposit", description: text, variant: "destructive" });
       return;
@@ -88,6 +108,8 @@ export function DepositTab({ terms, tracker, onGoTo }: DepositTabProps) {
       toast({ title: "Deposit Failed", description: sentence, variant: "destructive" });
     } finally {
       setBusy(false);
+      // What is left today changed (or the refusal says it did).
+      if (faucet) void queryClient.invalidateQueries({ queryKey: bankKeys.terms(uid) });
     }
   };
 
@@ -147,9 +169,10 @@ export function DepositTab({ terms, tracker, onGoTo }: DepositTabProps) {
                   </SelectTrigger>
                   <SelectContent>
                     {wallets.data.map((w) => (
-                      <SelectItem key={w.id} value={String(w.id)}>
+                      <SelectItem key={w.id} value={String(w.id)} disabled={faucet && !w.verified}>
                         {w.name} · {shortAddress(w.address)}
                         {w.isPrimary && " (primary)"}
+                        {faucet && !w.verified && " (not verified)"}
                         {connected && w.address.toLowerCase() === connected.toLowerCase() && " (connected)"}
                       </SelectItem>
                     ))}
@@ -170,6 +193,7 @@ export function DepositTab({ terms, tracker, onGoTo }: DepositTabProps) {
                   </div>
                 )
               )}
+              {faucet && wallet && !wallet.verified && <p className="text-xs text-muted-foreground">{notVerified(wallet)}</p>}
               {unlisted && <ConnectedWalletOffer address={unlisted} compact />}
             </div>
 

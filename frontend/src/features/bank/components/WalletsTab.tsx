@@ -1,6 +1,6 @@
 import { useState } from "react";
 import { useQueryClient } from "@tanstack/react-query";
-import { Plus, Star, Trash2, Wallet } from "lucide-react";
+import { Plus, ShieldAlert, ShieldCheck, Star, Trash2, Wallet } from "lucide-react";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
@@ -8,7 +8,8 @@ import { CopyButton } from "@/components/ui/copy-button";
 import { toast } from "@/components/ui/toast";
 import { shortAddress } from "@/lib/format";
 import { useWallet } from "@/lib/wallet/store";
-import { bankKeys, removeWallet, serverProblem, setPrimaryWallet, useBankWallets, useUid, type BankWallet } from "../api";
+import { bankKeys, removeWallet, serverProblem, setPrimaryWallet, useBankTerms, useBankWallets, useUid, verifyWallet, type BankWallet } from "../api";
+import { ProofProblem, proveWallet } from "../hooks/useProveWallet";
 import { AddWalletDialog } from "./AddWalletDialog";
 import { ConfirmDialog } from "./ConfirmDialog";
 import { ConnectedWalletOffer, useUnlistedConnectedWallet } from "./ConnectedWalletOffer";
@@ -25,6 +26,23 @@ export function WalletsTab() {
   const queryClient = useQueryClient();
   const uid = useUid();
   const [making, setMaking] = useState<number | null>(null);
+  const [verifying, setVerifying] = useState<number | null>(null);
+  const faucet = useBankTerms().data?.walletProofRequired === true;
+
+  /** Test faucet: the wallet signs the server's challenge, and the server marks it verified. */
+  const verify = async (wallet: BankWallet) => {
+    setVerifying(wallet.id);
+    try {
+      const verified = await verifyWallet(wallet.id, await proveWallet(wallet.address));
+      queryClient.setQueryData<BankWallet[]>(bankKeys.wallets(uid), (list) => list?.map((w) => (w.id === wallet.id ? verified : w)));
+      toast({ title: "Wallet Verified", description: `${wallet.name} (${shortAddress(wallet.address)}) can now receive deposits from the test faucet.` });
+    } catch (error) {
+      const problem = error instanceof ProofProblem ? { title: "Wallet Not Verified", description: error.message } : serverProblem(error, "Wallet Not Verified");
+      toast({ ...problem, variant: "destructive" });
+    } finally {
+      setVerifying(null);
+    }
+  };
 
   const makePrimary = async (wallet: BankWallet) => {
     setMaking(wallet.id);
@@ -91,6 +109,21 @@ export function WalletsTab() {
                     </Badge>
                   )}
                   {isConnected && <Badge variant="outline">Connected</Badge>}
+                  {wallet.verified ? (
+                    <Badge
+                      variant="outline"
+                      className="gap-1 border-emerald-600/50 text-emerald-800"
+                      title={wallet.verifiedBy === "sign-in" ? "You signed in with this wallet" : "You signed a message with this wallet"}
+                    >
+                      <ShieldCheck className="h-3 w-3" aria-hidden /> Verified
+                    </Badge>
+                  ) : (
+                    faucet && (
+                      <Badge variant="outline" className="gap-1 border-amber-500/60 text-amber-800" title="The test faucet mints only to wallets you prove you control">
+                        <ShieldAlert className="h-3 w-3" aria-hidden /> Not verified
+                      </Badge>
+                    )
+                  )}
                 </div>
                 <div className="flex items-center gap-1">
                   <span className="font-mono text-xs text-muted-foreground" title={wallet.address}>
@@ -108,6 +141,11 @@ export function WalletsTab() {
                   </p>
                 </div>
                 <div className="flex items-center gap-1">
+                  {faucet && !wallet.verified && (
+                    <Button size="sm" variant="outline" onClick={() => void verify(wallet)} disabled={verifying !== null} aria-label={`Verify ${wallet.name}`}>
+                      {verifying === wallet.id ? "Waiting for your wallet..." : "Verify"}
+                    </Button>
+                  )}
                   {!wallet.isPrimary && (
                     <Button size="sm" variant="outline" onClick={() => void makePrimary(wallet)} disabled={making !== null}>
                       {making === wallet.id ? "Updating..." : "Set as primary"}
@@ -137,7 +175,10 @@ export function WalletsTab() {
       <CardHeader className="flex-row flex-wrap items-start justify-between gap-3 space-y-0">
         <div className="grid grid-cols-1 gap-1.5">
           <CardTitle>My Wallets</CardTitle>
-          <CardDescription>Wallets that receive the USDX your deposits mint. Deposits go to the primary wallet unless you choose another.</CardDescription>
+          <CardDescription>
+            Wallets that receive the USDX your deposits mint. Deposits go to the primary wallet unless you choose another.
+            {faucet && " This test faucet mints only to verified wallets: your sign-in wallet, or one you signed a message with (Verify, with that wallet connected)."}
+          </CardDescription>
         </div>
         {wallets.data && (wallets.data.length > 0 || unlisted) && addButton}
       </CardHeader>

@@ -2,6 +2,7 @@ import { useState } from "react";
 import { AlertTriangle, FlaskConical } from "lucide-react";
 import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
+import { Spinner } from "@/components/ui/spinner";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
 import { useConfig } from "@/lib/config";
 import { isUnavailable, serverSentence, useBankAccounts, useBankTerms } from "../api";
@@ -15,8 +16,9 @@ import { useVerificationToasts } from "../hooks/useVerificationToasts";
 
 const TITLE = "Bank Accounts & Deposits";
 const MOCK_NOTICE = "Simulated bank: no real money moves; deposits mint test USDX on this chain";
-/** Why the bank is off when the configuration says so before any call is made. */
-const OFF_REASON = "This server has no minter key for the mock bank (MINTER_PRIVATE_KEY), so deposits could not mint USDX. The mock bank runs on the local chain by default.";
+/** Why the bank is off, when the server's own sentence cannot be read. */
+const OFF_REASON =
+  "The mock bank is off on this server. It runs on the local chain by default, and elsewhere only as a capped test faucet that the operator turns on with MOCK_BANK=faucet.";
 
 type Tab = "accounts" | "wallets" | "deposit" | "history";
 
@@ -56,15 +58,18 @@ function Unavailable({ reason }: { reason: string }) {
  */
 export default function BankAccountsPage() {
   const config = useConfig();
-  if (!config.mockBank) {
-    return (
-      <div className="mx-auto grid grid-cols-1 max-w-6xl gap-6">
-        <Heading />
-        <Unavailable reason={OFF_REASON} />
-      </div>
-    );
-  }
-  return <MockBank />;
+  return config.mockBank ? <MockBank /> : <Off />;
+}
+
+/** Off (MOCK_BANK, or refused on a mainnet chain id): every bank route answers 503 with the server's sentence, shown here. */
+function Off() {
+  const terms = useBankTerms();
+  return (
+    <div className="mx-auto grid grid-cols-1 max-w-6xl gap-6">
+      <Heading />
+      {terms.isPending ? <Spinner label="Loading the mock bank" /> : <Unavailable reason={isUnavailable(terms.error) ? serverSentence(terms.error) : OFF_REASON} />}
+    </div>
+  );
 }
 
 function MockBank() {

@@ -1,0 +1,113 @@
+import { and, gte, ne, sql } from "drizzle-orm";
+import type { BankFaucetLimits } from "../../../../common/apiTypes";
+import type { BankConfig } from "../../config";
+import type { Database } from "../../db/client";
+import { deposits } from "../../db/schema";
+import { tooMany } from "../../errors";
+import { type Tx, USD_IN_BASE_UNITS, dollars, lock } from "./shared";
+
+const DAY_MS = 86_400_000;
+const TRY_TOMORROW = "Try again tomorrow (the day turns at 00:00 UTC).";
+
+/** 00:00 UTC of `now`'s day: the faucet's caps count deposits from here. */
+export function utcDayStart(now: Date): Date {
+  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
+}
+
+interface Usage {
+  userAmount: bigint;
+  userCount: number;
+  totalAmount: bigint;
+  totalCount: number;
+}
+
+/**
+ * The test faucet's daily caps: per user and in all, in USDX and in deposits, per UTC day, counting
+ * every deposit of the day that has not failed (a pending one holds its room until it fails).
+ */
+export class FaucetLimits {
+  constructor(
+    private readonly db: Database,
+    private readonly options: Pick<BankConfig, "userDailyUsd" | "totalDailyUsd" | "userDailyDeposits" | "totalDailyDeposits">,
+  ) {}
+
+  private get userCap(): bigint {
+    return BigInt(this.options.userDailyUsd) * USD_IN_BASE_UNITS;
+  }
+
+  private get totalCap(): bigint {
+    return BigInt(this.options.totalDailyUsd) * USD_IN_BASE_UNITS;
+  }
+
+  /** The largest single deposit the faucet could ever take, in whole dollars. */
+  get maxDepositUsd(): number {
+    return Math.min(this.options.userDailyUsd, this.options.totalDailyUsd);
+  }
+
+  /** What the deposit screen shows: the caps and what is left today for this user and in all. */
+  async left(uid: string, now = new Date()): Promise<BankFaucetLimits> {
+    const usage = await this.usage(this.db, uid, now);
+    const max0 = (n: bigint) => (n > 0n ? n : 0n);
+    return {
+      window: "utc-day",
+      resetsAt: new Date(utcDayStart(now).getTime() + DAY_MS).toISOString(),
+      perUserDaily: dollars(this.userCap),
+      totalDaily: dollars(this.totalCap),
+      perUserDailyDeposits: this.options.userDailyDeposits,
+      totalDailyDeposits: this.options.totalDailyDeposits,
+      userLeftToday: dollars(max0(this.userCap - usage.userAmount)),
+      totalLeftToday: dollars(max0(this.totalCap - usage.totalAmount)),
+      userDepositsLeftToday: Math.max(0, this.options.userDailyDeposits - usage.userCount),
+      totalDepositsLeftToday: Math.max(0, this.options.totalDailyDeposits - usage.totalCount),
+    };
+  }
+
+  /**
+   * Refuses (429, a sentence) a deposit of `amount` that would pass a cap. Call inside the
+   * transaction that inserts the deposit: it takes a lock that every faucet deposit takes, so two
+   * requests at once cannot both fit in the last room; the lock is held until that transaction ends.
+   */
+  async check(tx: Tx, uid: string, amount: bigint, now: Date): Promise<void> {
+    await lock(tx, "bank-faucet-daily-caps");
+    const usage = await this.usage(tx, uid, now);
+    const o = this.options;
+    if (usage.userCount >= o.userDailyDeposits) {
+      throw tooMany(`Daily mock deposit limit reached: ${o.userDailyDeposits.toLocaleString("en-US")} deposits a day per user (UTC day). ${TRY_TOMORROW}`);
+    }
+    if (usage.userAmount + amount > this.userCap) {
+      throw tooMany(this.amountSentence("Daily mock deposit limit", `${dollars(this.userCap)} USDX a day per user`, this.userCap - usage.userAmount));
+    }
+    if (usage.totalCount >= o.totalDailyDeposits) {
+      throw tooMany(`The mock bank's daily limit for all users is reached: ${o.totalDailyDeposits.toLocaleString("en-US")} deposits a day in all (UTC day). ${TRY_TOMORROW}`);
+    }
+    if (usage.totalAmount + amount > this.totalCap) {
+      throw tooMany(this.amountSentence("The mock bank's daily limit for all users", `${dollars(this.totalCap)} USDX a day in all`, this.totalCap - usage.totalAmount));
+    }
+  }
+
+  /** 'X reached: CAP (UTC day). Try again tomorrow', or when some room is left, how much to ask for instead. */
+  private amountSentence(what: string, cap: string, left: bigint): string {
+    if (left < 10n ** 16n) {
+      return what.startsWith("The") ? `${what} is reached: ${cap} (UTC day). ${TRY_TOMORROW}` : `${what} reached: ${cap} (UTC day). ${TRY_TOMORROW}`;
+    }
+    return `${what}: ${cap} (UTC day), and only ${dollars(left)} USDX of it is left today. Deposit at most ${dollars(left)} USD, or ${TRY_TOMORROW.charAt(0).toLowerCase()}${TRY_TOMORROW.slice(1)}`;
+  }
+
+  private async usage(db: Database | Tx, uid: string, now: Date): Promise<Usage> {
+    const [row] = await db
+      .select({
+        userAmount: sql<string>`coalesce(sum((${deposits.amount})::numeric) filter (where ${deposits.uid} = ${uid}), 0)::text`,
+        userCount: sql<number>`(count(*) filter (where ${deposits.uid} = ${uid}))::int`,
+        totalAmount: sql<string>`coalesce(sum((${deposits.amount})::numeric), 0)::text`,
+        totalCount: sql<number>`count(*)::int`,
+      })
+      .from(deposits)
+      .where(and(gte(deposits.createdAt, utcDayStart(now)), ne(deposits.status, "failed")));
+    return {
+      userAmount: BigInt(row.userAmount),
+      userCount: Number(row.userCount),
+      totalAmount: BigInt(row.totalAmount),
+      totalCount: Number(row.totalCount),
+    };
+  }
+}
