@@ -1,7 +1,7 @@
 import { Router } from "express";
 import { z } from "zod";
 import { currentUser, requireUser } from "../middleware/auth";
-import { csvRateLimit } from "../middleware/rateLimits";
+import { csvRateLimit, perUserRateLimit } from "../middleware/rateLimits";
 import { parse } from "../middleware/validate";
 import type { Services } from "../services";
 import type { ExecuteRequest } from "../services/batch";
@@ -50,6 +50,9 @@ export function batchRoutes(services: Services): Router {
   const router = Router();
   const signedIn = requireUser(services.auth);
   const { batch } = services;
+  const { limits } = services.config;
+  // Each report may cost the watcher a node lookup: a user may send this many a minute.
+  const reportLimit = perUserRateLimit(limits.batchReportsPerMinute, `transaction reports (at most ${limits.batchReportsPerMinute} a minute)`);
 
   router.post("/parse-csv", csvRateLimit(services.config.rateLimits.csvPerMinute), signedIn, (req, res) => {
     const { csvData } = parse(parseCsvBody, req.body, "body");
@@ -59,7 +62,7 @@ export function batchRoutes(services: Services): Router {
 
   router.post("/execute", signedIn, async (req, res) => {
     const body = parse(executeBody, req.body, "body") as ExecuteRequest;
-    const { job, chunks } = await batch.create(currentUser(res), body);
+    const { job, chunks } = await batch.create(currentUser(res), body, limits);
     res.status(201).json({
       success: true,
       status: "processing",
@@ -90,12 +93,21 @@ export function batchRoutes(services: Services): Router {
     res.json({ success: true, ...(await batch.detail(currentUser(res), id, query.offset, query.limit)) });
   });
 
-  router.post("/:id/transactions", signedIn, async (req, res) => {
-    const { id } = parse(jobId, req.params, "path");
-    const body = parse(transactionBody, req.body, "body");
-    const chunk = await batch.recordTransaction(currentUser(res), id, body.chunkIndex, body.txHash);
-    res.json({ success: true, chunk });
-  });
+  router.post(
+    "/:id/transactions",
+    signedIn,
+    // Checked before the limit: a malformed report costs nothing and is not counted.
+    (req, res, next) => {
+      res.locals.report = { id: parse(jobId, req.params, "path").id, ...parse(transactionBody, req.body, "body") };
+      next();
+    },
+    reportLimit,
+    async (_req, res) => {
+      const { id, chunkIndex, txHash } = res.locals.report as { id: string; chunkIndex: number; txHash: string };
+      const chunk = await batch.recordTransaction(currentUser(res), id, chunkIndex, txHash);
+      res.json({ success: true, chunk });
+    },
+  );
 
   return router;
 }

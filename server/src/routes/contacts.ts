@@ -68,13 +68,13 @@ export function contactRoutes(services: Services): Router {
 
   router.post("/import", csvRateLimit(services.config.rateLimits.csvPerMinute), async (req, res) => {
     const body = parse(importBody, req.body, "body");
-    const result = await contacts.importCsv(currentUser(res).uid, body.csvData, services.config.batch.maxRows);
+    const result = await contacts.importCsv(currentUser(res).uid, body.csvData, services.config.batch.maxRows, services.config.limits.contacts);
     res.json({ success: true, ...result });
   });
 
   router.post("/", async (req, res) => {
     const body = parse(addBody, req.body ?? {}, "body");
-    res.status(201).json({ success: true, contact: await contacts.add(currentUser(res).uid, body) });
+    res.status(201).json({ success: true, contact: await contacts.add(currentUser(res).uid, body, services.config.limits.contacts) });
   });
 
   router.patch("/:id", async (req, res) => {

@@ -1,11 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { id as keccakText } from "ethers";
-import { and, asc, desc, eq, lt, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, gt, inArray, lt, min, sql } from "drizzle-orm";
 import type { Chain } from "../chain";
 import type { Config } from "../config";
 import type { Database } from "../db/client";
 import { batchChunks, batchJobs, batchRecipients } from "../db/schema";
-import { badRequest, conflict, notFound } from "../errors";
+import { badRequest, conflict, notFound, tooMany } from "../errors";
 import type { SessionUser } from "./firebaseAuth";
 import { checkRecipient, MAX_UINT256, Recipient } from "./batchRecipients";
 import { exactTokenAmount } from "../../../common/amounts";
@@ -16,7 +16,10 @@ import type { ChunkDetail, ChunkPlan, ChunkStatus, JobStatus, JobSummary, Recipi
 export type { ChunkDetail, ChunkPlan, ChunkStatus, JobStatus, JobSummary, RecipientDetail, RecipientStatus };
 
 type JobDetailAnswer = { job: JobSummary; chunks: ChunkDetail[]; recipients: RecipientDetail[] };
+type Limits = Pick<Config["limits"], "openBatchJobs" | "batchRowsPerDay">;
 
+/** Chunk statuses a chunk can still leave: not confirmed, not closed. */
+export const OPEN_CHUNK_STATUSES = ["pending", "submitted", "failed"] as const;
 
 /** What the dashboard sends to start a batch: each recipient with its own amount, or the spec's one amount for all. */
 export type ExecuteRequest =
@@ -26,6 +29,8 @@ export type ExecuteRequest =
 
 
 
+
+const DAY_MS = 24 * 3_600_000;
 
 // Rows per INSERT: 10,000 recipients in a few statements, far below Postgres' 65,535 parameters.
 const INSERT_BATCH = 2000;
@@ -57,9 +62,14 @@ export class BatchService {
     private readonly nudge: () => void = () => {},
   ) {}
 
-  /** Checks every recipient and the payer, plans the chunks and stores the job. */
-  async create(user: SessionUser, request: ExecuteRequest): Promise<{ job: JobSummary; chunks: ChunkPlan[] }> {
+  /**
+   * Checks every recipient, the user's limits (`limits`: jobs in progress, recipients a day) and the
+   * payer, plans the chunks and stores the job.
+   */
+  async create(user: SessionUser, request: ExecuteRequest, limits: Limits): Promise<{ job: JobSummary; chunks: ChunkPlan[] }> {
     const recipients = this.checkAll(request);
+    // Asked before the chain is, and again below under the user's lock (two requests at once).
+    await this.checkLimits(this.db, user.uid, recipients.length, limits);
     const payer = await this.checkPayer(request.payer ?? user.wallet ?? undefined, recipients);
     const jobId = randomUUID();
     const chunks: ChunkPlan[] = [];
@@ -75,6 +85,9 @@ export class BatchService {
     }
     const total = recipients.reduce((sum, r) => sum + r.amountRaw, 0n);
     await this.db.transaction(async (tx) => {
+      // One job at a time per user: the limits below count what is stored.
+      await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`batch-jobs:${user.uid}`}))`);
+      await this.checkLimits(tx as unknown as Database, user.uid, recipients.length, limits);
       await tx.insert(batchJobs).values({
         id: jobId,
         uid: user.uid,
@@ -99,6 +112,52 @@ export class BatchService {
       for (let i = 0; i < rows.length; i += INSERT_BATCH) await tx.insert(batchRecipients).values(rows.slice(i, i + INSERT_BATCH));
     });
     return { job: await this.summary(user, jobId), chunks };
+  }
+
+  /**
+   * A user may have `openBatchJobs` jobs in progress and start jobs for `batchRowsPerDay` recipients
+   * in any 24 hours; past either the answer is a 429 that says the limit and when it frees up.
+   */
+  private async checkLimits(db: Database, uid: string, rows: number, limits: Limits): Promise<void> {
+    const [open] = await db
+      .select({ jobs: count(), oldest: min(batchJobs.createdAt) })
+      .from(batchJobs)
+      .where(and(eq(batchJobs.uid, uid), eq(batchJobs.status, "processing")));
+    if (open.jobs >= limits.openBatchJobs) {
+      const oldest = open.oldest ? new Date(open.oldest) : new Date();
+      throw tooMany(
+        `You have ${plural(open.jobs, "batch payment")} in progress, the most allowed at once is ${limits.openBatchJobs.toLocaleString("en-US")}: ` +
+          `start this one when one of them completes or fails. A batch not fully sent fails ${duration(this.options.submitWindowMs)} after it started ` +
+          `(your oldest in progress started at ${utcTime(oldest)}).`,
+      );
+    }
+    const now = Date.now();
+    const recent = await db
+      .select({ recipients: batchJobs.recipientCount, createdAt: batchJobs.createdAt })
+      .from(batchJobs)
+      .where(and(eq(batchJobs.uid, uid), gt(batchJobs.createdAt, new Date(now - DAY_MS))))
+      .orderBy(asc(batchJobs.createdAt));
+    const used = recent.reduce((sum, job) => sum + job.recipients, 0);
+    const limit = limits.batchRowsPerDay;
+    if (used + rows <= limit) return;
+    const n = (value: number) => value.toLocaleString("en-US");
+    if (rows > limit) {
+      throw tooMany(`This batch has ${n(rows)} recipients; at most ${n(limit)} can be paid in 24 hours, so split it into smaller batches.`);
+    }
+    // It fits once enough of the last 24 hours' recipients are more than 24 hours old.
+    let left = used;
+    let freeAt = new Date(now + DAY_MS);
+    for (const job of recent) {
+      left -= job.recipients;
+      if (left + rows <= limit) {
+        freeAt = new Date(job.createdAt.getTime() + DAY_MS);
+        break;
+      }
+    }
+    throw tooMany(
+      `Daily limit reached: you started batches for ${n(used)} recipients in the last 24 hours and at most ${n(limit)} are allowed in 24 hours, ` +
+        `so this batch of ${n(rows)} cannot start before ${utcTime(freeAt)}.`,
+    );
   }
 
   private checkAll(request: ExecuteRequest): Recipient[] {
@@ -151,23 +210,39 @@ export class BatchService {
     return payer;
   }
 
-  /** Records the transaction the dashboard sent for a chunk; the watcher confirms it. */
+  /**
+   * Records the transaction the dashboard sent for a chunk; the watcher confirms it. A closed chunk
+   * (its job failed and its submit window is over) takes no more reports.
+   */
   async recordTransaction(user: SessionUser, jobId: string, chunkIndex: number, txHash: string): Promise<ChunkDetail> {
     const hash = txHash.toLowerCase();
-    await this.ownJob(user, jobId);
+    const job = await this.ownJob(user, jobId);
     const [chunk] = await this.db.select().from(batchChunks).where(and(eq(batchChunks.jobId, jobId), eq(batchChunks.index, chunkIndex)));
     if (!chunk) throw badRequest(`This job has no chunk ${chunkIndex}: its chunks are numbered from 0.`);
     if (chunk.status === "confirmed") {
       if (chunk.txHash === hash) return toChunkDetail(chunk);
       throw conflict(`Chunk ${chunkIndex} is already paid, by transaction ${chunk.txHash}: it is not paid again.`);
     }
+    const closed = () =>
+      conflict(
+        `Chunk ${chunkIndex} is closed: this batch failed and was not completed within ${duration(this.options.submitWindowMs)} of starting, ` +
+          "so its transactions are no longer followed (a payment of it from the batch's wallet is still recognised on the chain). Start a new batch for the recipients not paid.",
+      );
+    if (chunk.status === "closed" || (job.status === "failed" && Date.now() - job.createdAt.getTime() > this.options.submitWindowMs)) throw closed();
     // A pending chunk gets its transaction; a submitted one may be replaced (a wallet's speed-up
     // sends a new hash); a failed one may be tried again.
     const [updated] = await this.db
       .update(batchChunks)
       .set({ status: "submitted", txHash: hash, submittedAt: new Date(), error: null })
-      .where(and(eq(batchChunks.jobId, jobId), eq(batchChunks.index, chunkIndex)))
+      .where(and(eq(batchChunks.jobId, jobId), eq(batchChunks.index, chunkIndex), inArray(batchChunks.status, [...OPEN_CHUNK_STATUSES])))
       .returning();
+    if (!updated) {
+      // The watcher confirmed or closed it meanwhile.
+      const [now] = await this.db.select().from(batchChunks).where(and(eq(batchChunks.jobId, jobId), eq(batchChunks.index, chunkIndex)));
+      if (now?.status === "confirmed" && now.txHash === hash) return toChunkDetail(now);
+      if (now?.status === "confirmed") throw conflict(`Chunk ${chunkIndex} is already paid, by transaction ${now.txHash}: it is not paid again.`);
+      throw closed();
+    }
     this.invalidate();
     await this.refreshJob(jobId);
     this.nudge();
@@ -266,7 +341,8 @@ export class BatchService {
       amount: counts.amounts === 1 ? exactTokenAmount(BigInt(counts.amount)) : null,
       recipients: job.recipientCount,
       recipientsPaid: counts.paid,
-      chunks: { total: job.chunkCount, confirmed: count("confirmed"), submitted: count("submitted"), failed: count("failed") },
+      // A closed chunk is counted with the failed ones: neither is paid nor on its way.
+      chunks: { total: job.chunkCount, confirmed: count("confirmed"), submitted: count("submitted"), failed: count("failed") + count("closed") },
       txHash: newest?.txHash ?? null,
       txHashes: hashes,
       error: job.error,
@@ -277,8 +353,8 @@ export class BatchService {
   }
 
   /**
-   * Sets a job's status from its chunks: completed when all are confirmed, failed when one failed
-   * or was never sent within the submit window, else processing.
+   * Sets a job's status from its chunks: completed when all are confirmed, failed when one failed,
+   * was closed, or was never sent within the submit window, else processing.
    */
   async refreshJob(jobId: string, now = new Date()): Promise<void> {
     const [job] = await this.db.select().from(batchJobs).where(eq(batchJobs.id, jobId));
@@ -288,10 +364,15 @@ export class BatchService {
     let error: string | null = null;
     const failed = chunks.find((c) => c.status === "failed");
     const unsent = chunks.find((c) => c.status === "pending");
+    const closed = chunks.find((c) => c.status === "closed");
     if (chunks.every((c) => c.status === "confirmed")) status = "completed";
     else if (failed) {
       status = "failed";
       error = `Chunk ${failed.index + 1} of ${chunks.length}: ${failed.error ?? "its transaction failed"}`;
+    } else if (closed) {
+      // The reason the job failed before it was closed stays.
+      status = "failed";
+      error = job.error ?? `Chunk ${closed.index + 1} of ${chunks.length}: ${closed.error ?? "it was not paid"}`;
     } else if (unsent && now.getTime() - job.createdAt.getTime() > this.options.submitWindowMs) {
       status = "failed";
       error = `Chunk ${unsent.index + 1} of ${chunks.length} was never sent: no transaction was reported within ${duration(this.options.submitWindowMs)} of starting the batch.`;
@@ -304,6 +385,14 @@ export class BatchService {
     this.invalidate();
   }
 }
+
+/** '2025-06-01 14:05 UTC': a moment to the minute, never earlier than `date`. */
+export function utcTime(date: Date): string {
+  const up = new Date(Math.ceil(date.getTime() / 60_000) * 60_000);
+  return `${up.toISOString().slice(0, 16).replace("T", " ")} UTC`;
+}
+
+const plural = (n: number, word: string) => `${n.toLocaleString("en-US")} ${word}${n === 1 ? "" : "s"}`;
 
 /** "1 hour", "10 minutes", "1 second": a configured wait, in words. */
 export function duration(ms: number): string {

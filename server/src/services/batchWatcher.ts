@@ -1,30 +1,63 @@
-import { and, asc, desc, eq, inArray, lt, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gt, inArray, isNotNull, lt, ne, or, sql } from "drizzle-orm";
 import type { Chain } from "../chain";
 import type { Config } from "../config";
 import type { Database } from "../db/client";
 import { batchChunks, batchJobs, batchRecipients, chainEvents } from "../db/schema";
 import type { Logger } from "../logger";
 import { describeError } from "../../../common/contractErrors";
-import { BatchService, duration } from "./batch";
+import { BatchService, duration, OPEN_CHUNK_STATUSES } from "./batch";
 import type { EventIndexer } from "./indexer";
 import { Ticker } from "./ticker";
 
 type Chunk = typeof batchChunks.$inferSelect;
 type EventRow = typeof chainEvents.$inferSelect;
+/** A reported chunk the RPC pass may look at, with its job's owner and payer. */
+type Reported = Chunk & { uid: string; payer: string | null };
 
-// Chunks looked at per step; the rest wait for the next one.
-const CHUNKS_PER_STEP = 500;
+/** BatchPaid events read from the index per step; more wait for the next step (a restart reads them all once). */
+export const EVENTS_PER_STEP = 2000;
+/**
+ * Reported transactions looked up on the node per step (each one receipt, and at most two more
+ * calls when it is missing or reverted), shared round robin between users, then their jobs.
+ */
+export const TX_CHECKS_PER_STEP = 20;
+/** A report wakes the watcher at most this often: a burst of reports costs one step, not one each. */
+export const POKE_GAP_MS = 250;
+/** Failed jobs closed per step. */
+const JOBS_CLOSED_PER_STEP = 100;
+/** Reported chunks read per step to pick the step's share from (the per-user limits keep it far lower). */
+const REPORTED_READ_MAX = 20_000;
+
+type Verdict = "paid" | "other payer" | "mismatch" | "not open";
 
 /**
- * Follows every unpaid chunk on the chain until it is paid or has failed:
- * - a BatchPaid event in the index with the chunk's reference pays it, once the Transfer events
- *   just before it (same transaction, from the payer) match the chunk's recipients and amounts;
- * - a reported transaction that reverted, that was never seen, or that was mined and indexed
- *   without that BatchPaid fails the chunk, with the reason in words.
- * All state is in the database, so a restarted server carries on where it stopped.
+ * Follows every unpaid chunk on the chain until it is paid, has failed, or is closed. Each step:
+ * 1. Payments (no RPC): the BatchPaid events indexed since the last step, joined to the chunks by
+ *    their reference. A chunk is paid by the first one from the job's payer (a job whose payer is
+ *    not known yet takes the payer of the first matching payment, for all its chunks) whose
+ *    recipientCount, total and the Transfers just before it (same transaction, from the payer) are
+ *    exactly the chunk's plan. Any other event with the reference is ignored: anyone can copy a
+ *    reference from the mempool, so a payment that does not match never fails a chunk.
+ * 2. Reported transactions (RPC, at most TX_CHECKS_PER_STEP, round robin by user then job): a
+ *    transaction that reverted, that was never seen, or that was mined and indexed without a
+ *    BatchPaid that pays the chunk, fails it, with the reason in words.
+ * 3. Jobs with a chunk never sent within the submit window fail; failed jobs past the window are
+ *    closed: their open chunks 'closed', their recipients 'unpaid'. Closed chunks take no reports
+ *    and cost no RPC; step 1 still confirms one its job's payer pays later.
+ * All state is in the database (the event cursor is in memory: a restarted server reads the
+ * index's BatchPaid events again from the start, a page a step), so a restart carries on.
  */
 export class BatchWatcher {
   private readonly ticker: Ticker<void>;
+  /** Set by a poke until the step it asked for starts: many reports in a row ask for one step. */
+  private pokeQueued = false;
+  private pokeTimer: NodeJS.Timeout | null = null;
+  private lastStepAt = 0;
+  /** The last BatchPaid event step 1 read (its block hash tells a rewound index). */
+  private cursor: { block: number; log: number; hash: string } | null = null;
+  private steps = 0;
+  /** The step that last looked up a reported chunk (job:index), one of a job's, one of a user's: the round robin's memory. */
+  private readonly served = { chunk: new Map<string, number>(), job: new Map<string, number>(), user: new Map<string, number>() };
 
   constructor(
     private readonly db: Database,
@@ -43,6 +76,9 @@ export class BatchWatcher {
   }
 
   stop(): Promise<void> {
+    if (this.pokeTimer) clearTimeout(this.pokeTimer);
+    this.pokeTimer = null;
+    this.pokeQueued = false;
     return this.ticker.stop();
   }
 
@@ -50,9 +86,18 @@ export class BatchWatcher {
     return { running: this.ticker.running, lastError: this.ticker.lastError };
   }
 
-  /** Looks again soon: a chunk transaction was just reported. */
+  /**
+   * Looks again soon: a chunk transaction was just reported. Every report until that step starts
+   * shares it, and it starts no sooner than POKE_GAP_MS after the last one did.
+   */
   poke(): void {
-    this.ticker.poke();
+    if (this.pokeQueued || !this.ticker.running) return;
+    this.pokeQueued = true;
+    const wait = Math.max(0, this.lastStepAt + POKE_GAP_MS - Date.now());
+    this.pokeTimer = setTimeout(() => {
+      this.pokeTimer = null;
+      this.ticker.poke();
+    }, wait);
   }
 
   /** One step now (tests, and after the indexer catches up). */
@@ -61,55 +106,125 @@ export class BatchWatcher {
   }
 
   private async step(): Promise<void> {
+    // Every report stored so far is seen by this step: a wake-up asked for meanwhile is no longer needed.
+    if (this.pokeTimer) clearTimeout(this.pokeTimer);
+    this.pokeTimer = null;
+    this.pokeQueued = false;
+    this.lastStepAt = Date.now();
+    this.steps++;
     // The checkpoint is read before the events: whatever the index held at it is in the queries below.
     const checkpoint = this.indexer.status().checkpoint;
+    const touched = new Set<string>();
+    const caughtUp = await this.readPayments(touched);
+    await this.checkReported(checkpoint, caughtUp, touched);
+    // Jobs still processing with a chunk never sent past the submit window fail here even when nothing else changed.
+    const cutoff = new Date(Date.now() - this.options.submitWindowMs);
+    const stale = await this.db
+      .selectDistinct({ id: batchChunks.jobId })
+      .from(batchChunks)
+      .innerJoin(batchJobs, eq(batchJobs.id, batchChunks.jobId))
+      .where(and(eq(batchChunks.status, "pending"), eq(batchJobs.status, "processing"), lt(batchJobs.createdAt, cutoff)));
+    for (const job of stale) touched.add(job.id);
+    for (const jobId of touched) await this.batch.refreshJob(jobId);
+    await this.closeAbandoned(cutoff);
+  }
+
+  // ------------------------------------------------------------ 1. payments, from the index only
+
+  /** Reads the BatchPaid events indexed since the last step; true when it read them all. */
+  private async readPayments(touched: Set<string>): Promise<boolean> {
+    const cursor = this.cursor;
+    if (cursor) {
+      const [still] = await this.db
+        .select({ blockHash: chainEvents.blockHash })
+        .from(chainEvents)
+        .where(and(eq(chainEvents.blockNumber, cursor.block), eq(chainEvents.logIndex, cursor.log)));
+      if (!still || still.blockHash !== cursor.hash) {
+        // The index was rewound past the cursor: read every BatchPaid again (chunks reopened by the rewind among them).
+        this.cursor = null;
+        this.log.info({ block: cursor.block }, "index rewound: batch payments read again");
+        return this.readPayments(touched);
+      }
+    }
+    const events = await this.db
+      .select()
+      .from(chainEvents)
+      .where(
+        and(
+          eq(chainEvents.eventName, "BatchPaid"),
+          cursor
+            ? or(gt(chainEvents.blockNumber, cursor.block), and(eq(chainEvents.blockNumber, cursor.block), gt(chainEvents.logIndex, cursor.log)))
+            : undefined,
+        ),
+      )
+      .orderBy(asc(chainEvents.blockNumber), asc(chainEvents.logIndex))
+      .limit(EVENTS_PER_STEP);
+    if (events.length === 0) return true;
+    const references = [...new Set(events.map((e) => String(e.args.paymentRef)))];
     const open = await this.db
       .select()
       .from(batchChunks)
-      .where(inArray(batchChunks.status, ["pending", "submitted"]))
-      .orderBy(asc(batchChunks.submittedAt))
-      .limit(CHUNKS_PER_STEP);
-    const touched = new Set<string>();
-    for (const chunk of open) {
-      const paid = await this.findBatchPaid(chunk.reference);
-      if (paid) {
-        await this.settle(chunk, paid);
-        touched.add(chunk.jobId);
-      } else if (chunk.status === "submitted" && chunk.txHash) {
-        const failure = await this.checkTransaction(chunk, checkpoint);
-        if (failure) {
-          await this.db
-            .update(batchChunks)
-            .set({ status: "failed", error: failure })
-            .where(and(eq(batchChunks.jobId, chunk.jobId), eq(batchChunks.index, chunk.index), eq(batchChunks.status, "submitted")));
-          this.batch.invalidate();
-          this.log.info({ job: chunk.jobId, chunk: chunk.index, tx: chunk.txHash, error: failure }, "batch chunk failed");
+      .where(and(inArray(batchChunks.reference, references), ne(batchChunks.status, "confirmed")));
+    const byReference = new Map(open.map((chunk) => [chunk.reference, chunk]));
+    for (const event of events) {
+      const chunk = byReference.get(String(event.args.paymentRef));
+      if (chunk) {
+        const verdict = await this.accept(chunk, event);
+        if (verdict === "paid") {
+          byReference.delete(chunk.reference);
           touched.add(chunk.jobId);
+        } else if (verdict !== "not open") {
+          this.log.info({ job: chunk.jobId, chunk: chunk.index, tx: event.transactionHash, payer: event.args.payer, verdict }, "a BatchPaid with a chunk's reference was ignored");
         }
       }
+      this.cursor = { block: event.blockNumber, log: event.logIndex, hash: event.blockHash };
     }
-    // Jobs still processing past the submit window fail here even when nothing else changed.
-    const stale = await this.db
-      .select({ id: batchJobs.id })
-      .from(batchJobs)
-      .where(and(eq(batchJobs.status, "processing"), lt(batchJobs.createdAt, new Date(Date.now() - this.options.submitWindowMs))));
-    for (const job of stale) touched.add(job.id);
-    for (const jobId of touched) await this.batch.refreshJob(jobId);
+    return events.length < EVENTS_PER_STEP;
   }
 
-  private async findBatchPaid(reference: string): Promise<EventRow | null> {
-    const [event] = await this.db
-      .select()
-      .from(chainEvents)
-      .where(and(eq(chainEvents.eventName, "BatchPaid"), sql`${chainEvents.args}->>'paymentRef' = ${reference}`))
-      .orderBy(asc(chainEvents.blockNumber), asc(chainEvents.logIndex))
-      .limit(1);
-    return event ?? null;
-  }
-
-  /** Marks the chunk and its recipients paid if the transfers before its BatchPaid are exactly the plan. */
-  private async settle(chunk: Chunk, paid: EventRow): Promise<void> {
+  /**
+   * Confirms the chunk on `paid` when it is the job's payer's (or binds a job without one to its
+   * payer) and pays exactly the plan; any other BatchPaid changes nothing.
+   */
+  private async accept(chunk: Chunk, paid: EventRow): Promise<Verdict> {
     const payer = String(paid.args.payer);
+    const [job] = await this.db.select({ payer: batchJobs.payer }).from(batchJobs).where(eq(batchJobs.id, chunk.jobId));
+    if (!job) return "not open";
+    if (job.payer !== null && job.payer.toLowerCase() !== payer.toLowerCase()) return "other payer";
+    if (!(await this.paysThePlan(chunk, paid))) return "mismatch";
+    const tx = paid.transactionHash;
+    const verdict = await this.db.transaction(async (db): Promise<Verdict> => {
+      // A job started without a known wallet takes the payer of its first matching payment; the
+      // row lock makes two steps (or servers) agree on one.
+      const [bound] = await db
+        .update(batchJobs)
+        .set({ payer: sql`coalesce(${batchJobs.payer}, ${payer})` })
+        .where(eq(batchJobs.id, chunk.jobId))
+        .returning({ payer: batchJobs.payer });
+      if (!bound || bound.payer?.toLowerCase() !== payer.toLowerCase()) return "other payer";
+      const [confirmed] = await db
+        .update(batchChunks)
+        .set({ status: "confirmed", txHash: tx, blockNumber: paid.blockNumber, error: null, confirmedAt: new Date(), submittedAt: chunk.submittedAt ?? new Date() })
+        .where(and(eq(batchChunks.jobId, chunk.jobId), eq(batchChunks.index, chunk.index), ne(batchChunks.status, "confirmed")))
+        .returning({ index: batchChunks.index });
+      if (!confirmed) return "not open";
+      await db
+        .update(batchRecipients)
+        .set({ status: "paid", txHash: tx })
+        .where(and(eq(batchRecipients.jobId, chunk.jobId), eq(batchRecipients.chunkIndex, chunk.index)));
+      return "paid";
+    });
+    if (verdict === "paid") {
+      this.batch.invalidate();
+      this.log.info({ job: chunk.jobId, chunk: chunk.index, tx, closed: chunk.status === "closed" }, "batch chunk paid");
+    }
+    return verdict;
+  }
+
+  /** Whether the BatchPaid and the Transfers just before it (same transaction, from its payer) are exactly the chunk's plan. */
+  private async paysThePlan(chunk: Chunk, paid: EventRow): Promise<boolean> {
+    if (String(paid.args.recipientCount) !== String(chunk.recipientCount) || String(paid.args.total) !== chunk.totalAmount) return false;
+    const payer = String(paid.args.payer).toLowerCase();
     const transfers = (
       await this.db
         .select()
@@ -120,7 +235,7 @@ export class BatchWatcher {
             eq(chainEvents.eventName, "Transfer"),
             eq(chainEvents.blockNumber, paid.blockNumber),
             lt(chainEvents.logIndex, paid.logIndex),
-            eq(chainEvents.fromAddress, payer.toLowerCase()),
+            eq(chainEvents.fromAddress, payer),
           ),
         )
         .orderBy(desc(chainEvents.logIndex))
@@ -131,40 +246,96 @@ export class BatchWatcher {
       .from(batchRecipients)
       .where(and(eq(batchRecipients.jobId, chunk.jobId), eq(batchRecipients.chunkIndex, chunk.index)))
       .orderBy(asc(batchRecipients.position));
-    const matches =
+    return (
       transfers.length === recipients.length &&
-      recipients.every((r, i) => transfers[i].toAddress === r.address.toLowerCase() && transfers[i].args.value === r.amount);
-    const tx = paid.transactionHash;
-    if (!matches) {
-      await this.db
-        .update(batchChunks)
-        .set({ status: "failed", txHash: tx, blockNumber: paid.blockNumber, error: `Transaction ${tx} carries this chunk's reference but paid other recipients or amounts than planned.` })
-        .where(and(eq(batchChunks.jobId, chunk.jobId), eq(batchChunks.index, chunk.index)));
-      this.batch.invalidate();
-      this.log.warn({ job: chunk.jobId, chunk: chunk.index, tx }, "batch chunk paid other recipients than planned");
-      return;
-    }
-    await this.db.transaction(async (db) => {
-      await db
-        .update(batchChunks)
-        .set({ status: "confirmed", txHash: tx, blockNumber: paid.blockNumber, error: null, confirmedAt: new Date(), submittedAt: chunk.submittedAt ?? new Date() })
-        .where(and(eq(batchChunks.jobId, chunk.jobId), eq(batchChunks.index, chunk.index)));
-      await db
-        .update(batchRecipients)
-        .set({ status: "paid", txHash: tx })
-        .where(and(eq(batchRecipients.jobId, chunk.jobId), eq(batchRecipients.chunkIndex, chunk.index)));
-      // A job started without a known wallet learns its payer from the first paid chunk.
-      await db
-        .update(batchJobs)
-        .set({ payer })
-        .where(and(eq(batchJobs.id, chunk.jobId), sql`${batchJobs.payer} is null`));
-    });
-    this.batch.invalidate();
-    this.log.info({ job: chunk.jobId, chunk: chunk.index, tx, recipients: recipients.length }, "batch chunk paid");
+      recipients.every((r, i) => transfers[i].toAddress === r.address.toLowerCase() && transfers[i].args.value === r.amount)
+    );
   }
 
-  /** Why a reported transaction cannot pay its chunk, or null while it still may. */
-  private async checkTransaction(chunk: Chunk, checkpoint: number | null): Promise<string | null> {
+  // ------------------------------------------------------------ 2. reported transactions, on the node
+
+  private async checkReported(checkpoint: number | null, caughtUp: boolean, touched: Set<string>): Promise<void> {
+    const reported = await this.db
+      .select({ chunk: batchChunks, uid: batchJobs.uid, payer: batchJobs.payer })
+      .from(batchChunks)
+      .innerJoin(batchJobs, eq(batchJobs.id, batchChunks.jobId))
+      .where(and(eq(batchChunks.status, "submitted"), isNotNull(batchChunks.txHash)))
+      .limit(REPORTED_READ_MAX);
+    const share = this.fairShare(reported.map((r) => ({ ...r.chunk, uid: r.uid, payer: r.payer })));
+    // Looked up together (ethers sends them as one JSON-RPC batch); decided one by one.
+    const outcomes = await Promise.all(share.map((chunk) => this.checkTransaction(chunk, checkpoint, caughtUp)));
+    for (const [i, chunk] of share.entries()) {
+      const outcome = outcomes[i];
+      const failure = outcome !== null && typeof outcome === "object" ? await this.whyNotPaid(chunk, outcome.to) : outcome;
+      if (failure === "paid") touched.add(chunk.jobId);
+      else if (failure) {
+        // Only if the chunk still waits on this transaction (not paid, reported again or closed meanwhile).
+        const [failed] = await this.db
+          .update(batchChunks)
+          .set({ status: "failed", error: failure })
+          .where(and(eq(batchChunks.jobId, chunk.jobId), eq(batchChunks.index, chunk.index), eq(batchChunks.status, "submitted"), eq(batchChunks.txHash, chunk.txHash!)))
+          .returning({ index: batchChunks.index });
+        if (!failed) continue;
+        this.batch.invalidate();
+        this.log.info({ job: chunk.jobId, chunk: chunk.index, tx: chunk.txHash, error: failure }, "batch chunk failed");
+        touched.add(chunk.jobId);
+      }
+    }
+  }
+
+  /**
+   * This step's share of the reported chunks, at most TX_CHECKS_PER_STEP, round robin: one chunk
+   * per user in turn (the user served longest ago first), within a user one chunk per job in turn
+   * (likewise), within a job the chunk looked up longest ago first. A user with hundreds of reports
+   * costs a step no more than anyone else, and cannot hold another user's chunk back.
+   */
+  private fairShare(reported: Reported[]): Reported[] {
+    const chunkKey = (c: Chunk) => `${c.jobId}:${c.index}`;
+    const served = this.served;
+    const at = (map: Map<string, number>, key: string) => map.get(key) ?? 0;
+    // Forget what is no longer reported, so the memory stays the size of the work.
+    const live = { chunk: new Set(reported.map(chunkKey)), job: new Set(reported.map((c) => c.jobId)), user: new Set(reported.map((c) => c.uid)) };
+    for (const kind of ["chunk", "job", "user"] as const) for (const key of served[kind].keys()) if (!live[kind].has(key)) served[kind].delete(key);
+
+    const users = new Map<string, Map<string, Reported[]>>();
+    for (const chunk of reported) {
+      const jobs = users.get(chunk.uid) ?? new Map<string, Reported[]>();
+      users.set(chunk.uid, jobs);
+      const list = jobs.get(chunk.jobId) ?? [];
+      jobs.set(chunk.jobId, list);
+      list.push(chunk);
+    }
+    const queues = [...users.entries()]
+      .sort(([a], [b]) => at(served.user, a) - at(served.user, b) || a.localeCompare(b))
+      .map(([uid, jobs]) => ({
+        uid,
+        jobs: [...jobs.entries()]
+          .sort(([a], [b]) => at(served.job, a) - at(served.job, b) || a.localeCompare(b))
+          .map(([, chunks]) => chunks.sort((a, b) => at(served.chunk, chunkKey(a)) - at(served.chunk, chunkKey(b)) || a.index - b.index)),
+      }));
+
+    const picked: Reported[] = [];
+    while (picked.length < TX_CHECKS_PER_STEP && queues.some((q) => q.jobs.length > 0)) {
+      for (const user of queues) {
+        if (picked.length >= TX_CHECKS_PER_STEP) break;
+        const job = user.jobs.shift();
+        if (!job) continue;
+        const chunk = job.shift()!;
+        picked.push(chunk);
+        if (job.length > 0) user.jobs.push(job);
+        served.user.set(chunk.uid, this.steps);
+        served.job.set(chunk.jobId, this.steps);
+        served.chunk.set(chunkKey(chunk), this.steps);
+      }
+    }
+    return picked;
+  }
+
+  /**
+   * Why a reported transaction cannot pay its chunk, null while it still may, or `mined` when it is
+   * mined and indexed: the index then says (whyNotPaid). Node calls only, so the share runs at once.
+   */
+  private async checkTransaction(chunk: Reported, checkpoint: number | null, caughtUp: boolean): Promise<string | null | { mined: true; to: string | null }> {
     const hash = chunk.txHash!;
     const { provider } = this.chain;
     let receipt;
@@ -183,11 +354,37 @@ export class BatchWatcher {
       return `Transaction ${hash} was not found on the chain ${duration(this.options.txNotFoundMs)} after it was reported: it may have been dropped. Send the chunk again.`;
     }
     if (receipt.status === 0) return `Transaction ${hash} reverted: ${await this.revertReason(hash, receipt.blockNumber)}`;
-    if (checkpoint !== null && receipt.blockNumber <= checkpoint) {
-      const to = receipt.to?.toLowerCase() === this.chain.manifest.batchPayments.toLowerCase() ? "" : " (it was not sent to the batch payment contract)";
-      return `Transaction ${hash} did not pay this chunk: it has no BatchPaid event with the chunk's reference${to}.`;
+    // Mined: decided once the index holds its block and step 1 has read every payment up to it.
+    if (checkpoint === null || receipt.blockNumber > checkpoint || !caughtUp) return null;
+    return { mined: true, to: receipt.to };
+  }
+
+  /** The reported transaction is mined and indexed but did not pay the chunk: why, in words (or 'paid' if it does now). */
+  private async whyNotPaid(chunk: Reported, to: string | null): Promise<string> {
+    const hash = chunk.txHash!;
+    const events = await this.db
+      .select()
+      .from(chainEvents)
+      .where(
+        and(
+          eq(chainEvents.transactionHash, hash),
+          eq(chainEvents.eventName, "BatchPaid"),
+          sql`${chainEvents.args}->>'paymentRef' = ${chunk.reference}`,
+        ),
+      )
+      .orderBy(asc(chainEvents.logIndex));
+    let reason: string | null = null;
+    for (const event of events) {
+      const verdict = await this.accept(chunk, event);
+      if (verdict === "paid" || verdict === "not open") return "paid";
+      if (verdict === "other payer") {
+        const [job] = await this.db.select({ payer: batchJobs.payer }).from(batchJobs).where(eq(batchJobs.id, chunk.jobId));
+        reason ??= `Transaction ${hash} paid this chunk's reference from ${String(event.args.payer)}, but this batch is paid from ${job?.payer ?? "another wallet"}: only that wallet's payment counts.`;
+      } else reason ??= `Transaction ${hash} carries this chunk's reference but paid other recipients or amounts than planned.`;
     }
-    return null;
+    if (reason) return reason;
+    const toBatch = to?.toLowerCase() === this.chain.manifest.batchPayments.toLowerCase() ? "" : " (it was not sent to the batch payment contract)";
+    return `Transaction ${hash} did not pay this chunk: it has no BatchPaid event with the chunk's reference${toBatch}.`;
   }
 
   /** Replays a reverted transaction on the state before its block, to name the contract's error. */
@@ -200,5 +397,41 @@ export class BatchWatcher {
     } catch (error) {
       return describeError(error);
     }
+  }
+
+  // ------------------------------------------------------------ 3. closing failed jobs
+
+  /**
+   * Closes the open chunks of jobs that failed and whose submit window is over: no report reopens
+   * them and the watcher looks up none of their transactions again; their recipients read 'unpaid'.
+   * A closed chunk the job's payer pays later is still confirmed by step 1.
+   */
+  private async closeAbandoned(cutoff: Date): Promise<void> {
+    const jobs = await this.db
+      .selectDistinct({ id: batchChunks.jobId })
+      .from(batchChunks)
+      .innerJoin(batchJobs, eq(batchJobs.id, batchChunks.jobId))
+      .where(and(inArray(batchChunks.status, [...OPEN_CHUNK_STATUSES]), eq(batchJobs.status, "failed"), lt(batchJobs.createdAt, cutoff)))
+      .limit(JOBS_CLOSED_PER_STEP);
+    if (jobs.length === 0) return;
+    const reason = `Not paid: the batch failed and was closed ${duration(this.options.submitWindowMs)} after it started.`;
+    for (const { id } of jobs) {
+      const closed = await this.db.transaction(async (db) => {
+        const chunks = await db
+          .update(batchChunks)
+          .set({ status: "closed", error: sql`coalesce(${batchChunks.error}, ${reason})` })
+          .where(and(eq(batchChunks.jobId, id), inArray(batchChunks.status, [...OPEN_CHUNK_STATUSES])))
+          .returning({ index: batchChunks.index });
+        if (chunks.length > 0) {
+          await db
+            .update(batchRecipients)
+            .set({ status: "unpaid" })
+            .where(and(eq(batchRecipients.jobId, id), inArray(batchRecipients.chunkIndex, chunks.map((c) => c.index)), eq(batchRecipients.status, "pending")));
+        }
+        return chunks.length;
+      });
+      this.log.info({ job: id, chunks: closed }, "failed batch job closed");
+    }
+    this.batch.invalidate();
   }
 }

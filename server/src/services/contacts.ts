@@ -2,7 +2,7 @@ import { and, asc, count, desc, eq, ilike, ne, or, sql, SQL } from "drizzle-orm"
 import { isValidAddress, parseAddress } from "../../../common/addresses";
 import type { Database } from "../db/client";
 import { contacts } from "../db/schema";
-import { badRequest, conflict, HttpError, notFound } from "../errors";
+import { badRequest, conflict, HttpError, notFound, tooMany } from "../errors";
 import { readCsv } from "./csv";
 import type { Contact, ContactPage, ImportResult } from "../../../common/apiTypes";
 
@@ -91,6 +91,17 @@ const toContact = (row: Row): Contact => ({
   createdAt: row.createdAt.toISOString(),
 });
 
+/** The 429 of a user who holds `max` contacts already: it frees up as contacts are deleted. */
+const limitMessage = (max: number) =>
+  `Contact limit reached - You have ${max.toLocaleString("en-US")} contacts, the most one account may keep: delete some to add more`;
+
+/** The reason an import gives each good row past the limit (none of them is added). */
+const importLimitReason = (max: number) =>
+  `Contact limit reached - At most ${max.toLocaleString("en-US")} contacts per account: this row was not added (delete some contacts and import it again)`;
+
+/** Serialises one user's adds and imports, so the limit counts what is stored (two requests at once). */
+const lockUser = (uid: string) => sql`select pg_advisory_xact_lock(hashtext(${`contacts:${uid}`}))`;
+
 // Rows an INSERT sends at once: four parameters each, well under Postgres's 65,535.
 const INSERT_CHUNK = 1000;
 
@@ -123,13 +134,25 @@ export class ContactsService {
     return rows.map(toContact);
   }
 
-  async add(uid: string, input: ContactInput): Promise<Contact> {
+  /** Adds one contact; a user holding `max` contacts already gets a 429. */
+  async add(uid: string, input: ContactInput, max: number): Promise<Contact> {
     const fields = checkContact(input);
-    const [row] = await this.db
-      .insert(contacts)
-      .values({ uid, ...fields })
-      .onConflictDoNothing()
-      .returning();
+    const row = await this.db.transaction(async (tx) => {
+      await tx.execute(lockUser(uid));
+      const [{ held }] = await tx.select({ held: count() }).from(contacts).where(eq(contacts.uid, uid));
+      if (held >= max) {
+        // A duplicate says so rather than the limit: it would not be added either way.
+        const existing = await this.findByAddress(uid, fields.address, undefined, tx as unknown as Database);
+        if (existing) throw conflict(duplicateMessage(fields.address, existing.name));
+        throw tooMany(limitMessage(max));
+      }
+      const [inserted] = await tx
+        .insert(contacts)
+        .values({ uid, ...fields })
+        .onConflictDoNothing()
+        .returning();
+      return inserted;
+    });
     if (!row) throw await this.duplicateError(uid, fields.address);
     return toContact(row);
   }
@@ -168,22 +191,25 @@ export class ContactsService {
     if (deleted.length === 0) throw notFoundError();
   }
 
-  /** Reads a contacts CSV (Name, Address, optional Notes) and adds its good rows. */
-  async importCsv(uid: string, csvText: string, maxRows: number): Promise<ImportResult> {
+  /** Reads a contacts CSV (Name, Address, optional Notes) and adds its good rows, up to `maxContacts` in all. */
+  async importCsv(uid: string, csvText: string, maxRows: number, maxContacts: number): Promise<ImportResult> {
     const rows = readCsv(csvText, { required: ["name", "address"], optional: ["notes"], maxRows, rowsAre: "contacts" });
     return this.addMany(
       uid,
       rows.map((row) => ({ line: row.line, problem: row.problem, ...row.cells })),
+      maxContacts,
     );
   }
 
   /**
    * Adds the good candidates in one transaction; each bad one, and each address already in the
-   * contacts or earlier in the list, is skipped with its line and the reason.
+   * contacts or earlier in the list, is skipped with its line and the reason. The user keeps at
+   * most `maxContacts`: good rows past that are skipped too, each saying so, and none is added.
    */
-  async addMany(uid: string, candidates: readonly ContactCandidate[]): Promise<ImportResult> {
+  async addMany(uid: string, candidates: readonly ContactCandidate[], maxContacts: number): Promise<ImportResult> {
     const skipped: ImportResult["skipped"] = [];
     return this.db.transaction(async (tx) => {
+      await tx.execute(lockUser(uid));
       const existing = new Map<string, string>();
       const stored = await tx.select({ address: contacts.address, name: contacts.name }).from(contacts).where(eq(contacts.uid, uid));
       for (const row of stored) existing.set(row.address.toLowerCase(), row.name);
@@ -210,7 +236,8 @@ export class ContactsService {
         else if (earlier !== undefined) skip(`Duplicate address - ${fields.address} is already on line ${earlier} of this file`);
         else {
           firstLine.set(key, candidate.line);
-          good.push({ ...fields, line: candidate.line });
+          if (stored.length + good.length >= maxContacts) skip(importLimitReason(maxContacts));
+          else good.push({ ...fields, line: candidate.line });
         }
       }
 
@@ -238,8 +265,8 @@ export class ContactsService {
     return row;
   }
 
-  private async findByAddress(uid: string, address: string, exceptId?: number): Promise<Row | undefined> {
-    const [row] = await this.db
+  private async findByAddress(uid: string, address: string, exceptId?: number, db: Database = this.db): Promise<Row | undefined> {
+    const [row] = await db
       .select()
       .from(contacts)
       .where(

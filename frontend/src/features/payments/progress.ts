@@ -33,6 +33,8 @@ export function progressOf(state: Pick<PaymentsState, "job" | "chunks" | "server
     let status = local.status;
     if (remote?.status === "confirmed") status = "paid";
     else if (remote?.status === "failed" && local.status !== "sending" && local.status !== "waiting") status = "failed";
+    // Closed (the batch failed and its time to send is over): not paid, and never will be from here.
+    else if (remote?.status === "closed" && local.status !== "sending") status = "failed";
     else if (remote?.status === "submitted" && local.status === "waiting") status = "submitted";
     return {
       index: plan.index,

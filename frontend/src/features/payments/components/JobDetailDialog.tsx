@@ -31,6 +31,9 @@ function Figure({ label, children }: { label: string; children: ReactNode }) {
   );
 }
 
+// unpaid: the recipient's chunk was closed unpaid (its batch failed and its time to send is over).
+const RECIPIENT_STATUS: Record<RecipientDetail["status"], string> = { pending: "Pending", paid: "Paid", unpaid: "Not paid" };
+
 const recipientColumns: Column<RecipientDetail>[] = [
   { header: "#", cell: (r) => <span className="tabular-nums text-muted-foreground">{count(r.position + 1)}</span> },
   { header: "Name", cell: (r) => <span className="truncate">{r.name || <span className="text-muted-foreground">no name</span>}</span> },
@@ -40,7 +43,7 @@ const recipientColumns: Column<RecipientDetail>[] = [
     header: "Status",
     cell: (r) => (
       <span className="flex flex-col items-start gap-0.5">
-        <Badge variant={r.status === "paid" ? "success" : "outline"}>{r.status === "paid" ? "Paid" : "Pending"}</Badge>
+        <Badge variant={r.status === "paid" ? "success" : "outline"}>{RECIPIENT_STATUS[r.status]}</Badge>
         {r.txHash && <TxHashLink hash={r.txHash} className="text-xs" />}
       </span>
     ),

@@ -12,6 +12,8 @@ const CHUNK: Record<ChunkStatus, { label: string; variant: "outline" | "secondar
   submitted: { label: "Submitted", variant: "secondary" },
   confirmed: { label: "Paid", variant: "success" },
   failed: { label: "Failed", variant: "destructive" },
+  // The job failed and its submit window is over: the server follows the chunk no more.
+  closed: { label: "Closed", variant: "outline" },
 };
 
 export const JobStatusBadge = ({ status }: { status: JobStatus }) => <Badge variant={JOB[status].variant}>{JOB[status].label}</Badge>;

@@ -32,6 +32,7 @@ import {
 export const PERMIT_LIFETIME_S = 60 * 60;
 
 const NOT_CONNECTED = "Please connect your wallet to make USDX payments";
+const CLOSED = "This batch is closed: start a new batch for the recipients not paid.";
 
 type Run = (request: TxRequest) => Promise<TxOutcome>;
 
@@ -222,6 +223,11 @@ export function useBatchTransfer() {
       return;
     } finally {
       setStarting(false);
+    }
+    // A closed batch (failed, and its time to send is over) takes no more transactions.
+    if (detail.chunks.some((c) => c.status === "closed")) {
+      transferFailed(detail.job.error ? `${detail.job.error} ${CLOSED}` : CLOSED);
+      return;
     }
     const runNumber = beginRun(job, true);
     applyServerStatus(detail, Date.now());
