@@ -1,5 +1,5 @@
 import { formatUnits } from "ethers";
-import { TOKEN_DECIMALS } from "./token";
+import { MULTIPLIER_BASE, TOKEN_DECIMALS } from "./token";
 
 // Plain decimals only: no sign, no exponent, no thousands separators, at most 18 decimals.
 const DECIMAL = /^(\d+)(?:\.(\d*))?$|^\.(\d+)$/;
@@ -48,4 +48,22 @@ export function formatTokenAmount(value: bigint, places = 2, decimals: number = 
   const [whole, fraction = ""] = formatUnits(abs, decimals).split(".");
   const shown = places > 0 ? `${whole}.${fraction.padEnd(places, "0").slice(0, places)}` : whole;
   return negative ? `-${shown}` : shown;
+}
+
+/**
+ * What a Transfer of `value` tokens really moved at `multiplier`, with the contract's arithmetic.
+ * USDX (like USDM) converts the value to shares rounding down, `value * 1e18 / multiplier`, and
+ * emits the requested value even when those shares are worth less, or when no share moved at all.
+ * `amount` answers "did the event claim more than moved?" to the wei: the shares are worth exactly
+ * `shares * multiplier / 1e18`, and each balance moves by that rounded down or up (each balance
+ * rounds on its own). While the shortfall is under one wei the event's value is one of those, so
+ * `amount` is the value; from one wei on, every balance moved less, and `amount` is the shares'
+ * worth rounded down (0 when no share moved). Decided in docs/ARCHITECTURE.md ("A transfer worth
+ * less than one share").
+ */
+export function transferMoved(value: bigint, multiplier: bigint = MULTIPLIER_BASE): { shares: bigint; amount: bigint } {
+  const shares = (value * MULTIPLIER_BASE) / multiplier;
+  const worth = shares * multiplier; // in wei, times 1e18: exact
+  const shortfall = value * MULTIPLIER_BASE - worth;
+  return { shares, amount: shortfall < MULTIPLIER_BASE ? value : worth / MULTIPLIER_BASE };
 }

@@ -2,7 +2,7 @@ import { expect } from "chai";
 import { Interface, ZeroHash, formatUnits, getAddress, hexlify, id, parseUnits, randomBytes } from "ethers";
 import { BatchPayments__factory, USDX__factory } from "../typechain-types";
 import { isValidAddress, parseAddress, shortAddress } from "../common/addresses";
-import { exactTokenAmount, formatTokenAmount, parsePositiveTokenAmount, parseTokenAmount } from "../common/amounts";
+import { exactTokenAmount, formatTokenAmount, parsePositiveTokenAmount, parseTokenAmount, transferMoved } from "../common/amounts";
 import { decodeRevertData, describeContractError, describeError, isUserRejection } from "../common/contractErrors";
 import { validateManifest } from "../common/manifest";
 import { chainIdHex, localRpcPort, SEPOLIA } from "../common/networks";
@@ -55,6 +55,32 @@ describe("common: token amounts", () => {
     expect(formatTokenAmount(0n, 2)).to.equal("0.00");
     expect(formatTokenAmount(-15n * 10n ** 17n, 2)).to.equal("-1.50");
     expect(formatTokenAmount(123n * 10n ** 18n, 0)).to.equal("123");
+  });
+});
+
+describe("common: what a Transfer moved (transferMoved)", () => {
+  const at = (multiplier: string) => parseUnits(multiplier, 18);
+
+  it("at 1.0 a transfer moves exactly its value", () => {
+    expect(transferMoved(1n)).to.deep.equal({ shares: 1n, amount: 1n });
+    expect(transferMoved(parseUnits("31.07", 18))).to.deep.equal({ shares: parseUnits("31.07", 18), amount: parseUnits("31.07", 18) });
+  });
+
+  it("a shortfall under one wei is no shortfall: 31.07 at 1.015 falls 0.2 wei short and reads as sent", () => {
+    const value = parseUnits("31.07", 18);
+    const moved = transferMoved(value, at("1.015"));
+    expect(moved.shares).to.equal((value * 10n ** 18n) / at("1.015"));
+    expect(moved.shares * at("1.015")).to.equal(value * 10n ** 18n - 2n * 10n ** 17n); // 0.2 wei short, exactly
+    expect(moved.amount).to.equal(value);
+  });
+
+  it("from one wei short on, the amount is the shares' worth rounded down; no share moved is 0", () => {
+    expect(transferMoved(1n, at("1.5"))).to.deep.equal({ shares: 0n, amount: 0n });
+    expect(transferMoved(2n, at("1.5"))).to.deep.equal({ shares: 1n, amount: 2n }); // 1.5 wei: half a wei short
+    expect(transferMoved(4n, at("1.5"))).to.deep.equal({ shares: 2n, amount: 3n }); // 3 wei: one short
+    expect(transferMoved(3n, at("2"))).to.deep.equal({ shares: 1n, amount: 2n });
+    // At a huge multiplier a share is worth a whole token: 1.5 tokens move one share, worth 1.
+    expect(transferMoved(parseUnits("1.5", 18), 10n ** 36n)).to.deep.equal({ shares: 1n, amount: parseUnits("1", 18) });
   });
 });
 

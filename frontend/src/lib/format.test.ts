@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatMultiplier, formatUsdx, relativeTime, shortAddress } from "./format";
+import { formatMultiplier, formatUsdx, movedNote, relativeTime, shortAddress } from "./format";
 
 describe("formatting (spec section 9)", () => {
   it("shows balances to 2 decimals and the multiplier to 4, rounding down, without floating point", () => {
@@ -23,5 +23,27 @@ describe("formatting (spec section 9)", () => {
     expect(at(7300)).toBe("2 hours ago");
     expect(at(86400)).toBe(new Date((now / 1000 - 86400) * 1000).toLocaleString());
     expect(relativeTime(undefined)).toBe("Unknown");
+  });
+});
+
+describe("movedNote: a Transfer that moved less than its event says", () => {
+  it("says nothing when what moved is what the event says, or the server did not say", () => {
+    expect(movedNote("2000", "2000")).toBeNull();
+    expect(movedNote("2000", undefined)).toBeNull();
+  });
+
+  it("says what the event said and what moved, exactly, when rounding to whole shares lost some", () => {
+    expect(movedNote("2", "1")).toEqual({
+      moved: 1n,
+      noShares: false,
+      text: "The event says 0.000000000000000002 USDX; 0.000000000000000001 USDX moved (rounded down to whole shares).",
+    });
+    expect(movedNote(1234567000000000000001n, "1234567000000000000000")?.text).toBe(
+      "The event says 1,234.567000000000000001 USDX; 1,234.567 USDX moved (rounded down to whole shares).",
+    );
+  });
+
+  it("says no shares moved when the amount is worth less than one share", () => {
+    expect(movedNote("1", "0")).toEqual({ moved: 0n, noShares: true, text: "No shares moved: the amount is worth less than one share." });
   });
 });

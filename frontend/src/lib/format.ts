@@ -1,4 +1,4 @@
-import { formatTokenAmount } from "../../../common/amounts";
+import { exactTokenAmount, formatTokenAmount } from "../../../common/amounts";
 export { shortAddress } from "../../../common/addresses";
 
 /** Spec section 9: balances, shares, supply and batch totals to 2 decimals (rounded down). */
@@ -32,4 +32,31 @@ export function groupDigits(decimal: string): string {
   const sign = whole.startsWith("-") ? "-" : "";
   const digits = whole.replace(/^-/, "").replace(/\B(?=(\d{3})+(?!\d))/g, ",");
   return `${sign}${digits}${fraction !== undefined ? `.${fraction}` : ""}`;
+}
+
+/** What a history row says when a Transfer moved less than its event's value (USDX rounds to whole shares). */
+export interface MovedNote {
+  /** The base units that really moved. */
+  moved: bigint;
+  /** No share moved at all. */
+  noShares: boolean;
+  /** The sentence to show beside the amount. */
+  text: string;
+}
+
+const exactGrouped = (value: bigint) => groupDigits(exactTokenAmount(value));
+
+/**
+ * USDX converts a transfer's amount to shares rounding down, so a Transfer event may claim more
+ * than moved (at 1.5, transfer(2) moves one share, worth 1.5 wei, shown as 1) or nothing at all.
+ * `amountMoved` is the server's answer (base units); null when it matches the event's value (or
+ * is unknown), else the note to show.
+ */
+export function movedNote(eventValue: string | bigint, amountMoved: string | null | undefined): MovedNote | null {
+  if (amountMoved === null || amountMoved === undefined || !/^\d+$/.test(amountMoved)) return null;
+  const said = BigInt(eventValue);
+  const moved = BigInt(amountMoved);
+  if (moved === said) return null;
+  if (moved === 0n) return { moved, noShares: true, text: "No shares moved: the amount is worth less than one share." };
+  return { moved, noShares: false, text: `The event says ${exactGrouped(said)} USDX; ${exactGrouped(moved)} USDX moved (rounded down to whole shares).` };
 }

@@ -1,18 +1,45 @@
-import { and, asc, between, desc, eq, inArray, sql, SQL } from "drizzle-orm";
+import { and, between, desc, eq, getTableColumns, gt, lte, sql, SQL } from "drizzle-orm";
+import { ZeroAddress } from "ethers";
 import type { Database } from "../db/client";
-import { chainEvents, indexerState } from "../db/schema";
-import { historyType, HistoryType } from "../../../common/events";
-import { exactTokenAmount } from "../../../common/amounts";
+import { chainEvents, indexedBlocks, indexerState } from "../db/schema";
+import { historyType } from "../../../common/events";
+import { exactTokenAmount, transferMoved } from "../../../common/amounts";
+import { MULTIPLIER_BASE } from "../../../common/token";
 import { badRequest } from "../errors";
-import type { ContractEvent, EventPage, HistoryEntry, HistoryPage } from "../../../common/apiTypes";
+import type { ContractEvent, EventPage, HistoryEntry, HistoryPage, TransferMoved } from "../../../common/apiTypes";
 
 export type { ContractEvent, EventPage, HistoryEntry, HistoryPage };
 
-type EventRecord = typeof chainEvents.$inferSelect;
+export type EventRecord = typeof chainEvents.$inferSelect;
 
+/** A row with the reward multiplier in effect at its log (Transfer rows; null before any RewardMultiplier). */
+type RowWithMultiplier = EventRecord & { multiplier: string | null };
 
+/**
+ * The multiplier in effect at each selected Transfer log: the value of the newest RewardMultiplier
+ * event before it in (block, log index) order. One backward scan of chain_events_name_order that
+ * stops at its first row, per Transfer row of a page (the outer table is named, not aliased, so
+ * `chain_events.` here is the outer row; the inner one is `m`).
+ */
+const multiplierAtLog = sql<string | null>`case when chain_events.event_name = 'Transfer' then (
+  select m.args->>'value' from chain_events m
+  where m.event_name = 'RewardMultiplier' and m.contract = 'USDX'
+    and (m.block_number, m.log_index) < (chain_events.block_number, chain_events.log_index)
+  order by m.block_number desc, m.log_index desc limit 1) end`;
 
+const withMultiplier = { ...getTableColumns(chainEvents), multiplier: multiplierAtLog };
 
+/** A Transfer's shares moved and what they were worth, at the multiplier of its log (1e18 if none came before). */
+function movedBy(value: string, multiplier: string | null): TransferMoved {
+  const moved = transferMoved(BigInt(value), multiplier === null ? MULTIPLIER_BASE : BigInt(multiplier));
+  return { sharesMoved: moved.shares.toString(), amountMoved: moved.amount.toString() };
+}
+
+/** Where the index stands: its checkpoint and the stored hash of that block (null when none is stored). */
+export interface IndexHead {
+  block: number;
+  hash: string | null;
+}
 
 /** Events older than a cursor ("block-logIndex", as a page hands it out). */
 function before(cursor: string): SQL {
@@ -21,8 +48,8 @@ function before(cursor: string): SQL {
   return sql`(${chainEvents.blockNumber}, ${chainEvents.logIndex}) < (${Number(match[1])}, ${Number(match[2])})`;
 }
 
-function toEvent(row: EventRecord): ContractEvent {
-  return {
+function toEvent(row: RowWithMultiplier): ContractEvent {
+  const event: ContractEvent = {
     name: row.eventName,
     signature: row.signature,
     contract: row.contract,
@@ -32,6 +59,8 @@ function toEvent(row: EventRecord): ContractEvent {
     timestamp: row.blockTime,
     args: row.args,
   };
+  if (row.eventName === "Transfer" && typeof row.args.value === "string") Object.assign(event, movedBy(row.args.value, row.multiplier));
+  return event;
 }
 
 // Pages of events kept per state of the index: every dashboard asks for the same first page.
@@ -88,7 +117,7 @@ export class EventsService {
       return { events: [], range: { fromBlock, toBlock: Math.max(toBlock, fromBlock), hasMore: false }, cursor: null };
     }
     const rows = await this.db
-      .select()
+      .select(withMultiplier)
       .from(chainEvents)
       .where(
         and(
@@ -112,20 +141,21 @@ export class EventsService {
   /**
    * An account's Transfer, Mint and Burn history, newest first, `limit` at a time. Sent and
    * received transfers are read as two index-ordered queries and merged: an OR of the two would
-   * make the database sort every transfer the account ever made.
+   * make the database sort every transfer the account ever made. Each entry says what really moved
+   * (`sharesMoved`, `amountMoved`) at the multiplier of its log.
    */
   async history(address: string, limit: number, cursor: string | undefined): Promise<HistoryPage> {
     const account = address.toLowerCase();
     const older = cursor !== undefined ? before(cursor) : undefined;
     const side = (column: typeof chainEvents.fromAddress | typeof chainEvents.toAddress) =>
       this.db
-        .select()
+        .select(withMultiplier)
         .from(chainEvents)
         .where(and(eq(column, account), eq(chainEvents.eventName, "Transfer"), older))
         .orderBy(desc(chainEvents.blockNumber), desc(chainEvents.logIndex))
         .limit(limit + 1);
     const [sent, received] = await Promise.all([side(chainEvents.fromAddress), side(chainEvents.toAddress)]);
-    const merged = new Map<string, EventRecord>();
+    const merged = new Map<string, RowWithMultiplier>();
     for (const row of [...sent, ...received]) merged.set(`${row.blockNumber}-${row.logIndex}`, row); // a transfer to oneself is in both
     const rows = [...merged.values()].sort((a, b) => b.blockNumber - a.blockNumber || b.logIndex - a.logIndex).slice(0, limit + 1);
     const items = rows.slice(0, limit).map((row): HistoryEntry => {
@@ -137,6 +167,7 @@ export class EventsService {
         to,
         amount: exactTokenAmount(BigInt(value)),
         amountRaw: value,
+        ...movedBy(value, row.multiplier),
         blockNumber: row.blockNumber,
         logIndex: row.logIndex,
         timestamp: row.blockTime,
@@ -147,21 +178,170 @@ export class EventsService {
     return { items, nextCursor: rows.length > limit && last ? `${last.blockNumber}-${last.logIndex}` : null };
   }
 
-  /** All events of the given names in chain order (for replays such as the supply chart). */
-  async replay(eventNames: string[]): Promise<EventRecord[]> {
-    return this.db
-      .select()
-      .from(chainEvents)
-      .where(and(eq(chainEvents.contract, "USDX"), inArray(chainEvents.eventName, eventNames)))
-      .orderBy(asc(chainEvents.blockNumber), asc(chainEvents.logIndex));
+  /** The index's checkpoint and the hash stored for that block (null when the index has no state yet). */
+  async head(): Promise<IndexHead | null> {
+    const [row] = await this.db
+      .select({ block: indexerState.checkpointBlock, hash: indexedBlocks.blockHash })
+      .from(indexerState)
+      .leftJoin(indexedBlocks, eq(indexedBlocks.blockNumber, indexerState.checkpointBlock));
+    return row ? { block: row.block, hash: row.hash } : null;
   }
 
-  /** Distinct accounts named by events of one name (RoleGranted for a role, AccountBlocked). */
-  async accountsNamedBy(eventName: string, role?: string): Promise<string[]> {
-    const rows = await this.db
-      .selectDistinct({ args: chainEvents.args })
-      .from(chainEvents)
-      .where(and(eq(chainEvents.eventName, eventName), role ? sql`${chainEvents.args}->>'role' = ${role}` : undefined));
-    return [...new Set(rows.map((r) => String(r.args.account)))];
+  /**
+   * USDX events matching any of `filters` in blocks (afterBlock, toBlock], in chain order: one
+   * query, a UNION ALL branch per filter, each on its own index (never every Transfer).
+   */
+  async eventsIn(filters: readonly EventFilter[], afterBlock: number, toBlock: number): Promise<EventRecord[]> {
+    const branch = (f: EventFilter) =>
+      this.db
+        .select()
+        .from(chainEvents)
+        .where(
+          and(
+            eq(chainEvents.eventName, f.eventName),
+            f.from !== undefined ? eq(chainEvents.fromAddress, f.from) : undefined,
+            f.to !== undefined ? eq(chainEvents.toAddress, f.to) : undefined,
+            eq(chainEvents.contract, "USDX"),
+            gt(chainEvents.blockNumber, afterBlock),
+            lte(chainEvents.blockNumber, toBlock),
+          ),
+        );
+    const [first, ...rest] = filters;
+    let query = branch(first).$dynamic();
+    for (const f of rest) query = query.unionAll(branch(f)).$dynamic();
+    return inChainOrder((await query) as EventRecord[]);
   }
+
+  /**
+   * What a fold that stopped at `previous` needs, in one round trip (a request after each new block
+   * pays it): the index's head now, and, if the index still holds `previous`'s block with the same
+   * hash (nothing at or below it was rewound), the events matching `filters` after it up to the head.
+   * `rows` is null when it does not (a rewind, a reorg, a new deployment): replay with eventsIn.
+   */
+  async changesSince(filters: readonly EventFilter[], previous: IndexHead): Promise<{ head: IndexHead | null; rows: EventRecord[] | null }> {
+    if (previous.hash === null) return { head: await this.head(), rows: null };
+    const branches = filters.map(
+      (f) => sql`(select c.* from chain_events c where c.event_name = ${f.eventName}${f.from !== undefined ? sql` and c.from_address = ${f.from}` : sql``}${
+        f.to !== undefined ? sql` and c.to_address = ${f.to}` : sql``
+      } and c.contract = 'USDX' and c.block_number > ${previous.block} and c.block_number <= h.head_block and h.previous_hash = ${previous.hash})`,
+    );
+    const result = (await this.db.execute(sql`
+      select h.head_block, h.head_hash, h.previous_hash, e.*
+      from (
+        select s.checkpoint_block as head_block, b.block_hash as head_hash, p.block_hash as previous_hash
+        from indexer_state s
+        left join indexed_blocks b on b.block_number = s.checkpoint_block
+        left join indexed_blocks p on p.block_number = ${previous.block}
+      ) h
+      left join lateral (${sql.join(branches, sql` union all `)}) e on true`)) as unknown as { rows: Record<string, unknown>[] };
+    const [first] = result.rows;
+    if (!first) return { head: null, rows: null };
+    const head = { block: Number(first.head_block), hash: (first.head_hash as string | null) ?? null };
+    if (first.previous_hash !== previous.hash || head.block < previous.block) return { head, rows: null };
+    return { head, rows: inChainOrder(result.rows.filter((r) => r.block_number !== null && r.block_number !== undefined).map(fromRawRow)) };
+  }
+}
+
+/** Which USDX events a fold reads: one event name, and for Transfer perhaps its sender or receiver (lower-case). */
+export interface EventFilter {
+  eventName: string;
+  from?: string;
+  to?: string;
+}
+
+/** Mints, burns and multiplier changes: what the supply chart replays. */
+export const SUPPLY_EVENTS: readonly EventFilter[] = [
+  { eventName: "Transfer", from: ZeroAddress.toLowerCase() },
+  { eventName: "Transfer", to: ZeroAddress.toLowerCase() },
+  { eventName: "RewardMultiplier" },
+];
+
+function inChainOrder(rows: EventRecord[]): EventRecord[] {
+  return rows.sort((a, b) => a.blockNumber - b.blockNumber || a.logIndex - b.logIndex);
+}
+
+/** A chain_events row as a raw query answers it (snake_case; int8 as a string or a bigint, jsonb perhaps as text). */
+function fromRawRow(r: Record<string, unknown>): EventRecord {
+  const text = (v: unknown) => (v === null || v === undefined ? null : String(v));
+  return {
+    blockNumber: Number(r.block_number),
+    logIndex: Number(r.log_index),
+    blockHash: String(r.block_hash),
+    blockTime: Number(r.block_time),
+    transactionHash: String(r.transaction_hash),
+    contract: String(r.contract),
+    eventName: String(r.event_name),
+    signature: String(r.signature),
+    args: (typeof r.args === "string" ? JSON.parse(r.args) : r.args) as EventRecord["args"],
+    fromAddress: text(r.from_address),
+    toAddress: text(r.to_address),
+    account: text(r.account),
+  };
+}
+
+/**
+ * A value folded over the index's events in chain order, kept up to date incrementally: when the
+ * index version changes, one query reads the index's head and, if the index still holds the block
+ * where the fold stopped with the same hash, the events after it, which are applied; otherwise (a
+ * rewind, a reorg, a new deployment) the fold starts over from all events. Checking costs nothing
+ * while the version is unchanged; one update at a time, shared by every request meanwhile.
+ */
+export class IndexFold<S> {
+  private current: { version: number; head: IndexHead | null; state: S; generation: number } | null = null;
+  private update: { version: number; value: Promise<FoldResult<S>> } | null = null;
+  private generation = 0;
+
+  constructor(
+    private readonly events: EventsService,
+    private readonly indexVersion: () => number,
+    private readonly fold: {
+      /** The events the fold reads. */
+      filters: readonly EventFilter[];
+      /** The state before any event. */
+      initial(): S;
+      /** Applies one event to the state, in place. */
+      apply(state: S, row: EventRecord): void;
+    },
+  ) {}
+
+  /** The state as of the index now; `generation` changes whenever an event was applied or the fold started over. */
+  get(): Promise<FoldResult<S>> {
+    const version = this.indexVersion();
+    const current = this.current;
+    if (current && current.version === version) return Promise.resolve({ state: current.state, generation: current.generation });
+    if (this.update?.version === version) return this.update.value;
+    // Updates run one after another: each carries on from where the previous one stopped.
+    const previous = this.update?.value.catch(() => undefined) ?? Promise.resolve();
+    const value = previous.then(() => this.advance(version));
+    const update = (this.update = { version, value });
+    const done = () => (this.update === update ? (this.update = null) : undefined);
+    value.then(done, done);
+    return value;
+  }
+
+  private async advance(version: number): Promise<FoldResult<S>> {
+    const current = this.current;
+    const { filters } = this.fold;
+    const since = current?.head ? await this.events.changesSince(filters, current.head) : { head: await this.events.head(), rows: null };
+    const head = since.head;
+    if (current && since.rows) {
+      // The index only grew (or stood still): apply the events of the blocks after the last head.
+      if (since.rows.length > 0) this.generation++;
+      for (const row of since.rows) this.fold.apply(current.state, row);
+      this.current = { version, head, state: current.state, generation: this.generation };
+    } else {
+      // First use, or a rewind, a reorg or a new deployment under the last head: replay all.
+      const state = this.fold.initial();
+      const rows = head ? await this.events.eventsIn(filters, Number.MIN_SAFE_INTEGER, head.block) : [];
+      for (const row of rows) this.fold.apply(state, row);
+      this.generation++;
+      this.current = { version, head, state, generation: this.generation };
+    }
+    return { state: this.current.state, generation: this.current.generation };
+  }
+}
+
+export interface FoldResult<S> {
+  state: S;
+  generation: number;
 }

@@ -1,8 +1,9 @@
 import { formatUnits } from "ethers";
 import { RPC_TIMEOUT_MS, type Chain } from "../chain";
 import { unavailable } from "../errors";
-import type { EventsService } from "./events";
+import { IndexFold, SUPPLY_EVENTS, type EventRecord, type EventsService } from "./events";
 import { historyType } from "../../../common/events";
+import { transferMoved } from "../../../common/amounts";
 import { ROLE_NAMES, ROLES } from "../../../common/roles";
 import { MULTIPLIER_BASE, TOKEN_DECIMALS } from "../../../common/token";
 import type { BlockedAccount, RoleHolders, SupplyPoint, TokenInfo } from "../../../common/apiTypes";
@@ -12,9 +13,10 @@ export type { BlockedAccount, RoleHolders, SupplyPoint, TokenInfo };
 // Spec section 9: server data is cached for at most 5 minutes.
 export const TOKEN_CACHE_MS = 5 * 60 * 1000;
 
-
-
-
+/** Thinned supply answers kept per state of the series (one per `points` asked for). */
+const THINNED_ANSWERS = 64;
+/** hasRole / isBlocked calls in flight at once when confirming holders. */
+const CHAIN_READS_AT_ONCE = 16;
 
 /**
  * Runs a chain read, turning a node that does not answer into a 503 with a clear message. A read
@@ -45,7 +47,13 @@ export async function fromChain<T>(what: string, read: () => Promise<T>): Promis
 export class TokenStateService {
   private tokenCache: { version: number; at: number; value: TokenInfo } | null = null;
   private tokenRead: { version: number; value: Promise<TokenInfo> } | null = null;
-  private rolesCache: { version: number; value: RoleHolders[] } | null = null;
+  private readonly supplyFold: IndexFold<SupplySeries>;
+  private thinned: { generation: number; byPoints: Map<number, SupplyPoint[]> } = { generation: -1, byPoints: new Map() };
+  /** Role holders by role hash: accounts whose last role event granted the role. */
+  private readonly roleFold: IndexFold<Map<string, Map<string, true>>>;
+  /** Blocked accounts (checksummed) and the event that blocked each. */
+  private readonly blockFold: IndexFold<Map<string, BlockedAccount["since"]>>;
+  private readonly confirmations = new Map<string, { generation: number; at: number; value: Promise<unknown> }>();
 
   constructor(
     private readonly chain: Chain,
@@ -53,7 +61,33 @@ export class TokenStateService {
     /** The indexer's version: it changes whenever the index does. */
     private readonly indexVersion: () => number,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    this.supplyFold = new IndexFold(events, indexVersion, {
+      filters: SUPPLY_EVENTS,
+      initial: () => ({ multiplier: MULTIPLIER_BASE, shares: 0n, points: [] }),
+      apply: applySupplyChange,
+    });
+    this.roleFold = new IndexFold(events, indexVersion, {
+      filters: [{ eventName: "RoleGranted" }, { eventName: "RoleRevoked" }],
+      initial: () => new Map(),
+      apply: (holders, row) => {
+        const role = String(row.args.role);
+        const account = String(row.args.account);
+        if (!holders.has(role)) holders.set(role, new Map());
+        if (row.eventName === "RoleGranted") holders.get(role)!.set(account, true);
+        else holders.get(role)!.delete(account);
+      },
+    });
+    this.blockFold = new IndexFold(events, indexVersion, {
+      filters: [{ eventName: "AccountBlocked" }, { eventName: "AccountUnblocked" }],
+      initial: () => new Map(),
+      apply: (blocked, row) => {
+        const account = String(row.args.account);
+        if (row.eventName === "AccountBlocked") blocked.set(account, { blockNumber: row.blockNumber, timestamp: row.blockTime, transactionHash: row.transactionHash });
+        else blocked.delete(account);
+      },
+    });
+  }
 
   async token(): Promise<TokenInfo> {
     const version = this.indexVersion();
@@ -100,35 +134,39 @@ export class TokenStateService {
     });
   }
 
-  /** Current holders of every role: accounts ever granted it (from the index), confirmed with hasRole. */
+  /**
+   * Current holders of every role: the index's RoleGranted and RoleRevoked events replayed (an
+   * incremental fold, so a new block costs a read of its role events only), each holder confirmed
+   * with hasRole. The confirmed answer is kept until a role event arrives (or the index rewinds),
+   * and for at most 5 minutes; the chain is asked once per holder, not once per account ever granted.
+   */
   async roles(): Promise<RoleHolders[]> {
-    const version = this.indexVersion();
-    if (this.rolesCache && this.rolesCache.version === version) return this.rolesCache.value;
-    const value = await Promise.all(
-      ROLE_NAMES.map(async (roleName) => {
-        const roleHash = ROLES[roleName];
-        const candidates = await this.events.accountsNamedBy("RoleGranted", roleHash);
-        const held = await fromChain("role holders", () => Promise.all(candidates.map((a) => this.chain.usdx.hasRole(roleHash, a))));
-        return { roleName, roleHash, holders: candidates.filter((_, i) => held[i]).sort() };
-      }),
-    );
-    this.rolesCache = { version, value };
-    return value;
+    const { state, generation } = await this.roleFold.get();
+    return this.confirmedOnce("roles", generation, () => {
+      const candidates = ROLE_NAMES.map((roleName) => ({ roleName, roleHash: ROLES[roleName], accounts: [...(state.get(ROLES[roleName])?.keys() ?? [])] }));
+      return fromChain("role holders", async () =>
+        Promise.all(
+          candidates.map(async ({ roleName, roleHash, accounts }) => {
+            const held = await mapLimit(accounts, CHAIN_READS_AT_ONCE, (a) => this.chain.usdx.hasRole(roleHash, a));
+            return { roleName, roleHash, holders: accounts.filter((_, i) => held[i]).sort() };
+          }),
+        ),
+      );
+    });
   }
 
-  /** Accounts blocked now: named by an AccountBlocked event, confirmed with isBlocked. */
+  /**
+   * Accounts blocked now: the index's AccountBlocked and AccountUnblocked events replayed (with the
+   * block that blocked each), confirmed with isBlocked; kept like roles().
+   */
   async blocklist(): Promise<BlockedAccount[]> {
-    const candidates = await this.events.accountsNamedBy("AccountBlocked");
-    const flags = await fromChain("the blocklist", () => Promise.all(candidates.map((a) => this.chain.usdx.isBlocked(a))));
-    const blocked = candidates.filter((_, i) => flags[i]).sort();
-    const lastBlocks = await this.events.replay(["AccountBlocked"]);
-    return blocked.map((address) => {
-      const event = [...lastBlocks].reverse().find((e) => e.args.account === address);
-      return {
-        address,
-        isBlocked: true as const,
-        since: event ? { blockNumber: event.blockNumber, timestamp: event.blockTime, transactionHash: event.transactionHash } : null,
-      };
+    const { state, generation } = await this.blockFold.get();
+    return this.confirmedOnce("blocklist", generation, () => {
+      const candidates = [...state.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+      return fromChain("the blocklist", async () => {
+        const flags = await mapLimit(candidates, CHAIN_READS_AT_ONCE, ([address]) => this.chain.usdx.isBlocked(address));
+        return candidates.filter((_, i) => flags[i]).map(([address, since]) => ({ address, isBlocked: true as const, since }));
+      });
     });
   }
 
@@ -136,36 +174,85 @@ export class TokenStateService {
    * Supply, shares and multiplier after every mint, burn and multiplier change, replayed from the
    * index with the contract's own arithmetic (shares = amount * 1e18 / multiplier, rounded down),
    * so the last point equals what the chain reports. At most `maxPoints`, evenly thinned.
+   *
+   * Only mints, burns and RewardMultiplier events are read (index-ordered), and the series is
+   * extended from where it stopped when the index grows, replayed only after a rewind; a thinned
+   * answer is kept per `maxPoints` until the series changes. A request costs nothing while the index
+   * version is unchanged, and a read of the new blocks' supply events when it is not.
    */
   async supplyHistory(maxPoints: number): Promise<SupplyPoint[]> {
-    const rows = await this.events.replay(["Transfer", "RewardMultiplier"]);
-    let multiplier = MULTIPLIER_BASE;
-    let shares = 0n;
-    const points: SupplyPoint[] = [];
-    for (const row of rows) {
-      const args = row.args as Record<string, string>;
-      if (row.eventName === "RewardMultiplier") {
-        multiplier = BigInt(args.value);
-      } else if (historyType(args.from, args.to) === "Mint") {
-        shares += (BigInt(args.value) * MULTIPLIER_BASE) / multiplier;
-      } else if (historyType(args.from, args.to) === "Burn") {
-        shares -= (BigInt(args.value) * MULTIPLIER_BASE) / multiplier;
-      } else {
-        continue;
-      }
-      const point: SupplyPoint = {
-        blockNumber: row.blockNumber,
-        timestamp: row.blockTime,
-        totalSupply: formatUnits((shares * multiplier) / MULTIPLIER_BASE, TOKEN_DECIMALS),
-        totalShares: formatUnits(shares, TOKEN_DECIMALS),
-        rewardMultiplier: formatUnits(multiplier, 18),
-      };
-      // Several changes in one block: the chart wants the block's final state.
-      if (points.length > 0 && points[points.length - 1].blockNumber === row.blockNumber) points[points.length - 1] = point;
-      else points.push(point);
+    const { state, generation } = await this.supplyFold.get();
+    if (this.thinned.generation !== generation || this.thinned.byPoints.size >= THINNED_ANSWERS) this.thinned = { generation, byPoints: new Map() };
+    let answer = this.thinned.byPoints.get(maxPoints);
+    if (!answer) {
+      answer = thin(state.points, maxPoints);
+      this.thinned.byPoints.set(maxPoints, answer);
     }
-    if (points.length <= maxPoints) return points;
-    const step = (points.length - 1) / (maxPoints - 1);
-    return Array.from({ length: maxPoints }, (_, i) => points[Math.round(i * step)]);
+    return answer;
   }
+
+  /** A chain confirmation of fold `key`'s state, shared while its generation holds and for at most TOKEN_CACHE_MS. */
+  private confirmedOnce<T>(key: "roles" | "blocklist", generation: number, read: () => Promise<T>): Promise<T> {
+    const cached = this.confirmations.get(key) as { generation: number; at: number; value: Promise<T> } | undefined;
+    if (cached && cached.generation === generation && this.now() - cached.at < TOKEN_CACHE_MS) return cached.value;
+    const entry = { generation, at: this.now(), value: read() };
+    this.confirmations.set(key, entry);
+    entry.value.catch(() => {
+      if (this.confirmations.get(key) === entry) this.confirmations.delete(key);
+    });
+    return entry.value;
+  }
+}
+
+/** The supply chart's running state: the series so far and where the replay stands. */
+interface SupplySeries {
+  multiplier: bigint;
+  shares: bigint;
+  points: SupplyPoint[];
+}
+
+function applySupplyChange(state: SupplySeries, row: EventRecord): void {
+  const args = row.args as Record<string, string>;
+  if (row.eventName === "RewardMultiplier") {
+    state.multiplier = BigInt(args.value);
+  } else if (row.eventName === "Transfer" && historyType(args.from, args.to) === "Mint") {
+    state.shares += transferMoved(BigInt(args.value), state.multiplier).shares;
+  } else if (row.eventName === "Transfer" && historyType(args.from, args.to) === "Burn") {
+    state.shares -= transferMoved(BigInt(args.value), state.multiplier).shares;
+  } else {
+    return;
+  }
+  const point: SupplyPoint = {
+    blockNumber: row.blockNumber,
+    timestamp: row.blockTime,
+    totalSupply: formatUnits((state.shares * state.multiplier) / MULTIPLIER_BASE, TOKEN_DECIMALS),
+    totalShares: formatUnits(state.shares, TOKEN_DECIMALS),
+    rewardMultiplier: formatUnits(state.multiplier, 18),
+  };
+  // Several changes in one block: the chart wants the block's final state.
+  const points = state.points;
+  if (points.length > 0 && points[points.length - 1].blockNumber === row.blockNumber) points[points.length - 1] = point;
+  else points.push(point);
+}
+
+/** At most `maxPoints` of `points`, evenly spaced, keeping the first and the last: O(maxPoints), a copy. */
+export function thin<T>(points: T[], maxPoints: number): T[] {
+  if (points.length <= maxPoints) return points.slice();
+  if (maxPoints === 1) return [points[points.length - 1]];
+  const step = (points.length - 1) / (maxPoints - 1);
+  return Array.from({ length: maxPoints }, (_, i) => points[Math.round(i * step)]);
+}
+
+/** Maps with at most `limit` calls in flight. */
+async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      results[i] = await fn(items[i]);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
 }

@@ -89,4 +89,29 @@ describe("Recent Transactions", () => {
     expect(link).toHaveAttribute("href", `https://sepolia.etherscan.io/tx/${HASH}`);
     expect(link).toHaveAttribute("target", "_blank");
   });
+  it("shows what really moved when a transfer moved less than its event says (whole shares), with a note", async () => {
+    stubApi({
+      [historyUrl]: () =>
+        json({
+          items: [
+            entry({ amount: "0.000000000000000002", amountRaw: "2", sharesMoved: "1", amountMoved: "1" }),
+            entry({ type: "Mint", from: ZERO, to: ME, amount: "0.000000000000000001", amountRaw: "1", sharesMoved: "0", amountMoved: "0", logIndex: 1 }),
+            entry({ from: OTHER, to: ME, sharesMoved: "12500000000000000000", amountMoved: "12500000000000000000", logIndex: 2 }),
+          ],
+          nextCursor: null,
+        }),
+    });
+    renderAtHome(<RecentTransactions address={ME} />);
+    const table = await screen.findByRole("table");
+    expect(within(table).getAllByRole("columnheader").map((h) => h.textContent)).toEqual(["Type", "From", "To", "Amount (USDX)", "Status"]);
+    const [, rounded, dust, normal] = within(table).getAllByRole("row");
+    expect(within(rounded).getByText("-0.000000000000000001")).toBeInTheDocument();
+    expect(
+      within(rounded).getByText("The event says 0.000000000000000002 USDX; 0.000000000000000001 USDX moved (rounded down to whole shares)."),
+    ).toBeInTheDocument();
+    expect(within(dust).getByText("0.00")).toHaveClass("text-muted-foreground");
+    expect(within(dust).getByText("No shares moved: the amount is worth less than one share.")).toBeInTheDocument();
+    expect(within(normal).getByText("+12.50")).toBeInTheDocument();
+    expect(within(normal).queryByText(/moved/)).toBeNull();
+  });
 });

@@ -235,4 +235,29 @@ describe("Transaction History: Contract Events", () => {
     expect(within(screen.getByRole("table")).getByRole("link", { name: "Block 5" })).toBeInTheDocument();
     expect(screen.queryByRole("alert")).toBeNull();
   });
+
+  it("a Transfer that moved less than its value (whole shares, rounded down) says what moved, and why", async () => {
+    stubApi({
+      [DEFAULT]: eventPage([
+        event({ args: { from: ME, to: OTHER, value: "2" }, sharesMoved: "1", amountMoved: "1", transactionHash: hash(11) }),
+        event({ args: { from: ME, to: OTHER, value: "1" }, sharesMoved: "0", amountMoved: "0", transactionHash: hash(12), logIndex: 1 }),
+        event({ sharesMoved: "2000000000000000000", amountMoved: "2000000000000000000", transactionHash: hash(13), logIndex: 2 }),
+      ]),
+    });
+    openEvents();
+    const table = await screen.findByRole("table");
+    const [, rounded, nothing, whole] = within(table).getAllByRole("row");
+    // The event's own value stays as the event says; what moved follows it.
+    expect(within(rounded).getAllByRole("term").map((t) => t.textContent)).toEqual(["from", "to", "value", "moved"]);
+    expect(within(rounded).getByText("0.000000000000000002 USDX")).toBeInTheDocument();
+    expect(within(rounded).getByText("0.000000000000000001 USDX")).toBeInTheDocument();
+    expect(
+      within(rounded).getByText("The event says 0.000000000000000002 USDX; 0.000000000000000001 USDX moved (rounded down to whole shares)."),
+    ).toBeInTheDocument();
+    expect(within(nothing).getByText("0.00 USDX")).toBeInTheDocument();
+    expect(within(nothing).getByText("No shares moved: the amount is worth less than one share.")).toBeInTheDocument();
+    // All of it moved: nothing more to say.
+    expect(within(whole).getAllByRole("term").map((t) => t.textContent)).toEqual(["from", "to", "value"]);
+    expect(within(whole).queryByText(/moved/)).toBeNull();
+  });
 });

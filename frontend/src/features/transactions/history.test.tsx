@@ -148,4 +148,35 @@ describe("Transaction History: Your Transactions", () => {
     expect(within(list).getByRole("link", { name: "Block 40" })).toHaveAttribute("href", "/block/40");
     expect(within(list).getByText("2 minutes ago")).toBeInTheDocument();
   });
+  it("shows what really moved when rounding to whole shares moved less than the event says, with a note", async () => {
+    connect();
+    stubApi({
+      [firstPage]: {
+        items: [
+          entry({ amount: "0.000000000000000002", amountRaw: "2", sharesMoved: "1", amountMoved: "1", logIndex: 2 }),
+          entry({ amount: "0.000000000000000001", amountRaw: "1", sharesMoved: "0", amountMoved: "0", logIndex: 1 }),
+          entry({ type: "Mint", from: ZERO, to: ME, amount: "0.000000000000000001", amountRaw: "1", sharesMoved: "0", amountMoved: "0", blockNumber: 20 }),
+          entry({ from: OTHER, to: ME, blockNumber: 10 }),
+        ],
+        nextCursor: null,
+      },
+    });
+    renderPage();
+    const table = await screen.findByRole("table");
+    const [, rounded, nothing, dustMint, normal] = within(table).getAllByRole("row");
+    expect(within(rounded).getByText("-0.000000000000000001")).toHaveClass("text-destructive");
+    expect(
+      within(rounded).getByText("The event says 0.000000000000000002 USDX; 0.000000000000000001 USDX moved (rounded down to whole shares)."),
+    ).toBeInTheDocument();
+    // Nothing moved: no sign, no colour, and the reason.
+    expect(within(nothing).getByText("0.00")).toHaveClass("text-muted-foreground");
+    expect(within(nothing).getByText("No shares moved: the amount is worth less than one share.")).toBeInTheDocument();
+    expect(within(dustMint).getByText("Mint")).toBeInTheDocument();
+    expect(within(dustMint).getByText("No shares moved: the amount is worth less than one share.")).toBeInTheDocument();
+    // Everything moved: the event's amount, no note.
+    expect(within(normal).getByText("+12.50")).toBeInTheDocument();
+    expect(within(normal).queryByText(/moved/)).toBeNull();
+    // The columns stay the spec's.
+    expect(within(table).getAllByRole("columnheader").map((h) => h.textContent)).toEqual(["Type", "Tx Hash", "From", "To", "Amount", "Block", "Time"]);
+  });
 });

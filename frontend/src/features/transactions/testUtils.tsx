@@ -35,14 +35,18 @@ export function stubApi(routes: Record<string, unknown | ((url: string) => Respo
 /** The URLs fetched so far, in order. */
 export const fetched = (fetchMock: ReturnType<typeof stubApi>) => fetchMock.mock.calls.map((call) => String(call[0]));
 
+/** A history entry; unless told otherwise, everything its event says moved (at multiplier 1.0). */
 export function entry(over: Partial<HistoryEntry> = {}): HistoryEntry {
+  const amountRaw = over.amountRaw ?? "12500000000000000000";
   return {
     hash: hash(1),
     type: "Transfer",
     from: ME,
     to: OTHER,
     amount: "12.5",
-    amountRaw: "12500000000000000000",
+    amountRaw,
+    sharesMoved: amountRaw,
+    amountMoved: amountRaw,
     blockNumber: 40,
     logIndex: 0,
     timestamp: Math.floor(Date.now() / 1000) - 120,

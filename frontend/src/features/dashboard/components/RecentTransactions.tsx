@@ -1,5 +1,5 @@
 import { Link } from "react-router-dom";
-import { ArrowRight, RotateCw } from "lucide-react";
+import { ArrowRight, Info, RotateCw } from "lucide-react";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
@@ -7,13 +7,23 @@ import { Spinner } from "@/components/ui/spinner";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { useConfig } from "@/lib/config";
 import { addressUrl, txUrl } from "@/lib/explorer";
-import { relativeTime, shortAddress } from "@/lib/format";
+import { groupDigits, movedNote, relativeTime, shortAddress } from "@/lib/format";
+import { exactTokenAmount } from "../../../../../common/amounts";
 import { useRecentTransactions, type HistoryEntry } from "../api/queries";
 import { errorMessage, shownUsdx } from "../figures";
 import { useNow } from "@/lib/useNow";
 import { ExplorerLink } from "@/components/ExplorerLink";
 
 const ZERO_ADDRESS = /^0x0{40}$/i;
+
+/**
+ * A moved amount that differs from its event's: in full (at least two decimals), since rounding
+ * it to two would hide the difference the note explains ('0.000000000000000001').
+ */
+function exactMoved(value: bigint): string {
+  const [whole, fraction = ""] = exactTokenAmount(value).split(".");
+  return groupDigits(`${whole}.${fraction.padEnd(2, "0")}`);
+}
 
 /** Spec section 2: the connected account's latest 5 transfers, mints and burns, and 'View All'. */
 export function RecentTransactions({ address }: { address: string | null }) {
@@ -80,6 +90,8 @@ function HistoryTable({ items, me }: { items: HistoryEntry[]; me: string }) {
         {items.map((item) => {
           // Seen from this account: what left it is negative, what arrived positive.
           const sign = mine(item.from) && !mine(item.to) ? "-" : mine(item.to) && !mine(item.from) ? "+" : "";
+          // USDX rounds a transfer down to whole shares: show what moved, and say so when it is less.
+          const note = movedNote(item.amountRaw, item.amountMoved);
           return (
             <TableRow key={`${item.hash}-${item.logIndex}`}>
               <TableCell className="whitespace-nowrap">
@@ -98,11 +110,17 @@ function HistoryTable({ items, me }: { items: HistoryEntry[]; me: string }) {
               <TableCell>
                 <Party address={item.to} me={mine(item.to)} />
               </TableCell>
-              <TableCell className="text-right font-medium tabular-nums" title={`${item.amount} USDX`}>
-                <span className={sign === "+" ? "text-success" : undefined}>
-                  {sign}
-                  {shownUsdx(BigInt(item.amountRaw))}
+              <TableCell className="text-right font-medium tabular-nums" title={note ? note.text : `${item.amount} USDX`}>
+                <span className={note?.noShares ? "text-muted-foreground" : sign === "+" ? "text-success" : undefined}>
+                  {note?.noShares ? "" : sign}
+                  {note ? exactMoved(note.moved) : shownUsdx(BigInt(item.amountRaw))}
                 </span>
+                {note && (
+                  <span className="ml-auto mt-0.5 flex max-w-[14rem] items-start justify-end gap-1 whitespace-normal text-right text-[11px] font-normal leading-snug text-muted-foreground">
+                    <Info className="mt-px h-3 w-3 shrink-0" aria-hidden />
+                    <span>{note.text}</span>
+                  </span>
+                )}
               </TableCell>
               <TableCell>{item.status === "confirmed" ? <Badge variant="success">Confirmed</Badge> : <Badge variant="secondary">Pending</Badge>}</TableCell>
             </TableRow>

@@ -2,7 +2,8 @@ import { ZeroAddress, formatEther, formatUnits, type AbstractProvider, type Inte
 import { USDX__factory } from "../../../../../typechain-types/factories/contracts/USDX__factory";
 import { BatchPayments__factory } from "../../../../../typechain-types/factories/contracts/BatchPayments__factory";
 import { describeError } from "../../../../../common/contractErrors";
-import { exactTokenAmount } from "../../../../../common/amounts";
+import { exactTokenAmount, transferMoved } from "../../../../../common/amounts";
+import { MULTIPLIER_BASE } from "../../../../../common/token";
 import { roleNameOfHash } from "../../../../../common/roles";
 import { TOKEN_SYMBOL } from "../../../../../common/token";
 import type { AppConfig } from "@/lib/config";
@@ -102,6 +103,52 @@ export function decodeLog(config: AppConfig, log: RawLog): DecodedLog {
   return { ...base, name: null, signature: null, args: [] };
 }
 
+const TRANSFER_TOPIC = USDX_INTERFACE.getEvent("Transfer")!.topicHash;
+const MULTIPLIER_TOPIC = USDX_INTERFACE.getEvent("RewardMultiplier")!.topicHash;
+
+/**
+ * The reward multiplier in effect at each log index of block `blockNumber`: the multiplier after
+ * the block before, changed by the block's own RewardMultiplier logs that come earlier. Two reads
+ * (an eth_call at the block before, eth_getLogs of the one block), whatever the block holds; null
+ * when the chain cannot answer them.
+ */
+async function multipliersAt(provider: AbstractProvider, config: AppConfig, blockNumber: number, logIndexes: number[]): Promise<Map<number, bigint> | null> {
+  const proxy = config.contracts.proxy;
+  try {
+    const [before, changes] = await Promise.all([
+      provider.call({ to: proxy, data: USDX_INTERFACE.encodeFunctionData("rewardMultiplier"), blockTag: blockNumber - 1 }),
+      provider.getLogs({ address: proxy, topics: [MULTIPLIER_TOPIC], fromBlock: blockNumber, toBlock: blockNumber }),
+    ]);
+    // No code at the block before (the proxy was deployed in this block): its initialize sets 1.0 by a log.
+    const start = before === "0x" ? MULTIPLIER_BASE : (USDX_INTERFACE.decodeFunctionResult("rewardMultiplier", before)[0] as bigint);
+    const ordered = [...changes].sort((a, b) => a.index - b.index).map((log) => ({ index: log.index, value: BigInt(log.topics[1]) }));
+    return new Map(
+      logIndexes.map((index) => {
+        const last = ordered.filter((c) => c.index < index).pop();
+        return [index, last ? last.value : start];
+      }),
+    );
+  } catch {
+    return null;
+  }
+}
+
+/** Adds to each USDX Transfer log what it really moved (shares rounded down at the multiplier of its log). */
+async function withMoved(provider: AbstractProvider, config: AppConfig, blockNumber: number, logs: DecodedLog[]): Promise<DecodedLog[]> {
+  const isTransfer = (log: DecodedLog) => log.contract === "USDX" && log.topics[0] === TRANSFER_TOPIC && log.topics.length === 3;
+  const transfers = logs.filter(isTransfer);
+  if (transfers.length === 0) return logs;
+  const multipliers = await multipliersAt(provider, config, blockNumber, transfers.map((l) => l.index));
+  return logs.map((log) => {
+    if (!isTransfer(log)) return log;
+    const multiplier = multipliers?.get(log.index);
+    if (multiplier === undefined) return { ...log, moved: null };
+    const value = BigInt(log.data);
+    const moved = transferMoved(value, multiplier);
+    return { ...log, moved: { value: value.toString(), shares: moved.shares.toString(), amount: moved.amount.toString() } };
+  });
+}
+
 const gas = (value: bigint) => value.toLocaleString("en-US");
 const ether = (value: bigint) => `${formatEther(value)} ETH`;
 
@@ -152,7 +199,7 @@ export async function readTransaction(provider: AbstractProvider, config: AppCon
       gasLimit: gas(tx.gasLimit),
       gasUsed: receipt ? gas(receipt.gasUsed) : null,
       fee: receipt && gasPrice !== null ? ether(receipt.gasUsed * gasPrice) : null,
-      logs: (receipt?.logs ?? []).map((log) => decodeLog(config, log)),
+      logs: receipt ? await withMoved(provider, config, receipt.blockNumber, receipt.logs.map((log) => decodeLog(config, log))) : [],
       revertReason: receipt && status === "reverted" ? await revertReason(provider, tx, receipt.blockNumber, receipt.gasUsed) : null,
     };
   } catch (error) {

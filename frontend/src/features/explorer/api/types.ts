@@ -30,6 +30,12 @@ export interface DecodedLog {
   args: DecodedArg[];
   topics: string[];
   data: string;
+  /**
+   * A USDX Transfer only: what it really moved at the multiplier in effect at this log (USDX rounds
+   * the amount down to whole shares), base units as decimal strings; null when the chain could not
+   * say (no state for the block before), absent for other logs.
+   */
+  moved?: { value: string; shares: string; amount: string } | null;
 }
 
 export type TxStatus = "success" | "reverted" | "pending";

@@ -1,11 +1,14 @@
 import { Link, useParams } from "react-router-dom";
-import { AlertCircle, CheckCircle2, Clock, XCircle } from "lucide-react";
+import { AlertCircle, CheckCircle2, Clock, Info, XCircle } from "lucide-react";
 import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { CopyButton } from "@/components/ui/copy-button";
 import { useConfig } from "@/lib/config";
 import { blockUrl, txUrl } from "@/lib/explorer";
+import { movedNote } from "@/lib/format";
+import { exactTokenAmount } from "../../../../../common/amounts";
+import { TOKEN_SYMBOL } from "../../../../../common/token";
 import type { DecodedLog, TransactionView, TxStatus } from "../api/types";
 import {
   AddressValue,
@@ -148,7 +151,10 @@ function LogItem({ log }: { log: DecodedLog }) {
         <AddressValue address={log.address} label={log.contract} />
       </div>
       {log.name ? (
-        <ArgList args={log.args} />
+        <>
+          <ArgList args={log.args} />
+          <Moved log={log} />
+        </>
       ) : (
         <div className="grid gap-1 font-mono text-xs">
           {log.topics.map((topic, i) => (
@@ -164,6 +170,31 @@ function LogItem({ log }: { log: DecodedLog }) {
         </div>
       )}
     </li>
+  );
+}
+
+/**
+ * A Transfer that moved less than its value (USDX rounds the amount down to whole shares at the
+ * log's multiplier): what moved, and why; nothing when all of it moved or the chain could not say.
+ */
+function Moved({ log }: { log: DecodedLog }) {
+  const config = useConfig();
+  const note = log.moved ? movedNote(log.moved.value, log.moved.amount) : null;
+  if (!log.moved || !note) return null;
+  return (
+    <div role="note" className="grid gap-1 rounded-md border border-border px-3 py-2 text-sm sm:grid-cols-[13rem_1fr] sm:gap-4">
+      <span className="font-medium">moved</span>
+      <div className="grid gap-0.5">
+        <span className="break-all">
+          {exactTokenAmount(note.moved, config.token.decimals)} {TOKEN_SYMBOL}{" "}
+          <span className="text-muted-foreground">({exactTokenAmount(BigInt(log.moved.shares), config.token.decimals)} shares)</span>
+        </span>
+        <span className="flex items-start gap-1 text-xs text-muted-foreground">
+          <Info className="mt-0.5 h-3 w-3 shrink-0" aria-hidden />
+          <span>{note.text}</span>
+        </span>
+      </div>
+    </div>
   );
 }
 

@@ -2,14 +2,19 @@ import { Fragment } from "react";
 import { Badge } from "@/components/ui/badge";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import type { ContractEvent } from "../api/events";
-import { eventBadge, sameAddress, shownArgs } from "../display";
+import { eventBadge, exactUsdx, sameAddress, shownArgs } from "../display";
 import { useNow } from "@/lib/useNow";
+import { movedNote } from "@/lib/format";
 import { AddressLink, BlockLink, TimeCell, TxLink } from "./links";
+import { MovedNote } from "./MovedNote";
 
 /** An event's decoded arguments: addresses shortened and linked, amounts in USDX, roles by name. */
 function EventArgs({ event, wallet }: { event: ContractEvent; wallet: string | null }) {
   const args = shownArgs(event.name, event.args);
   if (args.length === 0) return <span className="text-xs text-muted-foreground">No arguments</span>;
+  // A Transfer that moved less than its value (whole shares, rounded down): what moved, and why.
+  const value = event.args.value;
+  const note = event.name === "Transfer" && typeof value === "string" && /^\d+$/.test(value) ? movedNote(value, event.amountMoved) : null;
   return (
     <dl className="flex flex-wrap gap-x-4 gap-y-1 text-xs">
       {args.map((arg) => (
@@ -26,6 +31,17 @@ function EventArgs({ event, wallet }: { event: ContractEvent; wallet: string | n
           </dd>
         </div>
       ))}
+      {note && (
+        <div className="grid basis-full gap-0.5">
+          <div className="flex items-center gap-1.5">
+            <dt className="text-muted-foreground">moved</dt>
+            <dd className="whitespace-nowrap font-medium tabular-nums" title={note.text}>
+              {exactUsdx(note.moved)} USDX
+            </dd>
+          </div>
+          <MovedNote note={note} className="max-w-none" />
+        </div>
+      )}
     </dl>
   );
 }

@@ -4,7 +4,9 @@ import { cn } from "@/lib/utils";
 import type { HistoryEntry } from "../api/history";
 import { directionOf, exactUsdx, sameAddress, type Direction } from "../display";
 import { useNow } from "@/lib/useNow";
+import { movedNote } from "@/lib/format";
 import { AddressLink, BlockLink, TimeCell, TxLink } from "./links";
+import { MovedNote } from "./MovedNote";
 
 const SIGN: Record<Direction, string> = { in: "+", out: "-", self: "" };
 const TONE: Record<Direction, string> = { in: "text-success", out: "text-destructive", self: "text-foreground" };
@@ -23,12 +25,28 @@ function TypeIcon({ entry, direction }: { entry: HistoryEntry; direction: Direct
   );
 }
 
-/** Signed from the side of the account whose history this is: what arrived is +, what left is -; exact, never rounded. */
+/**
+ * Signed from the side of the account whose history this is: what arrived is +, what left is -;
+ * exact, never rounded. When rounding to whole shares moved less than the event says, the amount
+ * is what moved, with a note saying so (no sign when nothing moved).
+ */
 function Amount({ entry, direction, className }: { entry: HistoryEntry; direction: Direction; className?: string }) {
+  const note = movedNote(entry.amountRaw, entry.amountMoved);
+  const shown = note ? note.moved : BigInt(entry.amountRaw);
+  const amount = (
+    <span
+      className={cn("whitespace-nowrap font-medium tabular-nums", note?.noShares ? "text-muted-foreground" : TONE[direction], !note && className)}
+      title={note ? note.text : `${entry.amount} USDX`}
+    >
+      {note?.noShares ? "" : SIGN[direction]}
+      {exactUsdx(shown)}
+    </span>
+  );
+  if (!note) return amount;
   return (
-    <span className={cn("whitespace-nowrap font-medium tabular-nums", TONE[direction], className)} title={`${entry.amount} USDX`}>
-      {SIGN[direction]}
-      {exactUsdx(BigInt(entry.amountRaw))}
+    <span className={cn("inline-grid justify-items-end gap-0.5 text-right", className)}>
+      {amount}
+      <MovedNote note={note} className="justify-end text-right" />
     </span>
   );
 }
