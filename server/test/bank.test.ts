@@ -10,7 +10,7 @@ import { readManifest } from "../../common/manifestFile";
 import { seededAccount } from "../../common/seedAccounts";
 import { bankAccounts, bankWallets, deposits } from "../src/db/schema";
 import type { RunningServer } from "../src/index";
-import { call, emailUser, provider, revert, signer, snapshot, stack, startTestServer, walletUser } from "./helpers";
+import { call, emailUser, provider, revert, signer, snapshot, stack, startTestServer, until, walletUser } from "./helpers";
 import { rpc } from "./stack";
 
 // Short timings for most tests; one test runs the spec's defaults (5 s, 3 s, 8 s).
@@ -22,16 +22,6 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const usdx = (): USDX => USDX__factory.connect(readManifest("localhost", { DEPLOYMENTS_DIR: stack().deploymentsDir }).proxy, provider());
 const address = () => Wallet.createRandom().address;
 const units = (usd: string) => parseUnits(usd, 18);
-
-async function until<T>(what: string, read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`${what}: still ${JSON.stringify(value)}`);
-    await sleep(40);
-  }
-}
 
 /**
  * USDX rebases: a mint of `amount` adds amount*1e18/multiplier shares, rounded down. The amounts

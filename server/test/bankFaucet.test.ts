@@ -17,7 +17,7 @@ import { bankWalletChallenges, bankWallets, deposits } from "../src/db/schema";
 import { startServer, type RunningServer } from "../src/index";
 import { createLogger } from "../src/logger";
 import { MockBankService, chainRefusal } from "../src/services/bank";
-import { call, emailUser, provider, revert, snapshot, stack, startTestServer, testConfig, walletUser } from "./helpers";
+import { call, emailUser, provider, revert, snapshot, stack, startTestServer, testConfig, until, walletUser } from "./helpers";
 import { freePort, rpc } from "./stack";
 
 type User = { idToken: string; uid?: string };
@@ -35,16 +35,6 @@ const usdx = () => USDX__factory.connect(readManifest("localhost", { DEPLOYMENTS
 async function mintsTo(to: string): Promise<bigint[]> {
   const token = usdx();
   return (await token.queryFilter(token.filters.Transfer(ZeroAddress, to))).map((l) => l.args.value);
-}
-
-async function until<T>(what: string, read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`${what}: still ${JSON.stringify(value)}`);
-    await sleep(40);
-  }
 }
 
 /** Calls /api/bank on `server` as `user`. */

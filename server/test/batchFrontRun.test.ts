@@ -2,10 +2,9 @@ import { expect } from "chai";
 import { eq } from "drizzle-orm";
 import { HDNodeWallet, getAddress, hexlify, parseUnits, randomBytes } from "ethers";
 import { BatchPayments__factory, USDX__factory } from "../../typechain-types";
-import { LOCAL_DEV_MNEMONIC, localAccountPath, seededAccount } from "../../common/seedAccounts";
 import { batchJobs, batchRecipients } from "../src/db/schema";
 import type { RunningServer } from "../src/index";
-import { call, emailUser, provider, revert, snapshot, startTestServer, walletUser } from "./helpers";
+import { BatchPlan, call, emailUser, PlanChunk, revert, seeded, snapshot, startTestServer, walletUser } from "./helpers";
 
 /**
  * Issue 13, part 2: anyone can copy a pending chunk's paymentRef from the mempool and pay it first.
@@ -14,22 +13,6 @@ import { call, emailUser, provider, revert, snapshot, startTestServer, walletUse
 
 const randomAddress = () => getAddress(hexlify(randomBytes(20)));
 const usd = (amount: string) => parseUnits(amount, 18);
-
-function seeded(name: string) {
-  return HDNodeWallet.fromPhrase(LOCAL_DEV_MNEMONIC, undefined, localAccountPath(seededAccount(name).index)).connect(provider());
-}
-
-interface Chunk {
-  index: number;
-  recipients: string[];
-  amounts: string[];
-  total: string;
-  reference: string;
-}
-interface Plan {
-  jobId: string;
-  chunks: Chunk[];
-}
 
 describe("batch payments: a copied payment reference (front-running)", () => {
   let server: RunningServer;
@@ -67,7 +50,7 @@ describe("batch payments: a copied payment reference (front-running)", () => {
     await tx.wait();
     return tx.hash.toLowerCase();
   };
-  const payChunk = (from: HDNodeWallet, chunk: Chunk) => payAs(from, chunk.recipients, chunk.amounts, chunk.reference);
+  const payChunk = (from: HDNodeWallet, chunk: PlanChunk) => payAs(from, chunk.recipients, chunk.amounts, chunk.reference);
 
   /** Every answer the job's owner can read about it, as one text. */
   async function everything(jobId: string, token = aliceToken): Promise<string> {
@@ -83,7 +66,7 @@ describe("batch payments: a copied payment reference (front-running)", () => {
 
   it("a front-runner paying other recipients under the chunk's reference fails nothing and shows nowhere; the real payment pays the job", async () => {
     const recipients = [0, 1, 2].map((i) => ({ name: `Payee ${i}`, address: randomAddress(), amount: `${i + 1}` }));
-    const plan = (await execute({ recipients, payer: alice.address })).body as Plan;
+    const plan = (await execute({ recipients, payer: alice.address })).body as BatchPlan;
     expect(plan.chunks).to.have.length(2);
     const [c0, c1] = plan.chunks;
 
@@ -123,7 +106,7 @@ describe("batch payments: a copied payment reference (front-running)", () => {
   it("a front-runner's wrong payment does not bind a job whose payer is not known yet", async () => {
     const owner = await emailUser();
     const recipients = [{ address: randomAddress(), amount: "2" }];
-    const plan = (await execute({ recipients }, owner.idToken)).body as Plan;
+    const plan = (await execute({ recipients }, owner.idToken)).body as BatchPlan;
     const c0 = plan.chunks[0];
     const copied = await payAs(mallory, [mallory.address], [usd("2")], c0.reference);
     await settle();
@@ -141,7 +124,7 @@ describe("batch payments: a copied payment reference (front-running)", () => {
 
   it("an exact copy paid from another wallet is ignored when the job's payer is known", async () => {
     const recipients = [0, 1].map((i) => ({ address: randomAddress(), amount: `${i + 3}` }));
-    const plan = (await execute({ recipients, payer: alice.address })).body as Plan;
+    const plan = (await execute({ recipients, payer: alice.address })).body as BatchPlan;
     const c0 = plan.chunks[0];
     const copied = await payChunk(mallory, c0);
     await settle();
@@ -157,7 +140,7 @@ describe("batch payments: a copied payment reference (front-running)", () => {
 
   it("the owner's own reported transaction from another wallet, or with other amounts, still fails its chunk, which can then be paid", async () => {
     const recipients = [{ address: randomAddress(), amount: "1" }];
-    const plan = (await execute({ recipients, payer: alice.address })).body as Plan;
+    const plan = (await execute({ recipients, payer: alice.address })).body as BatchPlan;
     const c0 = plan.chunks[0];
     // Sent from the wrong wallet (the dashboard would not, but a person may): reported, so it fails the chunk.
     const wrongWallet = await payChunk(mallory, c0);
@@ -179,7 +162,7 @@ describe("batch payments: a copied payment reference (front-running)", () => {
   it("known limit: an exact copy binds a job whose payer was not known, and from then on only that payer counts", async () => {
     const owner = await emailUser();
     const recipients = [0, 1, 2].map((i) => ({ address: randomAddress(), amount: `${i + 1}` }));
-    const plan = (await execute({ recipients }, owner.idToken)).body as Plan;
+    const plan = (await execute({ recipients }, owner.idToken)).body as BatchPlan;
     const [c0, c1] = plan.chunks;
     // Mallory pays chunk 0 exactly as planned, from her own funds: the recipients are paid as planned.
     const copied = await payChunk(mallory, c0);

@@ -5,26 +5,13 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { HDNodeWallet, Signature, getAddress, hexlify, keccak256, parseUnits, randomBytes } from "ethers";
 import { BatchPayments__factory, USDX__factory } from "../../typechain-types";
-import { LOCAL_DEV_MNEMONIC, localAccountPath, seededAccount } from "../../common/seedAccounts";
 import { PERMIT_TYPES, permitDomain } from "../../common/permit";
 import { batchJobs, batchRecipients } from "../src/db/schema";
 import type { RunningServer } from "../src/index";
-import { call, emailUser, provider, revert, snapshot, startTestServer, walletUser } from "./helpers";
+import { BatchPlan, call, emailUser, provider, revert, seeded, snapshot, startTestServer, walletUser } from "./helpers";
 
 const randomAddress = () => getAddress(hexlify(randomBytes(20)));
 const usd = (amount: string) => parseUnits(amount, 18);
-
-/** A seeded account as a wallet that signs locally (SIWE messages and permits) and sends through the test node. */
-function seeded(name: string) {
-  return HDNodeWallet.fromPhrase(LOCAL_DEV_MNEMONIC, undefined, localAccountPath(seededAccount(name).index)).connect(provider());
-}
-
-interface Plan {
-  jobId: string;
-  batchContract: string;
-  totalAmountRaw: string;
-  chunks: { index: number; recipients: string[]; amounts: string[]; total: string; reference: string }[];
-}
 
 describe("batch payment jobs: /api/batch/execute, transactions, status, history", () => {
   let server: RunningServer;
@@ -58,7 +45,7 @@ describe("batch payment jobs: /api/batch/execute, transactions, status, history"
     await s.services.batchWatcher.runOnce();
   };
   /** Approves the chunk's total and pays it, as a wallet without the permit path would. */
-  const pay = async (chunk: Plan["chunks"][number]) => {
+  const pay = async (chunk: BatchPlan["chunks"][number]) => {
     await (await usdx().approve(server.services.chain.manifest.batchPayments, chunk.total)).wait();
     const tx = await batchContract().pay(chunk.recipients, chunk.amounts, chunk.reference);
     await tx.wait();
@@ -81,7 +68,7 @@ describe("batch payment jobs: /api/batch/execute, transactions, status, history"
     const started = await execute({ recipients });
     expect(started.status).to.equal(201);
     expect(started.body).to.include({ success: true, status: "processing", totalAmount: "83.22" });
-    const plan = started.body as Plan;
+    const plan = started.body as BatchPlan;
     expect(plan.batchContract).to.equal(server.services.chain.manifest.batchPayments);
     expect(plan.chunks.map((c) => c.recipients.length)).to.deep.equal([5, 5, 2]);
     expect(plan.chunks[1].recipients[0]).to.equal(recipients[5].address);
@@ -155,7 +142,7 @@ describe("batch payment jobs: /api/batch/execute, transactions, status, history"
 
   it("fails a chunk whose transaction reverted, with the contract's error in words, and lets it be tried again", async () => {
     const started = await execute({ recipients: [{ address: randomAddress(), amount: "3" }] });
-    const plan = started.body as Plan;
+    const plan = started.body as BatchPlan;
     const c0 = plan.chunks[0];
     await (await usdx().approve(plan.batchContract, 0)).wait();
     // Signed with a fixed gas limit, so no estimate refuses it first; the node mines it and it reverts.
@@ -181,7 +168,7 @@ describe("batch payment jobs: /api/batch/execute, transactions, status, history"
 
   it("fails a chunk whose reported transaction paid something else, or paid other amounts under its reference", async () => {
     const started = await execute({ recipients: [{ address: randomAddress(), amount: "4" }] });
-    const plan = started.body as Plan;
+    const plan = started.body as BatchPlan;
     const unrelated = await (await usdx().transfer(randomAddress(), usd("1"))).wait();
     await report(plan.jobId, 0, unrelated!.hash);
     await settle();
@@ -244,7 +231,7 @@ describe("batch payment jobs: /api/batch/execute, transactions, status, history"
   });
 
   it("keeps each user's jobs their own", async () => {
-    const mine = (await execute({ recipients: [{ address: randomAddress(), amount: "1" }] })).body as Plan;
+    const mine = (await execute({ recipients: [{ address: randomAddress(), amount: "1" }] })).body as BatchPlan;
     const theirs = await call(server, "GET", `/api/batch/${mine.jobId}`, { token: other });
     expect(theirs.status).to.equal(404);
     expect(theirs.body.error).to.equal(`No batch job ${mine.jobId} among yours.`);
@@ -257,7 +244,7 @@ describe("batch payment jobs: /api/batch/execute, transactions, status, history"
   });
 
   it("checks what a transaction report says", async () => {
-    const mine = (await execute({ recipients: [{ address: randomAddress(), amount: "1" }] })).body as Plan;
+    const mine = (await execute({ recipients: [{ address: randomAddress(), amount: "1" }] })).body as BatchPlan;
     const bad: [string, unknown, number, RegExp][] = [
       [mine.jobId, { chunkIndex: 0, txHash: "0x1234" }, 400, /txHash: must be a transaction hash/],
       [mine.jobId, { chunkIndex: -1, txHash: `0x${"1".repeat(64)}` }, 400, /chunkIndex: must be 0 or more/],
@@ -280,8 +267,8 @@ describe("batch payment jobs: /api/batch/execute, transactions, status, history"
   it("fails a job whose chunk was never sent in time, and one whose transaction the chain never saw", async () => {
     const quick = await startTestServer({ BATCH_SUBMIT_WINDOW_MS: "1000", BATCH_TX_NOT_FOUND_MS: "1000" });
     try {
-      const unsent = (await execute({ recipients: [{ address: randomAddress(), amount: "1" }] }, aliceToken, quick)).body as Plan;
-      const lost = (await execute({ recipients: [{ address: randomAddress(), amount: "1" }] }, other, quick)).body as Plan;
+      const unsent = (await execute({ recipients: [{ address: randomAddress(), amount: "1" }] }, aliceToken, quick)).body as BatchPlan;
+      const lost = (await execute({ recipients: [{ address: randomAddress(), amount: "1" }] }, other, quick)).body as BatchPlan;
       await report(lost.jobId, 0, `0x${"42".repeat(32)}`, other, quick);
       await new Promise((resolve) => setTimeout(resolve, 1100));
       await settle(quick);
@@ -299,7 +286,7 @@ describe("batch payment jobs: /api/batch/execute, transactions, status, history"
   it("opens a paid chunk again when a rewind removes its block: the job is processing again and its recipients unpaid", async () => {
     const before = await snapshot();
     const recipients = Array.from({ length: 3 }, (_, i) => ({ address: randomAddress(), amount: `${i + 1}` }));
-    const plan = (await execute({ recipients })).body as Plan;
+    const plan = (await execute({ recipients })).body as BatchPlan;
     await report(plan.jobId, 0, await pay(plan.chunks[0]));
     await settle();
     const paid = (await status()).body.data;
@@ -321,7 +308,7 @@ describe("batch payment jobs: /api/batch/execute, transactions, status, history"
       const first = await startTestServer({ PGLITE_DIR: dir, BATCH_CHUNK_SIZE: "2" });
       const token = (await walletUser(first, alice as never)).idToken;
       const recipients = Array.from({ length: 5 }, (_, i) => ({ address: randomAddress(), amount: `${i + 1}` }));
-      const plan = (await execute({ recipients }, token, first)).body as Plan;
+      const plan = (await execute({ recipients }, token, first)).body as BatchPlan;
       await report(plan.jobId, 0, await pay(plan.chunks[0]), token, first);
       await settle(first);
       await first.close();
@@ -354,5 +341,5 @@ describe("batch payment jobs: /api/batch/execute, transactions, status, history"
 const eqJob = (jobId: string) => eq(batchRecipients.jobId, jobId);
 
 function seededAccountAddress(name: string): string {
-  return HDNodeWallet.fromPhrase(LOCAL_DEV_MNEMONIC, undefined, localAccountPath(seededAccount(name).index)).address;
+  return seeded(name).address;
 }

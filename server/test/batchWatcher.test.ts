@@ -2,11 +2,10 @@ import { expect } from "chai";
 import { eq } from "drizzle-orm";
 import { HDNodeWallet, getAddress, hexlify, keccak256, randomBytes } from "ethers";
 import { BatchPayments__factory, USDX__factory } from "../../typechain-types";
-import { LOCAL_DEV_MNEMONIC, localAccountPath, seededAccount } from "../../common/seedAccounts";
 import { batchChunks, batchJobs } from "../src/db/schema";
 import type { RunningServer } from "../src/index";
 import { POKE_GAP_MS, TX_CHECKS_PER_STEP } from "../src/services/batchWatcher";
-import { call, emailUser, provider, revert, snapshot, startTestServer, walletUser } from "./helpers";
+import { BatchPlan, call, emailUser, PlanChunk, provider, revert, seeded, snapshot, startTestServer, walletUser } from "./helpers";
 
 /**
  * Issue 13, part 3: the watcher shares its node lookups fairly between users and jobs, finds
@@ -16,22 +15,6 @@ import { call, emailUser, provider, revert, snapshot, startTestServer, walletUse
 const randomAddress = () => getAddress(hexlify(randomBytes(20)));
 const randomHash = () => hexlify(randomBytes(32));
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-function seeded(name: string) {
-  return HDNodeWallet.fromPhrase(LOCAL_DEV_MNEMONIC, undefined, localAccountPath(seededAccount(name).index)).connect(provider());
-}
-
-interface Chunk {
-  index: number;
-  recipients: string[];
-  amounts: string[];
-  total: string;
-  reference: string;
-}
-interface Plan {
-  jobId: string;
-  chunks: Chunk[];
-}
 
 /** Counts the node lookups the watcher makes (receipts, transactions, calls), by transaction hash. */
 function countLookups(server: RunningServer) {
@@ -58,7 +41,7 @@ function countLookups(server: RunningServer) {
   };
 }
 
-const payChunk = async (server: RunningServer, from: HDNodeWallet, chunk: Chunk) => {
+const payChunk = async (server: RunningServer, from: HDNodeWallet, chunk: PlanChunk) => {
   const { proxy, batchPayments } = server.services.chain.manifest;
   await (await USDX__factory.connect(proxy, from).approve(batchPayments, chunk.total)).wait();
   const tx = await BatchPayments__factory.connect(batchPayments, from).pay(chunk.recipients, chunk.amounts, chunk.reference);
@@ -67,7 +50,7 @@ const payChunk = async (server: RunningServer, from: HDNodeWallet, chunk: Chunk)
 };
 
 /** A pay call that the node mines and that reverts (no allowance), signed with a fixed gas limit so no estimate refuses it first. */
-const revertedPay = async (server: RunningServer, from: HDNodeWallet, chunk: Chunk) => {
+const revertedPay = async (server: RunningServer, from: HDNodeWallet, chunk: PlanChunk) => {
   const { proxy, batchPayments } = server.services.chain.manifest;
   await (await USDX__factory.connect(proxy, from).approve(batchPayments, 0)).wait();
   const unsigned = await BatchPayments__factory.connect(batchPayments, from).pay.populateTransaction(chunk.recipients, chunk.amounts, chunk.reference);
@@ -106,7 +89,7 @@ describe("batch watcher: fair shares, payments from the index, closed jobs, coal
       const floodHashes = new Map<string, string>(); // hash -> job
       for (let j = 0; j < 5; j++) {
         const recipients = Array.from({ length: 60 }, () => randomAddress());
-        const plan = (await call(server, "POST", "/api/batch/execute", { token: flood.idToken, body: { recipients, amount: "1" } })).body as Plan;
+        const plan = (await call(server, "POST", "/api/batch/execute", { token: flood.idToken, body: { recipients, amount: "1" } })).body as BatchPlan;
         expect(plan.chunks).to.have.length(60);
         for (let i = 0; i < 60; i += 10) {
           await Promise.all(
@@ -122,12 +105,12 @@ describe("batch watcher: fair shares, payments from the index, closed jobs, coal
       // User B pays a chunk for real and reports it; user C reports a transaction that reverted.
       const alice = seeded("alice");
       const aliceToken = (await walletUser(server, alice as never)).idToken;
-      const paid = (await call(server, "POST", "/api/batch/execute", { token: aliceToken, body: { recipients: [{ address: randomAddress(), amount: "1" }] } })).body as Plan;
+      const paid = (await call(server, "POST", "/api/batch/execute", { token: aliceToken, body: { recipients: [{ address: randomAddress(), amount: "1" }] } })).body as BatchPlan;
       const paidHash = await payChunk(server, alice, paid.chunks[0]);
       expect((await report(aliceToken, paid.jobId, 0, paidHash)).status).to.equal(200);
       const carol = seeded("carol");
       const carolToken = (await walletUser(server, carol as never)).idToken;
-      const refused = (await call(server, "POST", "/api/batch/execute", { token: carolToken, body: { recipients: [{ address: randomAddress(), amount: "1" }] } })).body as Plan;
+      const refused = (await call(server, "POST", "/api/batch/execute", { token: carolToken, body: { recipients: [{ address: randomAddress(), amount: "1" }] } })).body as BatchPlan;
       const revertedHash = await revertedPay(server, carol, refused.chunks[0]);
       expect((await report(carolToken, refused.jobId, 0, revertedHash)).status).to.equal(200);
 
@@ -182,7 +165,7 @@ describe("batch watcher: fair shares, payments from the index, closed jobs, coal
       const mallory = seeded("bob");
       const token = (await walletUser(server, alice as never)).idToken;
       const recipients = [0, 1].map((i) => ({ address: randomAddress(), amount: `${i + 1}` }));
-      const plan = (await call(server, "POST", "/api/batch/execute", { token, body: { recipients } })).body as Plan;
+      const plan = (await call(server, "POST", "/api/batch/execute", { token, body: { recipients } })).body as BatchPlan;
       const lost = randomHash();
       expect((await call(server, "POST", `/api/batch/${plan.jobId}/transactions`, { token, body: { chunkIndex: 0, txHash: lost } })).status).to.equal(200);
       await sleep(1600);
@@ -258,7 +241,7 @@ describe("batch watcher: fair shares, payments from the index, closed jobs, coal
       this.timeout(60_000);
       const user = await emailUser();
       const recipients = Array.from({ length: 40 }, () => randomAddress());
-      const plan = (await call(server, "POST", "/api/batch/execute", { token: user.idToken, body: { recipients, amount: "1" } })).body as Plan;
+      const plan = (await call(server, "POST", "/api/batch/execute", { token: user.idToken, body: { recipients, amount: "1" } })).body as BatchPlan;
       const watcher = server.services.batchWatcher as any;
       await sleep(300); // the start's first step is over
       let steps = 0;

@@ -20,7 +20,7 @@ import { LOCAL_DEV_MNEMONIC, localAccountPath, seededAccount } from "../../commo
 import { openDatabase } from "../src/db/client";
 import { batchChunks, batchRecipients, chainEvents, contacts, indexerState } from "../src/db/schema";
 import type { RunningServer } from "../src/index";
-import { DASHBOARD_ORIGIN, emailUser, mine, provider, revert, snapshot, stack, startTestServer, walletUser } from "./helpers";
+import { BatchPlan, DASHBOARD_ORIGIN, emailUser, mine, provider, revert, snapshot, stack, startTestServer, until, walletUser } from "./helpers";
 import { FIREBASE_PROJECT, freePort } from "./stack";
 
 const ROOT = path.resolve(__dirname, "..", "..");
@@ -39,17 +39,6 @@ const usdxAs = (name: string) => USDX__factory.connect(manifest().proxy, seeded(
 
 async function transfer(from: string, to: string, amount: string) {
   return (await (await usdxAs(from).transfer(seeded(to).address, usd(amount))).wait())!;
-}
-
-/** Polls `read` until `done` holds; a wait for the server to catch up, failing with the last value seen. */
-async function until<T>(what: string, read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`${what} did not happen within ${timeoutMs / 1000} s; last seen: ${JSON.stringify(value)?.slice(0, 800)}`);
-    await sleep(50);
-  }
 }
 
 interface Answer {
@@ -244,13 +233,6 @@ class RpcProxy {
 
 // ---------------------------------------------------------------- the tests
 
-interface Plan {
-  jobId: string;
-  batchContract: string;
-  totalAmountRaw: string;
-  chunks: { index: number; recipients: string[]; amounts: string[]; total: string; reference: string }[];
-}
-
 describe("Server faults", () => {
   let chainSnapshot: string;
   const dirs: string[] = [];
@@ -276,7 +258,7 @@ describe("Server faults", () => {
     const { batchPayments, proxy } = manifest();
     const batch = BatchPayments__factory.connect(batchPayments, alice);
     const usdx = USDX__factory.connect(proxy, alice);
-    const pay = async (chunk: Plan["chunks"][number]) => (await (await batch.pay(chunk.recipients, chunk.amounts, chunk.reference)).wait())!.hash;
+    const pay = async (chunk: BatchPlan["chunks"][number]) => (await (await batch.pay(chunk.recipients, chunk.amounts, chunk.reference)).wait())!.hash;
 
     // Chunks of 2: seven recipients are four transactions.
     const first = await startChildServer(dir, { BATCH_CHUNK_SIZE: "2" });
@@ -284,7 +266,7 @@ describe("Server faults", () => {
     const recipients = Array.from({ length: 7 }, (_, i) => ({ name: `Payee ${i}`, address: randomAddress(), amount: `${i + 1}.25` }));
     const started = await request(first, "POST", "/api/batch/execute", { token: idToken, body: { recipients } });
     expect(started.status).to.equal(201);
-    const plan = started.body as Plan;
+    const plan = started.body as BatchPlan;
     expect(plan.chunks.map((c) => c.recipients.length)).to.deep.equal([2, 2, 2, 1]);
     await (await usdx.approve(batchPayments, plan.totalAmountRaw)).wait();
 

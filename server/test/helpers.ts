@@ -1,4 +1,5 @@
-import { JsonRpcProvider, Wallet } from "ethers";
+import { HDNodeWallet, JsonRpcProvider, Wallet } from "ethers";
+import { LOCAL_DEV_MNEMONIC, localAccountPath, seededAccount } from "../../common/seedAccounts";
 import { SiweMessage } from "siwe";
 import { loadConfig, Config } from "../src/config";
 import { startServer, RunningServer } from "../src/index";
@@ -143,4 +144,39 @@ export const mine = () => rpc(stack().rpcUrl, "evm_mine");
 /** Hardhat's unlocked account `index` as a signer on the test node. */
 export async function signer(index: number) {
   return provider().getSigner(index);
+}
+
+/** A seeded account as a wallet that signs locally (SIWE messages and permits) and sends through the test node. */
+export function seeded(name: string): HDNodeWallet {
+  return HDNodeWallet.fromPhrase(LOCAL_DEV_MNEMONIC, undefined, localAccountPath(seededAccount(name).index)).connect(provider());
+}
+
+/** One chunk of a batch plan, as POST /api/batch/execute answers it. */
+export interface PlanChunk {
+  index: number;
+  recipients: string[];
+  amounts: string[];
+  total: string;
+  reference: string;
+}
+
+/** What POST /api/batch/execute answers: the job and its chunks for the wallet to pay. */
+export interface BatchPlan {
+  jobId: string;
+  batchContract: string;
+  totalAmountRaw: string;
+  chunks: PlanChunk[];
+}
+
+// ---------------------------------------------------------------- waiting
+
+/** Polls `read` until `done` holds; a wait for the server to catch up, failing with the last value seen. */
+export async function until<T>(what: string, read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() > deadline) throw new Error(`${what} did not happen within ${timeoutMs / 1000} s; last seen: ${JSON.stringify(value)?.slice(0, 800)}`);
+    await new Promise((resolve) => setTimeout(resolve, 40));
+  }
 }

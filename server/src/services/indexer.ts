@@ -7,6 +7,7 @@ import { batchChunks, batchJobs, batchRecipients, chainEvents, indexedBlocks, in
 import { checkDeploymentOnChain } from "../../../common/manifestFile";
 import type { Logger } from "../logger";
 import { Ticker } from "./ticker";
+import { mapLimit } from "./concurrency";
 
 const STATE_ID = "usdx";
 const BLOCK_FETCH_CONCURRENCY = 8;
@@ -336,18 +337,4 @@ function parseRawLog(log: RawLog): ParsedLog {
     transactionHash: log.transactionHash,
     index: Number(log.logIndex),
   };
-}
-
-/** Maps with at most `limit` calls in flight. */
-async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const results: R[] = new Array(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      results[i] = await fn(items[i]);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
 }

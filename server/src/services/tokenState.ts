@@ -7,6 +7,7 @@ import { transferMoved } from "../../../common/amounts";
 import { ROLE_NAMES, ROLES } from "../../../common/roles";
 import { MULTIPLIER_BASE, TOKEN_DECIMALS } from "../../../common/token";
 import type { BlockedAccount, RoleHolders, SupplyPoint, TokenInfo } from "../../../common/apiTypes";
+import { mapLimit } from "./concurrency";
 
 export type { BlockedAccount, RoleHolders, SupplyPoint, TokenInfo };
 
@@ -241,18 +242,4 @@ export function thin<T>(points: T[], maxPoints: number): T[] {
   if (maxPoints === 1) return [points[points.length - 1]];
   const step = (points.length - 1) / (maxPoints - 1);
   return Array.from({ length: maxPoints }, (_, i) => points[Math.round(i * step)]);
-}
-
-/** Maps with at most `limit` calls in flight. */
-async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const results: R[] = new Array(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      results[i] = await fn(items[i]);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
 }
