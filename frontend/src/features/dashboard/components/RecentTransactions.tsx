@@ -1,5 +1,5 @@
 import { Link } from "react-router-dom";
-import { ArrowRight, Info, RotateCw } from "lucide-react";
+import { ArrowRight, RotateCw } from "lucide-react";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
@@ -13,6 +13,7 @@ import { useRecentTransactions, type HistoryEntry } from "../api/queries";
 import { errorMessage, shownUsdx } from "../figures";
 import { useNow } from "@/lib/useNow";
 import { ExplorerLink } from "@/components/ExplorerLink";
+import { MovedNote } from "@/components/MovedNote";
 
 const ZERO_ADDRESS = /^0x0{40}$/i;
 
@@ -115,12 +116,7 @@ function HistoryTable({ items, me }: { items: HistoryEntry[]; me: string }) {
                   {note?.noShares ? "" : sign}
                   {note ? exactMoved(note.moved) : shownUsdx(BigInt(item.amountRaw))}
                 </span>
-                {note && (
-                  <span className="ml-auto mt-0.5 flex max-w-[14rem] items-start justify-end gap-1 whitespace-normal text-right text-[11px] font-normal leading-snug text-muted-foreground">
-                    <Info className="mt-px h-3 w-3 shrink-0" aria-hidden />
-                    <span>{note.text}</span>
-                  </span>
-                )}
+                {note && <MovedNote note={note} className="ml-auto mt-0.5 max-w-[14rem] text-right" />}
               </TableCell>
               <TableCell>{item.status === "confirmed" ? <Badge variant="success">Confirmed</Badge> : <Badge variant="secondary">Pending</Badge>}</TableCell>
             </TableRow>

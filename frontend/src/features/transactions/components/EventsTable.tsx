@@ -6,7 +6,7 @@ import { eventBadge, exactUsdx, sameAddress, shownArgs } from "../display";
 import { useNow } from "@/lib/useNow";
 import { movedNote } from "@/lib/format";
 import { AddressLink, BlockLink, TimeCell, TxLink } from "./links";
-import { MovedNote } from "./MovedNote";
+import { MovedNote } from "@/components/MovedNote";
 
 /** An event's decoded arguments: addresses shortened and linked, amounts in USDX, roles by name. */
 function EventArgs({ event, wallet }: { event: ContractEvent; wallet: string | null }) {

@@ -6,7 +6,7 @@ import { directionOf, exactUsdx, sameAddress, type Direction } from "../display"
 import { useNow } from "@/lib/useNow";
 import { movedNote } from "@/lib/format";
 import { AddressLink, BlockLink, TimeCell, TxLink } from "./links";
-import { MovedNote } from "./MovedNote";
+import { MovedNote } from "@/components/MovedNote";
 
 const SIGN: Record<Direction, string> = { in: "+", out: "-", self: "" };
 const TONE: Record<Direction, string> = { in: "text-success", out: "text-destructive", self: "text-foreground" };
@@ -46,7 +46,7 @@ function Amount({ entry, direction, className }: { entry: HistoryEntry; directio
   return (
     <span className={cn("inline-grid justify-items-end gap-0.5 text-right", className)}>
       {amount}
-      <MovedNote note={note} className="justify-end text-right" />
+      <MovedNote note={note} className="text-right" />
     </span>
   );
 }
