@@ -3,12 +3,13 @@ import { LOCAL_CHAIN } from "../../common/networks";
 
 /**
  * Checks, before anything is sent, that the chosen network is configured and answers, and says
- * what to do when it is not. Returns the chain id.
+ * what to do when it is not. Returns the chain id. `readOnly` work (adopt) needs no deployer key.
  */
-export async function assertNetworkReady(hre: HardhatRuntimeEnvironment): Promise<number> {
+export async function assertNetworkReady(hre: HardhatRuntimeEnvironment, options: { readOnly?: boolean } = {}): Promise<number> {
   const name = hre.network.name;
   if (name === "sepolia") {
-    const missing = ["SEPOLIA_RPC_URL", "DEPLOYER_PRIVATE_KEY"].filter((v) => !process.env[v]);
+    const needed = options.readOnly ? ["SEPOLIA_RPC_URL"] : ["SEPOLIA_RPC_URL", "DEPLOYER_PRIVATE_KEY"];
+    const missing = needed.filter((v) => !process.env[v]);
     if (missing.length > 0) {
       throw new Error(`Sepolia needs ${missing.join(" and ")} in the environment or .env (see .env.example).`);
     }
@@ -27,6 +28,9 @@ export async function assertNetworkReady(hre: HardhatRuntimeEnvironment): Promis
   }
   return chainId;
 }
+
+/** Blocks per eth_getLogs query by default: providers cap the range, commonly at 10,000. */
+export const LOG_CHUNK = 10_000;
 
 /** The local chain (the in-process Hardhat network or a Hardhat node). */
 export function isLocalChain(chainId: number): boolean {

@@ -32,6 +32,11 @@ export function formatTable(headers: string[], rows: string[][]): string {
   return [line(headers), line(widths.map((w) => "-".repeat(w))), ...rows.map(line)].join("\n");
 }
 
+/** Label and value, one pair a line, the labels padded to one width: a table without headers. */
+export function formatFacts(rows: [string, string][]): string {
+  return formatTable(["", ""], rows).split("\n").slice(2).join("\n");
+}
+
 export function formatAccounts(rows: AccountRow[]): string {
   return formatTable(
     ["name", "address", "roles", "balance (USDX)", "blocked"],

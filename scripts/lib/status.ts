@@ -6,7 +6,7 @@ import { formatTokenAmount } from "../../common/amounts";
 import { isLocalChain } from "./network";
 import { ROLE_NAMES, ROLES, RoleName } from "../../common/roles";
 import { SEEDED_ACCOUNTS } from "../../common/seedAccounts";
-import { formatTable } from "./report";
+import { formatFacts, formatTable } from "./report";
 
 export interface TokenStatus {
   network: string;
@@ -101,23 +101,17 @@ export async function readStatus(hre: HardhatRuntimeEnvironment, manifest: Deplo
 
 export function formatStatus(s: TokenStatus): string {
   const who = (address: string) => (s.names[address] ? `${address} (${s.names[address]})` : address);
-  const facts = formatTable(
-    ["", ""],
-    [
-      ["network", `${s.network} (chain ${s.chainId}), block ${s.block}`],
-      ["token", `${s.name} (${s.symbol}), ${s.decimals} decimals`],
-      ["proxy", s.proxy],
-      ["implementation", s.implementation],
-      ["BatchPayments", s.batchPayments],
-      ["total supply", `${formatTokenAmount(s.totalSupply, 2)} ${s.symbol}`],
-      ["total shares", formatTokenAmount(s.totalShares, 2)],
-      ["reward multiplier", `${formatTokenAmount(s.rewardMultiplier, 4)}x`],
-      ["paused", s.paused ? "yes" : "no"],
-    ],
-  )
-    .split("\n")
-    .slice(2)
-    .join("\n");
+  const facts = formatFacts([
+    ["network", `${s.network} (chain ${s.chainId}), block ${s.block}`],
+    ["token", `${s.name} (${s.symbol}), ${s.decimals} decimals`],
+    ["proxy", s.proxy],
+    ["implementation", s.implementation],
+    ["BatchPayments", s.batchPayments],
+    ["total supply", `${formatTokenAmount(s.totalSupply, 2)} ${s.symbol}`],
+    ["total shares", formatTokenAmount(s.totalShares, 2)],
+    ["reward multiplier", `${formatTokenAmount(s.rewardMultiplier, 4)}x`],
+    ["paused", s.paused ? "yes" : "no"],
+  ]);
   const roles = formatTable(
     ["role", "holders"],
     ROLE_NAMES.map((r) => [r, s.roleHolders[r].map(who).join(", ") || "None assigned"]),
