@@ -1,2 +1,3 @@
-// Operator and tester tasks: `npx hardhat usdx <task> --network <network>`. See tasks/usdx.ts.
+// Operator and tester tasks: `npx hardhat usdx <task>` (tasks/usdx.ts), and `usdx adopt` (tasks/adopt.ts).
 import "./usdx";
+import "./adopt";

@@ -6,6 +6,7 @@ import type { USDX } from "../typechain-types";
 import { parseAddress } from "../common/addresses";
 import { parsePositiveTokenAmount, parseTokenAmount } from "../common/amounts";
 import { ROLES, RoleName, parseRoleName } from "../common/roles";
+import { LOG_CHUNK } from "../scripts/lib/network";
 
 /*
  * Each task reads the manifest of the chosen network, checks its input, sends one transaction
@@ -14,16 +15,16 @@ import { ROLES, RoleName, parseRoleName } from "../common/roles";
  * anything is compiled.
  */
 
-const usdxScope = scope("usdx", "Operate the USDX token of the chosen network (reads deployments/<network>.json)");
+export const usdxScope = scope("usdx", "Operate the USDX token of the chosen network (reads deployments/<network>.json)");
 
-class TaskError extends HardhatPluginError {
+export class TaskError extends HardhatPluginError {
   constructor(message: string) {
     super("usdx", message);
   }
 }
 
 /** Runs `body`, turning any failure into a task error that prints its message without a stack. */
-async function guarded<T>(body: () => Promise<T>): Promise<T> {
+export async function guarded<T>(body: () => Promise<T>): Promise<T> {
   try {
     return await body();
   } catch (error) {
@@ -33,7 +34,7 @@ async function guarded<T>(body: () => Promise<T>): Promise<T> {
   }
 }
 
-function check<T>(parse: () => T): T {
+export function check<T>(parse: () => T): T {
   try {
     return parse();
   } catch (error) {
@@ -94,6 +95,8 @@ async function send(label: string, from: string, tx: () => Promise<ContractTrans
     console.log(`  mined in block ${receipt?.blockNumber}`);
   });
 }
+
+export const logChunkParam = "Blocks per log query (providers cap eth_getLogs ranges)";
 
 const asParam = "Send as: a seeded account name (local chain), an account index, or an address";
 
@@ -187,7 +190,7 @@ usdxScope
 
 usdxScope
   .task("status", "Print supply, shares, multiplier, pause state, role holders and blocked accounts")
-  .addOptionalParam("logChunk", "Blocks per log query (providers cap eth_getLogs ranges)", 10_000, types.int)
+  .addOptionalParam("logChunk", logChunkParam, LOG_CHUNK, types.int)
   .setAction(async (args: { logChunk: number }, hre) => {
     const { readStatus, formatStatus } = await import("../scripts/lib/status");
     const { assertNetworkReady } = await import("../scripts/lib/network");
