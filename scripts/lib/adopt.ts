@@ -105,7 +105,7 @@ function parseOption(flag: string, input: string): string {
   }
 }
 
-/** Refuses to replace a manifest of another proxy (or chain) without --force; returns that proxy. */
+/** Refuses to replace a manifest of another proxy, or an unreadable one, without --force; returns that proxy. */
 function checkOverwrite(network: string, proxy: string, force: boolean, env: NodeJS.ProcessEnv): string | null {
   const file = manifestPath(network, env);
   if (!existsSync(file)) return null;
@@ -154,7 +154,9 @@ async function findDeploymentBlock(provider: Provider, proxy: string, latest: nu
       code = await provider.getCode(proxy, middle);
     } catch (error) {
       const reason = (error as { shortMessage?: string }).shortMessage ?? (error as Error).message;
-      throw new Error(`The node could not read ${proxy}'s code at block ${middle} (${reason}): adopt needs an RPC URL that serves past state (an archive node).`);
+      throw new Error(
+        `The node could not read ${proxy}'s code at block ${middle} (${reason}): adopt needs an RPC URL that serves past state (an archive node).`,
+      );
     }
     if (code === "0x") low = middle + 1;
     else high = middle;
@@ -237,13 +239,14 @@ function orList(items: string[]): string {
 export function formatAdoption(a: Adoption): string {
   const m = a.manifest;
   const admins = a.admins.length === 0 ? "none (every admin renounced or was revoked)" : a.admins.join(", ");
+  const how = a.batchPaymentsSource === "given" ? "checked: bound to the proxy" : "found: the deployer's, bound to the proxy";
   return formatFacts([
     ["network", `${m.network} (chain ${m.chainId})`],
     ["USDX proxy", m.proxy],
     ["implementation", m.implementation],
     ["owner", m.owner],
     ["DEFAULT_ADMIN_ROLE", admins],
-    ["BatchPayments", `${m.batchPayments} (${a.batchPaymentsSource === "given" ? "checked: bound to the proxy" : "found: the deployer's, bound to the proxy"})`],
+    ["BatchPayments", `${m.batchPayments} (${how})`],
     ["deployment block", String(m.deploymentBlock)],
     ["block hash", m.deploymentBlockHash],
     ["deployed at", m.deployedAt],
