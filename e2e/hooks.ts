@@ -1,4 +1,4 @@
-import { ChildProcess, execFileSync, spawn } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -9,9 +9,10 @@ import { createLogger } from "../server/src/logger";
 import { FIREBASE_PROJECT, freePort, startStack, type Stack } from "../server/test/stack";
 
 /**
- * Mocha root hooks for the browser suite: the whole stack as `npm start` runs it (Hardhat node,
- * Auth emulator, deploy and seed, API server, the built dashboard) on free loopback ports, and one
- * headless Chromium. Tests open a fresh browser context each (e2e/browser.ts).
+ * Mocha root hooks for the browser suite: the whole stack on free loopback ports (Hardhat node,
+ * Auth emulator, deploy and seed as `npm start` does them), the API server serving the production
+ * build of the dashboard on its own origin as `npm run serve` does, and one headless Chromium.
+ * Tests open a fresh browser context each (e2e/browser.ts).
  */
 const ROOT = path.resolve(__dirname, "..");
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
@@ -25,22 +26,12 @@ export interface E2E {
   browser: Browser;
 }
 
-let preview: ChildProcess | null = null;
 let distDir: string | null = null;
 
 export function e2e(): E2E {
   const current = (globalThis as { usdxE2E?: E2E }).usdxE2E;
   if (!current) throw new Error("The browser suite's stack is not running: run it with `npm run test:e2e`.");
   return current;
-}
-
-async function waitForUrl(url: string, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await fetch(url).then((r) => r.ok).catch(() => false)) return;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`${url} did not answer within ${timeoutMs / 1000} s.`);
 }
 
 export const mochaHooks = {
@@ -50,13 +41,14 @@ export const mochaHooks = {
       throw new Error(`No Chromium at ${CHROMIUM_PATH}: install Debian's chromium (apt-get install -y chromium) or set CHROMIUM_PATH.`);
     }
     const bin = (name: string) => path.join(ROOT, "node_modules", ".bin", name);
-    // The dashboard as it ships: a production build, served by vite preview. Its own folder, so a
-    // build elsewhere (another run, npm run build:frontend) never empties what this run serves.
+    // The dashboard as it ships: a production build, served by the API server. Its own folder, so
+    // a build elsewhere (another run, npm run build) never empties what this run serves.
     distDir = mkdtempSync(path.join(tmpdir(), "usdx-e2e-dist-"));
     execFileSync(bin("vite"), ["build", "--config", "frontend/vite.config.mts", "--logLevel", "error", "--outDir", distDir, "--emptyOutDir"], { cwd: ROOT, stdio: "inherit" });
     const stack = await startStack();
-    const dashboardPort = await freePort();
-    const dashboardUrl = `http://127.0.0.1:${dashboardPort}`;
+    // One origin for the page and the API, known before the server starts: SIWE and CORS name it.
+    const serverPort = await freePort();
+    const dashboardUrl = `http://127.0.0.1:${serverPort}`;
     const config = loadConfig({
       NETWORK: "localhost",
       RPC_URL: stack.rpcUrl,
@@ -66,20 +58,14 @@ export const mochaHooks = {
       PGLITE_DIR: "memory://",
       FIREBASE_AUTH_EMULATOR_HOST: stack.emulatorHost,
       FIREBASE_PROJECT_ID: FIREBASE_PROJECT,
-      SERVER_PORT: "0",
+      SERVER_PORT: String(serverPort),
       DASHBOARD_ORIGIN: dashboardUrl,
+      DASHBOARD_DIST: distDir,
       INDEXER_POLL_MS: "200",
       RATE_LIMIT_AUTH_PER_MINUTE: "1000",
       LOG_LEVEL: "silent",
     });
     const server = await startServer(config, createLogger(config.logLevel));
-    preview = spawn(bin("vite"), ["preview", "--config", "frontend/vite.config.mts", "--outDir", distDir], {
-      cwd: ROOT,
-      env: { ...process.env, DASHBOARD_PORT: String(dashboardPort), VITE_API_URL: server.url },
-      detached: true,
-      stdio: "ignore",
-    });
-    await waitForUrl(`${dashboardUrl}/api/config`, 60_000);
     const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS });
     (globalThis as { usdxE2E?: E2E }).usdxE2E = { stack, server, dashboardUrl, browser };
   },
@@ -87,13 +73,6 @@ export const mochaHooks = {
     this.timeout(60_000);
     const current = (globalThis as { usdxE2E?: E2E }).usdxE2E;
     await current?.browser.close();
-    if (preview?.pid) {
-      try {
-        process.kill(-preview.pid, "SIGTERM");
-      } catch {
-        preview.kill("SIGTERM");
-      }
-    }
     await current?.server.close();
     await current?.stack.stop();
     if (distDir) rmSync(distDir, { recursive: true, force: true });

@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 import { defineConfig } from "vite";
 import react from "@vitejs/plugin-react";
 import tailwindcss from "@tailwindcss/vite";
-import { DEV_HEADERS, PREVIEW_HEADERS } from "./securityHeaders.mjs";
+import { DEV_HEADERS, PREVIEW_HEADERS } from "./securityHeaders";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -25,7 +25,7 @@ export default defineConfig({
     port: Number(process.env.DASHBOARD_PORT || 5173),
     strictPort: true,
     proxy: API_PROXY,
-    // No CSP in development (React Refresh needs an inline script): see securityHeaders.mts.
+    // No CSP in development (React Refresh needs an inline script): see securityHeaders.ts.
     headers: { ...DEV_HEADERS },
     // common/ and the bindings live beside frontend/.
     fs: { allow: [path.resolve(here, "..")] },

@@ -126,6 +126,8 @@ async function main(): Promise<void> {
     ADMIN_WALLETS: process.env.ADMIN_WALLETS || readManifest("localhost").owner,
     // SIWE messages are bound to the dashboard's origin.
     DASHBOARD_ORIGIN: process.env.DASHBOARD_ORIGIN || `${DASHBOARD_URL},http://localhost:${DASHBOARD_PORT}`,
+    // The dashboard here is Vite's, live; an old `npm run build` served on the API's port would only mislead.
+    DASHBOARD_DIST: "off",
   });
   service("The dashboard", bin("vite"), ["--config", "frontend/vite.config.mts"], "dashboard.log", {
     DASHBOARD_PORT: String(DASHBOARD_PORT),

@@ -1,6 +1,7 @@
 import express, { Express } from "express";
 import cors from "cors";
 import helmet from "helmet";
+import { dashboardRoutes } from "./dashboard";
 import type { Logger } from "./logger";
 import { errorHandler, notFoundHandler } from "./middleware/errorHandler";
 import { adminRoutes } from "./routes/admin";
@@ -16,15 +17,13 @@ import type { Services } from "./services";
 // Spec and issue: JSON bodies are capped at 1 MB.
 export const JSON_BODY_LIMIT = "1mb";
 
-export function createApp(services: Services, log: Logger): Express {
+/** `dashboard`: a built dashboard's folder to serve beside the API (dashboard.ts), or null for the API alone. */
+export function createApp(services: Services, log: Logger, dashboard: string | null = null): Express {
   const app = express();
   app.disable("x-powered-by");
   // Behind the dashboard's Vite proxy every request comes from 127.0.0.1: without this, all users
   // would share one rate-limit bucket. Only the configured proxies may name the client.
   app.set("trust proxy", services.config.trustProxy);
-  // helmet's defaults, but no page may frame an API answer at all (SAMEORIGIN is the default).
-  app.use(helmet({ contentSecurityPolicy: { directives: { frameAncestors: ["'none'"] } }, frameguard: { action: "deny" } }));
-  app.use(cors({ origin: services.config.dashboardOrigins, credentials: true }));
   app.use((req, res, next) => {
     req.log = log;
     const started = process.hrtime.bigint();
@@ -34,6 +33,11 @@ export function createApp(services: Services, log: Logger): Express {
     });
     next();
   });
+  // Before helmet: the dashboard's pages carry the dashboard's CSP, not the API's. /api passes by.
+  if (dashboard) app.use(dashboardRoutes(dashboard));
+  // helmet's defaults, but no page may frame an API answer at all (SAMEORIGIN is the default).
+  app.use(helmet({ contentSecurityPolicy: { directives: { frameAncestors: ["'none'"] } }, frameguard: { action: "deny" } }));
+  app.use(cors({ origin: services.config.dashboardOrigins, credentials: true }));
   app.use(express.json({ limit: JSON_BODY_LIMIT }));
 
   const api = express.Router();

@@ -3,7 +3,7 @@ import { HDNodeWallet, getAddress, isAddress } from "ethers";
 import { maxRecipientsPerChunk } from "../../common/gasLimits";
 import { LOCAL_CHAIN, SEPOLIA, describeChain, isMainnet, localRpcUrl } from "../../common/networks";
 import { LOCAL_DEV_MNEMONIC, localAccountPath, seededAccount } from "../../common/seedAccounts";
-import { unsafeSettings } from "./configGuards";
+import { isLoopbackHost, unsafeSettings } from "./configGuards";
 
 /**
  * The server's whole configuration, read once from the environment. Anything missing or wrong
@@ -58,12 +58,19 @@ export interface Config {
     txNotFoundMs: number;
   };
   bank: BankConfig;
+  /**
+   * The built dashboard the server also serves (DASHBOARD_DIST; default frontend/dist), or null
+   * (DASHBOARD_DIST=off). A folder without an index.html is not served: the API runs alone.
+   */
+  dashboardDist: string | null;
   logLevel: string;
 }
 
 export class ConfigError extends Error {}
 
 const REPO_ROOT = path.resolve(__dirname, "..", "..");
+/** Where `npm run build` puts the dashboard (frontend/vite.config.mts: build.outDir). */
+export const DEFAULT_DASHBOARD_DIST = path.join(REPO_ROOT, "frontend", "dist");
 
 function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
   const raw = env[name];
@@ -267,6 +274,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       userDailyDeposits: int(env, "MOCK_BANK_USER_DAILY_DEPOSITS", 10, 1, 100_000),
       totalDailyDeposits: int(env, "MOCK_BANK_TOTAL_DAILY_DEPOSITS", 1000, 1, 10_000_000),
     },
+    dashboardDist: env.DASHBOARD_DIST === "off" ? null : env.DASHBOARD_DIST ? path.resolve(env.DASHBOARD_DIST) : DEFAULT_DASHBOARD_DIST,
     logLevel: env.LOG_LEVEL || "info",
   };
   const unsafe = unsafeSettings(
@@ -284,4 +292,23 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   );
   if (unsafe.length > 0) throw new ConfigError(unsafe.join(" "));
   return config;
+}
+
+/**
+ * `npm run serve`: the server serves the dashboard itself, so the dashboard's origin (CORS, and the
+ * domain SIWE messages must name) defaults to the server's own rather than the Vite dev server's.
+ * Only a loopback host has an origin worth guessing; anywhere else browsers arrive by a name (and
+ * usually through a TLS proxy) that only the operator knows.
+ */
+export function servingEnv(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  if (env.DASHBOARD_ORIGIN) return env;
+  const host = env.SERVER_HOST || "127.0.0.1";
+  const port = env.SERVER_PORT || "3001";
+  if (!isLoopbackHost(host)) {
+    throw new ConfigError(
+      `DASHBOARD_ORIGIN must name the origin browsers open the dashboard at (like https://usdx.example.com) when the server listens on '${host}': SIWE messages and CORS are bound to it.`,
+    );
+  }
+  const own = `http://${host.includes(":") ? `[${host.replace(/^\[|\]$/g, "")}]` : host}:${port}`;
+  return { ...env, DASHBOARD_ORIGIN: host === "127.0.0.1" ? `${own},http://localhost:${port}` : own };
 }

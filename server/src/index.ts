@@ -1,9 +1,11 @@
 import type { AddressInfo } from "node:net";
+import path from "node:path";
 import type { Server } from "node:http";
 import type { Duplex } from "node:stream";
 import { createApp } from "./app";
 import { connectChain } from "./chain";
-import { Config, ConfigError, loadConfig } from "./config";
+import { Config, ConfigError, loadConfig, servingEnv } from "./config";
+import { builtDashboard } from "./dashboard";
 import { openDatabase } from "./db/client";
 import { createLogger, Logger } from "./logger";
 import { buildServices, Services } from "./services";
@@ -24,7 +26,11 @@ export async function startServer(config: Config, log: Logger = createLogger(con
   services.indexer.start();
   services.batchWatcher.start();
   services.bank.start();
-  const app = createApp(services, log);
+  const dashboard = builtDashboard(config.dashboardDist);
+  if (config.dashboardDist && !dashboard) {
+    log.warn({ dir: config.dashboardDist }, "No built dashboard there (no index.html; npm run build makes one): serving the API alone");
+  }
+  const app = createApp(services, log, dashboard);
   const server: Server = await new Promise((resolve, reject) => {
     const s = app.listen(config.port, config.host, () => resolve(s));
     s.once("error", reject);
@@ -32,7 +38,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
   server.on("clientError", (error: NodeJS.ErrnoException, socket: Duplex) => answerClientError(error, socket));
   const { port } = server.address() as AddressInfo;
   const url = `http://${config.host}:${port}`;
-  log.info({ url, network: config.network, proxy: chain.manifest.proxy, database: db.kind, auth: auth.mode }, "USDX API listening");
+  log.info({ url, network: config.network, proxy: chain.manifest.proxy, database: db.kind, auth: auth.mode, dashboard: dashboard ?? "off" }, "USDX API listening");
   return {
     url,
     services,
@@ -68,12 +74,25 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
   socket.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
 }
 
+/** Why `npm run serve` has no dashboard to serve, or null. */
+function missingDashboard(config: Config): string | null {
+  if (config.dashboardDist === null) return "npm run serve serves the built dashboard, and DASHBOARD_DIST=off turns it off: use npm run server for the API alone.";
+  if (builtDashboard(config.dashboardDist)) return null;
+  const relative = path.relative(process.cwd(), config.dashboardDist);
+  const where = relative && !relative.startsWith("..") ? relative : config.dashboardDist;
+  return `There is no built dashboard in ${where} (no index.html): run npm run build first, or set DASHBOARD_DIST to the folder of a build.`;
+}
+
 if (require.main === module) {
   // A .env beside package.json may set what the environment does not (see .env.example).
-  require("dotenv").config({ path: require("node:path").resolve(__dirname, "..", "..", ".env") });
+  require("dotenv").config({ path: path.resolve(__dirname, "..", "..", ".env") });
+  // npm run serve: the dashboard is the point, so no build stops the server instead of a log line.
+  const serving = process.argv.includes("--dashboard");
   let config: Config;
   try {
-    config = loadConfig();
+    config = loadConfig(serving ? servingEnv() : process.env);
+    const missing = serving ? missingDashboard(config) : null;
+    if (missing) throw new ConfigError(missing);
   } catch (error) {
     console.error(`The API server cannot start: ${(error as Error).message}`);
     process.exit(1);

@@ -31,6 +31,8 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
     INDEXER_POLL_MS: "100",
     RATE_LIMIT_AUTH_PER_MINUTE: "1000",
     LOG_LEVEL: "silent",
+    // The suite's answers must not depend on whether someone ran npm run build (dashboard.test.ts serves its own).
+    DASHBOARD_DIST: "off",
     ...overrides,
   });
 }

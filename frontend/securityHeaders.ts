@@ -1,6 +1,8 @@
 /**
- * The HTTP headers the dashboard is served with (vite.config.mts: `preview.headers` for the built
- * dashboard, `server.headers` for the development server). docs/SECURITY.md explains each choice.
+ * The HTTP headers the dashboard is served with: the built dashboard by the API server
+ * (server/src/dashboard.ts, `npm run serve`) and by `vite preview`, the development server through
+ * vite.config.mts's `server.headers`. docs/SECURITY.md explains each choice. A .ts, not an .mts:
+ * the API server runs as CommonJS under ts-node, which cannot load an ES module file.
  *
  * The policy allows exactly what the built dashboard loads:
  * - scripts and styles: its own files only. The build has no inline script (checked by
@@ -8,9 +10,10 @@
  *   (react-remove-scroll) and Select write <style> elements with computed contents, and React 19
  *   hoists <style> elements. React's `style` props are set through the CSSOM, which CSP does not
  *   govern, so no style attribute needs allowing.
- * - connections: the API (same origin: Vite forwards /api), Firebase Auth's REST endpoints, the
- *   Auth emulator and the Hardhat node on this machine, and any HTTPS JSON-RPC endpoint, because a
- *   person may set their own RPC URL in Settings and a header fixed at build time cannot know it.
+ * - connections: the API (same origin: the API server serves the build; Vite forwards /api),
+ *   Firebase Auth's REST endpoints, the Auth emulator and the Hardhat node on this machine, and any
+ *   HTTPS JSON-RPC endpoint, because a person may set their own RPC URL in Settings and a header
+ *   fixed at build time cannot know it.
  * - images: its own, and data: URLs (the favicon; EIP-6963 wallets announce their icons as data URLs).
  * - no frames in or out, no plugins, no <base>, forms post only to itself.
  */
@@ -65,7 +68,7 @@ export const BASE_HEADERS: Readonly<Record<string, string>> = {
   "Cross-Origin-Resource-Policy": "same-origin",
 };
 
-/** The built dashboard (vite preview): the base headers and the Content-Security-Policy. */
+/** The built dashboard (the API server, vite preview): the base headers and the Content-Security-Policy. */
 export const PREVIEW_HEADERS: Readonly<Record<string, string>> = {
   ...BASE_HEADERS,
   "Content-Security-Policy": contentSecurityPolicy(),

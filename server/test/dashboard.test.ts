@@ -1,0 +1,263 @@
+import { execFile } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import http from "node:http";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { Writable } from "node:stream";
+import { gunzipSync } from "node:zlib";
+import { expect } from "chai";
+import pino from "pino";
+import { contentSecurityPolicy, PREVIEW_HEADERS } from "../../frontend/securityHeaders";
+import { servingEnv } from "../src/config";
+import { IMMUTABLE, REVALIDATE } from "../src/dashboard";
+import { startServer, type RunningServer } from "../src/index";
+import { startTestServer, testConfig } from "./helpers";
+
+/**
+ * `npm run serve`: the API server serves a built dashboard beside /api. A tiny fake build in a temp
+ * folder stands in for Vite's (an index.html and hashed assets), with a secret file beside it that
+ * no path may reach.
+ */
+const ROOT = path.resolve(__dirname, "..", "..");
+const SECRET = "the-file-beside-the-build";
+const INDEX = `<!doctype html><html><head><script type="module" src="/assets/index-Bx3k9Q.js"></script></head><body><div id="root"></div></body></html>`;
+// Over compression's 1 KB threshold, and compressible.
+const SCRIPT = `console.log(${JSON.stringify("usdx ".repeat(600))});\n`;
+
+interface Answer {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: Buffer;
+}
+
+/** A raw request: fetch would normalise "/../" away and decompress the body, which the tests look at. */
+function request(server: RunningServer, rawPath: string, options: { method?: string; headers?: Record<string, string> } = {}): Promise<Answer> {
+  const { hostname, port } = new URL(server.url);
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: hostname, port, path: rawPath, method: options.method ?? "GET", headers: options.headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (c: Buffer) => chunks.push(c));
+      res.on("end", () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
+    });
+    req.once("error", reject);
+    req.end();
+  });
+}
+
+const json = (a: Answer) => JSON.parse(a.body.toString("utf8"));
+
+describe("The built dashboard, served by the API server (npm run serve)", () => {
+  let dir: string;
+  let dist: string;
+  let server: RunningServer;
+
+  before(async () => {
+    dir = mkdtempSync(path.join(tmpdir(), "usdx-dashboard-test-"));
+    dist = path.join(dir, "dist");
+    mkdirSync(path.join(dist, "assets"), { recursive: true });
+    writeFileSync(path.join(dir, "secret.txt"), SECRET);
+    writeFileSync(path.join(dist, ".env"), SECRET);
+    writeFileSync(path.join(dist, "index.html"), INDEX);
+    writeFileSync(path.join(dist, "robots.txt"), "User-agent: *\n");
+    writeFileSync(path.join(dist, "assets", "index-Bx3k9Q.js"), SCRIPT);
+    writeFileSync(path.join(dist, "assets", "index-Dq81Za.css"), "body{margin:0}\n");
+    server = await startTestServer({ DASHBOARD_DIST: dist });
+  });
+  after(async () => {
+    await server?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  describe("headers", () => {
+    it("sends the dashboard's Content-Security-Policy (frontend/securityHeaders.ts) and security headers on the page, deep links and assets", async () => {
+      for (const route of ["/", "/payments", "/index.html", "/assets/index-Bx3k9Q.js", "/assets/index-Dq81Za.css", "/robots.txt"]) {
+        const answer = await request(server, route);
+        expect(answer.status, route).to.equal(200);
+        expect(answer.headers["content-security-policy"], route).to.equal(contentSecurityPolicy());
+        for (const [name, value] of Object.entries(PREVIEW_HEADERS)) expect(answer.headers[name.toLowerCase()], `${route} ${name}`).to.equal(value);
+        expect(answer.headers["x-powered-by"], route).to.equal(undefined);
+      }
+    });
+
+    it("leaves the API its own headers (helmet's CSP), not the dashboard's", async () => {
+      const answer = await request(server, "/api/health");
+      expect(answer.status).to.equal(200);
+      expect(answer.headers["content-security-policy"]).to.include("default-src 'self'").and.not.equal(contentSecurityPolicy());
+      expect(answer.headers["strict-transport-security"]).to.be.a("string");
+      expect(answer.headers["referrer-policy"]).to.equal("no-referrer");
+    });
+
+    it("lets browsers keep hashed assets for a year and makes them ask again for index.html", async () => {
+      for (const asset of ["/assets/index-Bx3k9Q.js", "/assets/index-Dq81Za.css"]) {
+        expect((await request(server, asset)).headers["cache-control"], asset).to.equal(IMMUTABLE);
+      }
+      expect(IMMUTABLE).to.equal("public, max-age=31536000, immutable");
+      for (const page of ["/", "/index.html", "/payments", "/robots.txt"]) {
+        expect((await request(server, page)).headers["cache-control"], page).to.equal(REVALIDATE);
+      }
+      expect(REVALIDATE).to.equal("no-cache");
+    });
+
+    it("answers a revalidation of an unchanged index.html with 304", async () => {
+      const first = await request(server, "/");
+      expect(first.headers.etag).to.be.a("string");
+      const again = await request(server, "/contacts", { headers: { "If-None-Match": first.headers.etag! } });
+      expect(again.status).to.equal(304);
+      expect(again.body.length).to.equal(0);
+    });
+  });
+
+  describe("compression", () => {
+    it("gzips text assets for a browser that accepts gzip, and sends them plain to one that does not", async () => {
+      const zipped = await request(server, "/assets/index-Bx3k9Q.js", { headers: { "Accept-Encoding": "gzip" } });
+      expect(zipped.headers["content-encoding"]).to.equal("gzip");
+      expect(zipped.headers.vary).to.match(/accept-encoding/i);
+      expect(zipped.body.length).to.be.lessThan(SCRIPT.length / 4);
+      expect(gunzipSync(zipped.body).toString("utf8")).to.equal(SCRIPT);
+      expect(zipped.headers["cache-control"]).to.equal(IMMUTABLE);
+
+      const plain = await request(server, "/assets/index-Bx3k9Q.js");
+      expect(plain.headers["content-encoding"]).to.equal(undefined);
+      expect(plain.body.toString("utf8")).to.equal(SCRIPT);
+    });
+  });
+
+  describe("the single-page app's routes", () => {
+    it("answers index.html for a client route (GET and HEAD), which shows its own 404 for unknown ones", async () => {
+      const hash = `0x${"ab".repeat(32)}`;
+      for (const route of ["/", "/payments", `/tx/${hash}`, "/block/12", "/no/such/page", "/login?next=%2Fadmin"]) {
+        const answer = await request(server, route);
+        expect(answer.status, route).to.equal(200);
+        expect(answer.headers["content-type"], route).to.match(/^text\/html/);
+        expect(answer.body.toString("utf8"), route).to.equal(INDEX);
+      }
+      const head = await request(server, "/contacts", { method: "HEAD" });
+      expect(head.status).to.equal(200);
+      expect(head.headers["content-type"]).to.match(/^text\/html/);
+      expect(head.body.length).to.equal(0);
+    });
+
+    it("answers 404, not the page, for a missing file: a script under the page's name would fail in the browser anyway", async () => {
+      for (const route of ["/assets/index-old.js", "/assets/nested/x", "/favicon.ico", "/assets"]) {
+        const answer = await request(server, route);
+        expect(answer.status, route).to.equal(404);
+        expect(answer.body.toString("utf8"), route).to.not.include("<html");
+      }
+    });
+
+    it("still answers an unknown /api path with the API's JSON 404, and other methods as the API does", async () => {
+      for (const route of ["/api/nope", "/API/nope", "/api"]) {
+        const answer = await request(server, route);
+        expect(answer.status, route).to.equal(404);
+        expect(json(answer), route).to.deep.equal({ success: false, error: `No such endpoint: GET ${route}` });
+      }
+      const post = await request(server, "/payments", { method: "POST" });
+      expect(post.status).to.equal(404);
+      expect(json(post)).to.deep.equal({ success: false, error: "No such endpoint: POST /payments" });
+    });
+
+    it("lists no folder", async () => {
+      for (const route of ["/assets/", "/assets", "//assets/"]) {
+        const answer = await request(server, route);
+        expect(answer.status, route).to.equal(404);
+        expect(answer.body.toString("utf8"), route).to.not.include("index-Bx3k9Q");
+      }
+    });
+  });
+
+  describe("paths outside the build", () => {
+    const attempts = [
+      "/../secret.txt",
+      "/assets/../../secret.txt",
+      "/..%2fsecret.txt",
+      "/%2e%2e/secret.txt",
+      "/%2e%2e%2fsecret.txt",
+      "/%2E%2E%2Fsecret.txt",
+      "/assets/..%2f..%2fsecret.txt",
+      "/assets/%2e%2e/%2e%2e/secret.txt",
+      "/..%5csecret.txt",
+      "/%2e%2e%5csecret.txt",
+      "/..%252fsecret.txt",
+      "/../package.json",
+      "/%2e%2e/%2e%2e/package.json",
+      "/.env",
+      "/%2eenv",
+      "/index.html%00.js",
+    ];
+    for (const attempt of attempts) {
+      it(`refuses ${attempt}`, async () => {
+        const answer = await request(server, attempt);
+        expect(answer.status, attempt).to.be.oneOf([400, 403, 404]);
+        const body = answer.body.toString("utf8");
+        expect(body).to.not.include(SECRET);
+        expect(body).to.not.include('"name": "usdx-dashboard"');
+      });
+    }
+  });
+});
+
+describe("The API server without a built dashboard", () => {
+  /** A logger whose lines the test can read. */
+  function capturingLogger() {
+    const lines: Array<Record<string, unknown>> = [];
+    const sink = new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(JSON.parse(chunk.toString()));
+        done();
+      },
+    });
+    return { log: pino({ level: "info" }, sink), lines };
+  }
+
+  for (const [name, setting] of [
+    ["a folder that does not exist", () => path.join(tmpdir(), "usdx-no-such-build")],
+    ["a folder without an index.html", () => mkdtempSync(path.join(tmpdir(), "usdx-empty-build-"))],
+  ] as const) {
+    it(`starts on ${name}, says so in its log, and answers the API alone (JSON 404 elsewhere)`, async () => {
+      const dir = setting();
+      const { log, lines } = capturingLogger();
+      const server = await startServer(testConfig({ DASHBOARD_DIST: dir }), log);
+      try {
+        await server.services.indexer.syncOnce();
+        const health = await fetch(`${server.url}/api/health`);
+        expect(health.status).to.equal(200);
+        const page = await request(server, "/payments");
+        expect(page.status).to.equal(404);
+        expect(json(page)).to.deep.equal({ success: false, error: "No such endpoint: GET /payments" });
+        expect(lines.find((l) => /No built dashboard there/.test(String(l.msg)))).to.include({ dir });
+        expect(lines.find((l) => l.msg === "USDX API listening")).to.include({ dashboard: "off" });
+      } finally {
+        await server.close();
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+  }
+
+  it("npm run serve refuses to start without a build, and says to run npm run build first", async () => {
+    const missing = path.join(tmpdir(), "usdx-no-such-build");
+    const env: NodeJS.ProcessEnv = { ...process.env, FIREBASE_AUTH_EMULATOR_HOST: "127.0.0.1:9099", DASHBOARD_DIST: missing, DASHBOARD_ORIGIN: "", SERVER_HOST: "" };
+    const { code, stderr } = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
+      const child = execFile(process.execPath, [path.join(ROOT, "node_modules", ".bin", "ts-node"), "--transpile-only", "server/src/index.ts", "--dashboard"], { cwd: ROOT, env }, (_error, _stdout, stderr) =>
+        resolve({ code: child.exitCode, stderr }),
+      );
+    });
+    expect(code).to.equal(1);
+    expect(stderr).to.include("There is no built dashboard in").and.include("run npm run build first");
+  });
+});
+
+describe("servingEnv: the dashboard's origin under npm run serve", () => {
+  it("defaults to the server's own origin, so SIWE and CORS name the origin the browser opened", () => {
+    expect(servingEnv({}).DASHBOARD_ORIGIN).to.equal("http://127.0.0.1:3001,http://localhost:3001");
+    expect(servingEnv({ SERVER_PORT: "8080" }).DASHBOARD_ORIGIN).to.equal("http://127.0.0.1:8080,http://localhost:8080");
+    expect(servingEnv({ SERVER_HOST: "localhost", SERVER_PORT: "8080" }).DASHBOARD_ORIGIN).to.equal("http://localhost:8080");
+  });
+
+  it("keeps an explicit DASHBOARD_ORIGIN (a proxy's public origin)", () => {
+    expect(servingEnv({ DASHBOARD_ORIGIN: "https://usdx.example.com", SERVER_HOST: "0.0.0.0" }).DASHBOARD_ORIGIN).to.equal("https://usdx.example.com");
+  });
+
+  it("refuses to guess the origin of a server that listens beyond loopback", () => {
+    expect(() => servingEnv({ SERVER_HOST: "0.0.0.0" })).to.throw(/DASHBOARD_ORIGIN must name the origin browsers open the dashboard at/);
+  });
+});
