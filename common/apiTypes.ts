@@ -71,6 +71,11 @@ export interface TokenInfo {
   name: string;
   symbol: string;
   blockNumber: number;
+  /**
+   * 'chain': read from the node at `blockNumber`. 'index': the node could not be asked (a rate
+   * limited or failing RPC provider), so these are the index's figures as of its checkpoint.
+   */
+  source?: "chain" | "index";
 }
 
 export interface RoleHolders {

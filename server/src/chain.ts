@@ -1,10 +1,11 @@
-import { FetchRequest, JsonRpcProvider } from "ethers";
+import { FetchRequest, JsonRpcProvider, toUtf8Bytes, toUtf8String } from "ethers";
 import { BatchPayments__factory, USDX__factory } from "../../typechain-types";
 import type { BatchPayments, USDX } from "../../typechain-types";
 import type { DeploymentManifest } from "../../common/manifest";
 import { readManifest } from "../../common/manifestFile";
 import type { Config } from "./config";
 import { ConfigError } from "./config";
+import { RpcTransport } from "./rpcTransport";
 
 /** The one place the server builds its chain client: provider, manifest, and the two contracts. */
 export interface Chain {
@@ -14,6 +15,8 @@ export interface Chain {
    * 6 s to hand back 10,000 logs that the node sends in 0.2 s.
    */
   rawRpc<T>(method: string, params: unknown[]): Promise<T>;
+  /** Every call above goes through it: retries, Retry-After, and the count of calls by method. */
+  transport: RpcTransport;
   manifest: DeploymentManifest;
   usdx: USDX;
   batch: BatchPayments;
@@ -38,25 +41,23 @@ export function connectChain(config: Config): Chain {
   // A static network: the chain id is known, so a node that is down is not probed again and again.
   // No response cache (ethers shares identical requests for 250 ms by default): right after a
   // reorg or an evm_revert, a cached head or block hash would hide the change from the indexer.
+  // Every request goes through the transport, which retries and honours Retry-After; ethers' own
+  // 429 retries are off (they read Retry-After's seconds as milliseconds).
+  const transport = new RpcTransport(config.rpcUrl, { attemptTimeoutMs: RPC_TIMEOUT_MS });
   const connection = new FetchRequest(config.rpcUrl);
-  connection.timeout = RPC_TIMEOUT_MS;
-  const provider = new JsonRpcProvider(connection, config.chainId, { staticNetwork: true, batchMaxCount: 20, cacheTimeout: -1 });
-  let id = 0;
-  const rawRpc = async <T>(method: string, params: unknown[]): Promise<T> => {
-    const res = await fetch(config.rpcUrl, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ jsonrpc: "2.0", id: ++id, method, params }),
-      signal: AbortSignal.timeout(60_000),
-    });
-    if (!res.ok) throw new Error(`${method}: the node answered HTTP ${res.status}`);
-    const body = (await res.json()) as { result?: T; error?: { message?: string } };
-    if (body.error) throw new Error(`${method}: ${body.error.message ?? "error"}`);
-    return body.result as T;
+  connection.timeout = RPC_TIMEOUT_MS * 3;
+  connection.retryFunc = async () => false;
+  connection.getUrlFunc = async (request) => {
+    const answer = await transport.post(request.body ? toUtf8String(request.body) : "");
+    return { statusCode: answer.status, statusMessage: "", headers: answer.headers, body: toUtf8Bytes(answer.body) };
   };
+  const provider = new JsonRpcProvider(connection, config.chainId, { staticNetwork: true, batchMaxCount: 20, cacheTimeout: -1 });
+  // Bulk answers (10,000 logs) may take longer than one ordinary call.
+  const rawRpc = <T>(method: string, params: unknown[]): Promise<T> => transport.call<T>(method, params, 60_000);
   return {
     provider,
     rawRpc,
+    transport,
     manifest,
     usdx: USDX__factory.connect(manifest.proxy, provider),
     batch: BatchPayments__factory.connect(manifest.batchPayments, provider),

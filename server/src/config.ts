@@ -26,7 +26,13 @@ export interface Config {
   /** Domains a SIWE message may be for (host[:port] of each dashboard origin). */
   siweDomains: string[];
   adminWallets: string[];
-  indexer: { confirmations: number; batchBlocks: number; pollMs: number };
+  indexer: {
+    confirmations: number;
+    batchBlocks: number;
+    pollMs: number;
+    /** How often the indexer checks the manifest's deployment is still on the chain (0: every step). */
+    deploymentCheckMs: number;
+  };
   rateLimits: { authPerMinute: number; csvPerMinute: number };
   /**
    * Express's 'trust proxy': whose X-Forwarded-For names the client (and so keys the rate limits).
@@ -239,6 +245,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       confirmations: int(env, "INDEXER_CONFIRMATIONS", local ? 0 : 5, 0, 1000),
       batchBlocks: int(env, "INDEXER_BATCH_BLOCKS", 2000, 1, 100_000),
       pollMs: int(env, "INDEXER_POLL_MS", local ? 500 : 6000, 50, 600_000),
+      // A local node is reset often and asked for free; a hosted key pays for each call.
+      deploymentCheckMs: int(env, "INDEXER_DEPLOYMENT_CHECK_MS", local ? 0 : 300_000, 0, 86_400_000),
     },
     rateLimits: {
       authPerMinute: int(env, "RATE_LIMIT_AUTH_PER_MINUTE", 30, 1, 100_000),

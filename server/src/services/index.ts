@@ -35,7 +35,7 @@ export function buildServices(config: Config, chain: Chain, db: DatabaseHandle, 
   // Their caches are keyed by the indexer's version, so they refresh as the index changes.
   const indexVersion = () => indexer.version;
   const events = new EventsService(db.db, chain.manifest.deploymentBlock, indexVersion);
-  const tokenState = new TokenStateService(chain, events, indexVersion);
+  const tokenState = new TokenStateService(chain, events, indexVersion, Date.now, () => indexer.status().checkpoint);
   const siwe = new SiweService(db.db, auth, { domains: config.siweDomains, chainId: config.chainId, adminWallets: config.adminWallets });
   // The service pokes the watcher when a chunk's transaction is reported, so it looks at once.
   let batchWatcher: BatchWatcher | undefined = undefined;

@@ -8,12 +8,15 @@ import { checkDeploymentOnChain } from "../../../common/manifestFile";
 import type { Logger } from "../logger";
 import { Ticker } from "./ticker";
 import { mapLimit } from "./concurrency";
+import { rangeAdvice } from "./logRanges";
 
 const STATE_ID = "usdx";
 const BLOCK_FETCH_CONCURRENCY = 8;
 // PGlite runs no autovacuum: without fresh statistics the planner sorts an account's whole history
 // for one page (29 ms at 20,000 rows, 0.2 ms after ANALYZE). Refresh them after this many rows.
 const ANALYZE_EVERY_ROWS = 1000;
+/** How long a range size a provider named caps the indexer's eth_getLogs span. */
+const SPAN_CEILING_MS = 10 * 60_000;
 
 export interface IndexerStatus {
   checkpoint: number | null;
@@ -43,6 +46,16 @@ export class EventIndexer {
   /** The stored head last seen (checkpoint and its block hash), and how often it has changed. */
   private seenHead: string | null = null;
   private changes = 0;
+  /**
+   * Blocks asked for in one eth_getLogs: batchBlocks, less after a provider refused a range (halved,
+   * or the size it named). A block-range refusal caps the span for SPAN_CEILING_MS; within the cap
+   * it doubles back after each success.
+   */
+  private span: number;
+  private spanCeiling: number;
+  private ceilingSetAt = 0;
+  /** When the deployment was last found on the chain (0: check at the next step). */
+  private deploymentCheckedAt = 0;
 
   constructor(
     private readonly db: Database,
@@ -51,6 +64,7 @@ export class EventIndexer {
     private readonly log: Logger,
   ) {
     this.ticker = new Ticker(() => this.sync(), options.pollMs, log, "indexer");
+    this.span = this.spanCeiling = options.batchBlocks;
     this.interfaces = new Map([
       [chain.manifest.proxy.toLowerCase(), { name: "USDX", iface: chain.usdx.interface as unknown as Interface }],
       [chain.manifest.batchPayments.toLowerCase(), { name: "BatchPayments", iface: chain.batch.interface as unknown as Interface }],
@@ -77,6 +91,11 @@ export class EventIndexer {
     return { ...this.state, lastError: this.ticker.lastError };
   }
 
+  /** Blocks the next eth_getLogs asks for (tests, and the health page). */
+  get logSpan(): number {
+    return this.span;
+  }
+
   start(): void {
     this.state.running = true;
     this.ticker.start();
@@ -97,13 +116,46 @@ export class EventIndexer {
     let checkpoint = await this.loadCheckpoint();
     const head = await provider.getBlockNumber();
     this.state.head = head;
-    await checkDeploymentOnChain(manifest, provider);
+    // The deployment check costs two calls: every step on the local chain, else every few minutes
+    // and after any rewind (a reset node shows first as a checkpoint block with another hash).
+    if (Date.now() - this.deploymentCheckedAt >= this.options.deploymentCheckMs) {
+      await checkDeploymentOnChain(manifest, provider);
+      this.deploymentCheckedAt = Date.now();
+    }
+    const before = checkpoint;
     checkpoint = await this.detectReorg(checkpoint);
+    if (checkpoint !== before && this.options.deploymentCheckMs > 0) {
+      this.deploymentCheckedAt = 0;
+      await checkDeploymentOnChain(manifest, provider);
+      this.deploymentCheckedAt = Date.now();
+    }
     const target = head - this.options.confirmations;
     while (checkpoint < target) {
       const from = checkpoint + 1;
-      const to = Math.min(from + this.options.batchBlocks - 1, target);
-      checkpoint = await this.indexRange(from, to);
+      const to = Math.min(from + this.span - 1, target);
+      try {
+        checkpoint = await this.indexRange(from, to);
+      } catch (error) {
+        // A provider's range or result limit: ask again for fewer blocks from the same block, so
+        // nothing is skipped (the checkpoint moves only when a range is stored whole).
+        const advice = rangeAdvice(error, from, to);
+        if (!advice) throw error;
+        if (to === from) throw new Error(`block ${from} alone has more events than the RPC provider answers at once (${(error as Error).message}); use a provider or plan with a higher eth_getLogs limit`);
+        // A block-range limit is the same further on: the span stays within it for a while (growing
+        // back would only be refused again). A results limit was about this stretch's density: the
+        // span shrinks for it and grows back after it.
+        this.span = advice.span;
+        if (advice.limit === "range") {
+          this.spanCeiling = advice.span;
+          this.ceilingSetAt = Date.now();
+        }
+        this.log.info({ from, to, span: this.span, reason: (error as Error).message }, "eth_getLogs refused: asking for fewer blocks");
+        continue;
+      }
+      // Plans change and words can mislead: the cap holds for a while, then the span may grow to
+      // batchBlocks again.
+      if (this.spanCeiling < this.options.batchBlocks && Date.now() - this.ceilingSetAt > SPAN_CEILING_MS) this.spanCeiling = this.options.batchBlocks;
+      if (this.span < this.spanCeiling) this.span = Math.min(this.spanCeiling, this.span * 2);
     }
     if (this.rowsSinceAnalyze >= ANALYZE_EVERY_ROWS) {
       await this.db.execute(sql`analyze chain_events`);

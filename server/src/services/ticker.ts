@@ -63,7 +63,9 @@ export class Ticker<T = unknown> {
       await this.runNow();
       this.lastError = null;
     } catch (error) {
-      next = Math.min(this.intervalMs * 4, 15_000);
+      // A rate-limited RPC provider says when to come back (Retry-After): not before then.
+      const asked = (error as { retryAfterMs?: unknown }).retryAfterMs;
+      next = Math.max(Math.min(this.intervalMs * 4, 15_000), typeof asked === "number" ? asked : 0);
       this.lastError = (error as Error).message;
       this.log.warn({ err: this.lastError }, `${this.what} step failed; retrying`);
     }

@@ -1,11 +1,11 @@
 import { formatUnits } from "ethers";
 import { RPC_TIMEOUT_MS, type Chain } from "../chain";
-import { unavailable } from "../errors";
+import { HttpError, unavailable } from "../errors";
 import { IndexFold, SUPPLY_EVENTS, type EventRecord, type EventsService } from "./events";
 import { historyType } from "../../../common/events";
 import { transferMoved } from "../../../common/amounts";
 import { ROLE_NAMES, ROLES } from "../../../common/roles";
-import { MULTIPLIER_BASE, TOKEN_DECIMALS } from "../../../common/token";
+import { MULTIPLIER_BASE, TOKEN_DECIMALS, TOKEN_NAME, TOKEN_SYMBOL } from "../../../common/token";
 import type { BlockedAccount, RoleHolders, SupplyPoint, TokenInfo } from "../../../common/apiTypes";
 import { mapLimit } from "./concurrency";
 
@@ -40,6 +40,20 @@ export async function fromChain<T>(what: string, read: () => Promise<T>): Promis
 }
 
 /**
+ * The chain's confirmation of an answer the index already holds; when the node cannot be asked (a
+ * rate-limited or failing provider), the index's own answer, which is what the chain said as of the
+ * index's checkpoint. A read the index can answer is never a 5xx because the node is busy.
+ */
+async function orFromIndex<T>(confirmed: Promise<T>, fromIndex: () => T | Promise<T>): Promise<T> {
+  try {
+    return await confirmed;
+  } catch (error) {
+    if (error instanceof HttpError && error.status === 503) return fromIndex();
+    throw error;
+  }
+}
+
+/**
  * What the token holds now, read from the chain and cached per state of the index: a cached answer
  * is served while the index has not changed (no new block, no rewind), and never for more than 5
  * minutes. Checking costs nothing (the indexer's version is in memory), and the read after a change
@@ -55,6 +69,8 @@ export class TokenStateService {
   /** Blocked accounts (checksummed) and the event that blocked each. */
   private readonly blockFold: IndexFold<Map<string, BlockedAccount["since"]>>;
   private readonly confirmations = new Map<string, { generation: number; at: number; value: Promise<unknown> }>();
+  /** Whether the token is paused, as the index's last Paused or Unpaused event says. */
+  private readonly pauseFold: IndexFold<{ paused: boolean }>;
 
   constructor(
     private readonly chain: Chain,
@@ -62,6 +78,8 @@ export class TokenStateService {
     /** The indexer's version: it changes whenever the index does. */
     private readonly indexVersion: () => number,
     private readonly now: () => number = Date.now,
+    /** The block the index has reached (null before its first step): what figures from the index are as of. */
+    private readonly indexCheckpoint: () => number | null = () => null,
   ) {
     this.supplyFold = new IndexFold(events, indexVersion, {
       filters: SUPPLY_EVENTS,
@@ -78,6 +96,11 @@ export class TokenStateService {
         if (row.eventName === "RoleGranted") holders.get(role)!.set(account, true);
         else holders.get(role)!.delete(account);
       },
+    });
+    this.pauseFold = new IndexFold<{ paused: boolean }>(events, indexVersion, {
+      filters: [{ eventName: "Paused" }, { eventName: "Unpaused" }],
+      initial: () => ({ paused: false }),
+      apply: (state, row) => void (state.paused = row.eventName === "Paused"),
     });
     this.blockFold = new IndexFold(events, indexVersion, {
       filters: [{ eventName: "AccountBlocked" }, { eventName: "AccountUnblocked" }],
@@ -105,7 +128,28 @@ export class TokenStateService {
           if (this.tokenRead === current) this.tokenRead = null;
         });
     }
-    return read.value;
+    return orFromIndex(read.value, () => this.tokenFromIndex());
+  }
+
+  /**
+   * The token's figures as the index holds them, for when the node cannot be asked: supply, shares
+   * and multiplier from the supply fold (the contract's own arithmetic), the pause from the last
+   * Paused or Unpaused event, as of the index's checkpoint; `source: "index"` says so.
+   */
+  private async tokenFromIndex(): Promise<TokenInfo> {
+    const [{ state: supply }, { state: pause }] = await Promise.all([this.supplyFold.get(), this.pauseFold.get()]);
+    const last = this.tokenCache?.value;
+    return {
+      totalSupply: ((supply.shares * supply.multiplier) / MULTIPLIER_BASE).toString(),
+      totalShares: supply.shares.toString(),
+      decimals: last?.decimals ?? TOKEN_DECIMALS,
+      rewardMultiplier: supply.multiplier.toString(),
+      paused: pause.paused,
+      name: last?.name ?? TOKEN_NAME,
+      symbol: last?.symbol ?? TOKEN_SYMBOL,
+      blockNumber: this.indexCheckpoint() ?? supply.points[supply.points.length - 1]?.blockNumber ?? 0,
+      source: "index",
+    };
   }
 
   private readToken(): Promise<TokenInfo> {
@@ -131,6 +175,7 @@ export class TokenStateService {
         name,
         symbol,
         blockNumber,
+        source: "chain",
       };
     });
   }
@@ -143,17 +188,18 @@ export class TokenStateService {
    */
   async roles(): Promise<RoleHolders[]> {
     const { state, generation } = await this.roleFold.get();
-    return this.confirmedOnce("roles", generation, () => {
-      const candidates = ROLE_NAMES.map((roleName) => ({ roleName, roleHash: ROLES[roleName], accounts: [...(state.get(ROLES[roleName])?.keys() ?? [])] }));
-      return fromChain("role holders", async () =>
+    const candidates = ROLE_NAMES.map((roleName) => ({ roleName, roleHash: ROLES[roleName], accounts: [...(state.get(ROLES[roleName])?.keys() ?? [])] }));
+    const confirmed = this.confirmedOnce("roles", generation, () =>
+      fromChain("role holders", async () =>
         Promise.all(
           candidates.map(async ({ roleName, roleHash, accounts }) => {
             const held = await mapLimit(accounts, CHAIN_READS_AT_ONCE, (a) => this.chain.usdx.hasRole(roleHash, a));
             return { roleName, roleHash, holders: accounts.filter((_, i) => held[i]).sort() };
           }),
         ),
-      );
-    });
+      ),
+    );
+    return orFromIndex(confirmed, () => candidates.map(({ roleName, roleHash, accounts }) => ({ roleName, roleHash, holders: [...accounts].sort() })));
   }
 
   /**
@@ -162,13 +208,14 @@ export class TokenStateService {
    */
   async blocklist(): Promise<BlockedAccount[]> {
     const { state, generation } = await this.blockFold.get();
-    return this.confirmedOnce("blocklist", generation, () => {
-      const candidates = [...state.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-      return fromChain("the blocklist", async () => {
+    const candidates = [...state.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    const confirmed = this.confirmedOnce("blocklist", generation, () =>
+      fromChain("the blocklist", async () => {
         const flags = await mapLimit(candidates, CHAIN_READS_AT_ONCE, ([address]) => this.chain.usdx.isBlocked(address));
         return candidates.filter((_, i) => flags[i]).map(([address, since]) => ({ address, isBlocked: true as const, since }));
-      });
-    });
+      }),
+    );
+    return orFromIndex(confirmed, () => candidates.map(([address, since]) => ({ address, isBlocked: true as const, since })));
   }
 
   /**

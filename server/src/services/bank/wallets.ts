@@ -11,6 +11,7 @@ import { bankWalletChallenges, bankWallets } from "../../db/schema";
 import { badRequest, conflict, forbidden, notFound } from "../../errors";
 import type { Logger } from "../../logger";
 import type { SessionUser } from "../firebaseAuth";
+import { fromChain } from "../tokenState";
 import { type Tx, type WalletRow, lock } from "./shared";
 
 /** A challenge is good for five minutes and one wallet. */
@@ -211,7 +212,8 @@ export class BankWallets {
   private async withBalances(rows: WalletRow[]): Promise<BankWallet[]> {
     const balances = await Promise.all(
       rows.map((w) =>
-        this.chain.usdx.balanceOf(w.address).catch((error: unknown) => {
+        // Within the chain reads' deadline: a node that does not answer makes the balance unknown, not the list slow.
+        fromChain("a wallet's balance", () => this.chain.usdx.balanceOf(w.address)).catch((error: unknown) => {
           this.log.warn({ err: (error as Error).message, address: w.address }, "balance read failed");
           return null;
         }),

@@ -1,0 +1,71 @@
+/**
+ * Idle RPC bench (`npm run bench:rpc-idle`): what the API server costs a hosted RPC key while
+ * nobody uses it. Every call is money on a provider's key, so the figure is named and held:
+ * at most TARGET_PER_MINUTE calls a minute with Sepolia's settings (the indexer polling every 6 s,
+ * 5 confirmations, the deployment checked every 5 minutes, the mock bank off) on a chain that mines
+ * a block every 12 s. The server runs in this process against a Hardhat node; its transport
+ * counts every JSON-RPC call by method. Loopback only; prints figures.
+ *   BENCH_IDLE_SECONDS (default 60), BENCH_BLOCK_MS (default 12000).
+ */
+import { formatTable } from "../scripts/lib/report";
+import { startServer } from "../server/src/index";
+import { createLogger } from "../server/src/logger";
+import { testConfig } from "../server/test/helpers";
+import { rpc, startStack } from "../server/test/stack";
+
+const SECONDS = Number(process.env.BENCH_IDLE_SECONDS || 60);
+const BLOCK_MS = Number(process.env.BENCH_BLOCK_MS || 12_000);
+/**
+ * The figure held: 10 indexer steps a minute at about 2 calls each (the head, the checkpoint's
+ * hash), plus 5 new blocks a minute at about 4 calls each (two block reads, the logs, the parent's
+ * hash), and the deployment check's 2 calls every 5 minutes: about 40, with some room.
+ */
+const TARGET_PER_MINUTE = 45;
+
+async function main(): Promise<void> {
+  console.log("Starting a Hardhat node (deployed and seeded) and the Auth emulator...");
+  const stack = await startStack();
+  (globalThis as { usdxStack?: unknown }).usdxStack = stack;
+  try {
+    const config = testConfig({
+      // Sepolia's defaults (server/src/config.ts), on the local node.
+      INDEXER_POLL_MS: "6000",
+      INDEXER_CONFIRMATIONS: "5",
+      INDEXER_DEPLOYMENT_CHECK_MS: "300000",
+      MOCK_BANK: "off",
+    });
+    const server = await startServer(config, createLogger("silent"));
+    const mining = setInterval(() => void rpc(stack.rpcUrl, "evm_mine").catch(() => undefined), BLOCK_MS);
+    try {
+      // Let the first catch-up pass, then count from a clean start.
+      await server.services.indexer.syncOnce();
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      const before = server.services.chain.transport.snapshot();
+      console.log(`Idle for ${SECONDS} s, a block every ${BLOCK_MS / 1000} s...`);
+      await new Promise((resolve) => setTimeout(resolve, SECONDS * 1000));
+      const after = server.services.chain.transport.snapshot();
+      const methods = Object.keys(after.calls).sort();
+      const rows = methods
+        .map((m) => [m, after.calls[m] - (before.calls[m] ?? 0)] as const)
+        .filter(([, n]) => n > 0)
+        .map(([m, n]) => [m, String(n), ((n * 60) / SECONDS).toFixed(1)]);
+      const total = methods.reduce((sum, m) => sum + after.calls[m] - (before.calls[m] ?? 0), 0);
+      const perMinute = (total * 60) / SECONDS;
+      console.log(`\nRPC calls at idle over ${SECONDS} s (Sepolia's settings, a block every ${BLOCK_MS / 1000} s)\n`);
+      console.log(formatTable(["method", "calls", "a minute"], [...rows, ["all", String(total), perMinute.toFixed(1)]]));
+      const met = perMinute <= TARGET_PER_MINUTE;
+      console.log(`\nidle RPC calls: ${perMinute.toFixed(1)} a minute; target at most ${TARGET_PER_MINUTE}: ratio ${(perMinute / TARGET_PER_MINUTE).toFixed(3)}: ${met ? "met" : "MISSED"}`);
+      if (!met) process.exitCode = 1;
+    } finally {
+      clearInterval(mining);
+      await server.close();
+    }
+  } finally {
+    await stack.stop();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

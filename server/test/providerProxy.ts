@@ -1,0 +1,174 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+
+/**
+ * A hosted RPC provider, played in front of a Hardhat node (test tooling; loopback only). What real
+ * providers do to a server that indexes a chain, each switchable:
+ * - eth_getLogs refused over too many blocks or with too many results, in a named provider's own
+ *   code and words (PROVIDERS below, copied from their answers);
+ * - HTTP 429 for every n-th request, with Retry-After in seconds, as a date, or without it;
+ * - an HTTP 5xx (an HTML page, as a load balancer sends) for every n-th request;
+ * - latency on every answer.
+ * It records every request it answered, so a test can check what the server asked and when.
+ */
+
+/** How a provider refuses an eth_getLogs; `limit` is the block range or the result count. */
+export interface LogsRefusal {
+  kind: "range" | "results";
+  limit: number;
+  /** The JSON-RPC error the provider answers, given the requested range and, for a results refusal, a range that fits. */
+  error(from: number, to: number, fits: [number, number]): { code: number; message: string };
+}
+
+const hex = (n: number) => `0x${n.toString(16)}`;
+
+/** Real providers' refusals (their codes and words), with the limits of their free plans. */
+export const PROVIDERS = {
+  alchemy: (limit = 500): LogsRefusal => ({
+    kind: "range",
+    limit,
+    error: (from) => ({
+      code: -32600,
+      message: `You can make eth_getLogs requests with up to a ${limit} block range. Based on your parameters, this block range should work: [${hex(from)}, ${hex(from + limit - 1)}]`,
+    }),
+  }),
+  infuraRange: (limit = 10_000): LogsRefusal => ({
+    kind: "range",
+    limit,
+    error: (from, to) => ({ code: -32602, message: `range ${to - from + 1} exceeds limit of ${limit}` }),
+  }),
+  infuraResults: (limit = 10_000): LogsRefusal => ({
+    kind: "results",
+    limit,
+    error: (_from, _to, fits) => ({ code: -32005, message: `query returned more than ${limit} results. Try with this block range [${hex(fits[0])}, ${hex(fits[1])}].` }),
+  }),
+  quicknode: (limit = 10_000): LogsRefusal => ({
+    kind: "range",
+    limit,
+    error: () => ({ code: -32614, message: `eth_getLogs is limited to a ${limit.toLocaleString("en-US")} range` }),
+  }),
+  ankr: (limit = 3000): LogsRefusal => ({ kind: "range", limit, error: () => ({ code: -32600, message: "block range is too wide" }) }),
+  chainstack: (limit = 100): LogsRefusal => ({ kind: "range", limit, error: () => ({ code: -32000, message: "Block range limit exceeded." }) }),
+  /** Words no catalogue knows: the server can only halve. */
+  unknown: (limit = 64): LogsRefusal => ({ kind: "range", limit, error: () => ({ code: -32000, message: "Query timeout exceeded. Consider reducing your block range." }) }),
+};
+
+export interface ProxySettings {
+  logs?: LogsRefusal | null;
+  /** Every n-th request answers 429 (0: never). */
+  rateLimitEvery?: number;
+  /** Retry-After on those 429s: seconds as text, 'date:<ms>' for an HTTP date that far ahead, or null for none. */
+  retryAfter?: string | null;
+  /** Every n-th request answers a 5xx page (0: never). */
+  serverErrorEvery?: number;
+  latencyMs?: number;
+  /** Answer every request with 429 (a key whose quota is spent). */
+  refuseAll?: boolean;
+}
+
+export interface Seen {
+  at: number;
+  methods: string[];
+  status: number;
+  /** For an eth_getLogs: the blocks it asked for, and whether it was refused. */
+  logs?: { from: number; to: number; refused: boolean }[];
+}
+
+interface JsonRpcRequest {
+  jsonrpc: "2.0";
+  id: unknown;
+  method: string;
+  params?: unknown[];
+}
+
+export class ProviderProxy {
+  readonly seen: Seen[] = [];
+  private server: http.Server | null = null;
+  private count = 0;
+
+  constructor(
+    private readonly upstream: string,
+    public settings: ProxySettings = {},
+  ) {}
+
+  get url(): string {
+    return `http://127.0.0.1:${(this.server!.address() as AddressInfo).port}`;
+  }
+
+  async start(): Promise<this> {
+    this.server = http.createServer((req, res) => void this.handle(req, res));
+    await new Promise<void>((resolve) => this.server!.listen(0, "127.0.0.1", resolve));
+    return this;
+  }
+
+  async stop(): Promise<void> {
+    this.server?.closeAllConnections();
+    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+  }
+
+  /** Requests whose methods include `method`. */
+  calls(method: string): Seen[] {
+    return this.seen.filter((s) => s.methods.includes(method));
+  }
+
+  private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const text = Buffer.concat(chunks).toString("utf8");
+    let body: JsonRpcRequest | JsonRpcRequest[];
+    try {
+      body = JSON.parse(text);
+    } catch {
+      res.writeHead(400, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error" } }));
+      return;
+    }
+    const requests = Array.isArray(body) ? body : [body];
+    const seen: Seen = { at: Date.now(), methods: requests.map((r) => r.method), status: 200 };
+    this.seen.push(seen);
+    const n = ++this.count;
+    const s = this.settings;
+    if (s.latencyMs) await new Promise((resolve) => setTimeout(resolve, s.latencyMs));
+    if (s.refuseAll || (s.rateLimitEvery && n % s.rateLimitEvery === 0)) {
+      seen.status = 429;
+      const headers: Record<string, string> = { "content-type": "application/json" };
+      if (s.retryAfter) headers["retry-after"] = s.retryAfter.startsWith("date:") ? new Date(Date.now() + Number(s.retryAfter.slice(5))).toUTCString() : s.retryAfter;
+      // Providers say it in JSON too (Infura: -32005 inside a 429).
+      res.writeHead(429, headers).end(JSON.stringify({ jsonrpc: "2.0", id: requests[0]?.id ?? null, error: { code: -32005, message: "Your app has exceeded its compute units per second capacity." } }));
+      return;
+    }
+    if (s.serverErrorEvery && n % s.serverErrorEvery === 0) {
+      seen.status = 503;
+      res.writeHead(503, { "content-type": "text/html" }).end("<html><body><h1>503 Service Temporarily Unavailable</h1></body></html>");
+      return;
+    }
+    const answers = await Promise.all(requests.map((r) => this.answer(r, seen)));
+    res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(Array.isArray(body) ? answers : answers[0]));
+  }
+
+  private async answer(request: JsonRpcRequest, seen: Seen): Promise<unknown> {
+    const refusal = this.settings.logs;
+    if (request.method !== "eth_getLogs" || !refusal) return this.forward(request);
+    const filter = (request.params?.[0] ?? {}) as { fromBlock?: string; toBlock?: string };
+    const from = Number(filter.fromBlock ?? 0);
+    const to = Number(filter.toBlock ?? from);
+    const record = { from, to, refused: false };
+    (seen.logs ??= []).push(record);
+    if (refusal.kind === "range" && to - from + 1 > refusal.limit) {
+      record.refused = true;
+      return { jsonrpc: "2.0", id: request.id, error: refusal.error(from, to, [from, from + refusal.limit - 1]) };
+    }
+    const answer = (await this.forward(request)) as { result?: { blockNumber: string }[] };
+    if (refusal.kind === "results" && answer.result && answer.result.length > refusal.limit) {
+      record.refused = true;
+      // Infura names a range that fits: up to the block before the one holding the limit-th log.
+      const last = Math.max(from, Number(answer.result[refusal.limit].blockNumber) - 1);
+      return { jsonrpc: "2.0", id: request.id, error: refusal.error(from, to, [from, last]) };
+    }
+    return answer;
+  }
+
+  private async forward(request: JsonRpcRequest): Promise<unknown> {
+    const res = await fetch(this.upstream, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(request) });
+    return res.json();
+  }
+}
