@@ -37,7 +37,9 @@ function run(command: string, args: string[], env: Record<string, string>): Prom
     let [stdout, stderr] = ["", ""];
     child.stdout.on("data", (d) => (stdout += d));
     child.stderr.on("data", (d) => (stderr += d));
-    child.once("exit", (code) => resolve({ code, stdout, stderr }));
+    // Under `npm test` Hardhat colours its output; the sentences are checked without the colour codes.
+    const plain = (text: string) => text.replace(/\x1b\[[0-9;]*m/g, "");
+    child.once("exit", (code) => resolve({ code, stdout: plain(stdout), stderr: plain(stderr) }));
   });
 }
 
