@@ -197,7 +197,8 @@ usdxScope
     const { loadDeployment } = await import("../common/manifestFile");
     if (args.logChunk < 1) throw new TaskError("--log-chunk must be at least 1.");
     await guarded(async () => {
-      await assertNetworkReady(hre);
+      // It only reads: an RPC URL is enough, no deployer key (as for adopt).
+      await assertNetworkReady(hre, { readOnly: true });
       const manifest = await loadDeployment(hre.network.name, hre.ethers.provider);
       console.log(formatStatus(await readStatus(hre, manifest, args.logChunk)));
     });
