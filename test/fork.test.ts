@@ -12,6 +12,7 @@ import path from "node:path";
 import { HDNodeWallet, JsonRpcProvider, Wallet } from "ethers";
 import { USDX__factory } from "../typechain-types";
 import { ForkPreparation, prepareFork, recordFork } from "../scripts/lib/fork";
+import { parseForkOptions, shownRpcUrl } from "../scripts/lib/forkOptions";
 import { readAccounts } from "../scripts/lib/report";
 import { parseTokenAmount } from "../common/amounts";
 import type { DeploymentManifest } from "../common/manifest";
@@ -190,5 +191,33 @@ describe("prepareFork: a Hardhat node forking a chain with a live USDX", () => {
       recordFork(fork, dirOf("replica"));
       expect(readManifest("localhost", env).fork).to.deep.equal(fork);
     });
+  });
+});
+
+describe("npm start's fork options", () => {
+  const url = "https://eth-sepolia.example/v2/key";
+  it("reads --fork and --fork-block, in either spelling, before FORK_URL and FORK_BLOCK", () => {
+    expect(parseForkOptions(["--fork", url], {})).to.deep.equal({ url });
+    expect(parseForkOptions([`--fork=${url}`, "--fork-block=7012345"], {})).to.deep.equal({ url, block: 7012345 });
+    expect(parseForkOptions([], { FORK_URL: url, FORK_BLOCK: "12" })).to.deep.equal({ url, block: 12 });
+    expect(parseForkOptions(["--fork", "http://127.0.0.1:8546"], { FORK_URL: url })).to.deep.equal({ url: "http://127.0.0.1:8546" });
+  });
+
+  it("is null without a fork: npm start as it always was", () => {
+    expect(parseForkOptions([], {})).to.equal(null);
+    expect(parseForkOptions([], { FORK_URL: "" })).to.equal(null);
+  });
+
+  it("refuses what it cannot use, saying why", () => {
+    expect(() => parseForkOptions(["--fork"], {})).to.throw("--fork needs a value");
+    expect(() => parseForkOptions(["--forks", url], {})).to.throw("Unknown option '--forks'");
+    expect(() => parseForkOptions(["--fork", "sepolia"], {})).to.throw("'sepolia' is not a URL");
+    expect(() => parseForkOptions(["--fork", "wss://x.example"], {})).to.throw("must be http or https");
+    expect(() => parseForkOptions(["--fork", url, "--fork-block", "latest"], {})).to.throw("not 'latest'");
+    expect(() => parseForkOptions([], { FORK_BLOCK: "5" })).to.throw("needs a chain to fork");
+  });
+
+  it("prints a provider's URL without the path that holds its key", () => {
+    expect(shownRpcUrl(url)).to.equal("https://eth-sepolia.example");
   });
 });
