@@ -125,6 +125,16 @@ describe("prepareFork: a Hardhat node forking a chain with a live USDX", () => {
     await checkDeploymentOnChain(manifest, fork);
   });
 
+  it("serves the token's history from its deployment block through the fork, as the indexer reads it", async () => {
+    const usdx = USDX__factory.connect(deployed.proxy, fork);
+    const grants = await usdx.queryFilter(usdx.filters.RoleGranted(), deployed.deploymentBlock);
+    const before = grants.filter((e) => e.blockNumber <= forkBlock);
+    const after = grants.filter((e) => e.blockNumber > forkBlock);
+    expect(before.map((e) => [e.blockNumber, e.args.account])).to.deep.equal([[deployed.deploymentBlock, OWNER]]);
+    const roles = SEEDED_ACCOUNTS.reduce((n, a) => n + a.roles.length, 0);
+    expect(after.map((e) => e.args.sender)).to.deep.equal(Array(roles).fill(OWNER));
+  });
+
   it("gives each seeded account its roles, its ETH and its test balance on the fork, and blocks the one marked blocked", async () => {
     const usdx = USDX__factory.connect(deployed.proxy, fork);
     const rows = await readAccounts(usdx, SEEDED_ACCOUNTS.map((a) => ({ name: a.name, address: addressOf(a.name) })));
