@@ -20,6 +20,17 @@ export interface DeploymentManifest {
   /** That block's hash: a manifest whose hash the chain no longer has belongs to another chain run. */
   deploymentBlockHash: string;
   deployedAt: string;
+  /** Present when this chain is a local fork of another: the chain it forks and the block it forked at. */
+  fork?: ForkInfo;
+}
+
+/** What a local fork forks: the dashboard's badge reads 'Sepolia fork @ 7,012,345' from it. */
+export interface ForkInfo {
+  chainId: number;
+  /** The forked chain's name as people know it ('Sepolia'). */
+  name: string;
+  /** The upstream block the fork starts from. */
+  block: number;
 }
 
 const ADDRESS_FIELDS = ["proxy", "implementation", "owner", "batchPayments"] as const;
@@ -46,6 +57,7 @@ export function validateManifest(value: unknown, source: string): DeploymentMani
   if (typeof m.deployedAt !== "string" || Number.isNaN(Date.parse(m.deployedAt))) {
     throw new Error(`${source}: 'deployedAt' must be an ISO date`);
   }
+  const fork = m.fork === undefined ? undefined : validateForkInfo(m.fork, source);
   return {
     network: m.network,
     chainId: m.chainId as number,
@@ -56,5 +68,15 @@ export function validateManifest(value: unknown, source: string): DeploymentMani
     deploymentBlock: m.deploymentBlock as number,
     deploymentBlockHash: m.deploymentBlockHash,
     deployedAt: m.deployedAt,
+    ...(fork ? { fork } : {}),
   };
+}
+
+function validateForkInfo(value: unknown, source: string): ForkInfo {
+  if (typeof value !== "object" || value === null) throw new Error(`${source}: 'fork' must be an object`);
+  const f = value as Record<string, unknown>;
+  if (!Number.isInteger(f.chainId) || (f.chainId as number) <= 0) throw new Error(`${source}: 'fork.chainId' must be a positive integer`);
+  if (typeof f.name !== "string" || f.name === "") throw new Error(`${source}: 'fork.name' must be a name`);
+  if (!Number.isInteger(f.block) || (f.block as number) < 0) throw new Error(`${source}: 'fork.block' must be a block number`);
+  return { chainId: f.chainId as number, name: f.name, block: f.block as number };
 }

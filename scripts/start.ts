@@ -2,6 +2,8 @@
  * `npm start`: the whole product on the local chain, in one command. A Hardhat node on 127.0.0.1,
  * USDX and BatchPayments deployed, the chain seeded, the Firebase Auth emulator and the API server.
  * The dashboard joins this list with its issue. Ctrl-C stops everything it started.
+ * `npm start -- --fork <rpc-url>` (or FORK_URL, FORK_BLOCK): the node forks that chain, and the
+ * stack runs on its live USDX when the deployments know it there, else on a replica deployed onto the fork.
  */
 import "dotenv/config";
 import { ChildProcess, spawn } from "node:child_process";
@@ -10,6 +12,9 @@ import net from "node:net";
 import path from "node:path";
 import { LOCAL_CHAIN, LOCAL_RPC_HOST, localRpcPort, localRpcUrl } from "../common/networks";
 import { readManifest } from "../common/manifestFile";
+import type { ForkInfo } from "../common/manifest";
+import { SEEDED_ACCOUNTS, seededAccount, seededAddresses } from "../common/seedAccounts";
+import { parseForkOptions, shownRpcUrl } from "./lib/forkOptions";
 
 const root = path.resolve(__dirname, "..");
 const bin = (name: string) => path.join(root, "node_modules", ".bin", name);
@@ -84,6 +89,11 @@ const rpcAnswers = (url: string) => async () =>
     })
   ).ok;
 
+async function deployAndSeed(): Promise<void> {
+  await run("Deploying", ["run", "--network", "localhost", "scripts/deploy.ts"]);
+  await run("Seeding", ["run", "--network", "localhost", "scripts/seed.ts"]);
+}
+
 function stopAll(): void {
   for (const child of started) {
     if (child.exitCode !== null || child.pid === undefined) continue;
@@ -96,6 +106,7 @@ function stopAll(): void {
 }
 
 async function main(): Promise<void> {
+  const forkOptions = parseForkOptions(process.argv.slice(2));
   const rpcPort = localRpcPort();
   const rpcUrl = localRpcUrl();
   const ports = [rpcPort, AUTH_EMULATOR.port, AUTH_EMULATOR.hub, AUTH_EMULATOR.logging, API_PORT, DASHBOARD_PORT];
@@ -105,13 +116,34 @@ async function main(): Promise<void> {
   }
   mkdirSync(logDir, { recursive: true });
 
-  console.log("Starting the Hardhat node and the Firebase Auth emulator, compiling the contracts...");
-  service("The Hardhat node", bin("hardhat"), ["node", "--hostname", LOCAL_RPC_HOST, "--port", String(rpcPort)], "hardhat-node.log");
+  const forkFlags = forkOptions
+    ? ["--fork", forkOptions.url, ...(forkOptions.block === undefined ? [] : ["--fork-block-number", String(forkOptions.block)])]
+    : [];
+  const forking = forkOptions ? ` forking ${shownRpcUrl(forkOptions.url)}${forkOptions.block === undefined ? "" : ` at block ${forkOptions.block}`}` : "";
+  console.log(`Starting the Hardhat node${forking} and the Firebase Auth emulator, compiling the contracts...`);
+  service("The Hardhat node", bin("hardhat"), ["node", "--hostname", LOCAL_RPC_HOST, "--port", String(rpcPort), ...forkFlags], "hardhat-node.log");
   service("The Auth emulator", bin("firebase"), ["emulators:start", "--only", "auth", "--project", FIREBASE_PROJECT], "auth-emulator.log");
 
   await Promise.all([run("Compiling the contracts", ["compile", "--quiet"]), waitFor("The Hardhat node", rpcAnswers(rpcUrl), 60_000)]);
-  await run("Deploying", ["run", "--network", "localhost", "scripts/deploy.ts"]);
-  await run("Seeding", ["run", "--network", "localhost", "scripts/seed.ts"]);
+  let fork: ForkInfo | null = null;
+  let adopted = false;
+  if (forkOptions) {
+    // Loaded only now: it needs the bindings the compile just wrote.
+    const { prepareFork, recordFork } = await import("./lib/fork");
+    const prepared = await prepareFork({ rpcUrl, upstreamUrl: forkOptions.url, log: console.log });
+    fork = prepared.fork;
+    if (prepared.kind === "adopted") {
+      adopted = true;
+      console.log(`Adopted the live USDX at ${prepared.manifest.proxy} on the fork of ${fork.name} at block ${fork.block}.`);
+    } else {
+      console.log(`Deploying a replica onto the fork of ${fork.name}: ${prepared.reason}.`);
+      await deployAndSeed();
+      recordFork(fork);
+    }
+  } else {
+    await deployAndSeed();
+  }
+  const manifest = readManifest("localhost");
 
   const emulatorHost = `${AUTH_EMULATOR.host}:${AUTH_EMULATOR.port}`;
   await waitFor("The Auth emulator", async () => (await fetch(`http://${emulatorHost}/`)).ok, 90_000);
@@ -123,7 +155,8 @@ async function main(): Promise<void> {
     FIREBASE_PROJECT_ID: FIREBASE_PROJECT,
     SERVER_PORT: String(API_PORT),
     // The seeded admin signs in to the dashboard as an admin (its wallet gets the admin claim).
-    ADMIN_WALLETS: process.env.ADMIN_WALLETS || readManifest("localhost").owner,
+    // On an adopted fork the owner is the live token's: the seeded admin signs in as an admin too.
+    ADMIN_WALLETS: process.env.ADMIN_WALLETS || [...new Set([manifest.owner, seededAddresses()[SEEDED_ACCOUNTS.indexOf(seededAccount("admin"))]])].join(","),
     // SIWE messages are bound to the dashboard's origin.
     DASHBOARD_ORIGIN: process.env.DASHBOARD_ORIGIN || `${DASHBOARD_URL},http://localhost:${DASHBOARD_PORT}`,
     // The dashboard here is Vite's, live; an old `npm run build` served on the API's port would only mislead.
@@ -140,10 +173,10 @@ async function main(): Promise<void> {
 Ready in ${elapsed()}. Open the dashboard: ${DASHBOARD_URL}
   (sign up with any email and password; connect the Development wallet to act as a seeded account)
   Dashboard           ${DASHBOARD_URL}   log: .local/dashboard.log
-  Hardhat node        ${rpcUrl} (chain ${LOCAL_CHAIN.chainId})          log: .local/hardhat-node.log
+  Hardhat node        ${rpcUrl} (chain ${LOCAL_CHAIN.chainId}${fork ? `, a fork of ${fork.name} at block ${fork.block}` : ""})          log: .local/hardhat-node.log
   Auth emulator       http://${emulatorHost} (project ${FIREBASE_PROJECT})   log: .local/auth-emulator.log
   API server          ${apiUrl}/api  (health: ${apiUrl}/api/health)   log: .local/api.log
-  manifest            deployments/localhost.json
+  manifest            deployments/localhost.json${fork ? ` (${adopted ? "the live USDX" : "a replica"} at ${manifest.proxy})` : ""}
   operate the token   npx hardhat usdx status --network localhost   (and mint, burn, block, pause, ...)
 Press Ctrl-C to stop.`);
 }

@@ -174,6 +174,23 @@ describe("common: deployment manifest", () => {
     });
   }
 
+  it("keeps a fork's description when present, and leaves it out when absent", () => {
+    const fork = { chainId: 11155111, name: "Sepolia", block: 7012345 };
+    expect(validateManifest({ ...good, fork }, "m.json").fork).to.deep.equal(fork);
+    expect(validateManifest(good, "m.json")).to.not.have.property("fork");
+  });
+
+  for (const [field, fork] of [
+    ["fork", "Sepolia"],
+    ["fork.chainId", { chainId: 0, name: "Sepolia", block: 1 }],
+    ["fork.name", { chainId: 11155111, name: "", block: 1 }],
+    ["fork.block", { chainId: 11155111, name: "Sepolia", block: 1.5 }],
+  ] as const) {
+    it(`names '${field}' when the fork's description is wrong`, () => {
+      expect(() => validateManifest({ ...good, fork }, "m.json")).to.throw(new RegExp(`m.json: '${field.replace(".", "\\.")}'`));
+    });
+  }
+
   it("refuses what is not an object", () => {
     expect(() => validateManifest([] as unknown, "m.json")).to.throw(/'network'/);
     expect(() => validateManifest(null, "m.json")).to.throw(/not a JSON object/);

@@ -1,4 +1,5 @@
 import { useContext, createContext } from "react";
+import { groupDigits } from "./format";
 
 /** What GET /api/config answers: the one source of addresses and settings for the dashboard. */
 export interface AppConfig {
@@ -6,6 +7,8 @@ export interface AppConfig {
   chainId: number;
   chainIdHex: string;
   networkLabel: string;
+  /** Set when the local chain is a fork of another (npm start -- --fork): the chain forked and the block. */
+  fork: { chainId: number; name: string; block: number } | null;
   /** Sepolia's block explorer; null on the local chain (the dashboard shows its own transaction view). */
   explorerUrl: string | null;
   /** Where the dashboard may read the chain; null means through the wallet. */
@@ -17,6 +20,11 @@ export interface AppConfig {
   mockBank: boolean;
   /** The development wallet's accounts (local chain only). */
   devAccounts: { name: string; address: string; roles: string[]; description: string }[] | null;
+}
+
+/** The network badge's words: 'Sepolia fork @ 7,012,345' on a fork, else the network's label. */
+export function networkBadgeLabel(config: Pick<AppConfig, "networkLabel" | "fork">): string {
+  return config.fork ? `${config.fork.name} fork @ ${groupDigits(String(config.fork.block))}` : config.networkLabel;
 }
 
 /** Reads the configuration from the API server; throws a sentence when it cannot. */

@@ -7,6 +7,7 @@ export function testConfig(overrides: Partial<AppConfig> = {}): AppConfig {
     chainId: 31337,
     chainIdHex: "0x7a69",
     networkLabel: "Hardhat Local",
+    fork: null,
     explorerUrl: null,
     rpcUrl: "http://127.0.0.1:8545",
     contracts: {

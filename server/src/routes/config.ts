@@ -21,6 +21,8 @@ export function configRoutes(services: Services): Router {
       chainId: config.chainId,
       chainIdHex: chainIdHex(config.chainId),
       networkLabel: info.label,
+      // A local fork of another chain: what it forks and where, for the dashboard's network badge.
+      fork: manifest.fork ?? null,
       explorerUrl: info.explorerUrl,
       rpcUrl: config.publicRpcUrl,
       contracts: {

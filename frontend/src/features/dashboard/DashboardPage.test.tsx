@@ -98,6 +98,12 @@ describe("Dashboard, wallet connected", () => {
     expect(screen.queryByRole("button", { name: "Connect Wallet" })).not.toBeInTheDocument();
   });
 
+  it("names a forked chain in the network badge: 'Sepolia fork @ 7,012,345'", () => {
+    renderAtHome(<DashboardPage />, { ...testConfig, fork: { chainId: 11155111, name: "Sepolia", block: 7012345 } });
+    const badge = within(card("Quick Actions")).getByLabelText("Network Sepolia fork @ 7,012,345");
+    expect(badge).toHaveTextContent("Sepolia fork @ 7,012,345");
+  });
+
   it("shows the balance and the shares it is made of, so a rebase is visible", () => {
     renderAtHome(<DashboardPage />);
     expect(screen.getByTestId("balance")).toHaveTextContent("1,234.56 USDX");

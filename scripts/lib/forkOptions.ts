@@ -1,0 +1,49 @@
+/**
+ * `npm start -- --fork <rpc-url> [--fork-block <n>]`, or FORK_URL and FORK_BLOCK: which chain the
+ * local node forks. Kept apart from fork.ts, which needs the compiled bindings: start reads its
+ * options before it compiles.
+ */
+export interface ForkOptions {
+  url: string;
+  /** The upstream block to fork at; the node picks a recent one when absent. */
+  block?: number;
+}
+
+const USAGE = "usage: npm start [-- --fork <rpc-url> [--fork-block <n>]]";
+
+/** The fork asked for on the command line (first) or in the environment; null for the local chain. */
+export function parseForkOptions(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): ForkOptions | null {
+  let url = env.FORK_URL || undefined;
+  let block = env.FORK_BLOCK || undefined;
+  for (let i = 0; i < argv.length; i++) {
+    const [flag, inline] = argv[i].split(/=(.*)/s, 2);
+    const value = () => {
+      const v = inline ?? argv[++i];
+      if (v === undefined || v === "") throw new Error(`${flag} needs a value (${USAGE}).`);
+      return v;
+    };
+    if (flag === "--fork") url = value();
+    else if (flag === "--fork-block") block = value();
+    else throw new Error(`Unknown option '${argv[i]}' (${USAGE}).`);
+  }
+  if (url === undefined) {
+    if (block !== undefined) throw new Error(`FORK_BLOCK (or --fork-block) needs a chain to fork: --fork <rpc-url> or FORK_URL.`);
+    return null;
+  }
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new Error(`The fork's RPC URL '${url}' is not a URL (${USAGE}).`);
+  }
+  // Hardhat forks over HTTP only.
+  if (!/^https?:$/.test(parsed.protocol)) throw new Error(`The fork's RPC URL must be http or https, not '${parsed.protocol}'.`);
+  if (block === undefined) return { url };
+  if (!/^\d+$/.test(block)) throw new Error(`The fork block must be a block number, not '${block}'.`);
+  return { url, block: Number(block) };
+}
+
+/** The URL without its path and query, where a provider's key lives: what start prints. */
+export function shownRpcUrl(url: string): string {
+  return new URL(url).origin;
+}

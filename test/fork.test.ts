@@ -1,0 +1,233 @@
+/**
+ * `npm start -- --fork <rpc-url>`'s core, prepareFork, against a stand-in upstream: a Hardhat node
+ * with Sepolia's chain id on which `npm run deploy:sepolia` deployed USDX for an owner the fork node
+ * does not sign for, and a second Hardhat node forking it. The live token is adopted on the fork
+ * (the owner impersonated there), and the upstream sees none of it.
+ */
+import { expect } from "chai";
+import { ChildProcess, spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { HDNodeWallet, JsonRpcProvider, Wallet } from "ethers";
+import { USDX__factory } from "../typechain-types";
+import { ForkPreparation, prepareFork, recordFork } from "../scripts/lib/fork";
+import { parseForkOptions, shownRpcUrl } from "../scripts/lib/forkOptions";
+import { readAccounts } from "../scripts/lib/report";
+import { parseTokenAmount } from "../common/amounts";
+import type { DeploymentManifest } from "../common/manifest";
+import { checkDeploymentOnChain, readManifest, writeManifest } from "../common/manifestFile";
+import { LOCAL_CHAIN, SEPOLIA, chainIdHex } from "../common/networks";
+import { ROLE_NAMES, ROLES } from "../common/roles";
+import { LOCAL_DEV_MNEMONIC, SEEDED_ACCOUNTS, localAccountPath, seededAccount, seededAddresses } from "../common/seedAccounts";
+import { freePort, rpc } from "../server/test/stack";
+
+const ROOT = path.resolve(__dirname, "..");
+const HARDHAT = path.join(ROOT, "node_modules", ".bin", "hardhat");
+const STAND_IN_CONFIG = path.join(__dirname, "fixtures", "sepolia-chain-id.hardhat.config.js");
+const QUIET = { HARDHAT_DISABLE_TELEMETRY_PROMPT: "true", NO_UPDATE_NOTIFIER: "1" };
+// An owner outside the node's twenty accounts: only impersonation can act for it on the fork.
+const OWNER = HDNodeWallet.fromPhrase(LOCAL_DEV_MNEMONIC, undefined, localAccountPath(40)).address;
+
+/** A Hardhat node on a free port: `config` before the task, `flags` after it. */
+async function startNode(config: string[], flags: string[] = []): Promise<string> {
+  const port = await freePort();
+  const child = spawn(HARDHAT, [...config, "node", "--hostname", "127.0.0.1", "--port", String(port), ...flags], {
+    cwd: ROOT,
+    env: { ...process.env, ...QUIET },
+    detached: true,
+    stdio: "ignore",
+  });
+  nodes.push(child);
+  return `http://127.0.0.1:${port}`;
+}
+
+async function waitForChain(url: string, chainId: number): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while ((await rpc<string>(url, "eth_chainId").catch(() => null)) !== chainIdHex(chainId)) {
+    if (Date.now() > deadline) throw new Error(`No node with chain ${chainId} at ${url}.`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+function run(command: string, args: string[], env: Record<string, string>): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { cwd: ROOT, env: { ...process.env, ...QUIET, ...env } });
+    let output = "";
+    child.stdout.on("data", (d) => (output += d));
+    child.stderr.on("data", (d) => (output += d));
+    child.once("exit", (code) => resolve({ code, output }));
+  });
+}
+
+const nodes: ChildProcess[] = [];
+let work: string;
+let upstreamUrl: string;
+let forkUrl: string;
+let deployed: DeploymentManifest;
+let forkBlock: number;
+let upstreamHeight: number;
+let upstream: JsonRpcProvider;
+let fork: JsonRpcProvider;
+let adopted: ForkPreparation;
+const dirOf = (name: string) => path.join(work, name);
+const addressOf = (name: string) => seededAddresses()[seededAccount(name).index];
+
+describe("prepareFork: a Hardhat node forking a chain with a live USDX", () => {
+  before(async function () {
+    this.timeout(120_000);
+    work = mkdtempSync(path.join(tmpdir(), "usdx-fork-"));
+    upstreamUrl = await startNode(["--config", STAND_IN_CONFIG]);
+    await waitForChain(upstreamUrl, SEPOLIA.chainId);
+    const deploy = await run("npm", ["run", "deploy:sepolia"], {
+      SEPOLIA_RPC_URL: upstreamUrl,
+      DEPLOYER_PRIVATE_KEY: Wallet.fromPhrase(LOCAL_DEV_MNEMONIC).privateKey,
+      DEPLOYMENTS_DIR: dirOf("live"),
+      USDX_OWNER: OWNER,
+    });
+    if (deploy.code !== 0) throw new Error(`npm run deploy:sepolia failed:\n${deploy.output}`);
+    deployed = readManifest("sepolia", { DEPLOYMENTS_DIR: dirOf("live") });
+    // One evm_mine at a time: the node's hardhat_mine leaves blocks without code (see adopt.test.ts).
+    for (let i = 0; i < 5; i++) await rpc(upstreamUrl, "evm_mine");
+
+    upstreamHeight = Number(await rpc<string>(upstreamUrl, "eth_blockNumber"));
+    // A fork block before the tip: FORK_BLOCK's path, and a block number the badge must name exactly.
+    forkBlock = upstreamHeight - 1;
+    forkUrl = await startNode([], ["--fork", upstreamUrl, "--fork-block-number", String(forkBlock)]);
+    await waitForChain(forkUrl, LOCAL_CHAIN.chainId);
+    upstream = new JsonRpcProvider(upstreamUrl, undefined, { staticNetwork: true, cacheTimeout: -1 });
+    fork = new JsonRpcProvider(forkUrl, undefined, { staticNetwork: true, cacheTimeout: -1 });
+    adopted = await prepareFork({ rpcUrl: forkUrl, upstreamUrl, deploymentsDir: dirOf("live") });
+  });
+
+  after(() => {
+    upstream?.destroy();
+    fork?.destroy();
+    for (const node of nodes) if (node.pid !== undefined && node.exitCode === null) process.kill(-node.pid, "SIGTERM");
+    if (work) rmSync(work, { recursive: true, force: true });
+  });
+
+  it("keeps the local chain id on the fork, so a wallet never takes it for the real network", async () => {
+    expect(await rpc<string>(forkUrl, "eth_chainId")).to.equal(chainIdHex(LOCAL_CHAIN.chainId));
+  });
+
+  it("adopts the live USDX and writes localhost.json: the upstream's proxy and history, the fork's chain id, and what it forks", async () => {
+    expect(adopted.kind).to.equal("adopted");
+    const manifest = readManifest("localhost", { DEPLOYMENTS_DIR: dirOf("live") });
+    expect(manifest).to.deep.equal({
+      ...deployed,
+      network: "localhost",
+      chainId: LOCAL_CHAIN.chainId,
+      fork: { chainId: SEPOLIA.chainId, name: "Sepolia", block: forkBlock },
+    });
+    expect(manifest.owner).to.equal(OWNER);
+    // What the server checks before it indexes: the upstream's deployment block, seen through the fork.
+    await checkDeploymentOnChain(manifest, fork);
+  });
+
+  it("serves the token's history from its deployment block through the fork, as the indexer reads it", async () => {
+    const usdx = USDX__factory.connect(deployed.proxy, fork);
+    const grants = await usdx.queryFilter(usdx.filters.RoleGranted(), deployed.deploymentBlock);
+    const before = grants.filter((e) => e.blockNumber <= forkBlock);
+    const after = grants.filter((e) => e.blockNumber > forkBlock);
+    expect(before.map((e) => [e.blockNumber, e.args.account])).to.deep.equal([[deployed.deploymentBlock, OWNER]]);
+    const roles = SEEDED_ACCOUNTS.reduce((n, a) => n + a.roles.length, 0);
+    expect(after.map((e) => e.args.sender)).to.deep.equal(Array(roles).fill(OWNER));
+  });
+
+  it("gives each seeded account its roles, its ETH and its test balance on the fork, and blocks the one marked blocked", async () => {
+    const usdx = USDX__factory.connect(deployed.proxy, fork);
+    const rows = await readAccounts(usdx, SEEDED_ACCOUNTS.map((a) => ({ name: a.name, address: addressOf(a.name) })));
+    for (const [i, account] of SEEDED_ACCOUNTS.entries()) {
+      const row = rows[i];
+      expect(row.roles, account.name).to.deep.equal(account.roles.map((r) => r.replace(/_ROLE$/, "")));
+      expect(row.balance, account.name).to.equal(account.funds ? parseTokenAmount(account.funds) : 0n);
+      expect(row.blocked, account.name).to.equal(account.blocked === true);
+      expect(await fork.getBalance(row.address), account.name).to.be.greaterThanOrEqual(10n ** 21n);
+    }
+    // The impersonation ended with the preparation.
+    await expect(fork.send("eth_sendTransaction", [{ from: OWNER, to: OWNER, value: "0x0" }])).to.be.rejected;
+  });
+
+  it("changes nothing on a second run (the holders are topped up only below their test balance)", async () => {
+    const height = await fork.getBlockNumber();
+    const again = await prepareFork({ rpcUrl: forkUrl, upstreamUrl, deploymentsDir: dirOf("live") });
+    expect(again.kind).to.equal("adopted");
+    expect(await fork.getBlockNumber()).to.equal(height);
+  });
+
+  it("lets a seeded holder transfer on the fork", async () => {
+    const usdx = USDX__factory.connect(deployed.proxy, await fork.getSigner(addressOf("alice")));
+    const before = await usdx.balanceOf(addressOf("bob"));
+    await (await usdx.transfer(addressOf("bob"), parseTokenAmount("12.5"))).wait();
+    expect(await usdx.balanceOf(addressOf("bob"))).to.equal(before + parseTokenAmount("12.5"));
+  });
+
+  it("leaves the upstream as it was: no new block, no roles or balances for the seeded accounts", async () => {
+    expect(await upstream.getBlockNumber()).to.equal(upstreamHeight);
+    const usdx = USDX__factory.connect(deployed.proxy, upstream);
+    for (const address of seededAddresses()) {
+      for (const role of ROLE_NAMES) expect(await usdx.hasRole(ROLES[role], address), role).to.equal(false);
+      expect(await usdx.balanceOf(address)).to.equal(0n);
+    }
+    expect(await usdx.hasRole(ROLES.DEFAULT_ADMIN_ROLE, OWNER)).to.equal(true);
+    expect(await usdx.totalSupply()).to.equal(0n);
+  });
+
+  describe("when there is no live USDX to adopt", () => {
+    it("answers 'replica' without a manifest for the forked chain, and changes nothing", async () => {
+      mkdirSync(dirOf("empty"));
+      const height = await fork.getBlockNumber();
+      const answer = await prepareFork({ rpcUrl: forkUrl, upstreamUrl, deploymentsDir: dirOf("empty") });
+      expect(answer).to.deep.equal({
+        kind: "replica",
+        fork: { chainId: SEPOLIA.chainId, name: "Sepolia", block: forkBlock },
+        reason: "no manifest in the deployments for Sepolia (chain 11155111)",
+      });
+      expect(await fork.getBlockNumber()).to.equal(height);
+    });
+
+    it("answers 'replica' when the manifest's proxy has no code on the fork", async () => {
+      writeManifest({ ...deployed, proxy: OWNER }, { DEPLOYMENTS_DIR: dirOf("stale") });
+      const answer = await prepareFork({ rpcUrl: forkUrl, upstreamUrl, deploymentsDir: dirOf("stale") });
+      expect(answer.kind).to.equal("replica");
+      expect(answer.kind === "replica" && answer.reason).to.equal(`the sepolia manifest's proxy ${OWNER} has no code at block ${forkBlock}`);
+    });
+
+    it("recordFork adds the fork's description to the replica's manifest", () => {
+      const env = { DEPLOYMENTS_DIR: dirOf("replica") };
+      writeManifest({ ...deployed, network: "localhost", chainId: LOCAL_CHAIN.chainId }, env);
+      const fork = { chainId: SEPOLIA.chainId, name: "Sepolia", block: forkBlock };
+      recordFork(fork, dirOf("replica"));
+      expect(readManifest("localhost", env).fork).to.deep.equal(fork);
+    });
+  });
+});
+
+describe("npm start's fork options", () => {
+  const url = "https://eth-sepolia.example/v2/key";
+  it("reads --fork and --fork-block, in either spelling, before FORK_URL and FORK_BLOCK", () => {
+    expect(parseForkOptions(["--fork", url], {})).to.deep.equal({ url });
+    expect(parseForkOptions([`--fork=${url}`, "--fork-block=7012345"], {})).to.deep.equal({ url, block: 7012345 });
+    expect(parseForkOptions([], { FORK_URL: url, FORK_BLOCK: "12" })).to.deep.equal({ url, block: 12 });
+    expect(parseForkOptions(["--fork", "http://127.0.0.1:8546"], { FORK_URL: url })).to.deep.equal({ url: "http://127.0.0.1:8546" });
+  });
+
+  it("is null without a fork: npm start as it always was", () => {
+    expect(parseForkOptions([], {})).to.equal(null);
+    expect(parseForkOptions([], { FORK_URL: "" })).to.equal(null);
+  });
+
+  it("refuses what it cannot use, saying why", () => {
+    expect(() => parseForkOptions(["--fork"], {})).to.throw("--fork needs a value");
+    expect(() => parseForkOptions(["--forks", url], {})).to.throw("Unknown option '--forks'");
+    expect(() => parseForkOptions(["--fork", "sepolia"], {})).to.throw("'sepolia' is not a URL");
+    expect(() => parseForkOptions(["--fork", "wss://x.example"], {})).to.throw("must be http or https");
+    expect(() => parseForkOptions(["--fork", url, "--fork-block", "latest"], {})).to.throw("not 'latest'");
+    expect(() => parseForkOptions([], { FORK_BLOCK: "5" })).to.throw("needs a chain to fork");
+  });
+
+  it("prints a provider's URL without the path that holds its key", () => {
+    expect(shownRpcUrl(url)).to.equal("https://eth-sepolia.example");
+  });
+});
