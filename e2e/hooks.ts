@@ -19,14 +19,20 @@ export const CHROMIUM_PATH = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
 // Chromium on a closed network: no background connections (docs: toolchain notes).
 const CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
 
+/**
+ * What a browser test runs against: the chain the wallet signs on (and the tests read), the Auth
+ * emulator, the API and the dashboard's origin. The main suite's root hooks set it once; the
+ * public-network suite (e2e/network/) sets it per file, for the stack that file starts.
+ */
 export interface E2E {
-  stack: Stack;
-  server: RunningServer;
+  stack: Pick<Stack, "rpcUrl" | "emulatorHost">;
+  server: { url: string };
   dashboardUrl: string;
   browser: Browser;
 }
 
 let distDir: string | null = null;
+let running: { stack: Stack; server: RunningServer } | null = null;
 
 export function e2e(): E2E {
   const current = (globalThis as { usdxE2E?: E2E }).usdxE2E;
@@ -34,17 +40,35 @@ export function e2e(): E2E {
   return current;
 }
 
+export function setE2E(value: E2E | null): void {
+  (globalThis as { usdxE2E?: E2E }).usdxE2E = value ?? undefined;
+}
+
+/** The one headless Chromium a suite drives (Debian's: nothing is downloaded). */
+export async function launchChromium(): Promise<Browser> {
+  if (!existsSync(CHROMIUM_PATH)) {
+    throw new Error(`No Chromium at ${CHROMIUM_PATH}: install Debian's chromium (apt-get install -y chromium) or set CHROMIUM_PATH.`);
+  }
+  return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS });
+}
+
+/**
+ * The dashboard as it ships: a production build, in a folder of its own so a build elsewhere
+ * (another run, npm run build) never empties what this run serves. The caller removes it.
+ */
+export function buildDashboard(): string {
+  const dir = mkdtempSync(path.join(tmpdir(), "usdx-e2e-dist-"));
+  execFileSync(path.join(ROOT, "node_modules", ".bin", "vite"), ["build", "--config", "frontend/vite.config.mts", "--logLevel", "error", "--outDir", dir, "--emptyOutDir"], {
+    cwd: ROOT,
+    stdio: "inherit",
+  });
+  return dir;
+}
+
 export const mochaHooks = {
   async beforeAll(this: Mocha.Context) {
     this.timeout(300_000);
-    if (!existsSync(CHROMIUM_PATH)) {
-      throw new Error(`No Chromium at ${CHROMIUM_PATH}: install Debian's chromium (apt-get install -y chromium) or set CHROMIUM_PATH.`);
-    }
-    const bin = (name: string) => path.join(ROOT, "node_modules", ".bin", name);
-    // The dashboard as it ships: a production build, served by the API server. Its own folder, so
-    // a build elsewhere (another run, npm run build) never empties what this run serves.
-    distDir = mkdtempSync(path.join(tmpdir(), "usdx-e2e-dist-"));
-    execFileSync(bin("vite"), ["build", "--config", "frontend/vite.config.mts", "--logLevel", "error", "--outDir", distDir, "--emptyOutDir"], { cwd: ROOT, stdio: "inherit" });
+    distDir = buildDashboard();
     const stack = await startStack();
     // One origin for the page and the API, known before the server starts: SIWE and CORS name it.
     const serverPort = await freePort();
@@ -66,15 +90,15 @@ export const mochaHooks = {
       LOG_LEVEL: "silent",
     });
     const server = await startServer(config, createLogger(config.logLevel));
-    const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS });
-    (globalThis as { usdxE2E?: E2E }).usdxE2E = { stack, server, dashboardUrl, browser };
+    const browser = await launchChromium();
+    running = { stack, server };
+    setE2E({ stack, server, dashboardUrl, browser });
   },
   async afterAll(this: Mocha.Context) {
     this.timeout(60_000);
-    const current = (globalThis as { usdxE2E?: E2E }).usdxE2E;
-    await current?.browser.close();
-    await current?.server.close();
-    await current?.stack.stop();
+    await (globalThis as { usdxE2E?: E2E }).usdxE2E?.browser.close();
+    await running?.server.close();
+    await running?.stack.stop();
     if (distDir) rmSync(distDir, { recursive: true, force: true });
   },
 };
