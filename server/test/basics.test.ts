@@ -44,6 +44,8 @@ describe("API basics", () => {
       expect(body.firebase).to.deep.include({ projectId: "demo-usdx", emulatorUrl: `http://${stack().emulatorHost}` });
       // The local chain is no fork: the badge names it by its label.
       expect(body).to.deep.include({ networkLabel: "Hardhat Local", fork: null });
+      // The local chain never reorganises: mined is final.
+      expect(body.confirmations).to.equal(0);
       const nodeAccounts = await rpc<string[]>(stack().rpcUrl, "eth_accounts");
       for (const account of body.devAccounts) {
         expect(account.address.toLowerCase(), account.name).to.equal(nodeAccounts[SEEDED_ACCOUNTS.find((a) => a.name === account.name)!.index]);

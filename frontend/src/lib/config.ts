@@ -17,6 +17,8 @@ export interface AppConfig {
   token: { decimals: number };
   firebase: { projectId: string; apiKey: string; authDomain: string; emulatorUrl: string | null };
   batch: { maxRows: number; chunkSize: number };
+  /** Blocks on top of a transaction's before it counts as final (0 on the local chain, 5 on Sepolia). */
+  confirmations: number;
   mockBank: boolean;
   /** The development wallet's accounts (local chain only). */
   devAccounts: { name: string; address: string; roles: string[]; description: string }[] | null;

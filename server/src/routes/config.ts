@@ -39,6 +39,9 @@ export function configRoutes(services: Services): Router {
         authDomain: config.firebase.authDomain,
         emulatorUrl: config.firebase.emulatorHost ? `http://${config.firebase.emulatorHost}` : null,
       },
+      // How deep a block must be before the index (and so the dashboard) takes it as final: on
+      // Sepolia a transfer shows 'confirming' until then.
+      confirmations: config.indexer.confirmations,
       batch: { maxRows: config.batch.maxRows, chunkSize: config.batch.chunkSize },
       mockBank: services.bank.enabled,
       // The development wallet (local chain only): the seeded accounts the node signs for.

@@ -2,19 +2,24 @@ import { Link } from "react-router-dom";
 import { CheckCircle2, ExternalLink, XCircle } from "lucide-react";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
+import { Progress } from "@/components/ui/progress";
 import { Spinner } from "@/components/ui/spinner";
 import { useConfig } from "@/lib/config";
+import { groupDigits } from "@/lib/format";
 import { isExternal, txUrl } from "@/lib/explorer";
 import { useTxModal } from "@/lib/tx/store";
 
 const LINK = "inline-flex items-center gap-1 font-medium text-primary underline-offset-4 hover:underline";
 
-const TITLES = { pending: "Transaction pending", success: "Transaction confirmed", error: "Transaction failed" } as const;
+const TITLES = { pending: "Transaction pending", confirming: "Transaction confirming", success: "Transaction confirmed", error: "Transaction failed" } as const;
 
-/** Spec section 2's transaction status modal: pending, success (explorer link), error, Close. */
+/**
+ * Spec section 2's transaction status modal: pending, success (explorer link), error, Close. On
+ * Sepolia a mined transaction is 'confirming' until the blocks on top of it make it final.
+ */
 export function TransactionStatusModal() {
   const config = useConfig();
-  const { isOpen, status, errorMessage, transactionHash, action, hide } = useTxModal();
+  const { isOpen, status, errorMessage, transactionHash, action, confirmations, hide } = useTxModal();
   const link = transactionHash ? txUrl(config, transactionHash) : null;
   const external = isExternal(config);
   return (
@@ -29,6 +34,15 @@ export function TransactionStatusModal() {
             <>
               <Spinner className="h-8 w-8" label="Waiting for the transaction" />
               <p>{transactionHash ? "Waiting for the transaction to be mined..." : "Confirm the transaction in your wallet..."}</p>
+            </>
+          )}
+          {status === "confirming" && confirmations && (
+            <>
+              <Spinner className="h-8 w-8" label="Waiting for confirmations" />
+              <p>
+                Included in block {groupDigits(String(confirmations.block))}. Waiting for confirmations: {confirmations.seen} of {confirmations.needed}...
+              </p>
+              <Progress className="w-48" value={confirmations.seen} max={confirmations.needed} label="Confirmations" valueText={`${confirmations.seen} of ${confirmations.needed} confirmations`} />
             </>
           )}
           {status === "success" && (

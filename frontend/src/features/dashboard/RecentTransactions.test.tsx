@@ -1,7 +1,8 @@
-import { screen, within } from "@testing-library/react";
+import { screen, waitFor, within } from "@testing-library/react";
 import { beforeEach, describe, expect, it } from "vitest";
 import { RecentTransactions } from "./components/RecentTransactions";
 import { json, ME, OTHER, renderAtHome, stubApi, testConfig } from "./testUtils";
+import { usePendingEntries } from "@/lib/tx/pending";
 
 const HASH = `0x${"ab".repeat(32)}`;
 const ZERO = `0x${"0".repeat(40)}`;
@@ -24,6 +25,7 @@ const historyUrl = `/api/accounts/${ME}/history?limit=5`;
 describe("Recent Transactions", () => {
   beforeEach(() => {
     stubApi({ "/api/": () => json({ items: [], nextCursor: null }) });
+    usePendingEntries.setState({ entries: [] });
   });
 
   it("without a wallet: 'Connect your wallet to view your transaction history.' and no request", () => {
@@ -113,5 +115,46 @@ describe("Recent Transactions", () => {
     expect(within(dust).getByText("No shares moved: the amount is worth less than one share.")).toBeInTheDocument();
     expect(within(normal).getByText("+12.50")).toBeInTheDocument();
     expect(within(normal).queryByText(/moved/)).toBeNull();
+  });
+
+  describe("a transaction this browser sent that the index has not taken yet (Sepolia: until it is final)", () => {
+    const SENT = `0x${"cd".repeat(32)}`;
+
+    it("shows it first as 'Pending', then as the history's confirmed entry once the index has it", async () => {
+      let indexed = false;
+      const fetchMock = stubApi({
+        [historyUrl]: () => json({ items: indexed ? [entry({ hash: SENT, amount: "3", amountRaw: "3000000000000000000", blockNumber: 8 }), entry({})] : [entry({})], nextCursor: null }),
+      });
+      usePendingEntries.getState().add({ hash: SENT, type: "Transfer", from: ME, to: OTHER, amountRaw: "3000000000000000000", sentAt: Date.now() });
+      renderAtHome(<RecentTransactions address={ME} />);
+      const table = await screen.findByRole("table");
+      await within(table).findByText("Pending");
+      const [, sent, older] = within(table).getAllByRole("row");
+      expect(within(sent).getByText("-3.00")).toBeInTheDocument();
+      expect(within(sent).getByText("Pending")).toBeInTheDocument();
+      expect(within(sent).getByText("Just now")).toBeInTheDocument();
+      expect(within(sent).getByRole("link", { name: `Transaction ${SENT}` })).toHaveAttribute("href", `/tx/${SENT}`);
+      expect(within(older).getByText("Confirmed")).toBeInTheDocument();
+
+      // The list looks again while something waits for the index (every few seconds).
+      indexed = true;
+      await waitFor(() => expect(within(table).queryByText("Pending")).toBeNull(), { timeout: 8000 });
+      expect(within(table).getAllByText("Confirmed")).toHaveLength(2);
+      expect(usePendingEntries.getState().entries).toEqual([]);
+      expect(fetchMock.mock.calls.length).toBeGreaterThan(1);
+    });
+
+    it("shows only the connected account's, and keeps five rows in all", async () => {
+      stubApi({ [historyUrl]: () => json({ items: [0, 1, 2, 3, 4].map((i) => entry({ logIndex: i })), nextCursor: null }) });
+      usePendingEntries.getState().add({ hash: SENT, type: "Transfer", from: OTHER, to: ME, amountRaw: "1000000000000000000", sentAt: Date.now() });
+      usePendingEntries.getState().add({ hash: HASH.replace("ab", "ef"), type: "Transfer", from: OTHER, to: ZERO.replace(/0$/, "1"), amountRaw: "1", sentAt: Date.now() });
+      renderAtHome(<RecentTransactions address={ME} />);
+      const table = await screen.findByRole("table");
+      await within(table).findByText("Pending");
+      const rows = within(table).getAllByRole("row").slice(1);
+      expect(rows).toHaveLength(5);
+      expect(within(rows[0]).getByText("+1.00")).toBeInTheDocument();
+      expect(within(table).getAllByText("Pending")).toHaveLength(1);
+    });
   });
 });

@@ -9,12 +9,16 @@ import type { TxRequest } from "./runner";
  * Panel build the same calls here, so each text exists once.
  */
 
+/** A mint comes from, and a burn goes to, the zero address (the Transfer events say so). */
+const ZERO_ADDRESS = "0x0000000000000000000000000000000000000000";
+
 const usdx = (amount: bigint) => `${exactTokenAmount(amount)} USDX`;
 
 export const transferCall = (to: string, amount: bigint): TxRequest => ({
   action: `Transfer ${usdx(amount)} to ${shortAddress(to)}`,
   notConnected: "Please connect your wallet to transfer tokens",
   send: ({ usdx: token }) => token.transfer(to, amount),
+  history: (from) => ({ type: "Transfer", from, to, amountRaw: amount.toString() }),
   success: { title: "Transfer successful", description: `${exactTokenAmount(amount)} USDX transferred to ${to}` },
   failureTitle: "Transfer failed",
 });
@@ -23,6 +27,7 @@ export const mintCall = (to: string, amount: bigint): TxRequest => ({
   action: `Mint ${usdx(amount)} to ${shortAddress(to)}`,
   notConnected: "Please connect your wallet to mint tokens",
   send: ({ usdx: token }) => token.mint(to, amount),
+  history: () => ({ type: "Mint", from: ZERO_ADDRESS, to, amountRaw: amount.toString() }),
   success: { title: "Tokens minted successfully", description: `${usdx(amount)} minted to ${to}` },
   failureTitle: "Mint failed",
 });
@@ -31,6 +36,7 @@ export const burnCall = (from: string, amount: bigint): TxRequest => ({
   action: `Burn ${usdx(amount)} from ${shortAddress(from)}`,
   notConnected: "Please connect your wallet to burn tokens",
   send: ({ usdx: token }) => token.burn(from, amount),
+  history: () => ({ type: "Burn", from, to: ZERO_ADDRESS, amountRaw: amount.toString() }),
   success: { title: "Tokens burned successfully", description: `${usdx(amount)} burned from ${from}` },
   failureTitle: "Burn failed",
 });

@@ -8,6 +8,7 @@ import { initialWalletState, useWallet } from "@/lib/wallet/store";
 import { mintCall, transferCall } from "./calls";
 import { runTransaction } from "./runner";
 import { useTxModal } from "./store";
+import { usePendingEntries } from "./pending";
 
 const ALICE = "0x14dC79964da2C08b23698B3D3cc7Ca32193d9955";
 const BOB = "0x23618e81E3f5cdF7f54C3d65f7FBc0aBf5B21E8f";
@@ -33,6 +34,7 @@ beforeEach(() => {
   useTxModal.getState().hide();
   contract.transfer.mockReset();
   contract.mint.mockReset();
+  usePendingEntries.setState({ entries: [] });
 });
 
 describe("the transaction runner", () => {
@@ -93,6 +95,67 @@ describe("the transaction runner", () => {
     expect(outcome.ok).toBe(false);
     expect(contract.transfer).not.toHaveBeenCalled();
     expect(lastToast()).toMatchObject({ title: "Network Error" });
+  });
+});
+
+describe("on a network whose blocks are final only some blocks deep (Sepolia)", () => {
+  const HASH = "0x" + "cd".repeat(32);
+
+  /** A transaction mined in block 100, and a chain whose head moves one block per look. */
+  function minedOnChain(heads: number[]) {
+    const seen: number[] = [];
+    const provider = {
+      getBlockNumber: vi.fn(async () => {
+        const head = heads.length > 1 ? heads.shift()! : heads[0];
+        seen.push(head);
+        return head;
+      }),
+      getTransactionReceipt: vi.fn(async () => ({ blockNumber: 100, status: 1 })),
+    };
+    return { tx: { hash: HASH, provider, wait: async () => ({ status: 1, blockNumber: 100 }) }, seen };
+  }
+
+  it("is 'confirming', with the blocks seen out of those needed, until the last one; then confirmed", async () => {
+    vi.useFakeTimers();
+    try {
+      connect();
+      const { tx } = minedOnChain([100, 102, 104, 105]);
+      contract.transfer.mockResolvedValue(tx);
+      const states: string[] = [];
+      const unsubscribe = useTxModal.subscribe((s) => states.push(`${s.status}${s.confirmations ? ` ${s.confirmations.seen}/${s.confirmations.needed} @${s.confirmations.block}` : ""}`));
+      const run = runTransaction(transferCall(BOB, 2n * 10n ** 18n), testConfig({ confirmations: 5 }), new QueryClient());
+      await vi.runAllTimersAsync();
+      const outcome = await run;
+      unsubscribe();
+      expect(outcome.ok).toBe(true);
+      expect([...new Set(states)]).toEqual(["pending", "confirming 0/5 @100", "confirming 2/5 @100", "confirming 4/5 @100", "confirming 5/5 @100", "success"]);
+      expect(lastToast()).toMatchObject({ title: "Transfer successful" });
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("shows the transfer as a pending history entry from the moment it is sent, and forgets it if it fails", async () => {
+    connect();
+    const pending = new Promise<{ status: number }>(() => undefined); // never mined
+    contract.transfer.mockResolvedValue({ hash: HASH, provider: {}, wait: () => pending });
+    void runTransaction(transferCall(BOB, 3n), testConfig({ confirmations: 5 }), new QueryClient());
+    await vi.waitFor(() => expect(usePendingEntries.getState().entries).toHaveLength(1));
+    expect(usePendingEntries.getState().entries[0]).toMatchObject({ hash: HASH, type: "Transfer", from: ALICE, to: BOB, amountRaw: "3" });
+
+    contract.transfer.mockResolvedValue(mined(0));
+    usePendingEntries.setState({ entries: [] });
+    await runTransaction(transferCall(BOB, 3n), config, new QueryClient());
+    expect(usePendingEntries.getState().entries).toEqual([]);
+  });
+
+  it("does not wait for confirmations for a caller without the modal (a batch chunk: the server decides it)", async () => {
+    connect();
+    const { tx } = minedOnChain([100]);
+    contract.transfer.mockResolvedValue(tx);
+    const outcome = await runTransaction({ ...transferCall(BOB, 1n), modal: false }, testConfig({ confirmations: 5 }), new QueryClient());
+    expect(outcome.ok).toBe(true);
+    expect(tx.provider.getBlockNumber).not.toHaveBeenCalled();
   });
 });
 

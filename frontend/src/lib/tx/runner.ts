@@ -8,11 +8,13 @@ import { ensureChain, NetworkSwitchError } from "@/lib/wallet/connect";
 import { useWallet } from "@/lib/wallet/store";
 import type { WriteContracts } from "@/lib/chain/contracts";
 import { useTxModal } from "./store";
+import { awaitConfirmations, RevertedError } from "./confirmations";
+import { usePendingEntries, type PendingEntry } from "./pending";
 
 /**
  * The one transaction runner (house-style.md, after Scaffold-ETH's transactor). Every write is
  * "build the call, run it here": the runner checks the wallet and the network, shows the status
- * modal, waits for the receipt, raises the success or failure toast with the contract's error in
+ * modal, waits for the receipt (and, on Sepolia, for the blocks that make it final), raises the success or failure toast with the contract's error in
  * words, and refreshes what changed. Forms only validate and build calls.
  */
 
@@ -28,8 +30,13 @@ export interface TxRequest {
   success: { title: string; description: string } | null;
   /** 'Mint failed', 'Transfer failed', ... */
   failureTitle: string;
-  /** Show the status modal (default); false for a caller that shows progress itself. */
+  /**
+   * Show the status modal and wait until the transaction is final (default); false for a caller
+   * that shows progress itself and whose outcome the server decides (a batch chunk).
+   */
   modal?: boolean;
+  /** The history entry this makes for `from` (the wallet): shown as pending until the index has it. */
+  history?(from: string): Pick<PendingEntry, "type" | "from" | "to" | "amountRaw">;
 }
 
 export interface TxOutcome {
@@ -52,24 +59,32 @@ export async function runTransaction(request: TxRequest, config: AppConfig, quer
   let hash: string | null = null;
   try {
     if (wallet.chainId !== config.chainId) await ensureChain(wallet.provider, config);
-    setModal({ isOpen: true, status: "pending", errorMessage: null, transactionHash: null, action: request.action });
+    setModal({ isOpen: true, status: "pending", errorMessage: null, transactionHash: null, action: request.action, confirmations: null });
     const { writeContracts } = await import("@/lib/chain/contracts");
     const contracts = await writeContracts(config, wallet.provider, wallet.address);
     const tx = await request.send(contracts);
     hash = tx.hash;
     setModal({ transactionHash: hash });
     request.onSent?.(hash);
+    if (request.history) usePendingEntries.getState().add({ ...request.history(wallet.address), hash, sentAt: Date.now() });
     const receipt = await tx.wait();
-    if (!receipt || receipt.status !== 1) throw new Error("The transaction was mined but reverted.");
-    setModal({ status: "success" });
+    if (!receipt || receipt.status !== 1) throw new RevertedError();
+    if (modal && config.confirmations > 0) {
+      // Sepolia: mined is not final until the index would take the block. Say how deep it is.
+      await awaitConfirmations(tx.provider, hash, config.confirmations, ({ block, seen, needed }) =>
+        setModal(block === null ? { status: "pending", confirmations: null } : { status: "confirming", confirmations: { block, seen, needed } }),
+      );
+    }
+    setModal({ status: "success", confirmations: null });
     if (request.success) toast({ title: request.success.title, description: request.success.description });
     void queryClient.invalidateQueries();
     setTimeout(() => void queryClient.invalidateQueries(), INDEXER_SETTLE_MS);
     return { ok: true, hash, error: null };
   } catch (error) {
     if (error instanceof NetworkSwitchError) return { ok: false, hash, error: error.message };
+    if (hash) usePendingEntries.getState().remove([hash]);
     const message = describeError(error);
-    setModal({ isOpen: true, status: "error", errorMessage: message, transactionHash: hash, action: request.action });
+    setModal({ isOpen: true, status: "error", errorMessage: message, transactionHash: hash, action: request.action, confirmations: null });
     toast({ title: request.failureTitle, description: message || "Unknown error", variant: "destructive" });
     return { ok: false, hash, error: message };
   }

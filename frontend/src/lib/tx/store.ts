@@ -1,16 +1,22 @@
 import { create } from "zustand";
 
-/** Spec section 3's transaction modal state, plus what the transaction does. */
+/** Spec section 3's transaction modal state, plus what the transaction does and how deep it is. */
 export interface TxModalState {
   isOpen: boolean;
-  status: "pending" | "success" | "error";
+  /**
+   * pending: in the wallet, or sent and not yet mined; confirming: mined, with fewer blocks on top
+   * than the network's confirmations (Sepolia only: on the local chain mined is final).
+   */
+  status: "pending" | "confirming" | "success" | "error";
   errorMessage: string | null;
   transactionHash: string | null;
   /** 'Mint 100 USDX to 0x12...' */
   action: string | null;
+  /** While confirming: the block that holds it, and blocks on top of it out of those needed. */
+  confirmations: { block: number; seen: number; needed: number } | null;
 }
 
-const closed: TxModalState = { isOpen: false, status: "pending", errorMessage: null, transactionHash: null, action: null };
+const closed: TxModalState = { isOpen: false, status: "pending", errorMessage: null, transactionHash: null, action: null, confirmations: null };
 
 export const useTxModal = create<TxModalState & { hide(): void }>((set) => ({
   ...closed,

@@ -15,9 +15,16 @@ export const SUPPLY_CHART_POINTS = 200;
 export const recentHistoryKey = (address: string) => [`/api/accounts/${address}/history?limit=${RECENT_TRANSACTIONS}`] as const;
 export const supplyHistoryKey = [`/api/stats/supply?points=${SUPPLY_CHART_POINTS}`] as const;
 
+/** While a sent transaction waits for the index, the list looks again this often. */
+export const PENDING_HISTORY_POLL_MS = 3000;
+
 /** Spec section 2: the latest 5 entries of the connected account's history. */
-export function useRecentTransactions(address: string | null) {
-  return useQuery<HistoryPage>({ queryKey: recentHistoryKey(address ?? ""), enabled: address !== null });
+export function useRecentTransactions(address: string | null, waitingForIndex = false) {
+  return useQuery<HistoryPage>({
+    queryKey: recentHistoryKey(address ?? ""),
+    enabled: address !== null,
+    refetchInterval: waitingForIndex ? PENDING_HISTORY_POLL_MS : false,
+  });
 }
 
 export function useSupplyHistory() {

@@ -1,3 +1,4 @@
+import { useEffect } from "react";
 import { Link } from "react-router-dom";
 import { ArrowRight, RotateCw } from "lucide-react";
 import { Badge } from "@/components/ui/badge";
@@ -14,6 +15,8 @@ import { errorMessage, shownUsdx } from "../figures";
 import { useNow } from "@/lib/useNow";
 import { ExplorerLink } from "@/components/ExplorerLink";
 import { MovedNote } from "@/components/MovedNote";
+import { pendingFor, usePendingEntries, type PendingEntry } from "@/lib/tx/pending";
+import { RECENT_TRANSACTIONS } from "../../../../../common/events";
 
 const ZERO_ADDRESS = /^0x0{40}$/i;
 
@@ -28,7 +31,19 @@ function exactMoved(value: bigint): string {
 
 /** Spec section 2: the connected account's latest 5 transfers, mints and burns, and 'View All'. */
 export function RecentTransactions({ address }: { address: string | null }) {
-  const query = useRecentTransactions(address);
+  const now = useNow();
+  const pending = usePendingEntries();
+  const mine = address ? pendingFor(pending.entries, address, now) : [];
+  const query = useRecentTransactions(address, mine.length > 0);
+  const items = query.data?.items;
+  // What the index now shows is no longer pending.
+  useEffect(() => {
+    if (!items) return;
+    const indexed = new Set(items.map((i) => i.hash.toLowerCase()));
+    const seen = pending.entries.filter((e) => indexed.has(e.hash.toLowerCase())).map((e) => e.hash);
+    if (seen.length > 0) pending.remove(seen);
+  }, [items, pending]);
+  const waiting = mine.filter((e) => !items?.some((i) => i.hash.toLowerCase() === e.hash.toLowerCase()));
   return (
     <Card className="min-w-0">
       <CardHeader className="flex-row items-start justify-between gap-2 space-y-0">
@@ -58,10 +73,10 @@ export function RecentTransactions({ address }: { address: string | null }) {
               Retry
             </Button>
           </div>
-        ) : !query.data || query.data.items.length === 0 ? (
+        ) : (!query.data || query.data.items.length === 0) && waiting.length === 0 ? (
           <Empty>No recent transactions found.</Empty>
         ) : (
-          <HistoryTable items={query.data.items} me={address} />
+          <HistoryTable pending={waiting} items={query.data?.items ?? []} me={address} />
         )}
       </CardContent>
     </Card>
@@ -72,7 +87,8 @@ function Empty({ children }: { children: string }) {
   return <p className="py-8 text-center text-sm text-muted-foreground">{children}</p>;
 }
 
-function HistoryTable({ items, me }: { items: HistoryEntry[]; me: string }) {
+/** Spec: pending first, then the latest confirmed, five rows in all. */
+function HistoryTable({ pending, items, me }: { pending: PendingEntry[]; items: HistoryEntry[]; me: string }) {
   const config = useConfig();
   const now = useNow();
   const mine = (a: string) => a.toLowerCase() === me.toLowerCase();
@@ -88,7 +104,10 @@ function HistoryTable({ items, me }: { items: HistoryEntry[]; me: string }) {
         </TableRow>
       </TableHeader>
       <TableBody>
-        {items.map((item) => {
+        {pending.slice(0, RECENT_TRANSACTIONS).map((entry) => (
+          <PendingRow key={entry.hash} entry={entry} me={me} now={now} />
+        ))}
+        {items.slice(0, Math.max(0, RECENT_TRANSACTIONS - pending.length)).map((item) => {
           // Seen from this account: what left it is negative, what arrived positive.
           const sign = mine(item.from) && !mine(item.to) ? "-" : mine(item.to) && !mine(item.from) ? "+" : "";
           // USDX rounds a transfer down to whole shares: show what moved, and say so when it is less.
@@ -124,6 +143,40 @@ function HistoryTable({ items, me }: { items: HistoryEntry[]; me: string }) {
         })}
       </TableBody>
     </Table>
+  );
+}
+
+/** A transaction this browser sent that the index has not taken yet (Sepolia: until it is final). */
+function PendingRow({ entry, me, now }: { entry: PendingEntry; me: string; now: number }) {
+  const config = useConfig();
+  const mine = (a: string) => a.toLowerCase() === me.toLowerCase();
+  const sign = mine(entry.from) && !mine(entry.to) ? "-" : mine(entry.to) && !mine(entry.from) ? "+" : "";
+  return (
+    <TableRow>
+      <TableCell className="whitespace-nowrap">
+        <div className="font-medium">{entry.type}</div>
+        <div className="flex items-center gap-x-1.5 text-xs text-muted-foreground">
+          <ExplorerLink href={txUrl(config, entry.hash)} label={`Transaction ${entry.hash}`} className="font-mono">
+            {shortAddress(entry.hash)}
+          </ExplorerLink>
+          <span aria-hidden>·</span>
+          <time dateTime={new Date(entry.sentAt).toISOString()}>{relativeTime(Math.floor(entry.sentAt / 1000), now)}</time>
+        </div>
+      </TableCell>
+      <TableCell>
+        <Party address={entry.from} me={mine(entry.from)} />
+      </TableCell>
+      <TableCell>
+        <Party address={entry.to} me={mine(entry.to)} />
+      </TableCell>
+      <TableCell className="text-right font-medium tabular-nums">
+        {sign}
+        {shownUsdx(BigInt(entry.amountRaw))}
+      </TableCell>
+      <TableCell>
+        <Badge variant="secondary">Pending</Badge>
+      </TableCell>
+    </TableRow>
   );
 }
 
