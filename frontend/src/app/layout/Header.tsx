@@ -1,15 +1,19 @@
-import type { ReactNode } from "react";
+import { useContext, type ReactNode } from "react";
 import { Link } from "react-router-dom";
 import { useSession } from "@/lib/auth/session";
+import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
+import { ConfigContext, networkBadgeLabel } from "@/lib/config";
 
 /**
- * The header of spec section 2: the product name (to /), the account menu or a Login button, and the
- * wallet control. The account menu and the wallet control are composed in by the app (auth and
+ * The header of spec section 2: the product name (to /), the network it runs on (so nobody takes a
+ * rehearsal or a fork for the real thing), the account menu or a Login button, and the wallet control. The account menu and the wallet control are composed in by the app (auth and
  * wallet features) through `accountMenu` and `walletControl`.
  */
 export function Header({ menuButton, accountMenu, walletControl }: { menuButton: ReactNode; accountMenu?: ReactNode; walletControl?: ReactNode }) {
   const user = useSession((s) => s.user);
+  const config = useContext(ConfigContext);
+  const network = config ? networkBadgeLabel(config) : null;
   return (
     <header className="sticky top-0 z-30 flex h-16 items-center gap-2 border-b border-border bg-card px-3 sm:px-4 md:px-8">
       {menuButton}
@@ -18,6 +22,13 @@ export function Header({ menuButton, accountMenu, walletControl }: { menuButton:
         {/* On a phone the header also holds the menu, wallet and account buttons: the logo alone names it. */}
         <span className="hidden sm:inline">USDX Dashboard</span>
       </Link>
+      {network && (
+        // A phone's header is full (menu, wallet, account): the Dashboard's Quick Actions name the network there.
+        <Badge variant="outline" className="ml-2 hidden gap-1.5 whitespace-nowrap md:inline-flex" aria-label={`Network ${network}`}>
+          <span className="h-2 w-2 rounded-full bg-success" aria-hidden />
+          {network}
+        </Badge>
+      )}
       <div className="ml-auto flex shrink-0 items-center gap-1 sm:gap-2">
         {walletControl}
         {user ? (
