@@ -122,7 +122,7 @@ function findManifest(chainId: number, env: NodeJS.ProcessEnv): DeploymentManife
  * seeded accounts their roles; the seeded minter tops up the holders; the blocklister blocks.
  * Each step is skipped where the chain already has it, so a second run changes nothing.
  */
-async function seedLiveToken(fork: JsonRpcProvider, live: DeploymentManifest, log: (line: string) => void): Promise<void> {
+export async function seedLiveToken(fork: JsonRpcProvider, live: DeploymentManifest, log: (line: string) => void): Promise<void> {
   const usdx = USDX__factory.connect(live.proxy, fork);
   if (!(await usdx.hasRole(ROLES.DEFAULT_ADMIN_ROLE, live.owner))) {
     throw new Error(`The manifest's owner ${live.owner} no longer holds DEFAULT_ADMIN_ROLE on the fork: nobody to grant the seeded accounts their roles.`);

@@ -9,6 +9,8 @@ import type { AddressInfo } from "node:net";
  * - HTTP 429 for every n-th request, with Retry-After in seconds, as a date, or without it;
  * - an HTTP 5xx (an HTML page, as a load balancer sends) for every n-th request;
  * - latency on every answer.
+ * Like a hosted endpoint, it answers browsers' CORS preflights and lets any origin read (a dashboard
+ * reads the chain from the page through PUBLIC_RPC_URL).
  * It records every request it answered, so a test can check what the server asked and when.
  */
 
@@ -95,9 +97,13 @@ export class ProviderProxy {
     return `http://127.0.0.1:${(this.server!.address() as AddressInfo).port}`;
   }
 
-  async start(): Promise<this> {
+  /** Listens on `port` (a free one by default). */
+  async start(port = 0): Promise<this> {
     this.server = http.createServer((req, res) => void this.handle(req, res));
-    await new Promise<void>((resolve) => this.server!.listen(0, "127.0.0.1", resolve));
+    await new Promise<void>((resolve, reject) => {
+      this.server!.once("error", reject);
+      this.server!.listen(port, "127.0.0.1", resolve);
+    });
     return this;
   }
 
@@ -112,6 +118,11 @@ export class ProviderProxy {
   }
 
   private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    res.setHeader("access-control-allow-origin", "*");
+    if (req.method === "OPTIONS") {
+      res.writeHead(204, { "access-control-allow-methods": "POST, OPTIONS", "access-control-allow-headers": "content-type", "access-control-max-age": "600" }).end();
+      return;
+    }
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const text = Buffer.concat(chunks).toString("utf8");

@@ -62,7 +62,7 @@ export interface Stack {
   stop(): Promise<void>;
 }
 
-function kill(child: ChildProcess): Promise<void> {
+export function kill(child: ChildProcess): Promise<void> {
   return new Promise((resolve) => {
     if (child.exitCode !== null || child.pid === undefined) return resolve();
     child.once("exit", () => resolve());
@@ -81,19 +81,19 @@ function kill(child: ChildProcess): Promise<void> {
   });
 }
 
-export async function startStack(): Promise<Stack> {
-  const dir = mkdtempSync(path.join(tmpdir(), "usdx-server-test-"));
-  const deploymentsDir = path.join(dir, "deployments");
-  const [rpcPort, authPort, hubPort, loggingPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
-  const rpcUrl = `http://127.0.0.1:${rpcPort}`;
-  const env = { HARDHAT_DISABLE_TELEMETRY_PROMPT: "true", CI: "true", NO_UPDATE_NOTIFIER: "1" };
+const QUIET_ENV = { HARDHAT_DISABLE_TELEMETRY_PROMPT: "true", CI: "true", NO_UPDATE_NOTIFIER: "1" };
 
-  const node = spawn(path.join(BIN, "hardhat"), ["node", "--hostname", "127.0.0.1", "--port", String(rpcPort)], {
-    cwd: ROOT,
-    env: { ...process.env, ...env },
-    detached: true,
-    stdio: "ignore",
-  });
+export interface AuthEmulator {
+  /** host:port, as FIREBASE_AUTH_EMULATOR_HOST wants it. */
+  host: string;
+  /** Resolves once the emulator answers. */
+  ready: Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** The Firebase Auth emulator on free loopback ports, its config in `dir`. */
+export async function startAuthEmulator(dir: string): Promise<AuthEmulator> {
+  const [authPort, hubPort, loggingPort] = [await freePort(), await freePort(), await freePort()];
   writeFileSync(
     path.join(dir, "firebase.json"),
     JSON.stringify({
@@ -109,23 +109,41 @@ export async function startStack(): Promise<Stack> {
   const emulator = spawn(
     path.join(BIN, "firebase"),
     ["emulators:start", "--only", "auth", "--project", FIREBASE_PROJECT, "--config", path.join(dir, "firebase.json")],
-    { cwd: dir, env: { ...process.env, ...env }, detached: true, stdio: "ignore" },
+    { cwd: dir, env: { ...process.env, ...QUIET_ENV }, detached: true, stdio: "ignore" },
   );
-  const emulatorHost = `127.0.0.1:${authPort}`;
+  const host = `127.0.0.1:${authPort}`;
+  const ready = waitFor(() => fetch(`http://${host}/`).then((r) => r.ok), "Firebase Auth emulator", 90_000, emulator);
+  ready.catch(() => undefined); // awaited by the caller; never an unhandled rejection meanwhile
+  return { host, ready, stop: () => kill(emulator) };
+}
+
+export async function startStack(): Promise<Stack> {
+  const dir = mkdtempSync(path.join(tmpdir(), "usdx-server-test-"));
+  const deploymentsDir = path.join(dir, "deployments");
+  const rpcPort = await freePort();
+  const rpcUrl = `http://127.0.0.1:${rpcPort}`;
+
+  const node = spawn(path.join(BIN, "hardhat"), ["node", "--hostname", "127.0.0.1", "--port", String(rpcPort)], {
+    cwd: ROOT,
+    env: { ...process.env, ...QUIET_ENV },
+    detached: true,
+    stdio: "ignore",
+  });
+  const emulator = await startAuthEmulator(dir);
 
   await waitFor(() => rpc(rpcUrl, "eth_chainId").then(() => true), "Hardhat node", 60_000, node);
-  const local = { ...env, LOCAL_RPC_PORT: String(rpcPort), DEPLOYMENTS_DIR: deploymentsDir };
+  const local = { ...QUIET_ENV, LOCAL_RPC_PORT: String(rpcPort), DEPLOYMENTS_DIR: deploymentsDir };
   await run("hardhat", ["run", "--network", "localhost", "scripts/deploy.ts"], local);
   await run("hardhat", ["run", "--network", "localhost", "scripts/seed.ts"], local);
-  await waitFor(() => fetch(`http://${emulatorHost}/`).then((r) => r.ok), "Firebase Auth emulator", 90_000, emulator);
+  await emulator.ready;
 
   return {
     rpcUrl,
     rpcPort,
     deploymentsDir,
-    emulatorHost,
+    emulatorHost: emulator.host,
     async stop() {
-      await Promise.all([kill(node), kill(emulator)]);
+      await Promise.all([kill(node), emulator.stop()]);
       rmSync(dir, { recursive: true, force: true });
     },
   };

@@ -56,7 +56,8 @@ export default function SupplyChart({ points }: { points: SupplyPoint[] }) {
           <YAxis
             yAxisId="multiplier"
             orientation="right"
-            domain={["auto", "auto"]}
+            // A multiplier is never negative: 'auto' pads a flat 1.000 line to -1..3. Pad by 1% instead.
+            domain={[(min: number) => Math.max(0, min * 0.99), (max: number) => max * 1.01]}
             tickFormatter={(v: number) => `${v.toFixed(3)}x`}
             tick={{ fontSize: 12 }}
             stroke="var(--color-muted-foreground)"
