@@ -538,7 +538,9 @@ describe("Server faults", () => {
     });
   });
 
-  it("reopens a PGlite directory left by a SIGKILL'd server: migrations idempotent, rows intact, the index resumes from its checkpoint", async () => {
+  it("reopens a PGlite directory left by a SIGKILL'd server: migrations idempotent, rows intact, the index resumes from its checkpoint", async function () {
+    // A child server (compiled by ts-node) and three PGlite opens: on a busy 2-core machine, more than the default.
+    this.timeout(90_000);
     const dir = tempDir();
     const { batchPayments } = manifest();
     const first = await startChildServer(dir);
