@@ -43,6 +43,13 @@ const config: HardhatUserConfig = {
       accounts: deployerKey ? [deployerKey] : [],
     },
   },
+  // `npx hardhat verify --network sepolia <address>` (hardhat-verify; OpenZeppelin's upgrades plugin
+  // extends it to verify a proxy together with its implementation). Etherscan's API v2: one key.
+  etherscan: {
+    apiKey: process.env.ETHERSCAN_API_KEY || "",
+  },
+  // Sourcify needs the internet at verify time too; Etherscan is where Sepolia's explorer links go.
+  sourcify: { enabled: false },
   typechain: {
     outDir: "typechain-types",
     target: "ethers-v6",
