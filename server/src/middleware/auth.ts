@@ -19,6 +19,8 @@ export function requireUser(auth: AuthProvider): RequestHandler {
     } catch (error) {
       const code = String((error as { code?: unknown }).code ?? "");
       if (code.startsWith("auth/")) {
+        // Which refusal it was (expired, malformed, unknown user...) stays in the log, not the answer.
+        req.log?.info({ code }, "ID token refused");
         const expired = code === "auth/id-token-expired";
         return next(unauthorized(expired ? "Your session has expired: sign in again." : "Your session token is not valid: sign in again."));
       }
