@@ -1,6 +1,6 @@
 import { Area, CartesianGrid, ComposedChart, Legend, Line, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import type { SupplyPoint } from "../api/queries";
-import { chartNumber } from "../figures";
+import { chartNumber, multiplierAxisDomain } from "../figures";
 
 /**
  * Total supply and the reward multiplier over time, on two y-axes. Loaded on its own (React.lazy)
@@ -56,7 +56,7 @@ export default function SupplyChart({ points }: { points: SupplyPoint[] }) {
           <YAxis
             yAxisId="multiplier"
             orientation="right"
-            domain={["auto", "auto"]}
+            domain={multiplierAxisDomain(data.map((d) => d.multiplier))}
             tickFormatter={(v: number) => `${v.toFixed(3)}x`}
             tick={{ fontSize: 12 }}
             stroke="var(--color-muted-foreground)"
