@@ -85,15 +85,20 @@ export function describeChain(chainId: number): string {
 export const LOCAL_RPC_HOST = "127.0.0.1";
 export const DEFAULT_LOCAL_RPC_PORT = 8545;
 
-/** The local node's port: LOCAL_RPC_PORT, or 8545. */
-export function localRpcPort(env: NodeJS.ProcessEnv = process.env): number {
-  const raw = env.LOCAL_RPC_PORT;
-  if (raw === undefined || raw === "") return DEFAULT_LOCAL_RPC_PORT;
+/** A port from the environment variable `name`, or `fallback` when it is unset or empty. */
+export function envPort(name: string, fallback: number, env: NodeJS.ProcessEnv = process.env): number {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return fallback;
   const port = Number(raw);
   if (!Number.isInteger(port) || port < 1 || port > 65535) {
-    throw new Error(`LOCAL_RPC_PORT must be a port number (1-65535), not '${raw}'.`);
+    throw new Error(`${name} must be a port number (1-65535), not '${raw}'.`);
   }
   return port;
+}
+
+/** The local node's port: LOCAL_RPC_PORT, or 8545. */
+export function localRpcPort(env: NodeJS.ProcessEnv = process.env): number {
+  return envPort("LOCAL_RPC_PORT", DEFAULT_LOCAL_RPC_PORT, env);
 }
 
 export function localRpcUrl(env: NodeJS.ProcessEnv = process.env): string {

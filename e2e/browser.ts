@@ -83,6 +83,44 @@ export async function expectToastWith(page: Page, title: string, text: string): 
   await page.getByRole("status").filter({ hasText: title }).filter({ hasText: text }).first().waitFor({ timeout: 20_000 });
 }
 
+/** Opens the Dashboard's transfer form (Quick Actions' 'Transfer') once it knows the balance. */
+export async function openTransfer(page: Page) {
+  await page.getByRole("button", { name: "Transfer", exact: true }).first().click();
+  const dialog = page.getByRole("dialog", { name: "Transfer USDX" });
+  await dialog.waitFor();
+  // The submit button waits for the balance to be read.
+  await dialog.getByText(/^Available: [\d,]+\.\d\d USDX$/).waitFor();
+  return dialog;
+}
+
+/** Sends `amount` to `to` through the Dashboard's transfer form; the form stays open. */
+export async function fillTransfer(page: Page, to: string, amount: string) {
+  const dialog = await openTransfer(page);
+  await dialog.getByLabel("Recipient Address").fill(to);
+  await dialog.getByLabel("Amount (USDX)").fill(amount);
+  await dialog.getByRole("button", { name: "Transfer", exact: true }).click();
+  return dialog;
+}
+
+/** A row of a batch-payment CSV; `valid` says whether the Payments screen should accept it. */
+export interface Row {
+  name: string;
+  address: string;
+  amount: string;
+  valid: boolean;
+}
+
+/** Signs up, connects, opens Payments and uploads `rows` as a CSV file. */
+export async function uploadRows(page: Page, rows: Row[]): Promise<void> {
+  await signUp(page);
+  await connectWallet(page);
+  await navigate(page, "/payments");
+  await page.getByRole("heading", { name: "Payments", exact: true }).waitFor();
+  const csv = ["Name,Address,Amount", ...rows.map((r) => `${r.name},${r.address},${r.amount}`)].join("\n") + "\n";
+  await page.locator('input[type="file"]').setInputFiles({ name: "batch.csv", mimeType: "text/csv", buffer: Buffer.from(csv) });
+  await page.getByRole("table", { name: "Recipients" }).waitFor();
+}
+
 /** The injected wallet switches to another seeded account, as a person would in their wallet. */
 export async function switchAccount(page: Page, name: string): Promise<void> {
   const address = addressOf(name);

@@ -4,7 +4,7 @@ import type { Locator, Page } from "playwright-core";
 import { formatTokenAmount, parseTokenAmount } from "../common/amounts";
 import { USDX__factory } from "../typechain-types/factories/contracts/USDX__factory";
 import type { USDX } from "../typechain-types";
-import { addressOf, connectWallet, expectToast, isolateEachTest, openBrowser, type Session, signUp } from "./browser";
+import { addressOf, connectWallet, expectToast, fillTransfer, isolateEachTest, openBrowser, type Session, signUp } from "./browser";
 import { e2e } from "./hooks";
 
 /** The token as the chain holds it, read through the stack's node (not the page). */
@@ -19,23 +19,6 @@ function grouped(decimal: string): string {
   return `${whole.replace(/\B(?=(\d{3})+(?!\d))/g, ",")}${fraction !== undefined ? `.${fraction}` : ""}`;
 }
 const shown = (value: bigint, places = 2) => grouped(formatTokenAmount(value, places));
-
-async function openTransfer(page: Page) {
-  await page.getByRole("button", { name: "Transfer", exact: true }).first().click();
-  const dialog = page.getByRole("dialog", { name: "Transfer USDX" });
-  await dialog.waitFor();
-  // The submit button waits for the balance to be read.
-  await dialog.getByText(/^Available: [\d,]+\.\d\d USDX$/).waitFor();
-  return dialog;
-}
-
-async function fillTransfer(page: Page, to: string, amount: string) {
-  const dialog = await openTransfer(page);
-  await dialog.getByLabel("Recipient Address").fill(to);
-  await dialog.getByLabel("Amount (USDX)").fill(amount);
-  await dialog.getByRole("button", { name: "Transfer", exact: true }).click();
-  return dialog;
-}
 
 /** Waits (up to 10 s) until the element's normalised text equals `expected`; fails showing the last text. */
 async function expectText(locator: Locator, expected: string): Promise<void> {

@@ -4,15 +4,8 @@ import { expect } from "chai";
 import { parseUnits, Wallet } from "ethers";
 import type { Page } from "playwright-core";
 import { rpc } from "../server/test/stack";
-import { ARTIFACTS, chainToken, connectWallet, isolateEachTest, navigate, openBrowser, type Session, signUp } from "./browser";
+import { ARTIFACTS, chainToken, isolateEachTest, openBrowser, type Row, type Session, uploadRows } from "./browser";
 import { e2e } from "./hooks";
-
-interface Row {
-  name: string;
-  address: string;
-  amount: string;
-  valid: boolean;
-}
 
 /** 25 rows, every amount different; rows 3 and 7 have bad addresses, row 11 a bad amount. */
 function batchRows(): Row[] {
@@ -24,17 +17,6 @@ function batchRows(): Row[] {
   rows[6] = { ...rows[6], address: "not-an-address", valid: false };
   rows[10] = { ...rows[10], amount: "12.x5", valid: false };
   return rows;
-}
-
-/** Signs up, connects, opens Payments and uploads `rows` as a CSV file. */
-async function uploadRows(page: Page, rows: Row[]): Promise<void> {
-  await signUp(page);
-  await connectWallet(page);
-  await navigate(page, "/payments");
-  await page.getByRole("heading", { name: "Payments", exact: true }).waitFor();
-  const csv = ["Name,Address,Amount", ...rows.map((r) => `${r.name},${r.address},${r.amount}`)].join("\n") + "\n";
-  await page.locator('input[type="file"]').setInputFiles({ name: "batch.csv", mimeType: "text/csv", buffer: Buffer.from(csv) });
-  await page.getByRole("table", { name: "Recipients" }).waitFor();
 }
 
 /** `balance` is `expected` less at most 2 wei (shares times the multiplier round down). */

@@ -4,32 +4,34 @@
  * The dashboard joins this list with its issue. Ctrl-C stops everything it started.
  * `npm start -- --fork <rpc-url>` (or FORK_URL, FORK_BLOCK): the node forks that chain, and the
  * stack runs on its live USDX when the deployments know it there, else on a replica deployed onto the fork.
+ * Every port and the log directory can be moved through the environment (scripts/lib/startSettings.ts),
+ * so the fork's browser test runs this very command beside a developer's own.
+ *
+ * Kept to what needs the processes it starts (under ~400 lines): decisions a test can check
+ * without them live in scripts/lib/ (forkOptions, fork, startSettings).
  */
 import "dotenv/config";
 import { ChildProcess, spawn } from "node:child_process";
 import { createWriteStream, mkdirSync } from "node:fs";
 import net from "node:net";
 import path from "node:path";
-import { LOCAL_CHAIN, LOCAL_RPC_HOST, localRpcPort, localRpcUrl } from "../common/networks";
-import { readManifest } from "../common/manifestFile";
+import { LOCAL_CHAIN, LOCAL_RPC_HOST, envPort, localRpcPort, localRpcUrl } from "../common/networks";
+import { manifestPath, readManifest } from "../common/manifestFile";
 import type { ForkInfo } from "../common/manifest";
 import { SEEDED_ACCOUNTS, seededAccount, seededAddresses } from "../common/seedAccounts";
 import { parseForkOptions, shownRpcUrl } from "./lib/forkOptions";
+import { authEmulatorSettings, shownPath, startLogDir } from "./lib/startSettings";
 
 const root = path.resolve(__dirname, "..");
 const bin = (name: string) => path.join(root, "node_modules", ".bin", name);
-const logDir = path.join(root, ".local");
+const logDir = startLogDir(root);
+const logOf = (log: string) => shownPath(root, path.join(logDir, log));
 const env = { ...process.env, HARDHAT_DISABLE_TELEMETRY_PROMPT: "true", CI: "true", NO_UPDATE_NOTIFIER: "1" };
 const started: ChildProcess[] = [];
 const t0 = Date.now();
 let stopping = false;
 
-// firebase.json: the Auth emulator, and the hub and logging ports it opens beside it.
-const AUTH_EMULATOR = { host: "127.0.0.1", port: 9099, hub: 4400, logging: 4500 };
 const FIREBASE_PROJECT = "demo-usdx";
-const API_PORT = Number(process.env.SERVER_PORT || 3001);
-const DASHBOARD_PORT = Number(process.env.DASHBOARD_PORT || 5173);
-const DASHBOARD_URL = `http://127.0.0.1:${DASHBOARD_PORT}`;
 
 function elapsed(): string {
   return `${((Date.now() - t0) / 1000).toFixed(1)} s`;
@@ -46,16 +48,16 @@ function portInUse(port: number): Promise<boolean> {
   });
 }
 
-/** Starts a long-running service in its own process group, its output in .local/<log>. */
-function service(name: string, command: string, args: string[], log: string, extraEnv: NodeJS.ProcessEnv = {}): ChildProcess {
+/** Starts a long-running service in its own process group, its output in the log directory's <log>. */
+function service(name: string, command: string, args: string[], log: string, extraEnv: NodeJS.ProcessEnv = {}, cwd = root): ChildProcess {
   const out = createWriteStream(path.join(logDir, log));
-  const child = spawn(command, args, { cwd: root, env: { ...env, ...extraEnv }, detached: true });
+  const child = spawn(command, args, { cwd, env: { ...env, ...extraEnv }, detached: true });
   started.push(child);
   child.stdout?.pipe(out);
   child.stderr?.pipe(out);
   child.once("exit", (code, signal) => {
     if (stopping) return;
-    console.error(`\n${name} stopped (${signal ?? `exit code ${code}`}); see .local/${log}. Stopping everything.`);
+    console.error(`\n${name} stopped (${signal ?? `exit code ${code}`}); see ${logOf(log)}. Stopping everything.`);
     stopAll();
     process.exit(1);
   });
@@ -77,7 +79,7 @@ async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs: n
     if (await check().catch(() => false)) return;
     await new Promise((r) => setTimeout(r, 200));
   }
-  throw new Error(`${what} did not become ready within ${timeoutMs / 1000} s; see its log in .local/.`);
+  throw new Error(`${what} did not become ready within ${timeoutMs / 1000} s; see its log in ${shownPath(root, logDir)}/.`);
 }
 
 const rpcAnswers = (url: string) => async () =>
@@ -109,12 +111,16 @@ async function main(): Promise<void> {
   const forkOptions = parseForkOptions(process.argv.slice(2));
   const rpcPort = localRpcPort();
   const rpcUrl = localRpcUrl();
-  const ports = [rpcPort, AUTH_EMULATOR.port, AUTH_EMULATOR.hub, AUTH_EMULATOR.logging, API_PORT, DASHBOARD_PORT];
+  const API_PORT = envPort("SERVER_PORT", 3001);
+  const DASHBOARD_PORT = envPort("DASHBOARD_PORT", 5173);
+  const DASHBOARD_URL = `http://127.0.0.1:${DASHBOARD_PORT}`;
+  mkdirSync(logDir, { recursive: true });
+  const authEmulator = authEmulatorSettings(root, logDir);
+  const ports = [rpcPort, authEmulator.port, authEmulator.hub, authEmulator.logging, API_PORT, DASHBOARD_PORT];
   const busy = (await Promise.all(ports.map(async (p) => ((await portInUse(p)) ? p : null)))).filter((p) => p !== null);
   if (busy.length > 0) {
     throw new Error(`Port ${busy.join(", ")} on ${LOCAL_RPC_HOST} is already in use (an earlier npm start?). Stop it first.`);
   }
-  mkdirSync(logDir, { recursive: true });
 
   const forkFlags = forkOptions
     ? ["--fork", forkOptions.url, ...(forkOptions.block === undefined ? [] : ["--fork-block-number", String(forkOptions.block)])]
@@ -122,7 +128,7 @@ async function main(): Promise<void> {
   const forking = forkOptions ? ` forking ${shownRpcUrl(forkOptions.url)}${forkOptions.block === undefined ? "" : ` at block ${forkOptions.block}`}` : "";
   console.log(`Starting the Hardhat node${forking} and the Firebase Auth emulator, compiling the contracts...`);
   service("The Hardhat node", bin("hardhat"), ["node", "--hostname", LOCAL_RPC_HOST, "--port", String(rpcPort), ...forkFlags], "hardhat-node.log");
-  service("The Auth emulator", bin("firebase"), ["emulators:start", "--only", "auth", "--project", FIREBASE_PROJECT], "auth-emulator.log");
+  service("The Auth emulator", bin("firebase"), ["emulators:start", "--only", "auth", "--project", FIREBASE_PROJECT, ...authEmulator.configArgs], "auth-emulator.log", {}, authEmulator.cwd);
 
   await Promise.all([run("Compiling the contracts", ["compile", "--quiet"]), waitFor("The Hardhat node", rpcAnswers(rpcUrl), 60_000)]);
   let fork: ForkInfo | null = null;
@@ -145,7 +151,7 @@ async function main(): Promise<void> {
   }
   const manifest = readManifest("localhost");
 
-  const emulatorHost = `${AUTH_EMULATOR.host}:${AUTH_EMULATOR.port}`;
+  const emulatorHost = `${authEmulator.host}:${authEmulator.port}`;
   await waitFor("The Auth emulator", async () => (await fetch(`http://${emulatorHost}/`)).ok, 90_000);
   const apiUrl = `http://127.0.0.1:${API_PORT}`;
   service("The API server", process.execPath, [bin("ts-node"), "--transpile-only", "server/src/index.ts"], "api.log", {
@@ -172,11 +178,11 @@ async function main(): Promise<void> {
   console.log(`
 Ready in ${elapsed()}. Open the dashboard: ${DASHBOARD_URL}
   (sign up with any email and password; connect the Development wallet to act as a seeded account)
-  Dashboard           ${DASHBOARD_URL}   log: .local/dashboard.log
-  Hardhat node        ${rpcUrl} (chain ${LOCAL_CHAIN.chainId}${fork ? `, a fork of ${fork.name} at block ${fork.block}` : ""})          log: .local/hardhat-node.log
-  Auth emulator       http://${emulatorHost} (project ${FIREBASE_PROJECT})   log: .local/auth-emulator.log
-  API server          ${apiUrl}/api  (health: ${apiUrl}/api/health)   log: .local/api.log
-  manifest            deployments/localhost.json${fork ? ` (${adopted ? "the live USDX" : "a replica"} at ${manifest.proxy})` : ""}
+  Dashboard           ${DASHBOARD_URL}   log: ${logOf("dashboard.log")}
+  Hardhat node        ${rpcUrl} (chain ${LOCAL_CHAIN.chainId}${fork ? `, a fork of ${fork.name} at block ${fork.block}` : ""})          log: ${logOf("hardhat-node.log")}
+  Auth emulator       http://${emulatorHost} (project ${FIREBASE_PROJECT})   log: ${logOf("auth-emulator.log")}
+  API server          ${apiUrl}/api  (health: ${apiUrl}/api/health)   log: ${logOf("api.log")}
+  manifest            ${shownPath(root, manifestPath(LOCAL_CHAIN.network))}${fork ? ` (${adopted ? "the live USDX" : "a replica"} at ${manifest.proxy})` : ""}
   operate the token   npx hardhat usdx status --network localhost   (and mint, burn, block, pause, ...)
 Press Ctrl-C to stop.`);
 }

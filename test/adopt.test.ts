@@ -5,25 +5,20 @@
  * refusal as a person sees it); every other case calls adoptUSDX in process against the same node.
  */
 import { expect } from "chai";
-import { ChildProcess, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { HDNodeWallet, JsonRpcProvider, JsonRpcSigner, ZeroAddress } from "ethers";
+import { JsonRpcProvider, JsonRpcSigner, ZeroAddress } from "ethers";
 import { BatchPayments__factory, PlainERC1967Proxy__factory, USDX__factory } from "../typechain-types";
 import { adoptUSDX, formatAdoption, AdoptOptions } from "../scripts/lib/adopt";
 import { checkDeploymentOnChain, manifestPath, readManifest, writeManifest } from "../common/manifestFile";
 import type { DeploymentManifest } from "../common/manifest";
 import { ROLES } from "../common/roles";
-import { SEPOLIA, chainIdHex } from "../common/networks";
-import { LOCAL_DEV_MNEMONIC, localAccountPath } from "../common/seedAccounts";
+import { SEPOLIA } from "../common/networks";
 import { TOKEN_NAME, TOKEN_SYMBOL } from "../common/token";
-import { freePort, rpc } from "../server/test/stack";
-
-const ROOT = path.resolve(__dirname, "..");
-const HARDHAT = path.join(ROOT, "node_modules", ".bin", "hardhat");
-const STAND_IN_CONFIG = path.join(__dirname, "fixtures", "sepolia-chain-id.hardhat.config.js");
-const QUIET = { HARDHAT_DISABLE_TELEMETRY_PROMPT: "true", NO_UPDATE_NOTIFIER: "1" };
+import { rpc } from "../server/test/stack";
+import { HARDHAT, QUIET, ROOT, RunningNode, deployToStandIn, startStandIn } from "./helpers/standIn";
 
 interface Ran {
   code: number | null;
@@ -43,7 +38,7 @@ function run(command: string, args: string[], env: Record<string, string>): Prom
   });
 }
 
-let node: ChildProcess;
+let node: RunningNode;
 let url: string;
 let provider: JsonRpcProvider;
 let work: string;
@@ -76,30 +71,11 @@ describe("npx hardhat usdx adopt (against a stand-in Sepolia node)", () => {
   before(async function () {
     this.timeout(90_000);
     work = mkdtempSync(path.join(tmpdir(), "usdx-adopt-"));
-    const port = await freePort();
-    url = `http://127.0.0.1:${port}`;
-    node = spawn(HARDHAT, ["--config", STAND_IN_CONFIG, "node", "--hostname", "127.0.0.1", "--port", String(port)], {
-      cwd: ROOT,
-      env: { ...process.env, ...QUIET },
-      detached: true,
-      stdio: "ignore",
-    });
-    const deadline = Date.now() + 60_000;
-    while ((await rpc<string>(url, "eth_chainId").catch(() => null)) !== chainIdHex(SEPOLIA.chainId)) {
-      if (node.exitCode !== null || Date.now() > deadline) throw new Error("The stand-in Sepolia node did not start.");
-      await new Promise((r) => setTimeout(r, 200));
-    }
-
+    node = await startStandIn();
+    url = node.url;
     const deployedDir = path.join(work, "deployed");
-    const deployerKey = HDNodeWallet.fromPhrase(LOCAL_DEV_MNEMONIC, undefined, localAccountPath(0)).privateKey;
-    const deploy = await run("npm", ["run", "deploy:sepolia"], {
-      SEPOLIA_RPC_URL: url,
-      DEPLOYER_PRIVATE_KEY: deployerKey,
-      DEPLOYMENTS_DIR: deployedDir,
-      USDX_OWNER: "",
-    });
-    if (deploy.code !== 0) throw new Error(`npm run deploy:sepolia failed:\n${deploy.stdout}\n${deploy.stderr}`);
-    deployed = readManifest("sepolia", envFor(deployedDir));
+    // The deployer is the owner (USDX_OWNER empty), so the node signs for the admin below.
+    deployed = await deployToStandIn(url, deployedDir, "");
 
     // Life after deployment: more blocks, a second admin and a minter. Blocks one evm_mine at a
     // time: the node's hardhat_mine leaves blocks that answer eth_getCode with no code at all.
@@ -115,9 +91,9 @@ describe("npx hardhat usdx adopt (against a stand-in Sepolia node)", () => {
     await mine(5);
   });
 
-  after(() => {
+  after(async () => {
     provider?.destroy();
-    if (node?.pid !== undefined && node.exitCode === null) process.kill(-node.pid, "SIGTERM");
+    await node?.stop();
     if (work) rmSync(work, { recursive: true, force: true });
   });
 

@@ -5,11 +5,10 @@
  * (the owner impersonated there), and the upstream sees none of it.
  */
 import { expect } from "chai";
-import { ChildProcess, spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { HDNodeWallet, JsonRpcProvider, Wallet } from "ethers";
+import { JsonRpcProvider } from "ethers";
 import { USDX__factory } from "../typechain-types";
 import { ForkPreparation, prepareFork, recordFork } from "../scripts/lib/fork";
 import { parseForkOptions, shownRpcUrl } from "../scripts/lib/forkOptions";
@@ -19,48 +18,11 @@ import type { DeploymentManifest } from "../common/manifest";
 import { checkDeploymentOnChain, readManifest, writeManifest } from "../common/manifestFile";
 import { LOCAL_CHAIN, SEPOLIA, chainIdHex } from "../common/networks";
 import { ROLE_NAMES, ROLES } from "../common/roles";
-import { LOCAL_DEV_MNEMONIC, SEEDED_ACCOUNTS, localAccountPath, seededAccount, seededAddresses } from "../common/seedAccounts";
-import { freePort, rpc } from "../server/test/stack";
+import { SEEDED_ACCOUNTS, seededAccount, seededAddresses } from "../common/seedAccounts";
+import { rpc } from "../server/test/stack";
+import { OWNER, RunningNode, deployToStandIn, startNode, startStandIn, waitForChain } from "./helpers/standIn";
 
-const ROOT = path.resolve(__dirname, "..");
-const HARDHAT = path.join(ROOT, "node_modules", ".bin", "hardhat");
-const STAND_IN_CONFIG = path.join(__dirname, "fixtures", "sepolia-chain-id.hardhat.config.js");
-const QUIET = { HARDHAT_DISABLE_TELEMETRY_PROMPT: "true", NO_UPDATE_NOTIFIER: "1" };
-// An owner outside the node's twenty accounts: only impersonation can act for it on the fork.
-const OWNER = HDNodeWallet.fromPhrase(LOCAL_DEV_MNEMONIC, undefined, localAccountPath(40)).address;
-
-/** A Hardhat node on a free port: `config` before the task, `flags` after it. */
-async function startNode(config: string[], flags: string[] = []): Promise<string> {
-  const port = await freePort();
-  const child = spawn(HARDHAT, [...config, "node", "--hostname", "127.0.0.1", "--port", String(port), ...flags], {
-    cwd: ROOT,
-    env: { ...process.env, ...QUIET },
-    detached: true,
-    stdio: "ignore",
-  });
-  nodes.push(child);
-  return `http://127.0.0.1:${port}`;
-}
-
-async function waitForChain(url: string, chainId: number): Promise<void> {
-  const deadline = Date.now() + 60_000;
-  while ((await rpc<string>(url, "eth_chainId").catch(() => null)) !== chainIdHex(chainId)) {
-    if (Date.now() > deadline) throw new Error(`No node with chain ${chainId} at ${url}.`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
-
-function run(command: string, args: string[], env: Record<string, string>): Promise<{ code: number | null; output: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(command, args, { cwd: ROOT, env: { ...process.env, ...QUIET, ...env } });
-    let output = "";
-    child.stdout.on("data", (d) => (output += d));
-    child.stderr.on("data", (d) => (output += d));
-    child.once("exit", (code) => resolve({ code, output }));
-  });
-}
-
-const nodes: ChildProcess[] = [];
+const nodes: RunningNode[] = [];
 let work: string;
 let upstreamUrl: string;
 let forkUrl: string;
@@ -77,33 +39,29 @@ describe("prepareFork: a Hardhat node forking a chain with a live USDX", () => {
   before(async function () {
     this.timeout(120_000);
     work = mkdtempSync(path.join(tmpdir(), "usdx-fork-"));
-    upstreamUrl = await startNode(["--config", STAND_IN_CONFIG]);
-    await waitForChain(upstreamUrl, SEPOLIA.chainId);
-    const deploy = await run("npm", ["run", "deploy:sepolia"], {
-      SEPOLIA_RPC_URL: upstreamUrl,
-      DEPLOYER_PRIVATE_KEY: Wallet.fromPhrase(LOCAL_DEV_MNEMONIC).privateKey,
-      DEPLOYMENTS_DIR: dirOf("live"),
-      USDX_OWNER: OWNER,
-    });
-    if (deploy.code !== 0) throw new Error(`npm run deploy:sepolia failed:\n${deploy.output}`);
-    deployed = readManifest("sepolia", { DEPLOYMENTS_DIR: dirOf("live") });
+    const standIn = await startStandIn();
+    nodes.push(standIn);
+    upstreamUrl = standIn.url;
+    deployed = await deployToStandIn(upstreamUrl, dirOf("live"));
     // One evm_mine at a time: the node's hardhat_mine leaves blocks without code (see adopt.test.ts).
     for (let i = 0; i < 5; i++) await rpc(upstreamUrl, "evm_mine");
 
     upstreamHeight = Number(await rpc<string>(upstreamUrl, "eth_blockNumber"));
     // A fork block before the tip: FORK_BLOCK's path, and a block number the badge must name exactly.
     forkBlock = upstreamHeight - 1;
-    forkUrl = await startNode([], ["--fork", upstreamUrl, "--fork-block-number", String(forkBlock)]);
-    await waitForChain(forkUrl, LOCAL_CHAIN.chainId);
+    const forkNode = await startNode([], ["--fork", upstreamUrl, "--fork-block-number", String(forkBlock)]);
+    nodes.push(forkNode);
+    forkUrl = forkNode.url;
+    await waitForChain(forkUrl, LOCAL_CHAIN.chainId, forkNode.child);
     upstream = new JsonRpcProvider(upstreamUrl, undefined, { staticNetwork: true, cacheTimeout: -1 });
     fork = new JsonRpcProvider(forkUrl, undefined, { staticNetwork: true, cacheTimeout: -1 });
     adopted = await prepareFork({ rpcUrl: forkUrl, upstreamUrl, deploymentsDir: dirOf("live") });
   });
 
-  after(() => {
+  after(async () => {
     upstream?.destroy();
     fork?.destroy();
-    for (const node of nodes) if (node.pid !== undefined && node.exitCode === null) process.kill(-node.pid, "SIGTERM");
+    await Promise.all(nodes.map((node) => node.stop()));
     if (work) rmSync(work, { recursive: true, force: true });
   });
 

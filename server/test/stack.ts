@@ -62,6 +62,7 @@ export interface Stack {
   stop(): Promise<void>;
 }
 
+/** Stops a process started `detached` (its own group) with everything it started; SIGKILL after 5 s. */
 export function kill(child: ChildProcess): Promise<void> {
   return new Promise((resolve) => {
     if (child.exitCode !== null || child.pid === undefined) return resolve();

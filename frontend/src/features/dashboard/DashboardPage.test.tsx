@@ -170,6 +170,12 @@ describe("Dashboard, wallet connected", () => {
     expect(within(info).getByRole("button", { name: `Copy ${testConfig.contracts.owner}` })).toBeInTheDocument();
     expect(within(info).getByRole("link", { name: /View Details/ })).toHaveAttribute("href", "/settings");
   });
+
+  it("names the forked chain beside the local one in Contract Information: 'Hardhat Local (Sepolia fork @ 7,012,345)'", () => {
+    renderAtHome(<DashboardPage />, { ...testConfig, networkLabel: "Hardhat Local", fork: { chainId: 11155111, name: "Sepolia", block: 7012345 } });
+    const network = within(card("Contract Information")).getByText("Network").nextElementSibling;
+    expect(network).toHaveTextContent(/^Hardhat Local \(Sepolia fork @ 7,012,345\)$/);
+  });
 });
 
 describe("Reward Multiplier card", () => {

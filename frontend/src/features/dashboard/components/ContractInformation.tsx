@@ -4,7 +4,7 @@ import { ArrowRight } from "lucide-react";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { CopyButton } from "@/components/ui/copy-button";
-import { useConfig } from "@/lib/config";
+import { networkBadgeLabel, useConfig } from "@/lib/config";
 import { addressUrl } from "@/lib/explorer";
 import { TOKEN_SYMBOL } from "../../../../../common/token";
 import { ExplorerLink } from "@/components/ExplorerLink";
@@ -29,6 +29,8 @@ export function ContractInformation({ symbol }: { symbol: string | undefined }) 
           </Row>
           <Row term="Network">
             <span className="font-medium">{config.networkLabel}</span>
+            {/* On a fork the chain is the local one, and the token the forked chain's: both, as the badge names it. */}
+            {config.fork && <span className="text-muted-foreground"> ({networkBadgeLabel(config)})</span>}
           </Row>
           <AddressRow term="Proxy Address" address={config.contracts.proxy} />
           <AddressRow term="Owner Address" address={config.contracts.owner} />

@@ -1,6 +1,6 @@
 import { Area, CartesianGrid, ComposedChart, Legend, Line, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import type { SupplyPoint } from "../api/queries";
-import { chartNumber } from "../figures";
+import { chartNumber, multiplierAxisDomain } from "../figures";
 
 /**
  * Total supply and the reward multiplier over time, on two y-axes. Loaded on its own (React.lazy)
@@ -56,8 +56,7 @@ export default function SupplyChart({ points }: { points: SupplyPoint[] }) {
           <YAxis
             yAxisId="multiplier"
             orientation="right"
-            // A multiplier is never negative: 'auto' pads a flat 1.000 line to -1..3. Pad by 1% instead.
-            domain={[(min: number) => Math.max(0, min * 0.99), (max: number) => max * 1.01]}
+            domain={multiplierAxisDomain(data.map((d) => d.multiplier))}
             tickFormatter={(v: number) => `${v.toFixed(3)}x`}
             tick={{ fontSize: 12 }}
             stroke="var(--color-muted-foreground)"
