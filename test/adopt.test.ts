@@ -18,7 +18,7 @@ import { ROLES } from "../common/roles";
 import { SEPOLIA } from "../common/networks";
 import { TOKEN_NAME, TOKEN_SYMBOL } from "../common/token";
 import { rpc } from "../server/test/stack";
-import { HARDHAT, QUIET, ROOT, RunningNode, deployToStandIn, startStandIn } from "./helpers/standIn";
+import { HARDHAT, QUIET, ROOT, RunningNode, deployToStandIn, startStandIn } from "../scripts/lib/standIn";
 
 interface Ran {
   code: number | null;

@@ -20,7 +20,7 @@ import { LOCAL_CHAIN, SEPOLIA, chainIdHex } from "../common/networks";
 import { ROLE_NAMES, ROLES } from "../common/roles";
 import { SEEDED_ACCOUNTS, seededAccount, seededAddresses } from "../common/seedAccounts";
 import { rpc } from "../server/test/stack";
-import { OWNER, RunningNode, deployToStandIn, startNode, startStandIn, waitForChain } from "./helpers/standIn";
+import { OWNER, RunningNode, deployToStandIn, startNode, startStandIn, waitForChain } from "../scripts/lib/standIn";
 
 const nodes: RunningNode[] = [];
 let work: string;

@@ -20,7 +20,7 @@ import { ROLE_NAMES, ROLES } from "../../common/roles";
 import { SEEDED_ACCOUNTS, seededAddresses } from "../../common/seedAccounts";
 import { readAccounts } from "../../scripts/lib/report";
 import { freePort, kill, rpc } from "../../server/test/stack";
-import { OWNER, QUIET, ROOT, type RunningNode, deployToStandIn, startStandIn } from "../../test/helpers/standIn";
+import { OWNER, QUIET, ROOT, type RunningNode, deployToStandIn, startStandIn } from "../../scripts/lib/standIn";
 import { USDX__factory } from "../../typechain-types/factories/contracts/USDX__factory";
 import { ARTIFACTS, addressOf, connectWallet, expectToast, fillTransfer, isolateEachTest, openBrowser, type Row, type Session, signUp, uploadRows } from "../browser";
 import { useStack } from "./hooks";

@@ -26,7 +26,8 @@ export interface NetworkStack extends Omit<E2E, "browser"> {
 
 /**
  * Registers `before`/`after` hooks that start `start()`'s stack for the enclosing describe and make
- * it the one e2e/browser.ts's helpers (openBrowser, signUp, url, ...) work against.
+ * it the one e2e/browser.ts's helpers (openBrowser, signUp, url, ...) work against. Call it inside
+ * the file's describe: at a file's top level its hooks would be root hooks, run around every file.
  */
 export function useStack(start: () => Promise<NetworkStack>, timeoutMs = 300_000): () => NetworkStack {
   let stack: NetworkStack | null = null;

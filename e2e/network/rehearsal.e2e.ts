@@ -7,7 +7,7 @@ import { parseTokenAmount } from "../../common/amounts";
 import { SEPOLIA } from "../../common/networks";
 import { USDX__factory } from "../../typechain-types/factories/contracts/USDX__factory";
 import { startRehearsal, type Rehearsal } from "../../scripts/lib/rehearsal";
-import { ARTIFACTS, addressOf, connectWallet, keepFailure, navigate, openBrowser, signUp, type Session } from "../browser";
+import { ARTIFACTS, addressOf, connectWallet, fillTransfer, keepFailure, openBrowser, signUp, uploadRows, type Row, type Session } from "../browser";
 import { buildDashboard } from "../hooks";
 import { useStack } from "./hooks";
 
@@ -21,25 +21,6 @@ const BLOCK_MS = 2000;
 const BATCH_ROWS = 1200;
 
 let rehearsal: Rehearsal;
-const stack = useStack(async () => {
-  const dist = buildDashboard();
-  try {
-    // The indexer looks once a block (Sepolia's default, 6 s, is half a Sepolia block).
-    rehearsal = await startRehearsal({ blockMs: BLOCK_MS, dashboardDist: dist, serverEnv: { INDEXER_POLL_MS: String(BLOCK_MS), RATE_LIMIT_AUTH_PER_MINUTE: "1000" } });
-  } catch (error) {
-    rmSync(dist, { recursive: true, force: true });
-    throw error;
-  }
-  return {
-    stack: { rpcUrl: rehearsal.upstreamUrl, emulatorHost: rehearsal.emulatorHost },
-    server: { url: rehearsal.url },
-    dashboardUrl: rehearsal.url,
-    async stop() {
-      await rehearsal.stop();
-      rmSync(dist, { recursive: true, force: true });
-    },
-  };
-});
 
 function token() {
   const provider = new JsonRpcProvider(rehearsal.upstreamUrl, undefined, { staticNetwork: true, cacheTimeout: -1 });
@@ -61,6 +42,26 @@ async function watchModal(page: Page, done: string, timeoutMs: number): Promise<
 }
 
 describe("A Sepolia-shaped rehearsal (NETWORK=sepolia, a stand-in Sepolia behind a provider proxy)", () => {
+  const stack = useStack(async () => {
+    const dist = buildDashboard();
+    try {
+      // The indexer looks once a block (Sepolia's default, 6 s, is half a Sepolia block).
+      rehearsal = await startRehearsal({ blockMs: BLOCK_MS, dashboardDist: dist, serverEnv: { INDEXER_POLL_MS: String(BLOCK_MS), RATE_LIMIT_AUTH_PER_MINUTE: "1000" } });
+    } catch (error) {
+      rmSync(dist, { recursive: true, force: true });
+      throw error;
+    }
+    return {
+      stack: { rpcUrl: rehearsal.upstreamUrl, emulatorHost: rehearsal.emulatorHost },
+      server: { url: rehearsal.url },
+      dashboardUrl: rehearsal.url,
+      async stop() {
+        await rehearsal.stop();
+        rmSync(dist, { recursive: true, force: true });
+      },
+    };
+  });
+
   let session: Session | null = null;
   afterEach(async function () {
     if (session) {
@@ -88,12 +89,7 @@ describe("A Sepolia-shaped rehearsal (NETWORK=sepolia, a stand-in Sepolia behind
     await connectWallet(page);
     expect(await page.getByRole("banner").getByLabel("Network Sepolia").textContent()).to.contain("Sepolia");
 
-    await page.getByRole("button", { name: "Transfer", exact: true }).first().click();
-    const form = page.getByRole("dialog", { name: "Transfer USDX" });
-    await form.getByText(/^Available: [\d,]+\.\d\d USDX$/).waitFor({ timeout: 30_000 });
-    await form.getByLabel("Recipient Address").fill(bob);
-    await form.getByLabel("Amount (USDX)").fill("31.5");
-    await form.getByRole("button", { name: "Transfer", exact: true }).click();
+    await fillTransfer(page, bob, "31.5");
 
     // While it confirms, the page's own list already shows it, as Pending: the index takes it only 5 blocks deep.
     const early = await watchModal(page, "Waiting for confirmations: 1 of 5", 60_000);
@@ -137,15 +133,9 @@ describe("A Sepolia-shaped rehearsal (NETWORK=sepolia, a stand-in Sepolia behind
     session = await openBrowser("alice");
     const { page, errors } = session;
     const { usdx, provider } = token();
-    const rows = Array.from({ length: BATCH_ROWS }, (_, i) => ({ name: `Payee ${i + 1}`, address: Wallet.createRandom().address, amount: `0.${String(i + 1).padStart(4, "0")}` }));
+    const rows: Row[] = Array.from({ length: BATCH_ROWS }, (_, i) => ({ name: `Payee ${i + 1}`, address: Wallet.createRandom().address, amount: `0.${String(i + 1).padStart(4, "0")}`, valid: true }));
 
-    await signUp(page);
-    await connectWallet(page);
-    await navigate(page, "/payments");
-    await page.getByRole("heading", { name: "Payments", exact: true }).waitFor();
-    const csv = ["Name,Address,Amount", ...rows.map((r) => `${r.name},${r.address},${r.amount}`)].join("\n") + "\n";
-    await page.locator('input[type="file"]').setInputFiles({ name: "batch.csv", mimeType: "text/csv", buffer: Buffer.from(csv) });
-    await page.getByRole("table", { name: "Recipients" }).waitFor();
+    await uploadRows(page, rows);
     await page.getByRole("button", { name: `Pay ${BATCH_ROWS.toLocaleString("en-US")} recipients` }).click();
     await page.getByText("Batch transfer completed").first().waitFor({ timeout: 240_000 });
 

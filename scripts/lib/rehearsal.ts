@@ -1,18 +1,16 @@
-import { ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { JsonRpcProvider, Wallet } from "ethers";
+import { JsonRpcProvider } from "ethers";
 import type { DeploymentManifest } from "../../common/manifest";
-import { readManifest } from "../../common/manifestFile";
-import { SEPOLIA, chainIdHex } from "../../common/networks";
-import { LOCAL_DEV_MNEMONIC } from "../../common/seedAccounts";
+import { SEPOLIA } from "../../common/networks";
 import { loadConfig } from "../../server/src/config";
 import { startServer, type RunningServer } from "../../server/src/index";
 import { createLogger } from "../../server/src/logger";
 import { PROVIDERS, ProviderProxy, type ProxySettings } from "../../server/test/providerProxy";
-import { FIREBASE_PROJECT, freePort, kill, rpc, startAuthEmulator } from "../../server/test/stack";
+import { FIREBASE_PROJECT, freePort, rpc, startAuthEmulator } from "../../server/test/stack";
 import { seedLiveToken } from "./fork";
+import { DEPLOYER, deployToStandIn, startStandIn } from "./standIn";
 
 /*
  * A Sepolia-shaped rehearsal (issue 14.4): the whole product with NETWORK=sepolia, offline. A
@@ -26,12 +24,6 @@ import { seedLiveToken } from "./fork";
  * `npm run rehearse:sepolia` runs it for a person; e2e/network/rehearsal.e2e.ts drives it in Chromium.
  */
 
-const ROOT = path.resolve(__dirname, "..", "..");
-const HARDHAT = path.join(ROOT, "node_modules", ".bin", "hardhat");
-const STAND_IN_CONFIG = path.join(ROOT, "test", "fixtures", "sepolia-chain-id.hardhat.config.js");
-const QUIET = { HARDHAT_DISABLE_TELEMETRY_PROMPT: "true", NO_UPDATE_NOTIFIER: "1" };
-
-/** Sepolia's block time. */
 export const SEPOLIA_BLOCK_MS = 12_000;
 
 /** What a hosted endpoint does to the server: a free plan's range limit, latency, rare 429s and 5xx. */
@@ -68,25 +60,6 @@ export interface Rehearsal {
   stop(): Promise<void>;
 }
 
-function runToEnd(command: string, args: string[], env: Record<string, string>): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: ROOT, env: { ...process.env, ...QUIET, ...env } });
-    let output = "";
-    child.stdout.on("data", (d) => (output += d));
-    child.stderr.on("data", (d) => (output += d));
-    child.once("exit", (code) => (code === 0 ? resolve() : reject(new Error(`${command} ${args.join(" ")} failed (exit code ${code}):\n${output}`))));
-  });
-}
-
-async function waitForChain(url: string, chainId: number, node: ChildProcess): Promise<void> {
-  const deadline = Date.now() + 60_000;
-  while ((await rpc<string>(url, "eth_chainId").catch(() => null)) !== chainIdHex(chainId)) {
-    if (node.exitCode !== null) throw new Error(`The stand-in Sepolia node exited with code ${node.exitCode}.`);
-    if (Date.now() > deadline) throw new Error(`No node with chain ${chainId} at ${url} after 60 s.`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
-
 export async function startRehearsal(options: RehearsalOptions): Promise<Rehearsal> {
   const log = options.log ?? (() => undefined);
   const work = mkdtempSync(path.join(tmpdir(), "usdx-rehearsal-"));
@@ -97,27 +70,16 @@ export async function startRehearsal(options: RehearsalOptions): Promise<Rehears
     rmSync(work, { recursive: true, force: true });
   };
   try {
-    const port = await freePort();
-    const upstreamUrl = `http://127.0.0.1:${port}`;
-    const node = spawn(HARDHAT, ["--config", STAND_IN_CONFIG, "node", "--hostname", "127.0.0.1", "--port", String(port)], {
-      cwd: ROOT,
-      env: { ...process.env, ...QUIET },
-      detached: true,
-      stdio: "ignore",
-    });
-    stops.push(() => kill(node));
+    const node = await startStandIn();
+    stops.push(() => node.stop());
+    const upstreamUrl = node.url;
     const emulator = await startAuthEmulator(work);
     stops.push(() => emulator.stop());
-    await waitForChain(upstreamUrl, SEPOLIA.chainId, node);
     log(`Stand-in Sepolia (chain ${SEPOLIA.chainId}) at ${upstreamUrl}; deploying USDX with npm run deploy:sepolia...`);
 
-    // Deployed and seeded while the node mines at once; Sepolia's pace starts after.
-    await runToEnd("npm", ["run", "deploy:sepolia"], {
-      SEPOLIA_RPC_URL: upstreamUrl,
-      DEPLOYER_PRIVATE_KEY: Wallet.fromPhrase(LOCAL_DEV_MNEMONIC).privateKey,
-      DEPLOYMENTS_DIR: deploymentsDir,
-    });
-    const manifest = readManifest("sepolia", { DEPLOYMENTS_DIR: deploymentsDir });
+    // Deployed and seeded while the node mines at once; Sepolia's pace starts after. The deployer
+    // owns it, as in an operator's own deployment.
+    const manifest = await deployToStandIn(upstreamUrl, deploymentsDir, DEPLOYER.address);
     const provider = new JsonRpcProvider(upstreamUrl, undefined, { staticNetwork: true, cacheTimeout: -1 });
     try {
       await seedLiveToken(provider, manifest, (line) => log(line));

@@ -1,8 +1,9 @@
 /**
  * A stand-in for Sepolia, offline: a Hardhat node reporting chain id 11155111 on which the project's
  * own `npm run deploy:sepolia` deploys USDX, and Hardhat nodes that fork it. Shared by the tests of
- * the fork and of adopt (test/) and by the fork's browser test (e2e/network/fork.e2e.ts), which runs
- * under plain mocha: nothing here may import `hardhat`.
+ * the fork and of adopt (test/), the fork's browser test (e2e/network/fork.e2e.ts) and the
+ * Sepolia-shaped rehearsal (rehearsal.ts, a command too: hence scripts/lib). It runs under plain
+ * mocha and ts-node: nothing here may import `hardhat`.
  */
 import { ChildProcess, spawn } from "node:child_process";
 import path from "node:path";
