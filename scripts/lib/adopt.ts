@@ -2,12 +2,13 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { ZeroAddress, dataSlice, getAddress, getCreateAddress, id, toBeHex } from "ethers";
 import type { Provider } from "ethers";
-import { BatchPayments__factory, USDX__factory } from "../../typechain-types";
+import { USDX__factory } from "../../typechain-types";
 import { parseAddress } from "../../common/addresses";
 import { DeploymentManifest, validateManifest } from "../../common/manifest";
 import { manifestPath, readManifest, writeManifest } from "../../common/manifestFile";
 import { ROLES } from "../../common/roles";
 import { MULTIPLIER_BASE } from "../../common/token";
+import { batchPaymentsProblem } from "./batchPayments";
 import { formatFacts } from "./report";
 
 /*
@@ -192,24 +193,6 @@ async function currentAdmins(provider: Provider, proxy: string, fromBlock: numbe
   return ordered.filter((_, i) => confirmed[i]);
 }
 
-/** Why `address` is not a BatchPayments bound to `proxy`, or null when it is one. */
-async function batchPaymentsProblem(provider: Provider, address: string, proxy: string): Promise<string | null> {
-  const code = await provider.getCode(address);
-  if (code === "0x") return "has no code";
-  // Its dispatcher pushes each function's selector (PUSH4, 0x63): a contract without them is another contract.
-  const missing: string[] = [];
-  BatchPayments__factory.createInterface().forEachFunction((f) => {
-    if (!code.includes(`63${f.selector.slice(2)}`)) missing.push(f.name);
-  });
-  if (missing.length > 0) return `is not a BatchPayments contract (it has no ${orList(missing)})`;
-  const token = await BatchPayments__factory.connect(address, provider)
-    .token()
-    .catch(() => null);
-  if (token === null) return "is not a BatchPayments contract (it does not answer token)";
-  if (getAddress(token) !== proxy) return `is a BatchPayments for the token ${getAddress(token)}, not for ${proxy}`;
-  return null;
-}
-
 /**
  * deploy.ts creates BatchPayments right after the proxy from the same account, so it sits at one
  * of that account's next CREATE addresses. A proxy made by a factory contract has no such account.
@@ -228,11 +211,6 @@ async function findBatchPayments(
   const candidates = nonces.map((nonce) => getCreateAddress({ from: creation.from, nonce }));
   const problems = await Promise.all(candidates.map((candidate) => batchPaymentsProblem(provider, candidate, proxy)));
   return candidates.find((_, i) => problems[i] === null) ?? null;
-}
-
-/** 'a', 'a or b', 'a, b or c'. */
-function orList(items: string[]): string {
-  return items.length <= 1 ? items.join("") : `${items.slice(0, -1).join(", ")} or ${items[items.length - 1]}`;
 }
 
 /** What adopt found, as the other tasks print their facts. */
