@@ -4,6 +4,7 @@ import { getAddress } from "ethers";
 import { DeploymentManifest } from "../common/manifest";
 import { writeManifest } from "../common/manifestFile";
 import { TOKEN_NAME, TOKEN_SYMBOL } from "../common/token";
+import { deployBatchPayments } from "./lib/batchPayments";
 import { assertNetworkReady, runMain } from "./lib/network";
 
 /**
@@ -40,8 +41,7 @@ export async function deployUSDX(
   if (!receipt) throw new Error("The proxy's deployment transaction has no receipt.");
   const implementation = await hre.upgrades.erc1967.getImplementationAddress(proxy);
 
-  const batch = await (await hre.ethers.getContractFactory("BatchPayments")).deploy(proxy);
-  await batch.waitForDeployment();
+  const batch = await deployBatchPayments(deployer, proxy);
 
   const manifest: DeploymentManifest = {
     network: hre.network.name,
@@ -49,7 +49,7 @@ export async function deployUSDX(
     proxy,
     implementation: getAddress(implementation),
     owner,
-    batchPayments: await batch.getAddress(),
+    batchPayments: batch.address,
     deploymentBlock: receipt.blockNumber,
     deploymentBlockHash: receipt.blockHash,
     deployedAt: new Date().toISOString(),

@@ -170,7 +170,7 @@ describe("npx hardhat usdx adopt (against a stand-in Sepolia node)", () => {
       const init = USDX__factory.createInterface().encodeFunctionData("initialize", [TOKEN_NAME, TOKEN_SYMBOL, outsider.address]);
       const proxy = await (await new PlainERC1967Proxy__factory(outsider).deploy(deployed.implementation, init)).getAddress();
       await expect(adopt({ dir: freshDir(), proxy })).to.be.rejectedWith(
-        `Found no BatchPayments bound to ${proxy} among the next 10 contracts its deployer created: pass --batch-payments <address> of the one deployed for it.`,
+        `Found no BatchPayments bound to ${proxy} among the next 10 contracts its deployer created: pass --batch-payments <address> of the one deployed for it, or --deploy-batch-payments to deploy one.`,
       );
 
       const batch = await (await new BatchPayments__factory(outsider).deploy(proxy)).getAddress();

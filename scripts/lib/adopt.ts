@@ -1,19 +1,23 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { ZeroAddress, dataSlice, getAddress, getCreateAddress, id, toBeHex } from "ethers";
-import type { Provider } from "ethers";
-import { BatchPayments__factory, USDX__factory } from "../../typechain-types";
+import type { Provider, Signer } from "ethers";
+import { USDX__factory } from "../../typechain-types";
 import { parseAddress } from "../../common/addresses";
 import { DeploymentManifest, validateManifest } from "../../common/manifest";
 import { manifestPath, readManifest, writeManifest } from "../../common/manifestFile";
 import { ROLES } from "../../common/roles";
 import { MULTIPLIER_BASE } from "../../common/token";
+import { BatchPaymentsDeployment, batchPaymentsProblem, deployBatchPayments } from "./batchPayments";
+import { isLocalChain } from "./network";
 import { formatFacts } from "./report";
 
 /*
  * `npx hardhat usdx adopt`: the manifest of a USDX proxy someone else deployed, read from the chain
  * alone. Every field scripts/deploy.ts writes has a source on the chain: the implementation slot,
  * the admin role's events, the first block with the proxy's code, and the deployer's next contract.
+ * A token with no BatchPayments of ours gets one with --deploy-batch-payments, sent by the network's
+ * deployer key after every check has passed.
  */
 
 /** ERC-1967's implementation slot: keccak256("eip1967.proxy.implementation") - 1. */
@@ -27,13 +31,23 @@ export interface AdoptOptions {
   network: string;
   /** --proxy as typed. */
   proxy: string;
-  /** --batch-payments as typed; without it, the deployer's next contracts are searched. */
+  /**
+   * --batch-payments as typed; without it, the manifest's own (when it describes this proxy and
+   * the contract is bound to it), else the deployer's next contracts are searched.
+   */
   batchPayments?: string;
-  /** Replace a manifest that describes another proxy. */
+  /** --deploy-batch-payments: deploy a BatchPayments for the proxy from this account instead. */
+  deployer?: Signer;
+  /**
+   * Replace a manifest that describes another proxy; with `deployer`, also deploy although the
+   * manifest or the proxy's deployer already has a BatchPayments bound to the proxy.
+   */
   force?: boolean;
   /** Blocks per eth_getLogs query (providers cap the range). */
   logChunk: number;
   env?: NodeJS.ProcessEnv;
+  /** Progress while deploying: the address is told as soon as the receipt is in. */
+  log?: (line: string) => void;
 }
 
 export interface Adoption {
@@ -41,40 +55,76 @@ export interface Adoption {
   file: string;
   /** Every current DEFAULT_ADMIN_ROLE holder, longest-standing first; the first is the owner. */
   admins: string[];
-  /** Whether BatchPayments was given (and checked) or found among the deployer's contracts. */
-  batchPaymentsSource: "given" | "found";
+  /** BatchPayments given (and checked), kept from the manifest, found among the deployer's contracts, or deployed now. */
+  batchPaymentsSource: "given" | "kept" | "found" | "deployed";
+  /** With --deploy-batch-payments: the new contract, and the account that sent it. */
+  deployment?: BatchPaymentsDeployment & { from: string };
   /** The proxy of the manifest this one replaced under --force, if it was another. */
   replaced: string | null;
 }
 
-/** Reads everything a manifest holds about `options.proxy` from the chain, then writes it. */
+/**
+ * Reads everything a manifest holds about `options.proxy` from the chain (with `deployer`, deploys
+ * its BatchPayments once every check has passed), then writes it.
+ */
 export async function adoptUSDX(provider: Provider, options: AdoptOptions): Promise<Adoption> {
-  const { network, logChunk, env = process.env } = options;
+  const { network, logChunk, deployer, force = false, env = process.env, log = () => undefined } = options;
   const proxy = parseOption("--proxy", options.proxy);
   const givenBatch = options.batchPayments === undefined ? undefined : parseOption("--batch-payments", options.batchPayments);
+  if (deployer && givenBatch !== undefined) {
+    throw new Error("Pass --batch-payments (a BatchPayments that exists) or --deploy-batch-payments (a new one), not both.");
+  }
 
   const chainId = Number((await provider.getNetwork()).chainId);
+  if (deployer && isLocalChain(chainId)) {
+    throw new Error(
+      `--deploy-batch-payments is for a public network: on the local chain (${network}), \`npm start\` and \`npm run deploy:localhost\` deploy BatchPayments together with USDX.`,
+    );
+  }
   const latest = await provider.getBlockNumber();
   const implementation = await checkUSDXProxy(provider, network, proxy);
-  const replaced = checkOverwrite(network, proxy, options.force === true, env);
+  const replaced = checkOverwrite(network, proxy, force, env);
+  const listed = await listedBatchPayments(provider, network, proxy, env);
+  if (deployer && listed && !force) {
+    throw new Error(
+      `${shownPath(network, env)} already has BatchPayments ${listed}, bound to ${proxy}: drop --deploy-batch-payments to keep it, or add --force to deploy another.`,
+    );
+  }
   const deploymentBlock = await findDeploymentBlock(provider, proxy, latest);
   const block = await provider.getBlock(deploymentBlock, true);
   if (!block?.hash) throw new Error(`The node returned no block ${deploymentBlock}, where ${proxy} was created: try again.`);
   const admins = await currentAdmins(provider, proxy, deploymentBlock, latest, logChunk);
+  const search = () => findBatchPayments(provider, proxy, block.prefetchedTransactions, latest);
 
   let batchPayments: string;
+  let source: Adoption["batchPaymentsSource"];
+  let deployment: Adoption["deployment"];
   if (givenBatch !== undefined) {
     const problem = await batchPaymentsProblem(provider, givenBatch, proxy);
     if (problem) throw new Error(`--batch-payments ${givenBatch} ${problem}: pass the BatchPayments deployed for ${proxy}.`);
-    batchPayments = givenBatch;
-  } else {
-    const found = await findBatchPayments(provider, proxy, block.prefetchedTransactions, latest);
-    if (!found) {
+    [batchPayments, source] = [givenBatch, "given"];
+  } else if (deployer) {
+    const found = force ? null : await search();
+    if (found) {
       throw new Error(
-        `Found no BatchPayments bound to ${proxy} among the next ${BATCH_PAYMENTS_SEARCH} contracts its deployer created: pass --batch-payments <address> of the one deployed for it.`,
+        `${proxy}'s deployer already created BatchPayments ${found}, bound to it: drop --deploy-batch-payments to adopt that one, or add --force to deploy another.`,
       );
     }
-    batchPayments = found;
+    const from = await deployer.getAddress();
+    log(`Deploying BatchPayments for ${proxy} from ${from} on ${network}...`);
+    deployment = { ...(await deployBatchPayments(deployer, proxy)), from };
+    log(`BatchPayments for ${proxy} is deployed at ${deployment.address} (transaction ${deployment.transaction}, block ${deployment.block}).`);
+    [batchPayments, source] = [deployment.address, "deployed"];
+  } else if (listed) {
+    [batchPayments, source] = [listed, "kept"];
+  } else {
+    const found = await search();
+    if (!found) {
+      throw new Error(
+        `Found no BatchPayments bound to ${proxy} among the next ${BATCH_PAYMENTS_SEARCH} contracts its deployer created: pass --batch-payments <address> of the one deployed for it, or --deploy-batch-payments to deploy one.`,
+      );
+    }
+    [batchPayments, source] = [found, "found"];
   }
 
   const manifest = validateManifest(
@@ -94,7 +144,7 @@ export async function adoptUSDX(provider: Provider, options: AdoptOptions): Prom
     "the adopted manifest",
   );
   const file = writeManifest(manifest, env);
-  return { manifest, file, admins, batchPaymentsSource: givenBatch === undefined ? "found" : "given", replaced };
+  return { manifest, file, admins, batchPaymentsSource: source, deployment, replaced };
 }
 
 function parseOption(flag: string, input: string): string {
@@ -105,11 +155,25 @@ function parseOption(flag: string, input: string): string {
   }
 }
 
+const shownPath = (network: string, env: NodeJS.ProcessEnv) => path.relative(process.cwd(), manifestPath(network, env));
+
+/** The BatchPayments in the network's manifest when that manifest describes `proxy` and the contract is bound to it. */
+async function listedBatchPayments(provider: Provider, network: string, proxy: string, env: NodeJS.ProcessEnv): Promise<string | null> {
+  let existing: DeploymentManifest;
+  try {
+    existing = readManifest(network, env);
+  } catch {
+    return null;
+  }
+  if (existing.proxy !== proxy) return null;
+  return (await batchPaymentsProblem(provider, existing.batchPayments, proxy)) === null ? existing.batchPayments : null;
+}
+
 /** Refuses to replace a manifest of another proxy, or an unreadable one, without --force; returns that proxy. */
 function checkOverwrite(network: string, proxy: string, force: boolean, env: NodeJS.ProcessEnv): string | null {
   const file = manifestPath(network, env);
   if (!existsSync(file)) return null;
-  const shown = path.relative(process.cwd(), file);
+  const shown = shownPath(network, env);
   let existing: DeploymentManifest;
   try {
     existing = readManifest(network, env);
@@ -192,24 +256,6 @@ async function currentAdmins(provider: Provider, proxy: string, fromBlock: numbe
   return ordered.filter((_, i) => confirmed[i]);
 }
 
-/** Why `address` is not a BatchPayments bound to `proxy`, or null when it is one. */
-async function batchPaymentsProblem(provider: Provider, address: string, proxy: string): Promise<string | null> {
-  const code = await provider.getCode(address);
-  if (code === "0x") return "has no code";
-  // Its dispatcher pushes each function's selector (PUSH4, 0x63): a contract without them is another contract.
-  const missing: string[] = [];
-  BatchPayments__factory.createInterface().forEachFunction((f) => {
-    if (!code.includes(`63${f.selector.slice(2)}`)) missing.push(f.name);
-  });
-  if (missing.length > 0) return `is not a BatchPayments contract (it has no ${orList(missing)})`;
-  const token = await BatchPayments__factory.connect(address, provider)
-    .token()
-    .catch(() => null);
-  if (token === null) return "is not a BatchPayments contract (it does not answer token)";
-  if (getAddress(token) !== proxy) return `is a BatchPayments for the token ${getAddress(token)}, not for ${proxy}`;
-  return null;
-}
-
 /**
  * deploy.ts creates BatchPayments right after the proxy from the same account, so it sits at one
  * of that account's next CREATE addresses. A proxy made by a factory contract has no such account.
@@ -230,16 +276,16 @@ async function findBatchPayments(
   return candidates.find((_, i) => problems[i] === null) ?? null;
 }
 
-/** 'a', 'a or b', 'a, b or c'. */
-function orList(items: string[]): string {
-  return items.length <= 1 ? items.join("") : `${items.slice(0, -1).join(", ")} or ${items[items.length - 1]}`;
-}
-
 /** What adopt found, as the other tasks print their facts. */
 export function formatAdoption(a: Adoption): string {
   const m = a.manifest;
   const admins = a.admins.length === 0 ? "none (every admin renounced or was revoked)" : a.admins.join(", ");
-  const how = a.batchPaymentsSource === "given" ? "checked: bound to the proxy" : "found: the deployer's, bound to the proxy";
+  const how = {
+    given: "checked: bound to the proxy",
+    kept: "kept from the manifest: bound to the proxy",
+    found: "found: the deployer's, bound to the proxy",
+    deployed: `deployed now from ${a.deployment?.from}, bound to the proxy`,
+  }[a.batchPaymentsSource];
   return formatFacts([
     ["network", `${m.network} (chain ${m.chainId})`],
     ["USDX proxy", m.proxy],
