@@ -201,9 +201,11 @@ describe("npm start -- --fork: the stack on a fork of a stand-in Sepolia (browse
     const { page, errors } = await signedIn("alice");
     const label = `Sepolia fork @ ${forkBlock.toLocaleString("en-US")}`;
     expect(label).to.match(/ @ \d,\d{3}$/);
-    const badge = page.getByLabel(`Network ${label}`, { exact: true });
-    await badge.waitFor();
-    expect((await badge.textContent())?.trim()).to.equal(label);
+    // The header's badge, on every page, and Quick Actions'.
+    for (const badge of [page.getByRole("banner").getByLabel(`Network ${label}`, { exact: true }), page.getByRole("main").getByLabel(`Network ${label}`, { exact: true })]) {
+      await badge.waitFor();
+      expect((await badge.textContent())?.trim()).to.equal(label);
+    }
     // Contract Information: the upstream's proxy, on the local chain that forks Sepolia.
     await page.getByRole("link", { name: `Proxy Address ${deployed.proxy}` }).waitFor();
     const network = page.locator("dt", { hasText: /^Network$/ }).locator("xpath=following-sibling::dd");
