@@ -89,7 +89,6 @@ function Empty({ children }: { children: string }) {
 
 /** Spec: pending first, then the latest confirmed, five rows in all. */
 function HistoryTable({ pending, items, me }: { pending: PendingEntry[]; items: HistoryEntry[]; me: string }) {
-  const config = useConfig();
   const now = useNow();
   const mine = (a: string) => a.toLowerCase() === me.toLowerCase();
   return (
@@ -114,22 +113,7 @@ function HistoryTable({ pending, items, me }: { pending: PendingEntry[]; items: 
           const note = movedNote(item.amountRaw, item.amountMoved);
           return (
             <TableRow key={`${item.hash}-${item.logIndex}`}>
-              <TableCell className="whitespace-nowrap">
-                <div className="font-medium">{item.type}</div>
-                <div className="flex items-center gap-x-1.5 text-xs text-muted-foreground">
-                  <ExplorerLink href={txUrl(config, item.hash)} label={`Transaction ${item.hash}`} className="font-mono">
-                    {shortAddress(item.hash)}
-                  </ExplorerLink>
-                  <span aria-hidden>·</span>
-                  <time dateTime={new Date(item.timestamp * 1000).toISOString()}>{relativeTime(item.timestamp, now)}</time>
-                </div>
-              </TableCell>
-              <TableCell>
-                <Party address={item.from} me={mine(item.from)} />
-              </TableCell>
-              <TableCell>
-                <Party address={item.to} me={mine(item.to)} />
-              </TableCell>
+              <EntryCells type={item.type} hash={item.hash} timestamp={item.timestamp} from={item.from} to={item.to} me={me} now={now} />
               <TableCell className="text-right font-medium tabular-nums" title={note ? note.text : `${item.amount} USDX`}>
                 <span className={note?.noShares ? "text-muted-foreground" : sign === "+" ? "text-success" : undefined}>
                   {note?.noShares ? "" : sign}
@@ -146,29 +130,39 @@ function HistoryTable({ pending, items, me }: { pending: PendingEntry[]; items: 
   );
 }
 
+/** The Type (with the transaction's link and time), From and To cells of an entry, confirmed or pending. */
+function EntryCells({ type, hash, timestamp, from, to, me, now }: { type: string; hash: string; timestamp: number; from: string; to: string; me: string; now: number }) {
+  const config = useConfig();
+  const mine = (a: string) => a.toLowerCase() === me.toLowerCase();
+  return (
+    <>
+      <TableCell className="whitespace-nowrap">
+        <div className="font-medium">{type}</div>
+        <div className="flex items-center gap-x-1.5 text-xs text-muted-foreground">
+          <ExplorerLink href={txUrl(config, hash)} label={`Transaction ${hash}`} className="font-mono">
+            {shortAddress(hash)}
+          </ExplorerLink>
+          <span aria-hidden>·</span>
+          <time dateTime={new Date(timestamp * 1000).toISOString()}>{relativeTime(timestamp, now)}</time>
+        </div>
+      </TableCell>
+      <TableCell>
+        <Party address={from} me={mine(from)} />
+      </TableCell>
+      <TableCell>
+        <Party address={to} me={mine(to)} />
+      </TableCell>
+    </>
+  );
+}
+
 /** A transaction this browser sent that the index has not taken yet (Sepolia: until it is final). */
 function PendingRow({ entry, me, now }: { entry: PendingEntry; me: string; now: number }) {
-  const config = useConfig();
   const mine = (a: string) => a.toLowerCase() === me.toLowerCase();
   const sign = mine(entry.from) && !mine(entry.to) ? "-" : mine(entry.to) && !mine(entry.from) ? "+" : "";
   return (
     <TableRow>
-      <TableCell className="whitespace-nowrap">
-        <div className="font-medium">{entry.type}</div>
-        <div className="flex items-center gap-x-1.5 text-xs text-muted-foreground">
-          <ExplorerLink href={txUrl(config, entry.hash)} label={`Transaction ${entry.hash}`} className="font-mono">
-            {shortAddress(entry.hash)}
-          </ExplorerLink>
-          <span aria-hidden>·</span>
-          <time dateTime={new Date(entry.sentAt).toISOString()}>{relativeTime(Math.floor(entry.sentAt / 1000), now)}</time>
-        </div>
-      </TableCell>
-      <TableCell>
-        <Party address={entry.from} me={mine(entry.from)} />
-      </TableCell>
-      <TableCell>
-        <Party address={entry.to} me={mine(entry.to)} />
-      </TableCell>
+      <EntryCells type={entry.type} hash={entry.hash} timestamp={Math.floor(entry.sentAt / 1000)} from={entry.from} to={entry.to} me={me} now={now} />
       <TableCell className="text-right font-medium tabular-nums">
         {sign}
         {shownUsdx(BigInt(entry.amountRaw))}
