@@ -1,5 +1,5 @@
 import { startStack, Stack } from "./stack";
-import { ON_POSTGRES, startTestPostgres, TestPostgres } from "./postgres";
+import { ON_POSTGRES, postgresBinaries, startTestPostgres, TestPostgres } from "./postgres";
 
 type Suite = { usdxStack?: Stack; usdxPostgres?: TestPostgres };
 
@@ -9,9 +9,12 @@ export const mochaHooks = {
   async beforeAll(this: Mocha.Context) {
     this.timeout(180_000);
     const suite = globalThis as Suite;
-    const [stack, postgres] = await Promise.all([startStack(), ON_POSTGRES ? startTestPostgres() : undefined]);
-    suite.usdxStack = stack;
-    suite.usdxPostgres = postgres;
+    if (ON_POSTGRES) postgresBinaries(); // no PostgreSQL: say so now, not after the stack has started
+    const [stack, postgres] = await Promise.allSettled([startStack(), ON_POSTGRES ? startTestPostgres() : undefined]);
+    // Whatever started is kept for afterAll to stop, even when the other part failed.
+    if (stack.status === "fulfilled") suite.usdxStack = stack.value;
+    if (postgres.status === "fulfilled") suite.usdxPostgres = postgres.value;
+    for (const started of [stack, postgres]) if (started.status === "rejected") throw started.reason;
   },
   async afterAll(this: Mocha.Context) {
     this.timeout(30_000);
