@@ -5,7 +5,7 @@
  * user that Debian's package creates.
  */
 import { execFileSync } from "node:child_process";
-import { chownSync, existsSync, mkdtempSync, readdirSync, realpathSync, rmSync } from "node:fs";
+import { chownSync, existsSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { freePort } from "./stack";
@@ -110,8 +110,12 @@ export async function startPostgres(): Promise<PostgresServer> {
       // Not UTC (as PGlite is), so a timestamp that only works in UTC shows here: UTC+14, a day ahead most of the day.
       "-c timezone=Pacific/Kiritimati",
     ].join(" ");
-    server("pg_ctl", ["start", "-D", data, "-o", options, "-l", log, "-w", "-t", "60"]);
-    running = true;
+    running = true; // from here a stop is attempted, in case it started but did not answer in time
+    try {
+      server("pg_ctl", ["start", "-D", data, "-o", options, "-l", log, "-w", "-t", "60"]);
+    } catch (error) {
+      throw new Error(`${(error as Error).message}\n${existsSync(log) ? readFileSync(log, "utf8") : ""}`);
+    }
   } catch (error) {
     stop();
     throw error;
