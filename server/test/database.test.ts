@@ -1,13 +1,17 @@
 import { expect } from "chai";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
 import { openDatabase } from "../src/db/client";
 import { auditLog } from "../src/db/schema";
-import { call, startTestServer } from "./helpers";
+import { RunningServer, startServer } from "../src/index";
+import { createLogger } from "../src/logger";
+import { call, startTestServer, testConfig, testPostgres } from "./helpers";
 import { freePort } from "./stack";
+
+const JOURNAL = path.resolve(__dirname, "..", "drizzle", "meta", "_journal.json");
 
 describe("Database", () => {
   it("runs on node-postgres when DATABASE_URL is set (PGlite served over the Postgres wire protocol)", async () => {
@@ -56,6 +60,31 @@ describe("Database", () => {
       expect(rows.map((r) => r.action)).to.deep.equal(["kept"]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("Database: a PostgreSQL server (npm run test:server:postgres)", function () {
+  before(function () {
+    if (!testPostgres()) this.skip(); // PGlite has one process per data directory: nothing to race
+  });
+
+  it("applies each migration once when two replicas start at once on a new database, and both answer", async () => {
+    const postgres = testPostgres()!;
+    postgres.server.psql("create database replicas"); // empty: not a copy of the migrated template
+    const config = testConfig({ DATABASE_URL: postgres.server.url("replicas") });
+    const servers = await Promise.allSettled([startServer(config, createLogger("silent")), startServer(config, createLogger("silent"))]);
+    try {
+      expect(servers.map((s) => (s.status === "rejected" ? String(s.reason) : "started"))).to.deep.equal(["started", "started"]);
+      for (const s of servers) {
+        const health = await call((s as PromiseFulfilledResult<RunningServer>).value, "GET", "/api/health");
+        expect(health.body.database).to.deep.equal({ ok: true, kind: "postgres" });
+      }
+      const journal = JSON.parse(readFileSync(JOURNAL, "utf8")) as { entries: { when: number }[] };
+      const applied = postgres.server.psql("select created_at from drizzle.__drizzle_migrations order by id", "replicas").trim().split("\n").map(Number);
+      expect(applied).to.deep.equal(journal.entries.map((e) => e.when));
+    } finally {
+      await Promise.all(servers.map((s) => (s.status === "fulfilled" ? s.value.close() : undefined)));
     }
   });
 });

@@ -1,8 +1,9 @@
 /**
  * Faults the server must survive (issue 7, item 2): killed in the middle of a batch, the RPC node
  * unreachable, the chain rewound under a running indexer, the database reopened after a crash.
- * The kills are real: the server runs in a child process on a PGlite directory and gets SIGKILL,
- * so nothing is closed, flushed or finished the way a graceful stop would.
+ * The kills are real: the server runs in a child process on a PGlite directory (or, in the
+ * PostgreSQL pass, a PostgreSQL database) and gets SIGKILL, so nothing is closed, flushed or
+ * finished the way a graceful stop would.
  */
 import { expect } from "chai";
 import { ChildProcess, spawn } from "node:child_process";
@@ -20,7 +21,7 @@ import { LOCAL_DEV_MNEMONIC, localAccountPath, seededAccount } from "../../commo
 import { openDatabase } from "../src/db/client";
 import { batchChunks, batchRecipients, chainEvents, contacts, indexerState } from "../src/db/schema";
 import type { RunningServer } from "../src/index";
-import { BatchPlan, DASHBOARD_ORIGIN, emailUser, mine, provider, revert, snapshot, stack, startTestServer, until, walletUser } from "./helpers";
+import { BatchPlan, DASHBOARD_ORIGIN, emailUser, mine, provider, revert, snapshot, stack, startTestServer, testConfig, testPostgres, until, walletUser } from "./helpers";
 import { FIREBASE_PROJECT, freePort } from "./stack";
 
 const ROOT = path.resolve(__dirname, "..", "..");
@@ -117,7 +118,10 @@ interface ChildServer {
   kill(): Promise<void>;
 }
 
-/** The API server's own entry point (server/src/index.ts) in a child process, on a PGlite data directory. */
+/**
+ * The API server's own entry point (server/src/index.ts) in a child process, on a PGlite data
+ * directory (in the PostgreSQL pass, on the database that stands in for that directory).
+ */
 async function startChildServer(dataDir: string, env: Record<string, string> = {}): Promise<ChildServer> {
   const port = await freePort();
   const s = stack();
@@ -128,7 +132,7 @@ async function startChildServer(dataDir: string, env: Record<string, string> = {
       NETWORK: "localhost",
       RPC_URL: s.rpcUrl,
       DEPLOYMENTS_DIR: s.deploymentsDir,
-      DATABASE_URL: "",
+      DATABASE_URL: testPostgres()?.databaseUrl(dataDir) ?? "",
       PGLITE_DIR: dataDir,
       FIREBASE_AUTH_EMULATOR_HOST: s.emulatorHost,
       FIREBASE_PROJECT_ID: FIREBASE_PROJECT,
@@ -390,7 +394,7 @@ describe("Server faults", () => {
         (h) => h.body.indexer?.lastError !== null,
       );
       expect(health.status).to.equal(503);
-      expect(health.body).to.deep.include({ status: "degraded", chain: { ok: false, error: `the RPC node at ${proxy.url} is not answering` }, database: { ok: true, kind: "pglite" } });
+      expect(health.body).to.deep.include({ status: "degraded", chain: { ok: false, error: `the RPC node at ${proxy.url} is not answering` }, database: { ok: true, kind: testPostgres() ? "postgres" : "pglite" } });
 
       // A node whose connections are refused outright: the same answers.
       proxy.cut("refuse");
@@ -538,7 +542,7 @@ describe("Server faults", () => {
     });
   });
 
-  it("reopens a PGlite directory left by a SIGKILL'd server: migrations idempotent, rows intact, the index resumes from its checkpoint", async function () {
+  it("reopens the database a SIGKILL'd server left (a PGlite directory, or a PostgreSQL database): migrations idempotent, rows intact, the index resumes from its checkpoint", async function () {
     // A child server (compiled by ts-node) and three PGlite opens: on a busy 2-core machine, more than the default.
     this.timeout(90_000);
     const dir = tempDir();
@@ -559,11 +563,12 @@ describe("Server faults", () => {
     await transfer("alice", "bob", "21");
     await transfer("bob", "carol", "22");
 
+    const database = testConfig({ PGLITE_DIR: dir }).database;
     const migrations = () => readdirSync(path.join(ROOT, "server", "drizzle")).filter((f) => f.endsWith(".sql")).length;
     let checkpoint: number;
     let keptKeys: string[];
     {
-      const reopened = await openDatabase({ kind: "pglite", dataDir: dir });
+      const reopened = await openDatabase(database);
       try {
         const applied = await reopened.db.execute(sql`select count(*)::int as n from drizzle.__drizzle_migrations`);
         expect((applied as unknown as { rows: { n: number }[] }).rows[0].n).to.equal(migrations());
@@ -579,7 +584,7 @@ describe("Server faults", () => {
     }
     // Opened again: the migrations are not applied twice, nothing changes.
     {
-      const again = await openDatabase({ kind: "pglite", dataDir: dir });
+      const again = await openDatabase(database);
       const applied = await again.db.execute(sql`select count(*)::int as n from drizzle.__drizzle_migrations`);
       expect((applied as unknown as { rows: { n: number }[] }).rows[0].n).to.equal(migrations());
       await again.close();

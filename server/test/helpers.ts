@@ -5,6 +5,7 @@ import { loadConfig, Config } from "../src/config";
 import { startServer, RunningServer } from "../src/index";
 import { createLogger } from "../src/logger";
 import { FIREBASE_PROJECT, rpc, Stack } from "./stack";
+import { ON_POSTGRES, TestPostgres } from "./postgres";
 
 /** The stack the root hooks started (server/test/hooks.ts). */
 export function stack(): Stack {
@@ -13,12 +14,25 @@ export function stack(): Stack {
   return current;
 }
 
+/** The suite's PostgreSQL server in the PostgreSQL pass (server/test/hooks.ts), or undefined on PGlite. */
+export function testPostgres(): TestPostgres | undefined {
+  const current = (globalThis as { usdxPostgres?: TestPostgres }).usdxPostgres;
+  if (ON_POSTGRES && !current) throw new Error("The PostgreSQL pass's server is not running: run it through `npm run test:server:postgres`.");
+  return current;
+}
+
 export const DASHBOARD_ORIGIN = "http://127.0.0.1:5173";
 export const DASHBOARD_DOMAIN = "127.0.0.1:5173";
 
-/** A server configuration against the test stack, with an in-memory database unless told otherwise. */
+/**
+ * A server configuration against the test stack, with an in-memory database unless told otherwise.
+ * In the PostgreSQL pass the database is one of the suite's PostgreSQL server's instead (a new one,
+ * or for a PGLITE_DIR directory the same one each time), unless DATABASE_URL is given.
+ */
 export function testConfig(overrides: Record<string, string> = {}): Config {
   const s = stack();
+  const postgres = testPostgres();
+  const database = postgres && overrides.DATABASE_URL === undefined ? { DATABASE_URL: postgres.databaseUrl(overrides.PGLITE_DIR ?? "memory://") } : {};
   return loadConfig({
     NETWORK: "localhost",
     RPC_URL: s.rpcUrl,
@@ -33,6 +47,7 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
     LOG_LEVEL: "silent",
     // The suite's answers must not depend on whether someone ran npm run build (dashboard.test.ts serves its own).
     DASHBOARD_DIST: "off",
+    ...database,
     ...overrides,
   });
 }

@@ -1,13 +1,25 @@
 import { startStack, Stack } from "./stack";
+import { ON_POSTGRES, postgresBinaries, startTestPostgres, TestPostgres } from "./postgres";
 
-// Mocha root hooks: one Hardhat node and one Auth emulator for the whole server suite.
+type Suite = { usdxStack?: Stack; usdxPostgres?: TestPostgres };
+
+// Mocha root hooks: one Hardhat node and one Auth emulator for the whole server suite, and in the
+// PostgreSQL pass (USDX_TEST_DATABASE=postgres) one PostgreSQL server.
 export const mochaHooks = {
   async beforeAll(this: Mocha.Context) {
     this.timeout(180_000);
-    (globalThis as { usdxStack?: Stack }).usdxStack = await startStack();
+    const suite = globalThis as Suite;
+    if (ON_POSTGRES) postgresBinaries(); // no PostgreSQL: say so now, not after the stack has started
+    const [stack, postgres] = await Promise.allSettled([startStack(), ON_POSTGRES ? startTestPostgres() : undefined]);
+    // Whatever started is kept for afterAll to stop, even when the other part failed.
+    if (stack.status === "fulfilled") suite.usdxStack = stack.value;
+    if (postgres.status === "fulfilled") suite.usdxPostgres = postgres.value;
+    for (const started of [stack, postgres]) if (started.status === "rejected") throw started.reason;
   },
   async afterAll(this: Mocha.Context) {
     this.timeout(30_000);
-    await (globalThis as { usdxStack?: Stack }).usdxStack?.stop();
+    const suite = globalThis as Suite;
+    suite.usdxPostgres?.stop();
+    await suite.usdxStack?.stop();
   },
 };

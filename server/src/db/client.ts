@@ -44,7 +44,23 @@ export async function openDatabase(database: Config["database"]): Promise<Databa
     const { migrate } = await import("drizzle-orm/node-postgres/migrator");
     const pool = new Pool({ connectionString: database.url, max: 10 });
     const db = drizzle(pool, { schema });
-    await migrate(db, { migrationsFolder: MIGRATIONS });
+    // Replicas may start at once on one database: each migrates under a session lock, so one applies
+    // the migrations and the others wait, then find them applied (two at once both create drizzle's table and fail).
+    const client = await pool.connect();
+    let failed: Error | undefined;
+    try {
+      await client.query("select pg_advisory_lock(hashtext('usdx:migrations'))");
+      await migrate(drizzle(client, { schema }), { migrationsFolder: MIGRATIONS });
+      await client.query("select pg_advisory_unlock(hashtext('usdx:migrations'))");
+    } catch (error) {
+      failed = error as Error;
+    } finally {
+      client.release(failed); // a failed client is closed, which also frees its lock
+    }
+    if (failed) {
+      await pool.end();
+      throw failed;
+    }
     handle = {
       db: db as unknown as Database,
       kind: "postgres",
