@@ -224,6 +224,32 @@ describe("Leadership: one replica does the background work", function () {
     });
   });
 
+  it("close() drains: a request under way is answered, a new connection is refused, then it closes", async () => {
+    const server = await startTestServer();
+    const { port } = new URL(server.url);
+    // A request whose body is still on its way: under way as far as the server knows.
+    const socket = net.connect(Number(port), "127.0.0.1");
+    let answer = "";
+    socket.on("data", (d) => (answer += d));
+    const ended = new Promise<void>((resolve) => socket.on("close", () => resolve()));
+    await new Promise<void>((resolve) => socket.once("connect", () => resolve()));
+    socket.write("POST /api/nothing-here HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n");
+    await sleep(200);
+    let closed = false;
+    const closing = server.close().then(() => (closed = true));
+    await sleep(300);
+    expect(closed, "close() waits for the request under way").to.equal(false);
+    const refused = await fetch(`${server.url}/api/live`).then(
+      () => "answered",
+      () => "refused",
+    );
+    expect(refused).to.equal("refused");
+    socket.write("{}");
+    await ended;
+    expect(answer).to.match(/^HTTP\/1\.1 404 /);
+    await closing;
+  });
+
   describe("on PostgreSQL: replicas on one database", function () {
     const dirs: string[] = [];
     const newDir = () => {
