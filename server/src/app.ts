@@ -26,6 +26,8 @@ export function createApp(services: Services, log: Logger, dashboard: string | n
   app.set("trust proxy", services.config.trustProxy);
   app.use((req, res, next) => {
     req.log = log;
+    // A stopping server answers what it was asked and closes the connection: the client's next request goes elsewhere.
+    if (services.serving.draining) res.setHeader("Connection", "close");
     const started = process.hrtime.bigint();
     res.on("finish", () => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;

@@ -33,6 +33,8 @@ export interface Config {
     /** How often the indexer checks the manifest's deployment is still on the chain (0: every step). */
     deploymentCheckMs: number;
   };
+  /** On PostgreSQL: how often a replica asks for the leader lock, and the leader checks the connection holding it (LEADER_CHECK_MS). */
+  leaderCheckMs: number;
   rateLimits: { authPerMinute: number; csvPerMinute: number };
   /**
    * Express's 'trust proxy': whose X-Forwarded-For names the client (and so keys the rate limits).
@@ -248,6 +250,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       // A local node is reset often and asked for free; a hosted key pays for each call.
       deploymentCheckMs: int(env, "INDEXER_DEPLOYMENT_CHECK_MS", local ? 0 : 300_000, 0, 86_400_000),
     },
+    leaderCheckMs: int(env, "LEADER_CHECK_MS", 2000, 100, 60_000),
     rateLimits: {
       authPerMinute: int(env, "RATE_LIMIT_AUTH_PER_MINUTE", 30, 1, 100_000),
       csvPerMinute: int(env, "RATE_LIMIT_CSV_PER_MINUTE", 30, 1, 100_000),

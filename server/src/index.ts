@@ -23,9 +23,9 @@ export async function startServer(config: Config, log: Logger = createLogger(con
   const db = await openDatabase(config.database);
   const auth = createFirebaseAuth(config.firebase);
   const services = buildServices(config, chain, db, auth, log);
-  services.indexer.start();
-  services.batchWatcher.start();
-  services.bank.start();
+  // The background loops run here only while this replica leads (always on PGlite); else its index follows the leader's.
+  services.indexer.follow();
+  await services.leadership.start();
   const dashboard = builtDashboard(config.dashboardDist);
   if (config.dashboardDist && !dashboard) {
     log.warn({ dir: config.dashboardDist }, "No built dashboard there (no index.html; npm run build makes one): serving the API alone");
@@ -42,18 +42,32 @@ export async function startServer(config: Config, log: Logger = createLogger(con
   return {
     url,
     services,
+    /**
+     * Drains: /api/ready turns 503 and no new connection is accepted; requests under way finish
+     * (for DRAIN_MS at most, then their connections are closed); the loops stop and the leader lock
+     * is released, so another replica takes over at once; then the chain and the database close.
+     */
     async close() {
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeAllConnections();
-      await services.bank.stop();
-      await services.batchWatcher.stop();
-      await services.indexer.stop();
+      services.serving.draining = true;
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      // A kept-alive connection whose request has just been answered is idle: closed as it becomes so.
+      server.closeIdleConnections();
+      const idle = setInterval(() => server.closeIdleConnections(), 100);
+      const cutOff = setTimeout(() => server.closeAllConnections(), DRAIN_MS);
+      await closed;
+      clearInterval(idle);
+      clearTimeout(cutOff);
+      await services.leadership.stop();
+      await services.indexer.unfollow();
       chain.provider.destroy();
       await auth.close();
       await db.close();
     },
   };
 }
+
+/** How long a stopping server lets the requests under way finish before it closes their connections. */
+const DRAIN_MS = 10_000;
 
 /**
  * Requests Node's HTTP parser refuses before Express sees them (a URL or headers over 16 KB, a
@@ -100,9 +114,18 @@ if (require.main === module) {
   const log = createLogger(config.logLevel);
   startServer(config, log)
     .then((running) => {
-      const stop = () => {
-        log.info("stopping");
-        running.close().then(() => process.exit(0));
+      let stopping = false;
+      const stop = (signal: string) => {
+        if (stopping) return; // a second signal does not start a second drain
+        stopping = true;
+        log.info({ signal }, "stopping: draining requests, then releasing the background work");
+        running.close().then(
+          () => process.exit(0),
+          (error: unknown) => {
+            log.error({ err: (error as Error).message }, "stopping failed");
+            process.exit(1);
+          },
+        );
       };
       process.on("SIGINT", stop);
       process.on("SIGTERM", stop);

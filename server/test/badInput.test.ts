@@ -119,6 +119,8 @@ const jobPath = (w: World) => `/api/batch/${w.jobId}`;
 /** Every endpoint of server/src/routes/*.ts as app.ts mounts it (a test below checks the list against the source). */
 const ENDPOINTS: Endpoint[] = [
   { method: "GET", route: "/api/health", path: () => "/api/health", auth: "public" },
+  { method: "GET", route: "/api/live", path: () => "/api/live", auth: "public" },
+  { method: "GET", route: "/api/ready", path: () => "/api/ready", auth: "public" },
   { method: "GET", route: "/api/config", path: () => "/api/config", auth: "public" },
   { method: "GET", route: "/api/token", path: () => "/api/token", auth: "public" },
   { method: "GET", route: "/api/events", path: () => "/api/events", auth: "public" },

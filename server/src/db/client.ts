@@ -35,7 +35,7 @@ export async function openDatabase(database: Config["database"]): Promise<Databa
     handle = {
       db: db as unknown as Database,
       kind: "pglite",
-      ping: async () => (await client.query("select 1")).rows.length === 1,
+      ping: () => withinPing(client.query("select 1").then((r) => r.rows.length === 1)),
       close: () => client.close(),
     };
   } else {
@@ -43,6 +43,9 @@ export async function openDatabase(database: Config["database"]): Promise<Databa
     const { drizzle } = await import("drizzle-orm/node-postgres");
     const { migrate } = await import("drizzle-orm/node-postgres/migrator");
     const pool = new Pool({ connectionString: database.url, max: 10 });
+    // An idle client whose server went away (restarted, stopped, a connection killed) emits 'error'
+    // on the pool: unheard, that would end the process. The pool drops it; the next query connects anew.
+    pool.on("error", () => undefined);
     const db = drizzle(pool, { schema });
     // Replicas may start at once on one database: each migrates under a session lock, so one applies
     // the migrations and the others wait, then find them applied (two at once both create drizzle's table and fail).
@@ -64,10 +67,19 @@ export async function openDatabase(database: Config["database"]): Promise<Databa
     handle = {
       db: db as unknown as Database,
       kind: "postgres",
-      ping: async () => (await pool.query("select 1")).rowCount === 1,
+      ping: () => withinPing(pool.query("select 1").then((r) => r.rowCount === 1)),
       close: () => pool.end(),
     };
   }
   await handle.db.execute(sql`select 1`);
   return handle;
+}
+
+/** How long a ping may take before the database counts as not answering (a server that is away may hang rather than refuse). */
+const PING_TIMEOUT_MS = 2000;
+
+function withinPing(answer: Promise<boolean>): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), PING_TIMEOUT_MS)));
+  return Promise.race([answer.catch(() => false), late]).finally(() => clearTimeout(timer));
 }

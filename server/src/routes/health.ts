@@ -14,7 +14,10 @@ export function redactRpcUrl(text: string, rpcUrl: string): string {
   return out;
 }
 
-/** GET /api/health: chain, database, auth and indexer; 200 when all answer, else 503 with what does not. */
+/**
+ * GET /api/health: chain, database, auth and indexer, and whether this replica leads; 200 when all
+ * answer, else 503 with what does not. GET /api/live and GET /api/ready: for a load balancer.
+ */
 export function healthRoutes(services: Services): Router {
   const router = Router();
   router.get("/health", async (_req, res) => {
@@ -32,6 +35,7 @@ export function healthRoutes(services: Services): Router {
       auth.ping(),
     ]);
     const index = indexer.status();
+    const leadership = services.leadership.status();
     const indexerOk = index.checkpoint !== null && index.lastError === null;
     const ok = chainState.ok && database && authOk && indexerOk;
     res.status(ok ? 200 : 503).json({
@@ -44,9 +48,30 @@ export function healthRoutes(services: Services): Router {
       auth: { ok: authOk, mode: auth.mode },
       indexer: redact(index),
       // Informational: both carry on by themselves once the chain and the database answer again.
+      // Whether this replica runs the background loops (the others follow the index the leader writes).
+      leader: leadership.leader,
+      leadership: { mode: leadership.mode, since: leadership.since },
       batchWatcher: redact(services.batchWatcher.status()),
       mockBank: { enabled: services.bank.enabled, ...redact(services.bank.status()) },
     });
+  });
+
+  // For a load balancer. Live: the process runs and answers (restart it when not).
+  router.get("/live", (_req, res) => {
+    res.json({ status: "live" });
+  });
+
+  // Ready: this replica can serve requests (send it traffic): its database answers and it is not stopping.
+  router.get("/ready", async (_req, res) => {
+    if (services.serving.draining) {
+      res.status(503).json({ status: "draining", error: "This server is stopping: it finishes the requests under way and takes no new ones." });
+      return;
+    }
+    if (!(await services.db.ping().catch(() => false))) {
+      res.status(503).json({ status: "unready", error: "The database is not answering: this server cannot serve requests until it does." });
+      return;
+    }
+    res.json({ status: "ready", leader: services.leadership.status().leader });
   });
   return router;
 }

@@ -10,6 +10,7 @@ import { ContactsService } from "./contacts";
 import { EventsService } from "./events";
 import { AuthProvider } from "./firebaseAuth";
 import { EventIndexer } from "./indexer";
+import { createLeadership, Leadership } from "./leader";
 import { SiweService } from "./siwe";
 import { TokenStateService } from "./tokenState";
 
@@ -28,6 +29,10 @@ export interface Services {
   batchWatcher: BatchWatcher;
   contacts: ContactsService;
   bank: MockBankService;
+  /** Whether this replica runs the background work (the indexer, the batch watcher, the bank's worker); started by startServer. */
+  leadership: Leadership;
+  /** Set when the server drains (SIGTERM): /api/ready answers 503 and requests are answered with Connection: close. */
+  serving: { draining: boolean };
 }
 
 export function buildServices(config: Config, chain: Chain, db: DatabaseHandle, auth: AuthProvider, log: Logger): Services {
@@ -43,5 +48,23 @@ export function buildServices(config: Config, chain: Chain, db: DatabaseHandle, 
   batchWatcher = new BatchWatcher(db.db, chain, batch, indexer, config.batch, config.indexer.pollMs, log.child({ component: "batch" }));
   const contacts = new ContactsService(db.db);
   const bank = new MockBankService(db.db, chain, config.bank, log.child({ component: "bank" }));
-  return { config, chain, db, auth, indexer, events, tokenState, siwe, audit: new AuditService(db.db), batch, batchWatcher, contacts, bank };
+  // Exactly one replica on a database runs the loops; the others follow the index it writes.
+  const leadership = createLeadership(
+    config.database,
+    config.leaderCheckMs,
+    {
+      lead: () => {
+        void indexer.unfollow();
+        indexer.start();
+        batchWatcher!.start();
+        bank.start();
+      },
+      yield: async () => {
+        await Promise.all([bank.stop(), batchWatcher!.stop(), indexer.stop()]);
+        indexer.follow();
+      },
+    },
+    log.child({ component: "leader" }),
+  );
+  return { config, chain, db, auth, indexer, events, tokenState, siwe, audit: new AuditService(db.db), batch, batchWatcher, contacts, bank, leadership, serving: { draining: false } };
 }

@@ -39,6 +39,8 @@ type EventRow = typeof chainEvents.$inferInsert;
 export class EventIndexer {
   /** Runs sync every pollMs; when the node or the database is away, less often until it answers. */
   private readonly ticker: Ticker<number>;
+  /** On a replica that is not the leader: reads the stored head every pollMs, so its caches follow the leader's writes. */
+  private readonly follower: Ticker<void>;
   private readonly interfaces: Map<string, { name: string; iface: Interface }>;
   private state: IndexerStatus = { checkpoint: null, head: null, lag: null, running: false, lastError: null, lastSyncAt: null };
   /** Rows stored since the planner's statistics were refreshed; starts high so a new process refreshes them once. */
@@ -64,6 +66,7 @@ export class EventIndexer {
     private readonly log: Logger,
   ) {
     this.ticker = new Ticker(() => this.sync(), options.pollMs, log, "indexer");
+    this.follower = new Ticker(() => this.readStoredHead(), options.pollMs, log, "index follower");
     this.span = this.spanCeiling = options.batchBlocks;
     this.interfaces = new Map([
       [chain.manifest.proxy.toLowerCase(), { name: "USDX", iface: chain.usdx.interface as unknown as Interface }],
@@ -88,7 +91,7 @@ export class EventIndexer {
   }
 
   status(): IndexerStatus {
-    return { ...this.state, lastError: this.ticker.lastError };
+    return { ...this.state, lastError: this.follower.running ? this.follower.lastError : this.ticker.lastError };
   }
 
   /** Blocks the next eth_getLogs asks for (tests, and the health page). */
@@ -104,6 +107,33 @@ export class EventIndexer {
   async stop(): Promise<void> {
     this.state.running = false;
     await this.ticker.stop();
+  }
+
+  /** Another replica indexes: follow what it stores (the checkpoint, its hash, the lag) instead. */
+  follow(): void {
+    this.follower.start();
+  }
+
+  unfollow(): Promise<void> {
+    return this.follower.stop();
+  }
+
+  private async readStoredHead(): Promise<void> {
+    const { manifest, provider } = this.chain;
+    const [row] = await this.db.select().from(indexerState).where(eq(indexerState.id, STATE_ID));
+    // Another deployment's index (the leader has yet to start it over) is no checkpoint of this one.
+    if (!row || row.chainId !== manifest.chainId || row.proxy !== manifest.proxy || row.deploymentBlockHash !== manifest.deploymentBlockHash) {
+      this.state.checkpoint = null;
+      return;
+    }
+    const checkpoint = row.checkpointBlock;
+    const [stored] = await this.db.select().from(indexedBlocks).where(eq(indexedBlocks.blockNumber, checkpoint));
+    this.observeHead(checkpoint, stored?.blockHash ?? null);
+    const head = await provider.getBlockNumber();
+    this.state.checkpoint = checkpoint;
+    this.state.head = head;
+    this.state.lag = Math.max(0, head - checkpoint);
+    this.state.lastSyncAt = row.updatedAt ? new Date(row.updatedAt).toISOString() : this.state.lastSyncAt;
   }
 
   /** Indexes up to the confirmed head now; one call at a time. Returns the new checkpoint. */
@@ -273,7 +303,14 @@ export class EventIndexer {
         await tx.insert(chainEvents).values(rows.slice(i, i + 500)).onConflictDoNothing();
       }
       if (keep.length > 0) await tx.insert(indexedBlocks).values(keep).onConflictDoNothing();
-      await tx.update(indexerState).set({ checkpointBlock: to, updatedAt: new Date() }).where(eq(indexerState.id, STATE_ID));
+      // Only from the checkpoint this step started at: a replica that lost the leader lock mid-step
+      // (its successor already indexing) stores nothing and cannot move the checkpoint back.
+      const [moved] = await tx
+        .update(indexerState)
+        .set({ checkpointBlock: to, updatedAt: new Date() })
+        .where(and(eq(indexerState.id, STATE_ID), eq(indexerState.checkpointBlock, from - 1)))
+        .returning({ checkpoint: indexerState.checkpointBlock });
+      if (!moved) throw new Error(`the stored checkpoint is no longer block ${from - 1}: another replica indexes`);
     });
     this.observeHead(to, last.blockHash);
     this.rowsSinceAnalyze += rows.length;
