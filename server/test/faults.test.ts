@@ -6,7 +6,6 @@
  * finished the way a graceful stop would.
  */
 import { expect } from "chai";
-import { ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import http from "node:http";
 import type { AddressInfo, Socket } from "node:net";
@@ -21,8 +20,8 @@ import { LOCAL_DEV_MNEMONIC, localAccountPath, seededAccount } from "../../commo
 import { openDatabase } from "../src/db/client";
 import { batchChunks, batchRecipients, chainEvents, contacts, indexerState } from "../src/db/schema";
 import type { RunningServer } from "../src/index";
-import { BatchPlan, DASHBOARD_ORIGIN, emailUser, mine, provider, revert, snapshot, stack, startTestServer, testConfig, testPostgres, until, walletUser } from "./helpers";
-import { FIREBASE_PROJECT, freePort } from "./stack";
+import { BatchPlan, emailUser, mine, provider, revert, snapshot, stack, startTestServer, testConfig, testPostgres, until, walletUser } from "./helpers";
+import { killServerProcesses, startServerProcess } from "./serverProcess";
 
 const ROOT = path.resolve(__dirname, "..", "..");
 // Liveness, not speed: a request still unanswered after this long is hanging, and fails the test
@@ -110,70 +109,6 @@ async function untilIndexEqualsChain(server: RunningServer, what = "the index to
 
 // ---------------------------------------------------------------- the server as a process
 
-const children = new Set<ChildProcess>();
-
-interface ChildServer {
-  url: string;
-  /** SIGKILL: no close handlers, no flush, no finished transaction. */
-  kill(): Promise<void>;
-}
-
-/**
- * The API server's own entry point (server/src/index.ts) in a child process, on a PGlite data
- * directory (in the PostgreSQL pass, on the database that stands in for that directory).
- */
-async function startChildServer(dataDir: string, env: Record<string, string> = {}): Promise<ChildServer> {
-  const port = await freePort();
-  const s = stack();
-  const child = spawn(process.execPath, ["-r", "ts-node/register/transpile-only", path.join(ROOT, "server", "src", "index.ts")], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      NETWORK: "localhost",
-      RPC_URL: s.rpcUrl,
-      DEPLOYMENTS_DIR: s.deploymentsDir,
-      DATABASE_URL: testPostgres()?.databaseUrl(dataDir) ?? "",
-      PGLITE_DIR: dataDir,
-      FIREBASE_AUTH_EMULATOR_HOST: s.emulatorHost,
-      FIREBASE_PROJECT_ID: FIREBASE_PROJECT,
-      SERVER_HOST: "127.0.0.1",
-      SERVER_PORT: String(port),
-      DASHBOARD_ORIGIN,
-      INDEXER_POLL_MS: "100",
-      RATE_LIMIT_AUTH_PER_MINUTE: "1000",
-      LOG_LEVEL: "warn",
-      ...env,
-    },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  children.add(child);
-  let output = "";
-  child.stdout!.on("data", (d) => (output += d));
-  child.stderr!.on("data", (d) => (output += d));
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`the server process exited with code ${child.exitCode}:\n${output}`);
-    // Ready when healthy: the database opened, the chain answers, the indexer has stored a checkpoint.
-    const health = await fetch(`${url}/api/health`).catch(() => null);
-    if (health?.status === 200) break;
-    if (Date.now() > deadline) {
-      child.kill("SIGKILL");
-      throw new Error(`the server process did not become healthy within 30 s:\n${output}`);
-    }
-    await sleep(100);
-  }
-  return {
-    url,
-    async kill() {
-      child.kill("SIGKILL");
-      await exited;
-      children.delete(child);
-    },
-  };
-}
-
 // ---------------------------------------------------------------- an RPC node that can be cut off
 
 /**
@@ -250,8 +185,7 @@ describe("Server faults", () => {
     chainSnapshot = await snapshot();
   });
   afterEach(async () => {
-    for (const child of children) child.kill("SIGKILL");
-    children.clear();
+    killServerProcesses();
     await revert(chainSnapshot);
     for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
   });
@@ -265,7 +199,7 @@ describe("Server faults", () => {
     const pay = async (chunk: BatchPlan["chunks"][number]) => (await (await batch.pay(chunk.recipients, chunk.amounts, chunk.reference)).wait())!.hash;
 
     // Chunks of 2: seven recipients are four transactions.
-    const first = await startChildServer(dir, { BATCH_CHUNK_SIZE: "2" });
+    const first = await startServerProcess(dir, { BATCH_CHUNK_SIZE: "2" });
     const { idToken } = await walletUser(first as unknown as RunningServer, alice as never);
     const recipients = Array.from({ length: 7 }, (_, i) => ({ name: `Payee ${i}`, address: randomAddress(), amount: `${i + 1}.25` }));
     const started = await request(first, "POST", "/api/batch/execute", { token: idToken, body: { recipients } });
@@ -547,7 +481,7 @@ describe("Server faults", () => {
     this.timeout(90_000);
     const dir = tempDir();
     const { batchPayments } = manifest();
-    const first = await startChildServer(dir);
+    const first = await startServerProcess(dir);
     const user = await emailUser();
     const contact = { name: "Kept across a crash", address: randomAddress(), notes: "written before the kill" };
     expect((await request(first, "POST", "/api/contacts", { token: user.idToken, body: contact })).status).to.equal(201);

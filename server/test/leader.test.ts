@@ -6,7 +6,6 @@
  * kills are real: replicas run as child processes (server/src/index.ts) and get SIGKILL or SIGTERM.
  */
 import { expect } from "chai";
-import { ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import net from "node:net";
 import { tmpdir } from "node:os";
@@ -19,8 +18,8 @@ import { LOCAL_DEV_MNEMONIC, localAccountPath, seededAccount } from "../../commo
 import { DatabaseHandle, openDatabase } from "../src/db/client";
 import { startServer, RunningServer } from "../src/index";
 import { createLogger } from "../src/logger";
-import { call, DASHBOARD_ORIGIN, provider, stack, startTestServer, testConfig, testPostgres, until } from "./helpers";
-import { FIREBASE_PROJECT, freePort } from "./stack";
+import { call, provider, stack, startTestServer, testConfig, testPostgres, until } from "./helpers";
+import { killServerProcesses, startServerProcess } from "./serverProcess";
 
 const ROOT = path.resolve(__dirname, "..", "..");
 /** The issue's bound on a takeover. */
@@ -71,68 +70,6 @@ async function untilIndexEqualsChain(db: DatabaseHandle): Promise<void> {
 }
 
 // ---------------------------------------------------------------- replicas as processes
-
-const children = new Set<ChildProcess>();
-
-interface Replica {
-  url: string;
-  exited: Promise<number | null>;
-  output(): string;
-  kill(signal: "SIGKILL" | "SIGTERM"): Promise<number | null>;
-}
-
-/** The API server's own entry point in a child process, on the PostgreSQL database standing in for `dataDir`. */
-async function startReplica(dataDir: string): Promise<Replica> {
-  const port = await freePort();
-  const s = stack();
-  const child = spawn(process.execPath, ["-r", "ts-node/register/transpile-only", path.join(ROOT, "server", "src", "index.ts")], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      NETWORK: "localhost",
-      RPC_URL: s.rpcUrl,
-      DEPLOYMENTS_DIR: s.deploymentsDir,
-      DATABASE_URL: testPostgres()!.databaseUrl(dataDir),
-      FIREBASE_AUTH_EMULATOR_HOST: s.emulatorHost,
-      FIREBASE_PROJECT_ID: FIREBASE_PROJECT,
-      SERVER_HOST: "127.0.0.1",
-      SERVER_PORT: String(port),
-      DASHBOARD_ORIGIN,
-      DASHBOARD_DIST: "off",
-      INDEXER_POLL_MS: "100",
-      LOG_LEVEL: "warn",
-    },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  children.add(child);
-  let output = "";
-  child.stdout!.on("data", (d) => (output += d));
-  child.stderr!.on("data", (d) => (output += d));
-  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`the replica exited with code ${child.exitCode}:\n${output}`);
-    const ready = await fetch(`${url}/api/health`).catch(() => null);
-    if (ready?.status === 200) break;
-    if (Date.now() > deadline) {
-      child.kill("SIGKILL");
-      throw new Error(`the replica did not become healthy within 30 s:\n${output}`);
-    }
-    await sleep(100);
-  }
-  return {
-    url,
-    exited,
-    output: () => output,
-    async kill(signal) {
-      child.kill(signal);
-      const code = await exited;
-      children.delete(child);
-      return code;
-    },
-  };
-}
 
 /** How long until `url` reports itself the leader (fails past the issue's bound). */
 async function untilLeader(url: string): Promise<number> {
@@ -260,10 +197,7 @@ describe("Leadership: one replica does the background work", function () {
     before(function () {
       if (!testPostgres()) this.skip(); // PGlite: one process per data directory, no second replica
     });
-    afterEach(() => {
-      for (const child of children) child.kill("SIGKILL");
-      children.clear();
-    });
+    afterEach(() => killServerProcesses());
     after(() => {
       for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
     });
@@ -272,7 +206,7 @@ describe("Leadership: one replica does the background work", function () {
       const dir = newDir();
       const db = await openDatabase(testConfig({ PGLITE_DIR: dir }).database);
       try {
-        const [a, b] = await Promise.all([startReplica(dir), startReplica(dir)]);
+        const [a, b] = await Promise.all([startServerProcess(dir), startServerProcess(dir)]);
         const leaders = await Promise.all([a, b].map((r) => json(`${r.url}/api/health`)));
         expect(leaders.map((h) => h.body.leadership.mode)).to.deep.equal(["advisory-lock", "advisory-lock"]);
         expect(leaders.map((h) => h.body.leader).sort()).to.deep.equal([false, true]);
@@ -296,7 +230,7 @@ describe("Leadership: one replica does the background work", function () {
         expect((await json(`${follower.url}/api/health`)).body.indexer.running).to.equal(true);
 
         // SIGTERM: the leader drains, releases the lock and exits 0; the waiting replica leads at its next ask.
-        const c = await startReplica(dir);
+        const c = await startServerProcess(dir);
         expect(await isLeader(c.url)).to.equal(false);
         const stopped = Date.now();
         expect(await follower.kill("SIGTERM"), follower.output()).to.equal(0);
