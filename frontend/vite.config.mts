@@ -44,5 +44,8 @@ export default defineConfig({
     setupFiles: ["./src/test/setup.ts"],
     include: ["src/**/*.test.{ts,tsx}"],
     css: false,
+    // jsdom renders the long tables (130 contacts, 1,200 recipients) slowly on a busy two-core CI
+    // machine; 5 s (vitest's default) failed there while the same test takes about 1 s alone.
+    testTimeout: 15_000,
   },
 });
