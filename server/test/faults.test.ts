@@ -20,7 +20,7 @@ import { LOCAL_DEV_MNEMONIC, localAccountPath, seededAccount } from "../../commo
 import { openDatabase } from "../src/db/client";
 import { batchChunks, batchRecipients, chainEvents, contacts, indexerState } from "../src/db/schema";
 import type { RunningServer } from "../src/index";
-import { BatchPlan, emailUser, mine, provider, revert, snapshot, stack, startTestServer, testConfig, testPostgres, until, walletUser } from "./helpers";
+import { BatchPlan, chainKeys, emailUser, indexKeys, mine, provider, revert, snapshot, stack, startTestServer, testConfig, testPostgres, until, walletUser } from "./helpers";
 import { killServerProcesses, startServerProcess } from "./serverProcess";
 
 const ROOT = path.resolve(__dirname, "..", "..");
@@ -78,19 +78,6 @@ async function request(base: { url: string }, method: string, path: string, opti
 }
 
 // ---------------------------------------------------------------- the chain, as the node has it
-
-/** Every USDX and BatchPayments log on the chain, as "block-logIndex-blockHash" keys. */
-async function chainKeys(): Promise<string[]> {
-  const { proxy, batchPayments, deploymentBlock } = manifest();
-  const logs = await provider().getLogs({ address: [proxy, batchPayments], fromBlock: deploymentBlock, toBlock: "latest" });
-  return logs.map((l) => `${l.blockNumber}-${l.index}-${l.blockHash}`).sort();
-}
-
-/** The same keys for what a database's index holds. */
-async function indexKeys(db: RunningServer["services"]["db"]["db"]): Promise<string[]> {
-  const rows = await db.select({ blockNumber: chainEvents.blockNumber, logIndex: chainEvents.logIndex, blockHash: chainEvents.blockHash }).from(chainEvents);
-  return rows.map((r) => `${r.blockNumber}-${r.logIndex}-${r.blockHash}`).sort();
-}
 
 /** Waits until a running server's index holds exactly the chain's logs (its indexer runs on its own). */
 async function untilIndexEqualsChain(server: RunningServer, what = "the index to equal the chain"): Promise<string[]> {

@@ -1,6 +1,8 @@
 import { HDNodeWallet, JsonRpcProvider, Wallet } from "ethers";
 import { LOCAL_DEV_MNEMONIC, localAccountPath, seededAccount } from "../../common/seedAccounts";
 import { SiweMessage } from "siwe";
+import { readManifest } from "../../common/manifestFile";
+import { chainEvents } from "../src/db/schema";
 import { loadConfig, Config } from "../src/config";
 import { startServer, RunningServer } from "../src/index";
 import { createLogger } from "../src/logger";
@@ -196,4 +198,17 @@ export async function until<T>(what: string, read: () => Promise<T>, done: (valu
     if (Date.now() > deadline) throw new Error(`${what} did not happen within ${timeoutMs / 1000} s; last seen: ${JSON.stringify(value)?.slice(0, 800)}`);
     await new Promise((resolve) => setTimeout(resolve, 40));
   }
+}
+
+/** Every USDX and BatchPayments log on the chain, as "block-logIndex-blockHash" keys. */
+export async function chainKeys(): Promise<string[]> {
+  const { proxy, batchPayments, deploymentBlock } = readManifest("localhost", { DEPLOYMENTS_DIR: stack().deploymentsDir });
+  const logs = await provider().getLogs({ address: [proxy, batchPayments], fromBlock: deploymentBlock, toBlock: "latest" });
+  return logs.map((l) => `${l.blockNumber}-${l.index}-${l.blockHash}`).sort();
+}
+
+/** The same keys for what a database's index holds. */
+export async function indexKeys(db: RunningServer["services"]["db"]["db"]): Promise<string[]> {
+  const rows = await db.select({ blockNumber: chainEvents.blockNumber, logIndex: chainEvents.logIndex, blockHash: chainEvents.blockHash }).from(chainEvents);
+  return rows.map((r) => `${r.blockNumber}-${r.logIndex}-${r.blockHash}`).sort();
 }

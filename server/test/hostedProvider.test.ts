@@ -2,11 +2,9 @@ import { expect } from "chai";
 import { HDNodeWallet, getAddress, hexlify, parseUnits, randomBytes } from "ethers";
 import { BatchPayments__factory, USDX__factory } from "../../typechain-types";
 import { readManifest } from "../../common/manifestFile";
-import { chainEvents } from "../src/db/schema";
-import type { RunningServer } from "../src/index";
 import { RpcError, RpcRateLimitedError, RpcTransport, retryAfterMs } from "../src/rpcTransport";
 import { rangeAdvice } from "../src/services/logRanges";
-import { BatchPlan, call, provider, revert, seeded, snapshot, stack, startTestServer, until, walletUser } from "./helpers";
+import { BatchPlan, call, provider, revert, seeded, snapshot, stack, startTestServer, until, walletUser, chainKeys, indexKeys } from "./helpers";
 import { PROVIDERS, ProviderProxy, type LogsRefusal } from "./providerProxy";
 import { rpc } from "./stack";
 
@@ -18,16 +16,6 @@ import { rpc } from "./stack";
 
 const randomAddress = () => getAddress(hexlify(randomBytes(20)));
 
-/** What the index holds and what the chain holds, as comparable keys. */
-async function indexed(server: RunningServer): Promise<string[]> {
-  const rows = await server.services.db.db.select().from(chainEvents);
-  return rows.map((r) => `${r.blockNumber}-${r.logIndex}-${r.blockHash}`).sort();
-}
-async function onChain(): Promise<string[]> {
-  const { proxy, batchPayments, deploymentBlock } = readManifest("localhost", { DEPLOYMENTS_DIR: stack().deploymentsDir });
-  const logs = await provider().getLogs({ address: [proxy, batchPayments], fromBlock: deploymentBlock, toBlock: "latest" });
-  return logs.map((l) => `${l.blockNumber}-${l.index}-${l.blockHash}`).sort();
-}
 
 describe("Living with a hosted RPC provider (a proxy plays one in front of the node)", function () {
   this.timeout(120_000);
@@ -47,7 +35,7 @@ describe("Living with a hosted RPC provider (a proxy plays one in front of the n
     for (let i = 0; i < 3; i++) await (await token.transfer(randomAddress(), parseUnits(`${i + 1}`, 18))).wait();
     proxy = await new ProviderProxy(stack().rpcUrl).start();
     const perBlock = new Map<string, number>();
-    for (const key of await onChain()) perBlock.set(key.split("-")[0], (perBlock.get(key.split("-")[0]) ?? 0) + 1);
+    for (const key of await chainKeys()) perBlock.set(key.split("-")[0], (perBlock.get(key.split("-")[0]) ?? 0) + 1);
     densest = Math.max(...perBlock.values());
   });
   after(async () => {
@@ -99,7 +87,7 @@ describe("Living with a hosted RPC provider (a proxy plays one in front of the n
         proxy.settings = { logs: refusal };
         const server = await startTestServer({ RPC_URL: proxy.url, INDEXER_BATCH_BLOCKS: "5000" });
         try {
-          expect(await indexed(server)).to.deep.equal(await onChain());
+          expect(await indexKeys(server.services.db.db)).to.deep.equal(await chainKeys());
           const asked = proxy.seen.flatMap((s) => s.logs ?? []);
           const refused = asked.filter((l) => l.refused);
           expect(refused.length, "refusals").to.be.greaterThan(0);
@@ -188,7 +176,7 @@ describe("Living with a hosted RPC provider (a proxy plays one in front of the n
         );
         expect(job.recipientsPaid).to.equal(3);
         await server.services.indexer.syncOnce().catch(() => server.services.indexer.syncOnce());
-        expect(await indexed(server)).to.deep.equal(await onChain());
+        expect(await indexKeys(server.services.db.db)).to.deep.equal(await chainKeys());
         const statuses = new Set(proxy.seen.map((s) => s.status));
         expect([...statuses].sort()).to.deep.equal([200, 429, 503]);
         // What the transport counted is what the proxy answered.

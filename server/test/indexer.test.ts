@@ -7,8 +7,7 @@ import { USDX__factory } from "../../typechain-types";
 import { readManifest } from "../../common/manifestFile";
 import { seededAccount } from "../../common/seedAccounts";
 import { chainEvents, indexedBlocks } from "../src/db/schema";
-import type { RunningServer } from "../src/index";
-import { call, mine, provider, revert, signer, snapshot, stack, startTestServer } from "./helpers";
+import { call, mine, provider, revert, signer, snapshot, stack, startTestServer, chainKeys, indexKeys } from "./helpers";
 
 const usdx = () => USDX__factory.connect(readManifest("localhost", { DEPLOYMENTS_DIR: stack().deploymentsDir }).proxy, provider());
 
@@ -18,24 +17,12 @@ async function transfer(from: string, to: string, amount: string) {
   return (await usdx().connect(s).transfer(receiver, parseUnits(amount, 18))).wait();
 }
 
-/** What the index holds, as comparable keys. */
-async function indexed(server: RunningServer): Promise<string[]> {
-  const rows = await server.services.db.db.select().from(chainEvents);
-  return rows.map((r) => `${r.blockNumber}-${r.logIndex}-${r.blockHash}`).sort();
-}
-
-/** What the chain holds, as the same keys. */
-async function onChain(): Promise<string[]> {
-  const { proxy, batchPayments, deploymentBlock } = readManifest("localhost", { DEPLOYMENTS_DIR: stack().deploymentsDir });
-  const logs = await provider().getLogs({ address: [proxy, batchPayments], fromBlock: deploymentBlock, toBlock: "latest" });
-  return logs.map((l) => `${l.blockNumber}-${l.index}-${l.blockHash}`).sort();
-}
 
 describe("Event indexer", () => {
   it("indexes every event of the deployment, with the chain's block hashes", async () => {
     const server = await startTestServer();
     try {
-      expect(await indexed(server)).to.deep.equal(await onChain());
+      expect(await indexKeys(server.services.db.db)).to.deep.equal(await chainKeys());
     } finally {
       await server.close();
     }
@@ -54,7 +41,7 @@ describe("Event indexer", () => {
       try {
         const rows = await second.services.db.db.select().from(chainEvents);
         expect(rows.filter((r) => r.blockNumber > checkpoint)).to.have.length(2);
-        expect(await indexed(second)).to.deep.equal(await onChain());
+        expect(await indexKeys(second.services.db.db)).to.deep.equal(await chainKeys());
       } finally {
         await second.close();
       }
@@ -73,13 +60,13 @@ describe("Event indexer", () => {
       await transfer("alice", "bob", "3");
       await transfer("alice", "carol", "4");
       await server.services.indexer.syncOnce();
-      const abandoned = await indexed(server);
+      const abandoned = await indexKeys(server.services.db.db);
       await revert(id);
       await mine(); // the new fork: an empty block, then a different transfer at the same heights
       await transfer("bob", "alice", "5");
       await server.services.indexer.syncOnce();
-      const now = await indexed(server);
-      expect(now).to.deep.equal(await onChain());
+      const now = await indexKeys(server.services.db.db);
+      expect(now).to.deep.equal(await chainKeys());
       expect(now.filter((k) => abandoned.includes(k))).to.have.length(abandoned.length - 2);
       const history = await call(server, "GET", `/api/accounts/${await (await signer(seededAccount("carol").index)).getAddress()}/history`);
       expect(history.body.items.map((i: any) => i.amount)).not.to.include("4");
