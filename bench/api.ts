@@ -268,7 +268,7 @@ async function benchSupply(server: RunningServer, stack: Stack, events: number):
   };
   // A fresh fold, as a new process would start: the first answer replays all supply events.
   const { TokenStateService } = await import("../server/src/services/tokenState");
-  const fresh = new TokenStateService(server.services.chain, server.services.events, () => server.services.indexer.version);
+  const fresh = new TokenStateService(server.services.chain, server.services.events, () => server.services.indexer.currentVersion());
   const t = process.hrtime.bigint();
   const replayed = await fresh.supplyHistory(200);
   const coldMs = Number(process.hrtime.bigint() - t) / 1e6;

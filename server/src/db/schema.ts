@@ -262,3 +262,18 @@ export const deposits = pgTable(
     index("deposits_user_signed").on(t.uid, t.signedAt),
   ],
 );
+
+/**
+ * Requests counted against a rate limit, one row per limit and client (`key`, e.g.
+ * "batch-reports:uid:..."), in a fixed window that ends at `reset_at`. In the database so that every
+ * replica counts into the same window (services/rateLimitStore.ts); expired rows are swept.
+ */
+export const rateLimitHits = pgTable(
+  "rate_limit_hits",
+  {
+    key: text("key").primaryKey(),
+    hits: integer("hits").notNull(),
+    resetAt: timestamp("reset_at", { withTimezone: true }).notNull(),
+  },
+  (t) => [index("rate_limit_hits_reset").on(t.resetAt)],
+);

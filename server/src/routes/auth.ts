@@ -28,7 +28,7 @@ function hasValidChecksum(address: string): boolean {
 /** Wallet sign-in (SIWE): POST /api/auth/nonce, POST /api/auth/wallet-auth; GET /api/auth/me. */
 export function authRoutes(services: Services): Router {
   const router = Router();
-  const limited = authRateLimit(services.config.rateLimits.authPerMinute);
+  const limited = authRateLimit(services.rateLimits, services.config.rateLimits.authPerMinute);
 
   router.post("/nonce", limited, async (_req, res) => {
     res.json({ success: true, ...(await services.siwe.issueNonce()) });

@@ -99,9 +99,9 @@ export function bankRoutes(services: Services): Router {
   router.use(requireUser(services.auth));
   // Per user, each its own budget (MOCK_BANK_WRITES_PER_MINUTE): what creates rows or mints.
   const perMinute = services.config.bank.writesPerMinute;
-  const accountLimit = perUserRateLimit(perMinute, "new bank accounts");
-  const walletLimit = perUserRateLimit(perMinute, "wallet requests");
-  const depositLimit = perUserRateLimit(perMinute, "deposit requests");
+  const accountLimit = perUserRateLimit(services.rateLimits, "bank-accounts", perMinute, "new bank accounts");
+  const walletLimit = perUserRateLimit(services.rateLimits, "bank-wallets", perMinute, "wallet requests");
+  const depositLimit = perUserRateLimit(services.rateLimits, "bank-deposits", perMinute, "deposit requests");
 
   router.get("/terms", async (_req, res) => {
     res.json({ success: true, mock: true, ...(await bank.terms(currentUser(res).uid)) });

@@ -52,9 +52,9 @@ export function batchRoutes(services: Services): Router {
   const { batch } = services;
   const { limits } = services.config;
   // Each report may cost the watcher a node lookup: a user may send this many a minute.
-  const reportLimit = perUserRateLimit(limits.batchReportsPerMinute, `transaction reports (at most ${limits.batchReportsPerMinute} a minute)`);
+  const reportLimit = perUserRateLimit(services.rateLimits, "batch-reports", limits.batchReportsPerMinute, `transaction reports (at most ${limits.batchReportsPerMinute} a minute)`);
 
-  router.post("/parse-csv", csvRateLimit(services.config.rateLimits.csvPerMinute), signedIn, (req, res) => {
+  router.post("/parse-csv", csvRateLimit(services.rateLimits, "csv-batch", services.config.rateLimits.csvPerMinute), signedIn, (req, res) => {
     const { csvData } = parse(parseCsvBody, req.body, "body");
     const data = parseRecipientsCsv(csvData, services.config.batch.maxRows);
     res.json({ success: true, error: null, data });

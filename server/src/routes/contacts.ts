@@ -66,7 +66,7 @@ export function contactRoutes(services: Services): Router {
       .send(writeCsv(["Name", "Address", "Notes"], rows));
   });
 
-  router.post("/import", csvRateLimit(services.config.rateLimits.csvPerMinute), async (req, res) => {
+  router.post("/import", csvRateLimit(services.rateLimits, "csv-contacts", services.config.rateLimits.csvPerMinute), async (req, res) => {
     const body = parse(importBody, req.body, "body");
     const result = await contacts.importCsv(currentUser(res).uid, body.csvData, services.config.batch.maxRows, services.config.limits.contacts);
     res.json({ success: true, ...result });

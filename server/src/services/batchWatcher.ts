@@ -215,7 +215,6 @@ export class BatchWatcher {
       return "paid";
     });
     if (verdict === "paid") {
-      this.batch.invalidate();
       this.log.info({ job: chunk.jobId, chunk: chunk.index, tx, closed: chunk.status === "closed" }, "batch chunk paid");
     }
     return verdict;
@@ -276,7 +275,6 @@ export class BatchWatcher {
           .where(and(eq(batchChunks.jobId, chunk.jobId), eq(batchChunks.index, chunk.index), eq(batchChunks.status, "submitted"), eq(batchChunks.txHash, chunk.txHash!)))
           .returning({ index: batchChunks.index });
         if (!failed) continue;
-        this.batch.invalidate();
         this.log.info({ job: chunk.jobId, chunk: chunk.index, tx: chunk.txHash, error: failure }, "batch chunk failed");
         touched.add(chunk.jobId);
       }
@@ -432,6 +430,5 @@ export class BatchWatcher {
       });
       this.log.info({ job: id, chunks: closed }, "failed batch job closed");
     }
-    this.batch.invalidate();
   }
 }

@@ -11,3 +11,41 @@ export async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) =>
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
   return results;
 }
+
+/**
+ * A read each caller may trust to be as new as its call: a caller joins the read under way only if
+ * it began after the call, else it waits for the next one, which every caller arriving meanwhile
+ * shares. So any write committed before a call is seen by the read that answers it, while a crowd
+ * of callers costs one read at a time (two at most in line), not one each.
+ */
+export class FreshRead<T> {
+  private running: Promise<T> | null = null;
+  private next: Promise<T> | null = null;
+
+  constructor(private readonly read: () => Promise<T>) {}
+
+  get(): Promise<T> {
+    if (!this.running) return this.start();
+    if (!this.next) {
+      const settled = this.running.then(
+        () => undefined,
+        () => undefined,
+      );
+      this.next = settled.then(() => {
+        this.next = null;
+        return this.start();
+      });
+    }
+    return this.next;
+  }
+
+  private start(): Promise<T> {
+    const value = this.read();
+    this.running = value;
+    const done = () => {
+      if (this.running === value) this.running = null;
+    };
+    value.then(done, done);
+    return value;
+  }
+}

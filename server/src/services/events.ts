@@ -74,8 +74,8 @@ export class EventsService {
   constructor(
     private readonly db: Database,
     private readonly deploymentBlock: number,
-    /** The indexer's version: it changes whenever the index does. */
-    private readonly indexVersion: () => number,
+    /** The index's version as of now: it changes whenever the index does. */
+    private readonly indexVersion: () => Promise<number>,
   ) {}
 
   /** The newest block the index covers, or null before the first step. */
@@ -92,8 +92,8 @@ export class EventsService {
    * `range.fromBlock` instead (the spec's 'Load Previous Events') works too, but skips the rest of
    * a block this page split.
    */
-  list(query: { fromBlock?: number; toBlock?: number; limit: number; eventName: string | null; cursor?: string }): Promise<EventPage> {
-    const version = this.indexVersion();
+  async list(query: { fromBlock?: number; toBlock?: number; limit: number; eventName: string | null; cursor?: string }): Promise<EventPage> {
+    const version = await this.indexVersion();
     if (this.pages.version !== version || this.pages.byQuery.size >= PAGE_CACHE_ENTRIES) this.pages = { version, byQuery: new Map() };
     const key = JSON.stringify([query.fromBlock, query.toBlock, query.limit, query.eventName, query.cursor]);
     let page = this.pages.byQuery.get(key);
@@ -283,8 +283,8 @@ function fromRawRow(r: Record<string, unknown>): EventRecord {
  * A value folded over the index's events in chain order, kept up to date incrementally: when the
  * index version changes, one query reads the index's head and, if the index still holds the block
  * where the fold stopped with the same hash, the events after it, which are applied; otherwise (a
- * rewind, a reorg, a new deployment) the fold starts over from all events. Checking costs nothing
- * while the version is unchanged; one update at a time, shared by every request meanwhile.
+ * rewind, a reorg, a new deployment) the fold starts over from all events. Checking costs at most
+ * the version's check while it is unchanged; one update at a time, shared by every request meanwhile.
  */
 export class IndexFold<S> {
   private current: { version: number; head: IndexHead | null; state: S; generation: number } | null = null;
@@ -293,7 +293,7 @@ export class IndexFold<S> {
 
   constructor(
     private readonly events: EventsService,
-    private readonly indexVersion: () => number,
+    private readonly indexVersion: () => Promise<number>,
     private readonly fold: {
       /** The events the fold reads. */
       filters: readonly EventFilter[];
@@ -305,10 +305,10 @@ export class IndexFold<S> {
   ) {}
 
   /** The state as of the index now; `generation` changes whenever an event was applied or the fold started over. */
-  get(): Promise<FoldResult<S>> {
-    const version = this.indexVersion();
+  async get(): Promise<FoldResult<S>> {
+    const version = await this.indexVersion();
     const current = this.current;
-    if (current && current.version === version) return Promise.resolve({ state: current.state, generation: current.generation });
+    if (current && current.version === version) return { state: current.state, generation: current.generation };
     if (this.update?.version === version) return this.update.value;
     // Updates run one after another: each carries on from where the previous one stopped.
     const previous = this.update?.value.catch(() => undefined) ?? Promise.resolve();

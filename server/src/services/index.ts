@@ -10,6 +10,7 @@ import { ContactsService } from "./contacts";
 import { EventsService } from "./events";
 import { AuthProvider } from "./firebaseAuth";
 import { EventIndexer } from "./indexer";
+import { RateLimitStores } from "./rateLimitStore";
 import { createLeadership, Leadership } from "./leader";
 import { SiweService } from "./siwe";
 import { TokenStateService } from "./tokenState";
@@ -31,14 +32,17 @@ export interface Services {
   bank: MockBankService;
   /** Whether this replica runs the background work (the indexer, the batch watcher, the bank's worker); started by startServer. */
   leadership: Leadership;
+  /** The rate limits' counters, in the database so that they hold across replicas. */
+  rateLimits: RateLimitStores;
   /** Set when the server drains (SIGTERM): /api/ready answers 503 and requests are answered with Connection: close. */
   serving: { draining: boolean };
 }
 
 export function buildServices(config: Config, chain: Chain, db: DatabaseHandle, auth: AuthProvider, log: Logger): Services {
-  const indexer = new EventIndexer(db.db, chain, config.indexer, log.child({ component: "indexer" }));
-  // Their caches are keyed by the indexer's version, so they refresh as the index changes.
-  const indexVersion = () => indexer.version;
+  const indexer = new EventIndexer(db.db, chain, config.indexer, log.child({ component: "indexer" }), db.kind === "postgres");
+  // Their caches are keyed by the index's version as of each request, so they refresh as the index
+  // changes, whichever replica changed it.
+  const indexVersion = () => indexer.currentVersion();
   const events = new EventsService(db.db, chain.manifest.deploymentBlock, indexVersion);
   const tokenState = new TokenStateService(chain, events, indexVersion, Date.now, () => indexer.status().checkpoint);
   const siwe = new SiweService(db.db, auth, { domains: config.siweDomains, chainId: config.chainId, adminWallets: config.adminWallets });
@@ -66,5 +70,5 @@ export function buildServices(config: Config, chain: Chain, db: DatabaseHandle, 
     },
     log.child({ component: "leader" }),
   );
-  return { config, chain, db, auth, indexer, events, tokenState, siwe, audit: new AuditService(db.db), batch, batchWatcher, contacts, bank, leadership, serving: { draining: false } };
+  return { config, chain, db, auth, indexer, events, tokenState, siwe, audit: new AuditService(db.db), batch, batchWatcher, contacts, bank, leadership, rateLimits: new RateLimitStores(db.db), serving: { draining: false } };
 }

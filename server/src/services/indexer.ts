@@ -7,7 +7,7 @@ import { batchChunks, batchJobs, batchRecipients, chainEvents, indexedBlocks, in
 import { checkDeploymentOnChain } from "../../../common/manifestFile";
 import type { Logger } from "../logger";
 import { Ticker } from "./ticker";
-import { mapLimit } from "./concurrency";
+import { FreshRead, mapLimit } from "./concurrency";
 import { rangeAdvice } from "./logRanges";
 
 const STATE_ID = "usdx";
@@ -58,12 +58,16 @@ export class EventIndexer {
   private ceilingSetAt = 0;
   /** When the deployment was last found on the chain (0: check at the next step). */
   private deploymentCheckedAt = 0;
+  /** The stored head as of a read begun after the caller asked (see currentVersion). */
+  private readonly storedHead = new FreshRead(() => this.readStoredCheckpoint());
 
   constructor(
     private readonly db: Database,
     private readonly chain: Chain,
     private readonly options: Config["indexer"],
     private readonly log: Logger,
+    /** Other replicas share the database (PostgreSQL), so whichever of them leads may write the index. */
+    private readonly shared = false,
   ) {
     this.ticker = new Ticker(() => this.sync(), options.pollMs, log, "indexer");
     this.follower = new Ticker(() => this.readStoredHead(), options.pollMs, log, "index follower");
@@ -80,6 +84,19 @@ export class EventIndexer {
    * chain figures that go with the index's head, are keyed by it, so they cost no query to check.
    */
   get version(): number {
+    return this.changes;
+  }
+
+  /**
+   * The version as of the database now, for a cache about to answer. While this replica runs the
+   * indexer nobody else writes the index, so the in-memory version is exact and costs nothing. A
+   * replica that follows reads the stored head first (one small query, shared by every request that
+   * arrives while it is under way, and begun after each of them arrived), so no cache of it serves
+   * a figure older than what the leader has committed: the follower's poll alone would leave it up
+   * to INDEXER_POLL_MS behind.
+   */
+  async currentVersion(): Promise<number> {
+    if (this.shared && !this.state.running) await this.storedHead.get();
     return this.changes;
   }
 
@@ -118,22 +135,44 @@ export class EventIndexer {
     return this.follower.stop();
   }
 
+  /** The follower's poll: the stored head, and how far it is behind the chain's (for /api/health). */
   private async readStoredHead(): Promise<void> {
-    const { manifest, provider } = this.chain;
-    const [row] = await this.db.select().from(indexerState).where(eq(indexerState.id, STATE_ID));
+    const checkpoint = await this.storedHead.get();
+    if (checkpoint === null) return;
+    const head = await this.chain.provider.getBlockNumber();
+    this.state.head = head;
+    this.state.lag = Math.max(0, head - checkpoint);
+  }
+
+  /**
+   * Reads the stored checkpoint and its block's hash in one query and notes them (the version moves
+   * when they changed). Every write to the index moves the checkpoint in the same transaction (a
+   * step to a new block, a rewind to an older one, a new deployment's start), so the pair names
+   * what the index holds. Null while the stored index is another deployment's.
+   */
+  private async readStoredCheckpoint(): Promise<number | null> {
+    const { manifest } = this.chain;
+    const [row] = await this.db
+      .select({
+        checkpoint: indexerState.checkpointBlock,
+        chainId: indexerState.chainId,
+        proxy: indexerState.proxy,
+        deploymentBlockHash: indexerState.deploymentBlockHash,
+        updatedAt: indexerState.updatedAt,
+        hash: indexedBlocks.blockHash,
+      })
+      .from(indexerState)
+      .leftJoin(indexedBlocks, eq(indexedBlocks.blockNumber, indexerState.checkpointBlock))
+      .where(eq(indexerState.id, STATE_ID));
     // Another deployment's index (the leader has yet to start it over) is no checkpoint of this one.
     if (!row || row.chainId !== manifest.chainId || row.proxy !== manifest.proxy || row.deploymentBlockHash !== manifest.deploymentBlockHash) {
       this.state.checkpoint = null;
-      return;
+      return null;
     }
-    const checkpoint = row.checkpointBlock;
-    const [stored] = await this.db.select().from(indexedBlocks).where(eq(indexedBlocks.blockNumber, checkpoint));
-    this.observeHead(checkpoint, stored?.blockHash ?? null);
-    const head = await provider.getBlockNumber();
-    this.state.checkpoint = checkpoint;
-    this.state.head = head;
-    this.state.lag = Math.max(0, head - checkpoint);
+    this.observeHead(row.checkpoint, row.hash ?? null);
+    this.state.checkpoint = row.checkpoint;
     this.state.lastSyncAt = row.updatedAt ? new Date(row.updatedAt).toISOString() : this.state.lastSyncAt;
+    return row.checkpoint;
   }
 
   /** Indexes up to the confirmed head now; one call at a time. Returns the new checkpoint. */

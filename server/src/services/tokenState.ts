@@ -56,7 +56,8 @@ async function orFromIndex<T>(confirmed: Promise<T>, fromIndex: () => T | Promis
 /**
  * What the token holds now, read from the chain and cached per state of the index: a cached answer
  * is served while the index has not changed (no new block, no rewind), and never for more than 5
- * minutes. Checking costs nothing (the indexer's version is in memory), and the read after a change
+ * minutes. Checking costs nothing on the replica that indexes (its version is in memory) and one
+ * small shared query on one that follows (`EventIndexer.currentVersion`); the read after a change
  * is shared by every request that arrives while it is under way.
  */
 export class TokenStateService {
@@ -75,8 +76,8 @@ export class TokenStateService {
   constructor(
     private readonly chain: Chain,
     private readonly events: EventsService,
-    /** The indexer's version: it changes whenever the index does. */
-    private readonly indexVersion: () => number,
+    /** The index's version as of now: it changes whenever the index does. */
+    private readonly indexVersion: () => Promise<number>,
     private readonly now: () => number = Date.now,
     /** The block the index has reached (null before its first step): what figures from the index are as of. */
     private readonly indexCheckpoint: () => number | null = () => null,
@@ -114,7 +115,7 @@ export class TokenStateService {
   }
 
   async token(): Promise<TokenInfo> {
-    const version = this.indexVersion();
+    const version = await this.indexVersion();
     const cached = this.tokenCache;
     if (cached && cached.version === version && this.now() - cached.at < TOKEN_CACHE_MS) return cached.value;
     // A new block makes every poller miss at once: one chain read answers them all.
