@@ -1,21 +1,25 @@
 /**
- * Load bench (`npm run bench:load`): 200 concurrent clients, each with keep-alive connections,
- * poll what the dashboard polls for LOAD_SECONDS (60 by default): a batch job's status, the token
- * figures and the first page of events. Prints requests per second, p50/p95/p99 latency per
- * endpoint and overall, and every error (a non-2xx answer or a network failure).
- * Target: zero errors and p99 under 100 ms. Loopback only; bounded in time.
+ * Load bench (`npm run bench:load [replicas]`): 200 concurrent keep-alive clients poll what the
+ * dashboard polls (a batch job's status, the token figures, the first page of events) for
+ * LOAD_SECONDS (30 by default) a run, each request going to the next replica in turn, as behind a
+ * round-robin load balancer. Prints requests a second, p50/p95/p99 latency per endpoint and overall,
+ * every error (a non-2xx answer or a network failure), and how busy the machine's cores were.
  *
- * Each client asks for all three every LOAD_POLL_MS (1,000 by default: three times as often as
- * the dashboard polls a running batch), starting at a random moment of the first interval.
- * LOAD_POLL_MS=0 asks back to back with no pause: the server's capacity rather than a polling load.
+ * With no argument it compares: 1 replica on PGlite (`npm start`'s database), 1 and 3 replicas on
+ * one PostgreSQL server. `npm run bench:load -- 3` runs 3 replicas on PostgreSQL alone
+ * (LOAD_DATABASE=pglite for PGlite, 1 replica only). Each setup runs twice: clients polling every
+ * LOAD_POLL_MS (1,000: three times as often as the Payments screen polls a running batch), and the
+ * capacity run, back to back with no pause (LOAD_POLL_MS=0). Setting LOAD_POLL_MS runs that one.
  *
- * The server runs in a process of its own, as it does in production, so the clients' work in this
- * process does not sit on the server's event loop and inflate its latency. A transfer is mined every
- * LOAD_TRANSFER_MS (3,000 by default; 0 for none) so the index advances and the token figures'
- * cache turns over during the run, as it does on a live chain.
+ * Goals: zero errors; p99 under 50 ms with 200 clients polling every second on one replica; more
+ * capacity with 3 replicas than with 1 (the ratio is printed, and explained when under 1.5).
+ *
+ * Servers are the real entry point in processes of their own, as in production, so the clients'
+ * work in this process does not sit on a server's event loop. PostgreSQL is a throwaway server in a
+ * temporary directory (server/test/postgres.ts), a new database per setup. A transfer is mined every
+ * LOAD_TRANSFER_MS (3,000; 0 for none) so the index advances and the caches turn over, as on a live
+ * chain. Loopback only; bounded in time.
  */
-import { ChildProcess, spawn } from "node:child_process";
-import http from "node:http";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -26,207 +30,219 @@ import { EVENTS_DEFAULT_LIMIT } from "../common/events";
 import { seededAccount } from "../common/seedAccounts";
 import { formatTable } from "../scripts/lib/report";
 import { emailUser } from "../server/test/helpers";
-import { FIREBASE_PROJECT, freePort, startStack, Stack } from "../server/test/stack";
+import { startPostgres, PostgresServer } from "../server/test/postgres";
+import { ServerProcess, startServerProcess } from "../server/test/serverProcess";
+import { startStack, Stack } from "../server/test/stack";
+import { Endpoint, RunResult, figures, runLoad, warmUp } from "./lib/loadRun";
 
-const SECONDS = Number(process.env.LOAD_SECONDS || 60);
+const SECONDS = Number(process.env.LOAD_SECONDS || 30);
 const CLIENTS = Number(process.env.LOAD_CLIENTS || 200);
 const TRANSFER_MS = Number(process.env.LOAD_TRANSFER_MS ?? 3000);
-const POLL_MS = Number(process.env.LOAD_POLL_MS ?? 1000);
+const MODES = process.env.LOAD_POLL_MS !== undefined && process.env.LOAD_POLL_MS !== "" ? [Number(process.env.LOAD_POLL_MS)] : [1000, 0];
 // Each client polls the job of one of these users (their own, as the dashboard does).
 const USERS = 20;
 const RECIPIENTS_PER_JOB = 25;
-const TARGET_P99_MS = 100;
+const TARGET_P99_MS = 50;
+const TARGET_RATIO = 1.5;
 
-const ROOT = path.resolve(__dirname, "..");
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const randomAddress = () => getAddress(hexlify(randomBytes(20)));
-
-interface Server {
-  url: string;
-  port: number;
-  stop(): Promise<void>;
+type Database = "pglite" | "postgres";
+interface Setup {
+  database: Database;
+  replicas: number;
+}
+interface Run {
+  setup: Setup;
+  pollMs: number;
+  result: RunResult;
 }
 
-/** The API server's own entry point in a child process, on a PGlite directory as `npm start` runs it. */
-async function startServerProcess(stack: Stack, dataDir: string): Promise<Server> {
-  const port = await freePort();
-  const child: ChildProcess = spawn(process.execPath, ["-r", "ts-node/register/transpile-only", path.join(ROOT, "server", "src", "index.ts")], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      NETWORK: "localhost",
-      RPC_URL: stack.rpcUrl,
-      DEPLOYMENTS_DIR: stack.deploymentsDir,
-      DATABASE_URL: "",
-      PGLITE_DIR: dataDir,
-      FIREBASE_AUTH_EMULATOR_HOST: stack.emulatorHost,
-      FIREBASE_PROJECT_ID: FIREBASE_PROJECT,
-      SERVER_HOST: "127.0.0.1",
-      SERVER_PORT: String(port),
-      LOG_LEVEL: "warn",
-    },
-    stdio: ["ignore", "inherit", "inherit"],
-  });
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
-  while ((await fetch(`${url}/api/health`).catch(() => null))?.status !== 200) {
-    if (child.exitCode !== null) throw new Error(`the server exited with code ${child.exitCode}`);
-    if (Date.now() > deadline) throw new Error("the server did not become healthy within 60 s");
-    await sleep(200);
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const randomAddress = () => getAddress(hexlify(randomBytes(20)));
+const label = (s: Setup) => `${s.replicas} replica${s.replicas === 1 ? "" : "s"}, ${s.database === "pglite" ? "PGlite" : "PostgreSQL"}`;
+const mode = (pollMs: number) => (pollMs > 0 ? `polling every ${pollMs} ms` : "capacity");
+
+function setupsToRun(): Setup[] {
+  const arg = process.argv[2];
+  if (arg === undefined) {
+    return [
+      { database: "pglite", replicas: 1 },
+      { database: "postgres", replicas: 1 },
+      { database: "postgres", replicas: 3 },
+    ];
   }
+  const replicas = Number(arg);
+  if (!Number.isInteger(replicas) || replicas < 1 || replicas > 16) throw new Error(`The replica count must be a whole number from 1 to 16, not '${arg}'.`);
+  const database = (process.env.LOAD_DATABASE || "postgres") as Database;
+  if (database !== "pglite" && database !== "postgres") throw new Error(`LOAD_DATABASE must be pglite or postgres, not '${database}'.`);
+  if (database === "pglite" && replicas > 1) throw new Error("PGlite runs one replica: one process owns its data directory. Use PostgreSQL (the default) for more.");
+  return [{ database, replicas }];
+}
+
+/** The replicas of one setup: on PGlite one process on a new data directory; on PostgreSQL `replicas` processes on a new database. */
+async function startReplicas(setup: Setup, postgres: PostgresServer | null, n: number): Promise<{ replicas: ServerProcess[]; stop(): Promise<void> }> {
+  const dir = mkdtempSync(path.join(tmpdir(), "usdx-load-"));
+  let databaseUrl = "";
+  if (setup.database === "postgres") {
+    postgres!.psql(`create database load_${n}`);
+    databaseUrl = postgres!.url(`load_${n}`);
+  }
+  // INDEXER_POLL_MS: the local chain's default (the test starter's is shorter); the rest as npm start sets it.
+  const env = { DATABASE_URL: databaseUrl, INDEXER_POLL_MS: "500", RATE_LIMIT_AUTH_PER_MINUTE: "1000" };
+  // The first migrates and leads; the others join it.
+  const replicas = [await startServerProcess(dir, env)];
+  replicas.push(...(await Promise.all(Array.from({ length: setup.replicas - 1 }, () => startServerProcess(dir, env)))));
   return {
-    url,
-    port,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        child.once("exit", () => resolve());
-        child.kill("SIGTERM");
-      }),
+    replicas,
+    async stop() {
+      await Promise.all(replicas.map((r) => r.kill("SIGTERM")));
+      rmSync(dir, { recursive: true, force: true });
+    },
   };
 }
 
-interface Sample {
-  endpoint: string;
-  ms: number;
-  ok: boolean;
-}
-
-/** One GET on a keep-alive agent: its status (0 for a network failure) and the time to the last byte. */
-function get(agent: http.Agent, port: number, urlPath: string, token: string | null): Promise<{ status: number; ms: number; error?: string }> {
-  const started = process.hrtime.bigint();
-  const elapsed = () => Number(process.hrtime.bigint() - started) / 1e6;
-  return new Promise((resolve) => {
-    const req = http.request({ agent, host: "127.0.0.1", port, path: urlPath, method: "GET", headers: token ? { authorization: `Bearer ${token}` } : {} }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (c: Buffer) => chunks.push(c));
-      res.on("end", () => {
-        const status = res.statusCode ?? 0;
-        resolve({ status, ms: elapsed(), error: status >= 200 && status < 300 ? undefined : `${status} ${Buffer.concat(chunks).toString().slice(0, 200)}` });
-      });
-      res.on("error", (e) => resolve({ status: 0, ms: elapsed(), error: e.message }));
+/** USERS users, each with a batch job of RECIPIENTS_PER_JOB recipients, and the endpoints the clients poll. */
+async function dashboardEndpoints(url: string): Promise<Endpoint[]> {
+  const users: { token: string; statusPath: string }[] = [];
+  for (let i = 0; i < USERS; i++) {
+    const { idToken } = await emailUser();
+    const res = await fetch(`${url}/api/batch/execute`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${idToken}` },
+      body: JSON.stringify({ recipients: Array.from({ length: RECIPIENTS_PER_JOB }, (_, j) => ({ name: `Payee ${j}`, address: randomAddress(), amount: `${j + 1}.5` })) }),
     });
-    req.on("error", (e) => resolve({ status: 0, ms: elapsed(), error: e.message }));
-    req.end();
-  });
+    const job = (await res.json()) as { jobId?: string; error?: string };
+    if (res.status !== 201 || !job.jobId) throw new Error(`POST /api/batch/execute: ${res.status} ${job.error}`);
+    // The URL the Payments screen polls every 3 s (frontend/src/features/payments/api/batch.ts).
+    users.push({ token: idToken, statusPath: `/api/batch/${job.jobId}?offset=0&limit=1` });
+  }
+  return [
+    { name: "GET /api/batch/:id (job status)", path: (c) => users[c % USERS].statusPath, token: (c) => users[c % USERS].token },
+    { name: "GET /api/token", path: () => "/api/token", token: () => null },
+    { name: `GET /api/events?limit=${EVENTS_DEFAULT_LIMIT}`, path: () => `/api/events?limit=${EVENTS_DEFAULT_LIMIT}`, token: () => null },
+  ];
 }
 
-const percentile = (sorted: number[], p: number) => (sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]);
+/** A live chain: a transfer every TRANSFER_MS moves the index on while the clients poll. */
+function mineTransfers(stack: Stack): { stop(): Promise<number> } {
+  if (TRANSFER_MS <= 0) return { stop: async () => 0 };
+  let mining = true;
+  const provider = new JsonRpcProvider(stack.rpcUrl, 31337, { staticNetwork: true, cacheTimeout: -1 });
+  const done = (async () => {
+    const usdx = USDX__factory.connect(readManifest("localhost", { DEPLOYMENTS_DIR: stack.deploymentsDir }).proxy, await provider.getSigner(seededAccount("alice").index));
+    const bob = await (await provider.getSigner(seededAccount("bob").index)).getAddress();
+    let mined = 0;
+    while (mining) {
+      await (await usdx.transfer(bob, parseUnits("0.01", 18))).wait();
+      mined++;
+      await sleep(TRANSFER_MS);
+    }
+    provider.destroy();
+    return mined;
+  })();
+  return {
+    stop: () => {
+      mining = false;
+      return done;
+    },
+  };
+}
+
+const ms = (n: number) => n.toFixed(1);
+const pct = (n: number) => `${Math.round(n * 100)}%`;
+
+function printRun(run: Run, endpoints: Endpoint[]): void {
+  const { samples, seconds, errors, cpu } = run.result;
+  const row = (name: string, of: typeof samples) => {
+    const f = figures(of, seconds);
+    return [name, String(f.requests), f.perSecond.toFixed(0), ms(f.p50), ms(f.p95), ms(f.p99), ms(f.max), String(f.errors)];
+  };
+  const rows = endpoints.map((e) => row(e.name, samples.filter((s) => s.endpoint === e.name)));
+  rows.push(row("overall", samples));
+  console.log(`\n${label(run.setup)}, ${CLIENTS} clients ${mode(run.pollMs)}, ${seconds.toFixed(1)} s (latency in ms, to the last byte); CPU ${pct(cpu.busy)} busy of ${cpu.cores} cores, the clients ${pct(cpu.clients)} of that\n`);
+  console.log(formatTable(["endpoint", "requests", "req/s", "p50", "p95", "p99", "max", "errors"], rows));
+  if (errors.size > 0) {
+    console.log("\nErrors:");
+    for (const [what, count] of errors) console.log(`  ${count} x ${what}`);
+  }
+}
+
+/** The summary and the goals; false when one is missed. */
+function printSummary(runs: Run[]): boolean {
+  const all = runs.map((r) => ({ run: r, f: figures(r.result.samples, r.result.seconds) }));
+  console.log("\nSummary\n");
+  console.log(
+    formatTable(
+      ["setup", "mode", "req/s", "p50", "p95", "p99", "errors", "CPU busy", "clients' CPU"],
+      all.map(({ run, f }) => [label(run.setup), mode(run.pollMs), f.perSecond.toFixed(0), ms(f.p50), ms(f.p95), ms(f.p99), String(f.errors), pct(run.result.cpu.busy), pct(run.result.cpu.clients)]),
+    ),
+  );
+  let met = true;
+  const errors = all.reduce((sum, { f }) => sum + f.errors, 0);
+  console.log(`\ngoal: zero errors: ${errors} errors: ${errors === 0 ? "met" : "MISSED"}`);
+  met &&= errors === 0;
+  for (const { run, f } of all.filter(({ run }) => run.setup.replicas === 1 && run.pollMs === 1000)) {
+    const ok = f.p99 < TARGET_P99_MS;
+    console.log(`goal: ${CLIENTS} clients polling every second at p99 under ${TARGET_P99_MS} ms on one replica (${label(run.setup)}): p99 ${ms(f.p99)} ms: ${ok ? "met" : "MISSED"}`);
+    met &&= ok;
+  }
+  const capacity = (replicas: number) => all.find(({ run }) => run.setup.database === "postgres" && run.setup.replicas === replicas && run.pollMs === 0);
+  const one = capacity(1);
+  const three = capacity(3);
+  if (one && three) {
+    const ratio = three.f.perSecond / one.f.perSecond;
+    const ok = ratio > 1;
+    console.log(`goal: more capacity with 3 replicas than with 1 on PostgreSQL: ${three.f.perSecond.toFixed(0)} / ${one.f.perSecond.toFixed(0)} req/s = ${ratio.toFixed(2)}x: ${ok ? "met" : "MISSED"}`);
+    met &&= ok;
+    if (ratio < TARGET_RATIO) {
+      const cores = one.run.result.cpu.cores;
+      console.log(
+        `\nWhy under ${TARGET_RATIO}x: replicas add processes, not cores. At capacity with one replica this machine's ${cores} cores were already ` +
+          `${pct(one.run.result.cpu.busy)} busy (the ${CLIENTS} clients themselves ${pct(one.run.result.cpu.clients)} of that; PostgreSQL, the Hardhat node and the replica the rest), ` +
+          `and ${pct(three.run.result.cpu.busy)} with three. A second and third replica can only use what the first left idle (time it spent waiting on PostgreSQL ` +
+          `and on its single event loop), and each adds its own share of the fixed work (its leader check or index follower, its caches' misses). ` +
+          `On machines where the replicas get cores of their own, and the clients and PostgreSQL run elsewhere, capacity grows with the replica count until PostgreSQL is the limit.`,
+      );
+    }
+  }
+  return met;
+}
 
 async function main() {
+  const setups = setupsToRun();
   console.log("Starting a Hardhat node (deployed and seeded) and the Auth emulator...");
   const stack = await startStack();
-  (globalThis as { usdxStack?: Stack }).usdxStack = stack; // emailUser signs up through this emulator
-  const dataDir = mkdtempSync(path.join(tmpdir(), "usdx-load-"));
-  let server: Server | null = null;
-  let mining = false;
-  let miner: Promise<number> = Promise.resolve(0);
+  (globalThis as { usdxStack?: Stack }).usdxStack = stack; // emailUser and the server processes use this stack
+  let postgres: PostgresServer | null = null;
+  const miner = mineTransfers(stack);
+  const runs: Run[] = [];
   try {
-    server = await startServerProcess(stack, dataDir);
-    const { url, port } = server;
-
-    console.log(`Signing up ${USERS} users and starting a batch job of ${RECIPIENTS_PER_JOB} recipients for each...`);
-    const users: { token: string; statusPath: string }[] = [];
-    for (let i = 0; i < USERS; i++) {
-      const { idToken } = await emailUser();
-      const res = await fetch(`${url}/api/batch/execute`, {
-        method: "POST",
-        headers: { "content-type": "application/json", authorization: `Bearer ${idToken}` },
-        body: JSON.stringify({ recipients: Array.from({ length: RECIPIENTS_PER_JOB }, (_, j) => ({ name: `Payee ${j}`, address: randomAddress(), amount: `${j + 1}.5` })) }),
-      });
-      const job = (await res.json()) as { jobId?: string; error?: string };
-      if (res.status !== 201 || !job.jobId) throw new Error(`POST /api/batch/execute: ${res.status} ${job.error}`);
-      // The URL the Payments screen polls every 3 s (frontend/src/features/payments/api/batch.ts).
-      users.push({ token: idToken, statusPath: `/api/batch/${job.jobId}?offset=0&limit=1` });
+    if (setups.some((s) => s.database === "postgres")) {
+      console.log("Starting a PostgreSQL server...");
+      postgres = await startPostgres();
     }
-
-    const endpoints = [
-      { name: "GET /api/batch/:id (job status)", path: (c: number) => users[c % USERS].statusPath, token: (c: number) => users[c % USERS].token },
-      { name: "GET /api/token", path: () => "/api/token", token: () => null },
-      { name: `GET /api/events?limit=${EVENTS_DEFAULT_LIMIT}`, path: () => `/api/events?limit=${EVENTS_DEFAULT_LIMIT}`, token: () => null },
-    ];
-
-    // A live chain: a transfer every TRANSFER_MS moves the index on while the clients poll.
-    if (TRANSFER_MS > 0) {
-      mining = true;
-      const provider = new JsonRpcProvider(stack.rpcUrl, 31337, { staticNetwork: true, cacheTimeout: -1 });
-      const usdx = USDX__factory.connect(readManifest("localhost", { DEPLOYMENTS_DIR: stack.deploymentsDir }).proxy, await provider.getSigner(seededAccount("alice").index));
-      const bob = await (await provider.getSigner(seededAccount("bob").index)).getAddress();
-      miner = (async () => {
-        let mined = 0;
-        while (mining) {
-          await (await usdx.transfer(bob, parseUnits("0.01", 18))).wait();
-          mined++;
-          await sleep(TRANSFER_MS);
+    for (const [n, setup] of setups.entries()) {
+      console.log(`\n== ${label(setup)}: starting, signing up ${USERS} users with a batch job of ${RECIPIENTS_PER_JOB} recipients each...`);
+      const servers = await startReplicas(setup, postgres, n);
+      try {
+        const ports = servers.replicas.map((r) => Number(new URL(r.url).port));
+        const endpoints = await dashboardEndpoints(servers.replicas[0].url);
+        await warmUp(ports, endpoints);
+        for (const pollMs of MODES) {
+          const run = { setup, pollMs, result: await runLoad(ports, endpoints, CLIENTS, pollMs, SECONDS) };
+          runs.push(run);
+          printRun(run, endpoints);
         }
-        provider.destroy();
-        return mined;
-      })();
+      } finally {
+        await servers.stop();
+      }
     }
-
-    const agent = new http.Agent({ keepAlive: true, maxSockets: CLIENTS });
-    // Warm up: connections opened, the first token read cached, the code paths compiled.
-    for (let i = 0; i < 3; i++) await Promise.all(endpoints.map((e) => get(agent, port, e.path(i), e.token(i))));
-
-    console.log(`${CLIENTS} clients polling ${endpoints.length} endpoints ${POLL_MS > 0 ? `every ${POLL_MS} ms` : "back to back (LOAD_POLL_MS=0)"} for ${SECONDS} s...`);
-    const samples: Sample[] = [];
-    const errors = new Map<string, number>();
-    const started = Date.now();
-    const end = started + SECONDS * 1000;
-    await Promise.all(
-      Array.from({ length: CLIENTS }, async (_, client) => {
-        // Clients start spread over the first interval, as browsers opened at different moments.
-        if (POLL_MS > 0) await new Promise((r) => setTimeout(r, Math.random() * POLL_MS));
-        // Each client starts at a different endpoint so the mix is even at every moment.
-        for (let n = client; Date.now() < end; n++) {
-          const endpoint = endpoints[n % endpoints.length];
-          const answer = await get(agent, port, endpoint.path(client), endpoint.token(client));
-          samples.push({ endpoint: endpoint.name, ms: answer.ms, ok: answer.error === undefined });
-          if (answer.error !== undefined) errors.set(`${endpoint.name}: ${answer.error}`, (errors.get(`${endpoint.name}: ${answer.error}`) ?? 0) + 1);
-          // After a round of every endpoint, wait for the next poll.
-          if (POLL_MS > 0 && (n - client) % endpoints.length === endpoints.length - 1) {
-            await new Promise((r) => setTimeout(r, Math.max(0, POLL_MS - answer.ms)));
-          }
-        }
-      }),
-    );
-    const seconds = (Date.now() - started) / 1000;
-    agent.destroy();
-    mining = false;
-    const mined = await miner;
-
-    const row = (name: string, of: Sample[]) => {
-      const ms = of.map((s) => s.ms).sort((a, b) => a - b);
-      return [
-        name,
-        String(of.length),
-        (of.length / seconds).toFixed(0),
-        percentile(ms, 50).toFixed(1),
-        percentile(ms, 95).toFixed(1),
-        percentile(ms, 99).toFixed(1),
-        ms[ms.length - 1].toFixed(1),
-        String(of.filter((s) => !s.ok).length),
-      ];
-    };
-    const rows = endpoints.map((e) => row(e.name, samples.filter((s) => s.endpoint === e.name)));
-    rows.push(row("overall", samples));
-    console.log(`\nLoad: ${CLIENTS} clients, keep-alive, ${seconds.toFixed(1)} s, ${mined} transfers mined meanwhile (latency in ms, to the last byte)\n`);
-    console.log(formatTable(["endpoint", "requests", "req/s", "p50", "p95", "p99", "max", "errors"], rows));
-    if (errors.size > 0) {
-      console.log("\nErrors:");
-      for (const [what, count] of errors) console.log(`  ${count} x ${what}`);
-    }
-    const p99 = Number(rows[rows.length - 1][5]);
-    const failed = samples.filter((s) => !s.ok).length;
-    const met = failed === 0 && p99 < TARGET_P99_MS;
-    console.log(`\ntarget: zero errors and p99 under ${TARGET_P99_MS} ms: ${failed} errors, p99 ${p99.toFixed(1)} ms: ${met ? "met" : "MISSED"}`);
-    if (!met) process.exitCode = 1;
+    const mined = await miner.stop();
+    console.log(`\n${mined} transfers mined during the runs.`);
+    if (!printSummary(runs)) process.exitCode = 1;
   } finally {
-    mining = false;
-    await miner.catch(() => undefined);
-    await server?.stop();
+    await miner.stop().catch(() => 0);
+    postgres?.stop();
     await stack.stop();
-    rmSync(dataDir, { recursive: true, force: true });
   }
 }
 
