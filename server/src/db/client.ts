@@ -49,7 +49,12 @@ export async function openDatabase(database: Config["database"]): Promise<Databa
     const { Pool } = await import("pg");
     const { drizzle } = await import("drizzle-orm/node-postgres");
     const { migrate } = await import("drizzle-orm/node-postgres/migrator");
-    const pool = new Pool({ connectionString: database.url, max: 10 });
+    // A connection that does not open within 5 s fails (a 503) instead of holding the request for as
+    // long as the network takes to give up; it bounds the wait for a free connection too. No
+    // query_timeout: a stopped server ends its sessions, which fails their queries at once, and a
+    // client-side timeout would also cut off statements that rightly wait (the migration lock below,
+    // per-user transaction locks) and leave node-postgres's connection busy with the late answer.
+    const pool = new Pool({ connectionString: database.url, max: 10, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
     // An idle client whose server went away (restarted, stopped, a connection killed) emits 'error'
     // on the pool: unheard, that would end the process. The pool drops it; the next query connects anew.
     pool.on("error", () => undefined);
@@ -82,6 +87,9 @@ export async function openDatabase(database: Config["database"]): Promise<Databa
   await handle.db.execute(sql`select 1`);
   return handle;
 }
+
+/** How long opening a connection to PostgreSQL may take before the request that needed it fails. */
+const CONNECT_TIMEOUT_MS = 5000;
 
 type Rows = Record<string, unknown>[];
 
