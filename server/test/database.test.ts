@@ -4,14 +4,44 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
+import { sql } from "drizzle-orm";
+import { Client } from "pg";
+import type { Config } from "../src/config";
 import { openDatabase } from "../src/db/client";
 import { auditLog } from "../src/db/schema";
 import { RunningServer, startServer } from "../src/index";
 import { createLogger } from "../src/logger";
-import { call, startTestServer, testConfig, testPostgres } from "./helpers";
+import { call, startTestServer, testConfig, testPostgres, until } from "./helpers";
+import { killServerProcesses, startServerProcess } from "./serverProcess";
 import { freePort } from "./stack";
 
 const JOURNAL = path.resolve(__dirname, "..", "drizzle", "meta", "_journal.json");
+const journal = () => JSON.parse(readFileSync(JOURNAL, "utf8")) as { entries: { when: number; tag: string }[] };
+
+/** Rows of `query` on a database that openDatabase would refuse: PGlite's directory opened bare, or a plain connection. */
+async function bareQuery(database: Config["database"], query: string): Promise<unknown[]> {
+  if (database.kind === "pglite") {
+    const pglite = new PGlite(database.dataDir);
+    try {
+      return (await pglite.query(query)).rows;
+    } finally {
+      await pglite.close();
+    }
+  }
+  const client = new Client({ connectionString: database.url });
+  await client.connect();
+  try {
+    return (await client.query(query)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+/** What a migration would change: drizzle's record of applied migrations, and every table and column. */
+const SCHEMA_STATE = `select json_build_object(
+  'migrations', (select json_agg(json_build_array(id, hash, created_at::text) order by id) from drizzle.__drizzle_migrations),
+  'columns', (select json_agg(table_name || '.' || column_name || ' ' || data_type order by table_name, column_name)
+              from information_schema.columns where table_schema in ('public', 'drizzle'))) as state`;
 
 describe("Database", () => {
   it("runs on node-postgres when DATABASE_URL is set (PGlite served over the Postgres wire protocol)", async () => {
@@ -85,6 +115,73 @@ describe("Database: a PostgreSQL server (npm run test:server:postgres)", functio
       expect(applied).to.deep.equal(journal.entries.map((e) => e.when));
     } finally {
       await Promise.all(servers.map((s) => (s.status === "fulfilled" ? s.value.close() : undefined)));
+    }
+  });
+});
+
+describe("Database: a schema newer than this server knows", () => {
+  after(() => killServerProcesses());
+
+  it("refuses to open a database a newer server migrated, with a sentence; the API server exits 1 saying so; nothing is changed", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "usdx-newer-"));
+    // On PostgreSQL the database that stands in for this directory, as the server process below finds it.
+    const database = testConfig({ PGLITE_DIR: dir }).database;
+    const elsewhere = database.kind === "postgres" ? "DATABASE_URL at another database" : "PGLITE_DIR at another data directory";
+    const { entries } = journal();
+    const last = entries[entries.length - 1];
+    const iso = (ms: number) => new Date(ms).toISOString();
+    try {
+      const current = await openDatabase(database);
+      const newer = last.when + 86_400_000;
+      await current.db.execute(sql`insert into drizzle.__drizzle_migrations (hash, created_at) values ('written by a newer server', ${newer})`);
+      await current.close();
+      const before = await bareQuery(database, SCHEMA_STATE);
+      expect(JSON.stringify(before)).to.include("written by a newer server");
+
+      const sentence =
+        `The database has ${entries.length + 1} schema migrations applied, the newest dated ${iso(newer)}, but this server knows ${entries.length}, ` +
+        `the newest ${last.tag} dated ${iso(last.when)}: a newer version of the server has migrated it. Run that version (or a newer one), or point ${elsewhere}. Nothing was changed.`;
+      const refused = await openDatabase(database).then(
+        async (handle) => (await handle.close(), null),
+        (error: Error) => error.message,
+      );
+      expect(refused).to.equal(sentence);
+      if (database.kind === "postgres") {
+        // It let go of what it opened: no session of its own left on the database, no migration lock held.
+        const left = `select (select count(*) from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid())
+                          + (select count(*) from pg_locks l join pg_database d on d.oid = l.database where l.locktype = 'advisory' and d.datname = current_database()) as n`;
+        await until("the refused opening's connections to end", () => bareQuery(database, left), (rows) => Number((rows[0] as { n: string }).n) === 0, 5000);
+      }
+
+      // The real entry point, as an operator would start it.
+      const server = await startServerProcess(dir, {}, { healthy: false });
+      expect(await server.exited, server.output()).to.equal(1);
+      expect(server.output()).to.include(`The API server cannot start: ${sentence}`);
+      expect(server.output()).not.to.include("    at "); // a sentence, not a stack
+
+      expect(await bareQuery(database, SCHEMA_STATE)).to.deep.equal(before);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("refuses a database with more applied migrations than this server knows, even when none is dated after its newest", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "usdx-newer-"));
+    const database = testConfig({ PGLITE_DIR: dir }).database;
+    const { entries } = journal();
+    const last = entries[entries.length - 1];
+    try {
+      const current = await openDatabase(database);
+      // A migration from another line of work, dated before this server's newest.
+      await current.db.execute(sql`insert into drizzle.__drizzle_migrations (hash, created_at) values ('from another branch', ${entries[0].when})`);
+      await current.close();
+      const refused = await openDatabase(database).then(
+        async (handle) => (await handle.close(), null),
+        (error: Error) => error.message,
+      );
+      expect(refused).to.be.a("string").and.include(`The database has ${entries.length + 1} schema migrations applied, the newest dated ${new Date(last.when).toISOString()}, but this server knows ${entries.length},`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

@@ -16,6 +16,7 @@ import { USDX__factory } from "../../typechain-types";
 import { readManifest } from "../../common/manifestFile";
 import { LOCAL_DEV_MNEMONIC, localAccountPath, seededAccount } from "../../common/seedAccounts";
 import { DatabaseHandle, openDatabase } from "../src/db/client";
+import { DATABASE_UNAVAILABLE } from "../src/errors";
 import { startServer, RunningServer } from "../src/index";
 import { createLogger } from "../src/logger";
 import { call, provider, stack, startTestServer, testConfig, testPostgres, until } from "./helpers";
@@ -262,7 +263,7 @@ describe("Leadership: one replica does the background work", function () {
 
         link.cut();
         const ready = await until("/api/ready to be 503", () => call(cutOff, "GET", "/api/ready"), (r) => r.status === 503, 5000);
-        expect(ready.body).to.deep.equal({ status: "unready", error: "The database is not answering: this server cannot serve requests until it does." });
+        expect(ready.body).to.deep.equal({ status: "unready", error: DATABASE_UNAVAILABLE });
         // It stops its loops at once (it cannot know whether the lock is still its own).
         await until("the cut-off leader to stop", async () => cutOff.services.leadership.status(), (s) => !s.leader, TAKEOVER_MS);
         expect(cutOff.services.indexer.status().running).to.equal(false);

@@ -21,6 +21,10 @@ export interface PostgresServer {
   url(database: string): string;
   /** Runs SQL statements on `database` (by default `postgres`), synchronously (psql); answers its rows, one a line. */
   psql(statements: string, database?: string): string;
+  /** Stops the server as an operator would (pg_ctl stop -m fast: sessions are ended, then it exits); the data stays. */
+  pause(): void;
+  /** Starts it again on the same port and data directory. */
+  resume(): void;
   stop(): void;
 }
 
@@ -95,27 +99,31 @@ export async function startPostgres(): Promise<PostgresServer> {
   };
   process.once("exit", stop); // a crashed or interrupted run leaves no server behind
 
-  try {
-    // C.UTF-8 exists on every glibc machine, so the answers do not depend on the machine's locale.
-    server("initdb", ["-D", data, "-A", "trust", "-U", "postgres", "-E", "UTF8", "--locale=C.UTF-8", "--no-sync"]);
-    // A throwaway server: durability settings off, which makes CREATE DATABASE and commits cheap.
-    const options = [
-      `-p ${port}`,
-      `-k ${dir}`,
-      "-c listen_addresses=127.0.0.1",
-      "-c fsync=off",
-      "-c synchronous_commit=off",
-      "-c full_page_writes=off",
-      "-c max_connections=200",
-      // Not UTC (as PGlite is), so a timestamp that only works in UTC shows here: UTC+14, a day ahead most of the day.
-      "-c timezone=Pacific/Kiritimati",
-    ].join(" ");
+  // A throwaway server: durability settings off, which makes CREATE DATABASE and commits cheap.
+  const options = [
+    `-p ${port}`,
+    `-k ${dir}`,
+    "-c listen_addresses=127.0.0.1",
+    "-c fsync=off",
+    "-c synchronous_commit=off",
+    "-c full_page_writes=off",
+    "-c max_connections=200",
+    // Not UTC (as PGlite is), so a timestamp that only works in UTC shows here: UTC+14, a day ahead most of the day.
+    "-c timezone=Pacific/Kiritimati",
+  ].join(" ");
+  const start = () => {
     running = true; // from here a stop is attempted, in case it started but did not answer in time
     try {
       server("pg_ctl", ["start", "-D", data, "-o", options, "-l", log, "-w", "-t", "60"]);
     } catch (error) {
       throw new Error(`${(error as Error).message}\n${existsSync(log) ? readFileSync(log, "utf8") : ""}`);
     }
+  };
+
+  try {
+    // C.UTF-8 exists on every glibc machine, so the answers do not depend on the machine's locale.
+    server("initdb", ["-D", data, "-A", "trust", "-U", "postgres", "-E", "UTF8", "--locale=C.UTF-8", "--no-sync"]);
+    start();
   } catch (error) {
     stop();
     throw error;
@@ -133,6 +141,14 @@ export async function startPostgres(): Promise<PostgresServer> {
       } catch (error) {
         throw new Error(`psql failed: ${(error as { stderr?: string }).stderr || (error as Error).message}`);
       }
+    },
+    pause() {
+      if (!running) return;
+      server("pg_ctl", ["stop", "-D", data, "-m", "fast", "-w"]);
+      running = false;
+    },
+    resume() {
+      if (!running) start();
     },
     stop() {
       process.removeListener("exit", stop);

@@ -7,7 +7,8 @@ import { FIREBASE_PROJECT, freePort } from "./stack";
  * The API server's own entry point (server/src/index.ts) in a child process, so a test can SIGKILL
  * or SIGTERM it: on the PGlite directory `dataDir`, or in the PostgreSQL pass on the database that
  * stands in for it. Resolves once /api/health answers 200 (the database opened, the chain answers,
- * the indexer stored a checkpoint). faults.test.ts and leader.test.ts start servers this way.
+ * the indexer stored a checkpoint), or with `healthy: false` at once, for a server that should
+ * refuse to start. faults.test.ts, leader.test.ts and database.test.ts start servers this way.
  */
 const ROOT = path.resolve(__dirname, "..", "..");
 const running = new Set<ChildProcess>();
@@ -21,7 +22,7 @@ export interface ServerProcess {
   kill(signal?: "SIGKILL" | "SIGTERM"): Promise<number | null>;
 }
 
-export async function startServerProcess(dataDir: string, env: Record<string, string> = {}): Promise<ServerProcess> {
+export async function startServerProcess(dataDir: string, env: Record<string, string> = {}, { healthy = true } = {}): Promise<ServerProcess> {
   const port = await freePort();
   const s = stack();
   const child = spawn(process.execPath, ["-r", "ts-node/register/transpile-only", path.join(ROOT, "server", "src", "index.ts")], {
@@ -50,10 +51,11 @@ export async function startServerProcess(dataDir: string, env: Record<string, st
   let output = "";
   child.stdout!.on("data", (d) => (output += d));
   child.stderr!.on("data", (d) => (output += d));
-  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  // "close", not "exit": by then its output has all arrived, so output() holds its last words.
+  const exited = new Promise<number | null>((resolve) => child.once("close", (code) => resolve(code)));
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 30_000;
-  for (;;) {
+  while (healthy) {
     if (child.exitCode !== null) throw new Error(`the server process exited with code ${child.exitCode}:\n${output}`);
     const health = await fetch(`${url}/api/health`).catch(() => null);
     if (health?.status === 200) break;

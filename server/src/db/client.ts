@@ -1,8 +1,8 @@
-import { mkdirSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { sql } from "drizzle-orm";
-import type { Config } from "../config";
+import { Config, ConfigError } from "../config";
 import * as schema from "./schema";
 
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -19,7 +19,8 @@ const MIGRATIONS = path.resolve(__dirname, "..", "..", "drizzle");
 
 /**
  * Opens the database the config names (embedded PGlite in a data directory by default, or a
- * Postgres server at DATABASE_URL) and applies any pending migration before answering.
+ * Postgres server at DATABASE_URL) and applies any pending migration before answering; a database
+ * that a newer server has migrated is refused (a ConfigError), untouched.
  * PGlite's data directory "memory://" keeps everything in memory (tests).
  */
 export async function openDatabase(database: Config["database"]): Promise<DatabaseHandle> {
@@ -31,7 +32,13 @@ export async function openDatabase(database: Config["database"]): Promise<Databa
     if (!database.dataDir.startsWith("memory://")) mkdirSync(database.dataDir, { recursive: true });
     const client = new PGlite(database.dataDir);
     const db = drizzle(client, { schema });
-    await migrate(db, { migrationsFolder: MIGRATIONS });
+    try {
+      await refuseNewerSchema((text) => client.query<Record<string, unknown>>(text).then((r) => r.rows), "PGLITE_DIR at another data directory");
+      await migrate(db, { migrationsFolder: MIGRATIONS });
+    } catch (error) {
+      await client.close();
+      throw error;
+    }
     handle = {
       db: db as unknown as Database,
       kind: "pglite",
@@ -42,7 +49,12 @@ export async function openDatabase(database: Config["database"]): Promise<Databa
     const { Pool } = await import("pg");
     const { drizzle } = await import("drizzle-orm/node-postgres");
     const { migrate } = await import("drizzle-orm/node-postgres/migrator");
-    const pool = new Pool({ connectionString: database.url, max: 10 });
+    // A connection that does not open within 5 s fails (a 503) instead of holding the request for as
+    // long as the network takes to give up; it bounds the wait for a free connection too. No
+    // query_timeout: a stopped server ends its sessions, which fails their queries at once, and a
+    // client-side timeout would also cut off statements that rightly wait (the migration lock below,
+    // per-user transaction locks) and leave node-postgres's connection busy with the late answer.
+    const pool = new Pool({ connectionString: database.url, max: 10, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
     // An idle client whose server went away (restarted, stopped, a connection killed) emits 'error'
     // on the pool: unheard, that would end the process. The pool drops it; the next query connects anew.
     pool.on("error", () => undefined);
@@ -53,6 +65,7 @@ export async function openDatabase(database: Config["database"]): Promise<Databa
     let failed: Error | undefined;
     try {
       await client.query("select pg_advisory_lock(hashtext('usdx:migrations'))");
+      await refuseNewerSchema((text) => client.query<Record<string, unknown>>(text).then((r) => r.rows), "DATABASE_URL at another database");
       await migrate(drizzle(client, { schema }), { migrationsFolder: MIGRATIONS });
       await client.query("select pg_advisory_unlock(hashtext('usdx:migrations'))");
     } catch (error) {
@@ -73,6 +86,40 @@ export async function openDatabase(database: Config["database"]): Promise<Databa
   }
   await handle.db.execute(sql`select 1`);
   return handle;
+}
+
+/** How long opening a connection to PostgreSQL may take before the request that needed it fails. */
+const CONNECT_TIMEOUT_MS = 5000;
+
+type Rows = Record<string, unknown>[];
+
+/** The migrations this code knows, oldest first: drizzle-kit's journal beside the SQL files. */
+function knownMigrations(): { when: number; tag: string }[] {
+  return (JSON.parse(readFileSync(path.join(MIGRATIONS, "meta", "_journal.json"), "utf8")) as { entries: { when: number; tag: string }[] }).entries;
+}
+
+/**
+ * Refuses a database that a newer server has migrated, before anything is applied: drizzle's
+ * migrator would apply nothing and say nothing, and this code would then read and write tables
+ * whose shape it does not know. Drizzle records each applied migration with its journal entry's
+ * `when` (the time drizzle-kit wrote it, not the time it was applied), so a row newer than this
+ * code's newest entry, or more rows than its journal has, is a migration it does not know. A
+ * database with no drizzle table yet is new, and migrates. `otherDatabase` says where to point instead.
+ */
+async function refuseNewerSchema(query: (text: string) => Promise<Rows>, otherDatabase: string): Promise<void> {
+  const [table] = await query("select to_regclass('drizzle.__drizzle_migrations') is not null as present");
+  if (!table.present) return;
+  const [row] = await query("select count(*)::int as applied, max(created_at)::text as newest from drizzle.__drizzle_migrations");
+  const known = knownMigrations();
+  const last = known[known.length - 1];
+  const applied = Number(row.applied);
+  const newest = row.newest === null ? null : Number(row.newest); // bigint: text, so no driver rounds it
+  if (applied <= known.length && (newest === null || newest <= last.when)) return;
+  const dated = (ms: number | null) => (ms === null ? "undated" : new Date(ms).toISOString());
+  throw new ConfigError(
+    `The database has ${applied} schema migrations applied, the newest dated ${dated(newest)}, but this server knows ${known.length}, the newest ${last.tag} dated ${dated(last.when)}: ` +
+      `a newer version of the server has migrated it. Run that version (or a newer one), or point ${otherDatabase}. Nothing was changed.`,
+  );
 }
 
 /** How long a ping may take before the database counts as not answering (a server that is away may hang rather than refuse). */

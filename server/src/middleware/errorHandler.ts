@@ -1,5 +1,6 @@
 import type { ErrorRequestHandler, RequestHandler } from "express";
-import { HttpError } from "../errors";
+import { isDatabaseUnavailable } from "../db/errors";
+import { DATABASE_UNAVAILABLE, HttpError } from "../errors";
 import type { Logger } from "../logger";
 
 /** Text from a request quoted in an answer: at most `max` characters of it (a URL can be 16 KB). */
@@ -14,16 +15,23 @@ export const notFoundHandler: RequestHandler = (req, res) => {
 
 /**
  * The one place errors become answers: `{ success: false, error }` with the error's status. Body
- * parser failures (malformed JSON, too large) are the client's fault; anything unexpected is a 500
- * whose details go to the log, not to the client.
+ * parser failures (malformed JSON, too large) are the client's fault; a database that cannot be
+ * reached is a 503 that passes when it is back; anything unexpected is a 500 whose details go to
+ * the log, not to the client.
  */
 export function errorHandler(log: Logger): ErrorRequestHandler {
   return (error, req, res, _next) => {
     let status = 500;
     let message = "Something went wrong on the server. It has been logged.";
+    // The chain's and the identity service's failures become HttpErrors where they happen, so a
+    // connection failure that reaches here is the database's.
+    const databaseDown = !(error instanceof HttpError) && isDatabaseUnavailable(error);
     if (error instanceof HttpError) {
       status = error.status;
       message = error.message;
+    } else if (databaseDown) {
+      status = 503;
+      message = DATABASE_UNAVAILABLE;
     } else if (error?.type === "entity.parse.failed") {
       status = 400;
       message = "Malformed JSON in the request body.";
@@ -41,7 +49,9 @@ export function errorHandler(log: Logger): ErrorRequestHandler {
       status = error.status;
       message = error.expose && error.message ? error.message : "Bad request.";
     }
-    if (status >= 500) req.log?.error({ err: error }, "request failed");
+    // An outage is one warning a request, not a stack each: the cause is the same every time.
+    if (databaseDown) req.log?.warn({ err: String(error?.cause?.message ?? error?.message) }, "request failed: the database is not answering");
+    else if (status >= 500) req.log?.error({ err: error }, "request failed");
     if (res.headersSent) return;
     res.status(status).json({ success: false, error: message });
   };

@@ -1,4 +1,5 @@
 import { Router } from "express";
+import { DATABASE_UNAVAILABLE } from "../errors";
 import type { Services } from "../services";
 
 /**
@@ -68,7 +69,7 @@ export function healthRoutes(services: Services): Router {
       return;
     }
     if (!(await services.db.ping().catch(() => false))) {
-      res.status(503).json({ status: "unready", error: "The database is not answering: this server cannot serve requests until it does." });
+      res.status(503).json({ status: "unready", error: DATABASE_UNAVAILABLE });
       return;
     }
     res.json({ status: "ready", leader: services.leadership.status().leader });
