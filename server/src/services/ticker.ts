@@ -1,3 +1,5 @@
+import { isDatabaseUnavailable } from "../db/errors";
+import { DATABASE_UNAVAILABLE } from "../errors";
 import type { Logger } from "../logger";
 
 /**
@@ -66,7 +68,8 @@ export class Ticker<T = unknown> {
       // A rate-limited RPC provider says when to come back (Retry-After): not before then.
       const asked = (error as { retryAfterMs?: unknown }).retryAfterMs;
       next = Math.max(Math.min(this.intervalMs * 4, 15_000), typeof asked === "number" ? asked : 0);
-      this.lastError = (error as Error).message;
+      // Drizzle's words for a lost connection are the failed query and its parameters: /api/health says what happened instead.
+      this.lastError = isDatabaseUnavailable(error) ? DATABASE_UNAVAILABLE : (error as Error).message;
       this.log.warn({ err: this.lastError }, `${this.what} step failed; retrying`);
     }
     if (!this.stopped && this.timer === null) this.schedule(next);
