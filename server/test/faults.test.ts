@@ -11,7 +11,7 @@ import http from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { HDNodeWallet, formatUnits, getAddress, hexlify, parseUnits, randomBytes } from "ethers";
+import { HDNodeWallet, formatUnits, parseUnits } from "ethers";
 import { sql } from "drizzle-orm";
 import { BatchPayments__factory, USDX__factory } from "../../typechain-types";
 import { exactTokenAmount } from "../../common/amounts";
@@ -20,16 +20,29 @@ import { LOCAL_DEV_MNEMONIC, localAccountPath, seededAccount } from "../../commo
 import { openDatabase } from "../src/db/client";
 import { batchChunks, batchRecipients, chainEvents, contacts, indexerState } from "../src/db/schema";
 import type { RunningServer } from "../src/index";
-import { BatchPlan, chainKeys, emailUser, indexKeys, mine, provider, revert, snapshot, stack, startTestServer, testConfig, testPostgres, until, walletUser } from "./helpers";
+import {
+  BatchPlan,
+  chainKeys,
+  emailUser,
+  indexKeys,
+  mine,
+  provider,
+  randomAddress,
+  request,
+  revert,
+  snapshot,
+  stack,
+  startTestServer,
+  testConfig,
+  testPostgres,
+  until,
+  untilIndexEqualsChain,
+  walletUser,
+} from "./helpers";
 import { killServerProcesses, startServerProcess } from "./serverProcess";
 
 const ROOT = path.resolve(__dirname, "..", "..");
-// Liveness, not speed: a request still unanswered after this long is hanging, and fails the test
-// with its path instead of leaving mocha's timeout to guess.
-const HANG_LIMIT_MS = 15_000;
-
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const randomAddress = () => getAddress(hexlify(randomBytes(20)));
 const usd = (amount: string) => parseUnits(amount, 18);
 const manifest = () => readManifest("localhost", { DEPLOYMENTS_DIR: stack().deploymentsDir });
 
@@ -39,59 +52,6 @@ const usdxAs = (name: string) => USDX__factory.connect(manifest().proxy, seeded(
 
 async function transfer(from: string, to: string, amount: string) {
   return (await (await usdxAs(from).transfer(seeded(to).address, usd(amount))).wait())!;
-}
-
-interface Answer {
-  status: number;
-  body: any;
-}
-
-/** One API call with a hang limit: a request that never answers fails with its path. */
-async function request(base: { url: string }, method: string, path: string, options: { token?: string; body?: unknown } = {}): Promise<Answer> {
-  const headers: Record<string, string> = {};
-  if (options.token) headers.authorization = `Bearer ${options.token}`;
-  if (options.body !== undefined) headers["content-type"] = "application/json";
-  // A timer of our own: Node 20's AbortSignal.timeout() was seen never to fire on a pending fetch.
-  const abort = new AbortController();
-  const timer = setTimeout(() => abort.abort(), HANG_LIMIT_MS);
-  try {
-    const res = await fetch(`${base.url}${path}`, {
-      method,
-      headers,
-      body: options.body === undefined ? undefined : JSON.stringify(options.body),
-      signal: abort.signal,
-    });
-    const text = await res.text();
-    let body: unknown = text;
-    try {
-      body = JSON.parse(text);
-    } catch {
-      /* not JSON: the assertion shows the text */
-    }
-    return { status: res.status, body };
-  } catch (error) {
-    if (abort.signal.aborted) throw new Error(`${method} ${path} hung: no answer within ${HANG_LIMIT_MS / 1000} s`);
-    throw error;
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-// ---------------------------------------------------------------- the chain, as the node has it
-
-/** Waits until a running server's index holds exactly the chain's logs (its indexer runs on its own). */
-async function untilIndexEqualsChain(server: RunningServer, what = "the index to equal the chain"): Promise<string[]> {
-  let chain: string[] = [];
-  await until(
-    what,
-    async () => {
-      chain = await chainKeys();
-      const index = await indexKeys(server.services.db.db);
-      return { chain: chain.length, index: index.length, missing: chain.filter((k) => !index.includes(k)).slice(0, 3), extra: index.filter((k) => !chain.includes(k)).slice(0, 3) };
-    },
-    (d) => d.missing.length === 0 && d.extra.length === 0 && d.chain === d.index,
-  );
-  return chain;
 }
 
 // ---------------------------------------------------------------- the server as a process
@@ -387,7 +347,7 @@ describe("Server faults", () => {
     /** The index equals the chain, and what the API says of it agrees with the node. */
     async function expectIndexIsTheChain(abandoned: string[]) {
       expect(abandoned, "the abandoned fork had events").not.to.be.empty;
-      const chain = await untilIndexEqualsChain(server);
+      const chain = await untilIndexEqualsChain(server.services.db.db);
       expect(chain.filter((k) => abandoned.includes(k)), "events of the abandoned fork").to.deep.equal([]);
       const { proxy: token, batchPayments, deploymentBlock } = manifest();
       const logs = await provider().getLogs({ address: [token, batchPayments], fromBlock: deploymentBlock, toBlock: "latest" });
@@ -417,14 +377,14 @@ describe("Server faults", () => {
     }
 
     it("between two indexer steps: the abandoned fork's events go, the new fork's come, token figures follow", async () => {
-      await untilIndexEqualsChain(server);
+      await untilIndexEqualsChain(server.services.db.db);
       const fork = await snapshot();
       const forkBlock = await provider().getBlockNumber();
       // The abandoned fork: a mint, two transfers, three blocks.
       await (await usdxAs("minter").mint(seeded("erin").address, usd("1000"))).wait();
       await transfer("alice", "bob", "3");
       await transfer("alice", "carol", "4");
-      const before = await untilIndexEqualsChain(server, "the abandoned fork to be indexed");
+      const before = await untilIndexEqualsChain(server.services.db.db, "the abandoned fork to be indexed");
       const old = await request(server, "GET", "/api/token");
       expect(old.body.totalSupply).to.equal((await usdxAs("alice").totalSupply()).toString());
 
@@ -438,11 +398,11 @@ describe("Server faults", () => {
     });
 
     it("in the middle of an indexer step: a rewind between its reorg check and its log read is caught", async () => {
-      await untilIndexEqualsChain(server);
+      await untilIndexEqualsChain(server.services.db.db);
       const fork = await snapshot();
       const forkBlock = await provider().getBlockNumber();
       await transfer("alice", "bob", "11");
-      const before = await untilIndexEqualsChain(server, "the first block of the abandoned fork to be indexed");
+      const before = await untilIndexEqualsChain(server.services.db.db, "the first block of the abandoned fork to be indexed");
 
       // The next eth_getLogs finds the chain already rewound and grown longer on a new fork: the
       // step checked its checkpoint on the old fork and reads logs from the new one.

@@ -1,4 +1,4 @@
-import { HDNodeWallet, JsonRpcProvider, Wallet } from "ethers";
+import { HDNodeWallet, JsonRpcProvider, Wallet, getAddress, hexlify, randomBytes } from "ethers";
 import { LOCAL_DEV_MNEMONIC, localAccountPath, seededAccount } from "../../common/seedAccounts";
 import { SiweMessage } from "siwe";
 import { readManifest } from "../../common/manifestFile";
@@ -67,9 +67,12 @@ export interface Answer<T = Record<string, unknown>> {
   headers: Headers;
 }
 
+/** Anything with the API's base URL: a server started in this process, a child process, a load balancer. */
+export type ApiBase = Pick<RunningServer, "url">;
+
 /** Calls the API; `body` is sent as JSON unless it is already a string. */
 export async function call<T = Record<string, any>>(
-  server: RunningServer,
+  server: ApiBase,
   method: string,
   path: string,
   options: { body?: unknown; token?: string; headers?: Record<string, string> } = {},
@@ -90,6 +93,41 @@ export async function call<T = Record<string, any>>(
     /* not JSON: keep the text so the assertion shows it */
   }
   return { status: res.status, body: body as T, headers: res.headers };
+}
+
+// Liveness, not speed: a request still unanswered after this long is hanging, and fails the test
+// with its path instead of leaving mocha's timeout to guess.
+const HANG_LIMIT_MS = 15_000;
+
+/** One API call with a hang limit: a request that never answers fails with its path. */
+export async function request(base: ApiBase, method: string, path: string, options: { token?: string; body?: unknown } = {}): Promise<{ status: number; body: any }> {
+  const headers: Record<string, string> = {};
+  if (options.token) headers.authorization = `Bearer ${options.token}`;
+  if (options.body !== undefined) headers["content-type"] = "application/json";
+  // A timer of our own: Node 20's AbortSignal.timeout() was seen never to fire on a pending fetch.
+  const abort = new AbortController();
+  const timer = setTimeout(() => abort.abort(), HANG_LIMIT_MS);
+  try {
+    const res = await fetch(`${base.url}${path}`, {
+      method,
+      headers,
+      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+      signal: abort.signal,
+    });
+    const text = await res.text();
+    let body: unknown = text;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      /* not JSON: the assertion shows the text */
+    }
+    return { status: res.status, body };
+  } catch (error) {
+    if (abort.signal.aborted) throw new Error(`${method} ${path} hung: no answer within ${HANG_LIMIT_MS / 1000} s`);
+    throw error;
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 // ---------------------------------------------------------------- sign-in through the emulator
@@ -124,7 +162,7 @@ export async function emailUser(): Promise<{ idToken: string; uid: string; email
  * A SIWE message as the dashboard builds it, for `wallet`, with a nonce from the server unless
  * `fields` names one; any other field of the message can be changed too.
  */
-export async function siweMessage(server: RunningServer, wallet: { address: string }, fields: Partial<SiweMessage> = {}): Promise<string> {
+export async function siweMessage(server: ApiBase, wallet: { address: string }, fields: Partial<SiweMessage> = {}): Promise<string> {
   const nonce = fields.nonce ?? ((await call(server, "POST", "/api/auth/nonce")).body.nonce as string);
   return new SiweMessage({
     domain: DASHBOARD_DOMAIN,
@@ -140,7 +178,7 @@ export async function siweMessage(server: RunningServer, wallet: { address: stri
 }
 
 /** Signs in `wallet` with SIWE and exchanges the custom token at the emulator; returns the ID token. */
-export async function walletUser(server: RunningServer, wallet: Wallet = Wallet.createRandom() as unknown as Wallet): Promise<{ idToken: string; wallet: Wallet }> {
+export async function walletUser(server: ApiBase, wallet: Wallet = Wallet.createRandom() as unknown as Wallet): Promise<{ idToken: string; wallet: Wallet }> {
   const message = await siweMessage(server, wallet);
   const signature = await wallet.signMessage(message);
   const answer = await call(server, "POST", "/api/auth/wallet-auth", { body: { address: wallet.address, message, signature } });
@@ -159,6 +197,9 @@ export function provider(): JsonRpcProvider {
 export const snapshot = () => rpc<string>(stack().rpcUrl, "evm_snapshot");
 export const revert = (id: string) => rpc<boolean>(stack().rpcUrl, "evm_revert", [id]);
 export const mine = () => rpc(stack().rpcUrl, "evm_mine");
+
+/** A fresh address nobody holds a key to: a recipient or wallet no other test has touched. */
+export const randomAddress = () => getAddress(hexlify(randomBytes(20)));
 
 /** Hardhat's unlocked account `index` as a signer on the test node. */
 export async function signer(index: number) {
@@ -211,4 +252,19 @@ export async function chainKeys(): Promise<string[]> {
 export async function indexKeys(db: RunningServer["services"]["db"]["db"]): Promise<string[]> {
   const rows = await db.select({ blockNumber: chainEvents.blockNumber, logIndex: chainEvents.logIndex, blockHash: chainEvents.blockHash }).from(chainEvents);
   return rows.map((r) => `${r.blockNumber}-${r.logIndex}-${r.blockHash}`).sort();
+}
+
+/** Waits until a database's index holds exactly the chain's logs, each once (an indexer writes it on its own); answers the chain's keys. */
+export async function untilIndexEqualsChain(db: RunningServer["services"]["db"]["db"], what = "the index to equal the chain"): Promise<string[]> {
+  let chain: string[] = [];
+  await until(
+    what,
+    async () => {
+      chain = await chainKeys();
+      const index = await indexKeys(db);
+      return { chain: chain.length, index: index.length, missing: chain.filter((k) => !index.includes(k)).slice(0, 3), extra: index.filter((k) => !chain.includes(k)).slice(0, 3) };
+    },
+    (d) => d.missing.length === 0 && d.extra.length === 0 && d.chain === d.index,
+  );
+  return chain;
 }
