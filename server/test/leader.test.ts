@@ -10,16 +10,14 @@ import { mkdtempSync, rmSync } from "node:fs";
 import net from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { HDNodeWallet, parseUnits } from "ethers";
-import { sql } from "drizzle-orm";
+import { parseUnits } from "ethers";
 import { USDX__factory } from "../../typechain-types";
 import { readManifest } from "../../common/manifestFile";
-import { LOCAL_DEV_MNEMONIC, localAccountPath, seededAccount } from "../../common/seedAccounts";
-import { DatabaseHandle, openDatabase } from "../src/db/client";
+import { openDatabase } from "../src/db/client";
 import { DATABASE_UNAVAILABLE } from "../src/errors";
 import { startServer, RunningServer } from "../src/index";
 import { createLogger } from "../src/logger";
-import { call, provider, stack, startTestServer, testConfig, testPostgres, until } from "./helpers";
+import { call, provider, seeded, stack, startTestServer, testConfig, testPostgres, until, untilIndexEqualsChain } from "./helpers";
 import { killServerProcesses, startServerProcess } from "./serverProcess";
 
 const ROOT = path.resolve(__dirname, "..", "..");
@@ -28,7 +26,6 @@ const TAKEOVER_MS = 10_000;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const manifest = () => readManifest("localhost", { DEPLOYMENTS_DIR: stack().deploymentsDir });
-const seeded = (name: string) => HDNodeWallet.fromPhrase(LOCAL_DEV_MNEMONIC, undefined, localAccountPath(seededAccount(name).index)).connect(provider());
 
 /** A few transfers, so the index has new events to store. */
 async function transfers(count: number): Promise<void> {
@@ -45,29 +42,6 @@ async function isLeader(url: string): Promise<boolean | null> {
   return json(`${url}/api/health`)
     .then((a) => a.body.leader as boolean)
     .catch(() => null);
-}
-
-/** Every USDX and BatchPayments log on the chain, as "block-logIndex" keys. */
-async function chainKeys(): Promise<string[]> {
-  const { proxy, batchPayments, deploymentBlock } = manifest();
-  const logs = await provider().getLogs({ address: [proxy, batchPayments], fromBlock: deploymentBlock, toBlock: "latest" });
-  return logs.map((l) => `${l.blockNumber}-${l.index}`).sort();
-}
-
-/** Waits until the database's index holds exactly the chain's logs, each once. */
-async function untilIndexEqualsChain(db: DatabaseHandle): Promise<void> {
-  await until(
-    "the index to equal the chain",
-    async () => {
-      const chain = await chainKeys();
-      const result = (await db.db.execute(sql`select block_number, log_index from chain_events`)) as unknown as { rows: { block_number: string | number; log_index: number }[] };
-      const rows = result.rows;
-      const index = rows.map((r) => `${r.block_number}-${r.log_index}`).sort();
-      return { chain: chain.length, index: index.length, distinct: new Set(index).size, missing: chain.filter((k) => !index.includes(k)).slice(0, 3) };
-    },
-    (d) => d.missing.length === 0 && d.chain === d.index && d.distinct === d.index,
-    TAKEOVER_MS * 2,
-  );
 }
 
 // ---------------------------------------------------------------- replicas as processes
@@ -218,7 +192,7 @@ describe("Leadership: one replica does the background work", function () {
         expect(followerHealth.batchWatcher.running).to.equal(false);
         expect(followerHealth.mockBank.running).to.equal(false);
         await transfers(2);
-        await untilIndexEqualsChain(db);
+        await untilIndexEqualsChain(db.db);
         const head = await provider().getBlockNumber();
         await until("the follower to see the new checkpoint", () => json(`${follower.url}/api/health`), (h) => h.body.indexer.checkpoint === head);
 
@@ -227,7 +201,7 @@ describe("Leadership: one replica does the background work", function () {
         await transfers(2);
         const tookMs = await untilLeader(follower.url);
         console.log(`      (takeover after SIGKILL: ${tookMs} ms)`);
-        await untilIndexEqualsChain(db);
+        await untilIndexEqualsChain(db.db);
         expect((await json(`${follower.url}/api/health`)).body.indexer.running).to.equal(true);
 
         // SIGTERM: the leader drains, releases the lock and exits 0; the waiting replica leads at its next ask.
@@ -238,7 +212,7 @@ describe("Leadership: one replica does the background work", function () {
         await untilLeader(c.url);
         console.log(`      (takeover after SIGTERM: ${Date.now() - stopped} ms from the signal)`);
         await transfers(1);
-        await untilIndexEqualsChain(db);
+        await untilIndexEqualsChain(db.db);
       } finally {
         await db.close();
       }
@@ -271,7 +245,7 @@ describe("Leadership: one replica does the background work", function () {
         expect(cutOff.services.bank.status().running).to.equal(false);
         await until("the other replica to lead", async () => other.services.leadership.status().leader, (l) => l, TAKEOVER_MS);
         await transfers(1);
-        await untilIndexEqualsChain(db);
+        await untilIndexEqualsChain(db.db);
 
         link.restore();
         await until("/api/ready to be 200 again", () => call(cutOff, "GET", "/api/ready"), (r) => r.status === 200, TAKEOVER_MS);
