@@ -149,6 +149,11 @@ function mineTransfers(stack: Stack): { stop(): Promise<number> } {
 
 const ms = (n: number) => n.toFixed(1);
 const pct = (n: number) => `${Math.round(n * 100)}%`;
+const cores = (n: number) => n.toFixed(2);
+/** Where the CPU went, in cores: "replicas 0.97 (0.97), PostgreSQL 0.31, clients 0.35". */
+const cpuUse = (cpu: RunResult["cpu"]) =>
+  `replica${cpu.replicas.length === 1 ? "" : "s"} ${cores(cpu.replicas.reduce((a, b) => a + b, 0))}` +
+  `${cpu.replicas.length > 1 ? ` (${cpu.replicas.map(cores).join(" + ")})` : ""}, PostgreSQL ${cores(cpu.postgres)}, clients ${cores(cpu.clients)}`;
 
 function printRun(run: Run, endpoints: Endpoint[]): void {
   const { samples, seconds, errors, cpu } = run.result;
@@ -158,7 +163,8 @@ function printRun(run: Run, endpoints: Endpoint[]): void {
   };
   const rows = endpoints.map((e) => row(e.name, samples.filter((s) => s.endpoint === e.name)));
   rows.push(row("overall", samples));
-  console.log(`\n${label(run.setup)}, ${CLIENTS} clients ${mode(run.pollMs)}, ${seconds.toFixed(1)} s (latency in ms, to the last byte); CPU ${pct(cpu.busy)} busy of ${cpu.cores} cores, the clients ${pct(cpu.clients)} of that\n`);
+  console.log(`\n${label(run.setup)}, ${CLIENTS} clients ${mode(run.pollMs)}, ${seconds.toFixed(1)} s (latency in ms, to the last byte)`);
+  console.log(`CPU: ${pct(cpu.busy)} of ${cpu.cores} cores busy; in cores: ${cpuUse(cpu)}, the Hardhat node and the rest the remainder\n`);
   console.log(formatTable(["endpoint", "requests", "req/s", "p50", "p95", "p99", "max", "errors"], rows));
   if (errors.size > 0) {
     console.log("\nErrors:");
@@ -172,8 +178,8 @@ function printSummary(runs: Run[]): boolean {
   console.log("\nSummary\n");
   console.log(
     formatTable(
-      ["setup", "mode", "req/s", "p50", "p95", "p99", "errors", "CPU busy", "clients' CPU"],
-      all.map(({ run, f }) => [label(run.setup), mode(run.pollMs), f.perSecond.toFixed(0), ms(f.p50), ms(f.p95), ms(f.p99), String(f.errors), pct(run.result.cpu.busy), pct(run.result.cpu.clients)]),
+      ["setup", "mode", "req/s", "p50", "p95", "p99", "errors", "CPU busy", "cores used by"],
+      all.map(({ run, f }) => [label(run.setup), mode(run.pollMs), f.perSecond.toFixed(0), ms(f.p50), ms(f.p95), ms(f.p99), String(f.errors), pct(run.result.cpu.busy), cpuUse(run.result.cpu)]),
     ),
   );
   let met = true;
@@ -194,13 +200,21 @@ function printSummary(runs: Run[]): boolean {
     console.log(`goal: more capacity with 3 replicas than with 1 on PostgreSQL: ${three.f.perSecond.toFixed(0)} / ${one.f.perSecond.toFixed(0)} req/s = ${ratio.toFixed(2)}x: ${ok ? "met" : "MISSED"}`);
     met &&= ok;
     if (ratio < TARGET_RATIO) {
-      const cores = one.run.result.cpu.cores;
+      const [c1, c3] = [one.run.result.cpu, three.run.result.cpu];
+      const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+      // CPU milliseconds the replicas spent per request: what a request costs, whatever the count.
+      const perRequest = (c: RunResult["cpu"], perSecond: number) => ((sum(c.replicas) * 1000) / perSecond).toFixed(2);
+      const limit =
+        c1.replicas[0] > 0.85
+          ? `its one event loop was the limit (a Node process runs its JavaScript on one core), with the machine ${pct(c1.busy)} busy`
+          : `the machine was the limit (${pct(c1.busy)} busy)`;
       console.log(
-        `\nWhy under ${TARGET_RATIO}x: replicas add processes, not cores. At capacity with one replica this machine's ${cores} cores were already ` +
-          `${pct(one.run.result.cpu.busy)} busy (the ${CLIENTS} clients themselves ${pct(one.run.result.cpu.clients)} of that; PostgreSQL, the Hardhat node and the replica the rest), ` +
-          `and ${pct(three.run.result.cpu.busy)} with three. A second and third replica can only use what the first left idle (time it spent waiting on PostgreSQL ` +
-          `and on its single event loop), and each adds its own share of the fixed work (its leader check or index follower, its caches' misses). ` +
-          `On machines where the replicas get cores of their own, and the clients and PostgreSQL run elsewhere, capacity grows with the replica count until PostgreSQL is the limit.`,
+        `\nWhy ${ratio.toFixed(2)}x and not ${TARGET_RATIO}x: this machine has ${c1.cores} cores for everything. At capacity the one replica used ` +
+          `${cores(c1.replicas[0])} cores: ${limit} (PostgreSQL ${cores(c1.postgres)}, the ${CLIENTS} clients ${cores(c1.clients)}, the Hardhat node the rest). ` +
+          `Three replicas could only add what was left: together they got ${cores(sum(c3.replicas))} cores, with the machine ${pct(c3.busy)} busy ` +
+          `(PostgreSQL ${cores(c3.postgres)}, clients ${cores(c3.clients)}). A request cost the replicas ${perRequest(c1, one.f.perSecond)} ms of CPU with one ` +
+          `and ${perRequest(c3, three.f.perSecond)} ms with three, so capacity follows the cores the replicas get: where each replica has a core of its own ` +
+          `and the clients and PostgreSQL run elsewhere, three replicas serve about three times what one does, until PostgreSQL is the limit.`,
       );
     }
   }
@@ -224,11 +238,11 @@ async function main() {
       console.log(`\n== ${label(setup)}: starting, signing up ${USERS} users with a batch job of ${RECIPIENTS_PER_JOB} recipients each...`);
       const servers = await startReplicas(setup, postgres, n);
       try {
-        const ports = servers.replicas.map((r) => Number(new URL(r.url).port));
+        const replicas = servers.replicas.map((r) => ({ port: Number(new URL(r.url).port), pid: r.pid }));
         const endpoints = await dashboardEndpoints(servers.replicas[0].url);
-        await warmUp(ports, endpoints);
+        await warmUp(replicas.map((r) => r.port), endpoints);
         for (const pollMs of MODES) {
-          const run = { setup, pollMs, result: await runLoad(ports, endpoints, CLIENTS, pollMs, SECONDS) };
+          const run = { setup, pollMs, result: await runLoad(replicas, endpoints, CLIENTS, pollMs, SECONDS) };
           runs.push(run);
           printRun(run, endpoints);
         }

@@ -3,7 +3,7 @@
  * a set of replicas, each request going to the next replica in turn (a round-robin load balancer),
  * and the machine's CPU is sampled meanwhile. Measures; prints nothing.
  */
-import { readFileSync } from "node:fs";
+import { readFileSync, readdirSync } from "node:fs";
 import http from "node:http";
 
 export interface Endpoint {
@@ -23,8 +23,11 @@ export interface RunResult {
   samples: Sample[];
   /** "endpoint: status body" → how many times. */
   errors: Map<string, number>;
-  /** Share of the machine's CPU time that was busy during the run (0..1), and this process's share of it. */
-  cpu: { busy: number; clients: number; cores: number };
+  /**
+   * Where the CPU went: the machine's busy share (0..1), and in cores (1 = one core all the run):
+   * each replica, PostgreSQL's processes, and the clients (this process).
+   */
+  cpu: { busy: number; cores: number; replicas: number[]; postgres: number; clients: number };
 }
 
 /** One GET on a keep-alive agent: its status (0 for a network failure) and the time to the last byte. */
@@ -48,6 +51,31 @@ function get(agent: http.Agent, port: number, urlPath: string, token: string | n
 
 export const percentile = (sorted: number[], p: number) => (sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]);
 
+/** A process's CPU time so far in clock ticks (Linux /proc/<pid>/stat: utime + stime), 0 once it is gone. */
+function processTicks(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" "); // the name may hold spaces
+    return Number(fields[11]) + Number(fields[12]);
+  } catch {
+    return 0;
+  }
+}
+
+/** Every PostgreSQL server process's CPU ticks (the postmaster and one backend per connection). */
+function postgresTicks(): number {
+  let ticks = 0;
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/comm`, "utf8").trim() === "postgres") ticks += processTicks(Number(entry));
+    } catch {
+      /* gone meanwhile */
+    }
+  }
+  return ticks;
+}
+
 /** The machine's CPU counters (Linux /proc/stat): busy and total jiffies over all cores. */
 function cpuTimes(): { busy: number; total: number; cores: number } {
   const lines = readFileSync("/proc/stat", "utf8").split("\n");
@@ -68,12 +96,15 @@ export async function warmUp(ports: number[], endpoints: Endpoint[]): Promise<vo
  * Each client asks for every endpoint once per `pollMs` (0: back to back, the capacity run),
  * starting at a random moment of the first interval, and each request goes to the next replica.
  */
-export async function runLoad(ports: number[], endpoints: Endpoint[], clients: number, pollMs: number, seconds: number): Promise<RunResult> {
+export async function runLoad(replicas: { port: number; pid: number }[], endpoints: Endpoint[], clients: number, pollMs: number, seconds: number): Promise<RunResult> {
+  const ports = replicas.map((r) => r.port);
   const agent = new http.Agent({ keepAlive: true, maxSockets: clients });
   const samples: Sample[] = [];
   const errors = new Map<string, number>();
   let nextReplica = 0;
   const cpuBefore = cpuTimes();
+  const replicasBefore = replicas.map((r) => processTicks(r.pid));
+  const postgresBefore = postgresTicks();
   const ownBefore = process.cpuUsage();
   const started = Date.now();
   const end = started + seconds * 1000;
@@ -101,13 +132,19 @@ export async function runLoad(ports: number[], endpoints: Endpoint[], clients: n
   const own = process.cpuUsage(ownBefore);
   const busyJiffies = cpuAfter.busy - cpuBefore.busy;
   const totalJiffies = cpuAfter.total - cpuBefore.total;
-  // /proc/stat counts in clock ticks (USER_HZ, 100 a second on Linux); cpuUsage in microseconds.
-  const ownJiffies = (own.user + own.system) / 10_000;
+  // /proc counts in clock ticks (USER_HZ, 100 a second on Linux); cpuUsage in microseconds.
+  const inCores = (ticks: number) => ticks / 100 / elapsed;
   return {
     seconds: elapsed,
     samples,
     errors,
-    cpu: { busy: totalJiffies > 0 ? busyJiffies / totalJiffies : 0, clients: busyJiffies > 0 ? ownJiffies / busyJiffies : 0, cores: cpuAfter.cores },
+    cpu: {
+      busy: totalJiffies > 0 ? busyJiffies / totalJiffies : 0,
+      cores: cpuAfter.cores,
+      replicas: replicas.map((r, i) => inCores(processTicks(r.pid) - replicasBefore[i])),
+      postgres: inCores(postgresTicks() - postgresBefore),
+      clients: (own.user + own.system) / 1e6 / elapsed,
+    },
   };
 }
 

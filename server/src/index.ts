@@ -35,6 +35,14 @@ export async function startServer(config: Config, log: Logger = createLogger(con
     const s = app.listen(config.port, config.host, () => resolve(s));
     s.once("error", reject);
   });
+  // A load balancer keeps connections to each replica open between requests, and sends the next
+  // request on one it believes open. If the replica closed it first (Node's default: after 5 s idle),
+  // that request fails ("socket hang up", a 502). So the replica waits longer than balancers do
+  // (an AWS load balancer's idle timeout and nginx's upstream keepalive_timeout are 60 s by default;
+  // docs/DEPLOYMENT.md), and says so in each answer's Keep-Alive header, by which clients that
+  // honour it close first. (headersTimeout stays Node's: since Node 18 it runs from a request's
+  // start, not from the connection's last answer.)
+  server.keepAliveTimeout = KEEP_ALIVE_MS;
   server.on("clientError", (error: NodeJS.ErrnoException, socket: Duplex) => answerClientError(error, socket));
   const { port } = server.address() as AddressInfo;
   const url = `http://${config.host}:${port}`;
@@ -65,6 +73,9 @@ export async function startServer(config: Config, log: Logger = createLogger(con
     },
   };
 }
+
+/** How long an idle kept-alive connection stays open: longer than a load balancer keeps its own. */
+const KEEP_ALIVE_MS = 65_000;
 
 /** How long a stopping server lets the requests under way finish before it closes their connections. */
 const DRAIN_MS = 10_000;

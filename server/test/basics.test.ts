@@ -13,6 +13,11 @@ describe("API basics", () => {
     await server.close();
   });
 
+  it("keeps an idle connection open for 65 s and says so, longer than a load balancer keeps its own (60 s by default)", async () => {
+    const { headers } = await call(server, "GET", "/api/live");
+    expect(headers.get("keep-alive")).to.equal("timeout=65");
+  });
+
   describe("GET /api/health", () => {
     it("is green when the chain, the database, the auth emulator and the indexer all answer", async () => {
       const { status, body } = await call(server, "GET", "/api/health");

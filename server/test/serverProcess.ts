@@ -15,6 +15,8 @@ const running = new Set<ChildProcess>();
 
 export interface ServerProcess {
   url: string;
+  /** The process id (bench:load reads its CPU time). */
+  pid: number;
   /** The exit code, once it exits (null after a signal). */
   exited: Promise<number | null>;
   output(): string;
@@ -67,6 +69,7 @@ export async function startServerProcess(dataDir: string, env: Record<string, st
   }
   return {
     url,
+    pid: child.pid!,
     exited,
     output: () => output,
     async kill(signal = "SIGKILL") {
