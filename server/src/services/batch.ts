@@ -50,6 +50,8 @@ export function chunkReference(jobId: string, index: number): string {
  */
 export class BatchService {
   private details = new Map<string, { rowVersions: string; value: Promise<JobDetailAnswer> }>();
+  /** A job's row stamps (see detail), prepared once: every status poll runs it. */
+  private readonly rowVersionsQuery;
 
   constructor(
     private readonly db: Database,
@@ -57,7 +59,15 @@ export class BatchService {
     private readonly options: Config["batch"],
     /** Asks the watcher to look at the chain now rather than at its next tick. */
     private readonly nudge: () => void = () => {},
-  ) {}
+  ) {
+    this.rowVersionsQuery = db
+      .select({
+        rowVersions: sql<string>`${batchJobs}.xmin::text || ':' || coalesce((select string_agg(${batchChunks}.xmin::text, ',' order by ${batchChunks.index}) from ${batchChunks} where ${batchChunks.jobId} = ${batchJobs.id}), '')`,
+      })
+      .from(batchJobs)
+      .where(and(eq(batchJobs.id, sql.placeholder("jobId")), eq(batchJobs.uid, sql.placeholder("uid"))))
+      .prepare("usdx_job_row_versions");
+  }
 
   /**
    * Checks every recipient, the user's limits (`limits`: jobs in progress, recipients a day) and the
@@ -276,12 +286,7 @@ export class BatchService {
    * between is at worst answered early, never missed.
    */
   async detail(user: SessionUser, jobId: string, offset: number, limit: number): Promise<JobDetailAnswer> {
-    const [stamp] = await this.db
-      .select({
-        rowVersions: sql<string>`${batchJobs}.xmin::text || ':' || coalesce((select string_agg(${batchChunks}.xmin::text, ',' order by ${batchChunks.index}) from ${batchChunks} where ${batchChunks.jobId} = ${batchJobs.id}), '')`,
-      })
-      .from(batchJobs)
-      .where(and(eq(batchJobs.id, jobId), eq(batchJobs.uid, user.uid)));
+    const [stamp] = await this.rowVersionsQuery.execute({ jobId, uid: user.uid });
     if (!stamp) throw notFound(noSuchJob(jobId));
     const key = JSON.stringify([user.uid, jobId, offset, limit]);
     const kept = this.details.get(key);

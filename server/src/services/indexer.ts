@@ -60,6 +60,11 @@ export class EventIndexer {
   private deploymentCheckedAt = 0;
   /** The stored head as of a read begun after the caller asked (see currentVersion). */
   private readonly storedHead = new FreshRead(() => this.readStoredCheckpoint());
+  /**
+   * The stored checkpoint and its block's hash, in one query, prepared once: a follower runs it for
+   * every cached read, and building it anew cost three times what running it does.
+   */
+  private readonly storedHeadQuery;
 
   constructor(
     private readonly db: Database,
@@ -71,6 +76,19 @@ export class EventIndexer {
   ) {
     this.ticker = new Ticker(() => this.sync(), options.pollMs, log, "indexer");
     this.follower = new Ticker(() => this.readStoredHead(), options.pollMs, log, "index follower");
+    this.storedHeadQuery = db
+      .select({
+        checkpoint: indexerState.checkpointBlock,
+        chainId: indexerState.chainId,
+        proxy: indexerState.proxy,
+        deploymentBlockHash: indexerState.deploymentBlockHash,
+        updatedAt: indexerState.updatedAt,
+        hash: indexedBlocks.blockHash,
+      })
+      .from(indexerState)
+      .leftJoin(indexedBlocks, eq(indexedBlocks.blockNumber, indexerState.checkpointBlock))
+      .where(eq(indexerState.id, STATE_ID))
+      .prepare("usdx_stored_head");
     this.span = this.spanCeiling = options.batchBlocks;
     this.interfaces = new Map([
       [chain.manifest.proxy.toLowerCase(), { name: "USDX", iface: chain.usdx.interface as unknown as Interface }],
@@ -152,18 +170,7 @@ export class EventIndexer {
    */
   private async readStoredCheckpoint(): Promise<number | null> {
     const { manifest } = this.chain;
-    const [row] = await this.db
-      .select({
-        checkpoint: indexerState.checkpointBlock,
-        chainId: indexerState.chainId,
-        proxy: indexerState.proxy,
-        deploymentBlockHash: indexerState.deploymentBlockHash,
-        updatedAt: indexerState.updatedAt,
-        hash: indexedBlocks.blockHash,
-      })
-      .from(indexerState)
-      .leftJoin(indexedBlocks, eq(indexedBlocks.blockNumber, indexerState.checkpointBlock))
-      .where(eq(indexerState.id, STATE_ID));
+    const [row] = await this.storedHeadQuery.execute();
     // Another deployment's index (the leader has yet to start it over) is no checkpoint of this one.
     if (!row || row.chainId !== manifest.chainId || row.proxy !== manifest.proxy || row.deploymentBlockHash !== manifest.deploymentBlockHash) {
       this.state.checkpoint = null;
