@@ -309,3 +309,52 @@ export interface RecipientDetail {
   status: RecipientStatus;
   txHash: string | null;
 }
+
+// ---------------------------------------------------------------- operations (GET /api/monitoring)
+
+/** The parts of the service /monitoring shows, in its order. */
+export const MONITORED_PARTS = ["chain", "database", "auth", "indexer", "batchWatcher", "mockBank"] as const;
+export type MonitoredPart = (typeof MONITORED_PARTS)[number];
+
+export interface PartHealth {
+  part: MonitoredPart;
+  ok: boolean;
+  /** What the part is doing, in words ("block 1,234", "PostgreSQL", "off: MOCK_BANK=off"). */
+  detail: string;
+  /** The part's last failure (RPC URLs reduced to their origin), and when; null when it never failed since start. */
+  lastError: string | null;
+  lastErrorAt: string | null;
+}
+
+/** One sample of the answering replica's figures: the interval that ended at `at` (ms since the epoch). */
+export interface MonitoringPoint {
+  at: number;
+  requestsPerSecond: number;
+  /** Request latency percentiles over the interval, in ms (null: no request in it). */
+  p50Ms: number | null;
+  p95Ms: number | null;
+  p99Ms: number | null;
+  /** Blocks between the chain's head and the index's checkpoint (null before the first step). */
+  indexerLag: number | null;
+  rpcErrorsPerSecond: number;
+}
+
+/** GET /api/monitoring: what an operator sees at /monitoring. Public, so nothing secret. */
+export interface MonitoringAnswer {
+  /** Answered by this replica (figures are its own); whether it runs the background work. */
+  replica: { leader: boolean; mode: "sole" | "advisory-lock"; startedAt: string };
+  build: {
+    version: string;
+    /** The source's git commit (short), when the server knows it. */
+    commit: string | null;
+    network: string;
+    chainId: number;
+    proxy: string;
+    implementation: string;
+    batchPayments: string;
+    deploymentBlock: number;
+    deployedAt: string;
+  };
+  parts: PartHealth[];
+  series: { intervalSeconds: number; points: MonitoringPoint[] };
+}

@@ -1,4 +1,5 @@
 /// <reference types="vitest/config" />
+import { execFileSync } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vite";
@@ -14,8 +15,20 @@ const API_URL = process.env.VITE_API_URL || `http://127.0.0.1:${process.env.SERV
 // rather than one bucket for everyone behind this proxy (the server trusts loopback proxies only).
 const API_PROXY = { "/api": { target: API_URL, changeOrigin: true, xfwd: true } };
 
+/** The commit the dashboard is built from (USDX_COMMIT, else git's), for /monitoring; null outside a checkout. */
+function sourceCommit(): string | null {
+  if (process.env.USDX_COMMIT) return process.env.USDX_COMMIT;
+  try {
+    return execFileSync("git", ["rev-parse", "--short", "HEAD"], { cwd: here, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
+  } catch {
+    return null;
+  }
+}
+
 export default defineConfig({
   root: here,
+  // What /monitoring shows as the dashboard's build: fixed at build time.
+  define: { __DASHBOARD_BUILD__: JSON.stringify({ builtAt: new Date().toISOString(), commit: sourceCommit() }) },
   plugins: [react(), tailwindcss()],
   resolve: {
     alias: { "@": path.resolve(here, "src") },

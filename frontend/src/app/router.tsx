@@ -32,6 +32,7 @@ const Admin = lazy(() => import("@/features/admin/pages/AdminPanelPage"));
 const Login = lazy(() => import("@/features/auth/pages/LoginPage"));
 const ForgotPassword = lazy(() => import("@/features/auth/pages/ForgotPasswordPage"));
 const AuthPage = lazy(() => import("@/features/auth/pages/AuthPage"));
+const Monitoring = lazy(() => import("@/features/monitoring/pages/MonitoringPage"));
 
 /** Spec section 2's route table. */
 export const routes: RouteObject[] = [
@@ -63,6 +64,8 @@ export const routes: RouteObject[] = [
     ],
   },
   { path: "/auth", element: page(<AuthPage />) },
+  // Open signed out (decisions.md): an operator may have no account. Outside the redirect rules and the frame.
+  { path: "/monitoring", element: page(<Monitoring />) },
   { path: "*", element: <NotFound /> },
     ],
   },
