@@ -12,7 +12,9 @@ import { contactRoutes } from "./routes/contacts";
 import { chainReadRoutes } from "./routes/chainReads";
 import { configRoutes } from "./routes/config";
 import { healthRoutes } from "./routes/health";
+import { metricsRoutes } from "./routes/metrics";
 import type { Services } from "./services";
+import { followRoute } from "./services/metrics";
 
 // Spec and issue: JSON bodies are capped at 1 MB.
 export const JSON_BODY_LIMIT = "1mb";
@@ -29,8 +31,10 @@ export function createApp(services: Services, log: Logger, dashboard: string | n
     // A stopping server answers what it was asked and closes the connection: the client's next request goes elsewhere.
     if (services.serving.draining) res.setHeader("Connection", "close");
     const started = process.hrtime.bigint();
+    const route = followRoute(req);
     res.on("finish", () => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      services.metrics.observeRequest(req.method, route(), res.statusCode, ms / 1000);
       log.debug({ method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms * 10) / 10 }, "request");
     });
     next();
@@ -44,6 +48,7 @@ export function createApp(services: Services, log: Logger, dashboard: string | n
 
   const api = express.Router();
   api.use(healthRoutes(services));
+  api.use(metricsRoutes(services));
   api.use(configRoutes(services));
   api.use(chainReadRoutes(services));
   api.use("/auth", authRoutes(services));

@@ -67,6 +67,11 @@ export interface Config {
   };
   bank: BankConfig;
   /**
+   * The bearer secret a scraper of GET /api/metrics must send (METRICS_TOKEN, at least
+   * METRICS_TOKEN_MIN_LENGTH characters), or null: then only clients on this machine may read it.
+   */
+  metricsToken: string | null;
+  /**
    * The built dashboard the server also serves (DASHBOARD_DIST; default frontend/dist), or null
    * (DASHBOARD_DIST=off). A folder without an index.html is not served: the API runs alone.
    */
@@ -75,6 +80,21 @@ export interface Config {
 }
 
 export class ConfigError extends Error {}
+
+/** A metrics token shorter than this could be guessed; `openssl rand -hex 32` gives 64 characters. */
+export const METRICS_TOKEN_MIN_LENGTH = 32;
+
+function metricsToken(env: NodeJS.ProcessEnv): string | null {
+  const raw = env.METRICS_TOKEN;
+  if (raw === undefined || raw === "") return null;
+  // Printable ASCII without spaces: what an Authorization header carries unchanged.
+  if (raw.length < METRICS_TOKEN_MIN_LENGTH || !/^[\x21-\x7e]+$/.test(raw)) {
+    throw new ConfigError(
+      `METRICS_TOKEN must be at least ${METRICS_TOKEN_MIN_LENGTH} characters with no spaces (openssl rand -hex 32 makes one), or empty to let only this machine read /api/metrics.`,
+    );
+  }
+  return raw;
+}
 
 const REPO_ROOT = path.resolve(__dirname, "..", "..");
 /** Where `npm run build` puts the dashboard (frontend/vite.config.mts: build.outDir). */
@@ -285,6 +305,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       userDailyDeposits: int(env, "MOCK_BANK_USER_DAILY_DEPOSITS", 10, 1, 100_000),
       totalDailyDeposits: int(env, "MOCK_BANK_TOTAL_DAILY_DEPOSITS", 1000, 1, 10_000_000),
     },
+    metricsToken: metricsToken(env),
     dashboardDist: env.DASHBOARD_DIST === "off" ? null : env.DASHBOARD_DIST ? path.resolve(env.DASHBOARD_DIST) : DEFAULT_DASHBOARD_DIST,
     logLevel: env.LOG_LEVEL || "info",
   };

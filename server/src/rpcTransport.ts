@@ -6,7 +6,8 @@
  * - a 429 sets a cool-down that every caller waits out (Retry-After in seconds or as a date, else
  *   exponential backoff), so one refusal does not become a burst of them;
  * - a 5xx, a dropped connection or a timed-out attempt is tried again with backoff;
- * - every call is counted by method, so a benchmark (and /api/health) can say what idle costs.
+ * - every call is counted by method, so a benchmark (and /api/health) can say what idle costs, and
+ *   so is every call that got no result (for /api/metrics).
  * ethers' own 429 handling reads Retry-After's seconds as milliseconds and never retries a 5xx, so
  * it is switched off (chain.ts) and this transport does it for both.
  */
@@ -65,6 +66,11 @@ export interface RpcResponse {
 export interface RpcStats {
   /** Calls (one JSON-RPC request each, a batch counting each of its requests) by method. */
   calls: Record<string, number>;
+  /**
+   * Calls that got no result, by method: the node's JSON-RPC error (a revert included), a refusal
+   * it answered with an HTTP error, or no usable answer within the call's budget.
+   */
+  errors: Record<string, number>;
   /** HTTP requests sent, including retries. */
   requests: number;
   rateLimited: number;
@@ -91,7 +97,7 @@ const backoff = (attempt: number) => {
 
 export class RpcTransport {
   private coolDownUntil = 0;
-  private readonly stats: RpcStats = { calls: {}, requests: 0, rateLimited: 0, retried: 0 };
+  private readonly stats: RpcStats = { calls: {}, errors: {}, requests: 0, rateLimited: 0, retried: 0 };
   private nextId = 0;
 
   constructor(
@@ -101,7 +107,7 @@ export class RpcTransport {
 
   /** What this transport has sent since it started (a copy). */
   snapshot(): RpcStats {
-    return { ...this.stats, calls: { ...this.stats.calls } };
+    return { ...this.stats, calls: { ...this.stats.calls }, errors: { ...this.stats.errors } };
   }
 
   /** Milliseconds left in the cool-down a 429 set (0 when none). */
@@ -133,7 +139,19 @@ export class RpcTransport {
    * 5xx and network failures within the budget; past it, throws RpcRateLimitedError or RpcUnavailableError.
    */
   async post(body: string, timeoutMs = this.attemptTimeout): Promise<RpcResponse> {
-    this.count(body);
+    const methods = this.count(body);
+    let response: RpcResponse;
+    try {
+      response = await this.postWithRetries(body, timeoutMs);
+    } catch (error) {
+      for (const method of methods.values()) this.countError(method);
+      throw error;
+    }
+    this.countRefusals(methods, response);
+    return response;
+  }
+
+  private async postWithRetries(body: string, timeoutMs: number): Promise<RpcResponse> {
     const started = Date.now();
     const budget = Math.max(this.options.budgetMs ?? CALL_BUDGET_MS, timeoutMs * 2);
     for (let attempt = 0; ; attempt++) {
@@ -189,17 +207,48 @@ export class RpcTransport {
     return { status: res.status, headers, body: await res.text() };
   }
 
-  /** Counts each request of a body by its method (a batch is several). */
-  private count(body: string): void {
+  /** Counts each request of a body by its method (a batch is several); answers each request's method by its id. */
+  private count(body: string): Map<unknown, string> {
+    const methods = new Map<unknown, string>();
     let parsed: unknown;
     try {
       parsed = JSON.parse(body);
     } catch {
-      return;
+      return methods;
     }
     for (const request of Array.isArray(parsed) ? parsed : [parsed]) {
       const method = typeof (request as { method?: unknown })?.method === "string" ? (request as { method: string }).method : "unknown";
       this.stats.calls[method] = (this.stats.calls[method] ?? 0) + 1;
+      methods.set((request as { id?: unknown })?.id ?? methods.size, method);
+    }
+    return methods;
+  }
+
+  private countError(method: string): void {
+    this.stats.errors[method] = (this.stats.errors[method] ?? 0) + 1;
+  }
+
+  /**
+   * Counts the calls an answer refused: all of them for an HTTP error, else each JSON-RPC error
+   * object, matched to its request by id. A body is parsed only when it holds an "error" key, so
+   * a bulk answer (10,000 logs) is not parsed twice for nothing: log data and topics are hex.
+   */
+  private countRefusals(methods: Map<unknown, string>, response: RpcResponse): void {
+    if (response.status >= 400) {
+      for (const method of methods.values()) this.countError(method);
+      return;
+    }
+    if (!response.body.includes('"error"')) return;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(response.body);
+    } catch {
+      for (const method of methods.values()) this.countError(method);
+      return;
+    }
+    for (const answer of Array.isArray(parsed) ? parsed : [parsed]) {
+      const { id, error } = (answer ?? {}) as { id?: unknown; error?: unknown };
+      if (error) this.countError(methods.get(id) ?? (methods.size === 1 ? [...methods.values()][0] : "unknown"));
     }
   }
 }

@@ -121,6 +121,8 @@ const ENDPOINTS: Endpoint[] = [
   { method: "GET", route: "/api/health", path: () => "/api/health", auth: "public" },
   { method: "GET", route: "/api/live", path: () => "/api/live", auth: "public" },
   { method: "GET", route: "/api/ready", path: () => "/api/ready", auth: "public" },
+  // No sign-in: a scraper's token or this machine (metrics.test.ts has its access cases).
+  { method: "GET", route: "/api/metrics", path: () => "/api/metrics", auth: "public" },
   { method: "GET", route: "/api/config", path: () => "/api/config", auth: "public" },
   { method: "GET", route: "/api/token", path: () => "/api/token", auth: "public" },
   { method: "GET", route: "/api/events", path: () => "/api/events", auth: "public" },

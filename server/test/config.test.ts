@@ -25,6 +25,18 @@ describe("Server config", () => {
     expect(config.bank.minterKey, "no mock bank off the local chain without a key").to.equal(null);
   });
 
+  it("reads METRICS_TOKEN (none by default: only this machine may read /api/metrics), and never echoes a refused one", () => {
+    expect(loadConfig(base).metricsToken).to.equal(null);
+    expect(loadConfig({ ...base, METRICS_TOKEN: "" }).metricsToken).to.equal(null);
+    const token = "0123456789abcdef".repeat(4);
+    expect(loadConfig({ ...base, METRICS_TOKEN: token }).metricsToken).to.equal(token);
+    const refused = "s3cr3t-but-too-short";
+    expect(() => loadConfig({ ...base, METRICS_TOKEN: refused }))
+      .to.throw(/^METRICS_TOKEN must be/)
+      .with.property("message")
+      .that.does.not.include(refused);
+  });
+
   it("checksums ADMIN_WALLETS", () => {
     expect(loadConfig({ ...base, ADMIN_WALLETS: "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266" }).adminWallets).to.deep.equal([
       "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266",
@@ -46,6 +58,8 @@ describe("Server config", () => {
     [{ BATCH_CHUNK_SIZE: "600" }, "BATCH_CHUNK_SIZE must be a whole number from 1 to 564, not '600'."],
     [{ PUBLIC_RPC_URL: "ws://x" }, /PUBLIC_RPC_URL must be an http\(s\) URL/],
     [{ FIREBASE_AUTH_EMULATOR_HOST: "", GOOGLE_APPLICATION_CREDENTIALS: "key.json" }, /needs FIREBASE_WEB_API_KEY/],
+    [{ METRICS_TOKEN: "x".repeat(31) }, /METRICS_TOKEN must be at least 32 characters with no spaces/],
+    [{ METRICS_TOKEN: `${"x".repeat(20)} ${"y".repeat(20)}` }, /METRICS_TOKEN must be at least 32 characters with no spaces/],
   ] as const) {
     it(`stops with a readable message for ${JSON.stringify(env)}`, () => {
       expect(() => loadConfig({ ...base, ...env })).to.throw(message as string | RegExp);

@@ -4,7 +4,8 @@ import type { RateLimitStores } from "../services/rateLimitStore";
 import { currentUser } from "./auth";
 
 // Every limit counts in the database (services/rateLimitStore.ts), so it holds across replicas.
-// `name` keeps each limit's count its own: two limits never share a budget.
+// `name` keeps each limit's count its own: two limits never share a budget. It also labels the
+// limit's refusals in /api/metrics, so it is a fixed word, never anything from the request.
 
 /** At most `perMinute` requests a minute from one address, then a JSON 429 that says what was limited. */
 function perMinuteLimit(stores: RateLimitStores, name: string, perMinute: number, what: string) {
@@ -15,6 +16,7 @@ function perMinuteLimit(stores: RateLimitStores, name: string, perMinute: number
     legacyHeaders: false,
     store: stores.store(name),
     handler: (_req, res) => {
+      stores.refused(name);
       res.status(429).json({ success: false, error: `Too many ${what} from this address: wait a minute and try again.` });
     },
   });
@@ -40,6 +42,7 @@ export function perUserRateLimit(stores: RateLimitStores, name: string, perMinut
     store: stores.store(name),
     keyGenerator: (_req: Request, res: Response) => `uid:${currentUser(res).uid}`,
     handler: (_req, res) => {
+      stores.refused(name);
       res.status(429).json({ success: false, error: `Too many ${what}: wait a minute and try again.` });
     },
   });

@@ -12,6 +12,7 @@ import { AuthProvider } from "./firebaseAuth";
 import { EventIndexer } from "./indexer";
 import { RateLimitStores } from "./rateLimitStore";
 import { createLeadership, Leadership } from "./leader";
+import { Metrics } from "./metrics";
 import { SiweService } from "./siwe";
 import { TokenStateService } from "./tokenState";
 
@@ -34,6 +35,8 @@ export interface Services {
   leadership: Leadership;
   /** The rate limits' counters, in the database so that they hold across replicas. */
   rateLimits: RateLimitStores;
+  /** This server's own Prometheus registry: GET /api/metrics. */
+  metrics: Metrics;
   /** Set when the server drains (SIGTERM): /api/ready answers 503 and requests are answered with Connection: close. */
   serving: { draining: boolean };
 }
@@ -70,5 +73,7 @@ export function buildServices(config: Config, chain: Chain, db: DatabaseHandle, 
     },
     log.child({ component: "leader" }),
   );
-  return { config, chain, db, auth, indexer, events, tokenState, siwe, audit: new AuditService(db.db), batch, batchWatcher, contacts, bank, leadership, rateLimits: new RateLimitStores(db.db), serving: { draining: false } };
+  const rateLimits = new RateLimitStores(db.db);
+  const metrics = new Metrics({ db: db.db, transport: chain.transport, indexer, leadership, rateLimits });
+  return { config, chain, db, auth, indexer, events, tokenState, siwe, audit: new AuditService(db.db), batch, batchWatcher, contacts, bank, leadership, rateLimits, metrics, serving: { draining: false } };
 }

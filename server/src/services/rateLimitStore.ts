@@ -17,8 +17,20 @@ import { rateLimitHits } from "../db/schema";
  */
 export class RateLimitStores {
   private lastSweep = 0;
+  /** Requests this replica refused (429), by limit: in memory, since each replica is scraped on its own. */
+  private readonly refusals = new Map<string, number>();
 
   constructor(private readonly db: Database) {}
+
+  /** Notes a request the limit `name` refused (/api/metrics). */
+  refused(name: string): void {
+    this.refusals.set(name, (this.refusals.get(name) ?? 0) + 1);
+  }
+
+  /** Requests refused since this process started, by limit. */
+  refusalCounts(): ReadonlyMap<string, number> {
+    return this.refusals;
+  }
 
   /** The store of one limit; `name` keeps its keys apart from every other limit's. */
   store(name: string): Store {
