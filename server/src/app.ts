@@ -13,6 +13,7 @@ import { chainReadRoutes } from "./routes/chainReads";
 import { configRoutes } from "./routes/config";
 import { healthRoutes } from "./routes/health";
 import { metricsRoutes } from "./routes/metrics";
+import { monitoringRoutes } from "./routes/monitoring";
 import type { Services } from "./services";
 import { followRoute } from "./services/metrics";
 
@@ -49,6 +50,7 @@ export function createApp(services: Services, log: Logger, dashboard: string | n
   const api = express.Router();
   api.use(healthRoutes(services));
   api.use(metricsRoutes(services));
+  api.use(monitoringRoutes(services));
   api.use(configRoutes(services));
   api.use(chainReadRoutes(services));
   api.use("/auth", authRoutes(services));

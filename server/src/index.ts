@@ -26,6 +26,8 @@ export async function startServer(config: Config, log: Logger = createLogger(con
   // The background loops run here only while this replica leads (always on PGlite); else its index follows the leader's.
   services.indexer.follow();
   await services.leadership.start();
+  // The first look at every part, then one every 5 s: /monitoring answers from these.
+  services.monitoring.start();
   const dashboard = builtDashboard(config.dashboardDist);
   if (config.dashboardDist && !dashboard) {
     log.warn({ dir: config.dashboardDist }, "No built dashboard there (no index.html; npm run build makes one): serving the API alone");
@@ -65,6 +67,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
       await closed;
       clearInterval(idle);
       clearTimeout(cutOff);
+      await services.monitoring.stop();
       await services.leadership.stop();
       await services.indexer.unfollow();
       chain.provider.destroy();

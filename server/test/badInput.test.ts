@@ -123,6 +123,8 @@ const ENDPOINTS: Endpoint[] = [
   { method: "GET", route: "/api/ready", path: () => "/api/ready", auth: "public" },
   // No sign-in: a scraper's token or this machine (metrics.test.ts has its access cases).
   { method: "GET", route: "/api/metrics", path: () => "/api/metrics", auth: "public" },
+  // Public: what /monitoring shows, from memory (monitoring.test.ts checks what it holds).
+  { method: "GET", route: "/api/monitoring", path: () => "/api/monitoring", auth: "public" },
   { method: "GET", route: "/api/config", path: () => "/api/config", auth: "public" },
   { method: "GET", route: "/api/token", path: () => "/api/token", auth: "public" },
   { method: "GET", route: "/api/events", path: () => "/api/events", auth: "public" },

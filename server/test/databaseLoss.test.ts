@@ -71,6 +71,10 @@ describe("A lost database: 503 with a sentence, then recovery without a restart"
     expect({ status: ready.status, body: ready.body }).to.deep.equal({ status: 503, body: { status: "unready", error: DATABASE_UNAVAILABLE } });
     expect(ready.ms).to.be.below(ANSWER_WITHIN_MS);
     expect((await call(server, "GET", "/api/live")).status).to.equal(200);
+    // /monitoring says so in the same words, from its next sample.
+    await server.services.monitoring.sample();
+    const monitored = (await call(server, "GET", "/api/monitoring")).body.parts.find((p: { part: string }) => p.part === "database");
+    expect(monitored).to.include({ ok: false, detail: "PostgreSQL", lastError: DATABASE_UNAVAILABLE });
     const health = await call(server, "GET", "/api/health");
     expect(health.status).to.equal(503);
     expect(health.body.database).to.deep.equal({ ok: false, kind: "postgres" });
@@ -103,6 +107,10 @@ describe("A lost database: 503 with a sentence, then recovery without a restart"
       RECOVER_WITHIN_MS,
     );
     expect(caughtUp.body.database).to.deep.equal({ ok: true, kind: "postgres" });
+    // Up again, and the failure is still shown, with when it was first seen.
+    await server.services.monitoring.sample();
+    const recovered = (await call(server, "GET", "/api/monitoring")).body.parts.find((p: { part: string }) => p.part === "database");
+    expect(recovered).to.include({ ok: true, lastError: DATABASE_UNAVAILABLE, lastErrorAt: monitored.lastErrorAt });
     // The transfer made while the database was away is indexed now, and listed first (newest first).
     const listed = await until("the transfer to be listed", () => call(server, "GET", "/api/events"), (a) => a.status === 200 && a.body.events[0]?.transactionHash === transfer!.hash, RECOVER_WITHIN_MS);
     expect(listed.body.events[0]).to.include({ name: "Transfer", blockNumber: transfer!.blockNumber });

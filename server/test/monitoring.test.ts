@@ -1,6 +1,10 @@
 import { expect } from "chai";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import type { RunningServer } from "../src/index";
 import { createLogger } from "../src/logger";
 import { Figures, histogramQuantile, MonitoringHistory, PartProbe } from "../src/services/monitoring";
+import { call, provider, startTestServer } from "./helpers";
 
 const BOUNDS = [0.005, 0.01, 0.05, 0.1, Infinity];
 /** Cumulative buckets for observations (seconds). */
@@ -96,5 +100,66 @@ describe("monitoring: the figures /monitoring charts", () => {
       expect(h.series()).to.have.length(180);
       expect(h.series()[179].at).to.equal(clock);
     });
+  });
+});
+
+describe("GET /api/monitoring", () => {
+  let server: RunningServer;
+  before(async () => {
+    server = await startTestServer();
+  });
+  after(async () => {
+    await server?.close();
+  });
+
+  it("answers signed out with each part's health, the build and the manifest's addresses, and nothing secret", async () => {
+    await server.services.monitoring.sample();
+    const { status, body, headers } = await call(server, "GET", "/api/monitoring");
+    expect(status).to.equal(200);
+    expect(headers.get("cache-control")).to.equal("no-store");
+    const manifest = server.services.chain.manifest;
+    expect(body.build).to.deep.include({
+      version: JSON.parse(readFileSync(path.resolve(__dirname, "..", "..", "package.json"), "utf8")).version,
+      network: "localhost",
+      chainId: 31337,
+      proxy: manifest.proxy,
+      implementation: manifest.implementation,
+      batchPayments: manifest.batchPayments,
+      deploymentBlock: manifest.deploymentBlock,
+      deployedAt: manifest.deployedAt,
+    });
+    expect(body.build.commit).to.match(/^[0-9a-f]{7,}$/); // this checkout's
+    expect(body.replica).to.deep.include({ leader: true, mode: "sole" });
+    expect(body.parts.map((p: any) => [p.part, p.ok])).to.deep.equal([
+      ["chain", true],
+      ["database", true],
+      ["auth", true],
+      ["indexer", true],
+      ["batchWatcher", true],
+      ["mockBank", true],
+    ]);
+    const head = await provider().getBlockNumber();
+    expect(body.parts[0].detail).to.equal(`localhost, block ${head.toLocaleString("en-US")}`);
+    expect(body.parts[1].detail).to.equal("PGlite (embedded)");
+    expect(body.parts[3].detail).to.match(/^checkpoint [\d,]+, 0 blocks behind the head; indexing here$/);
+    // Nothing a visitor should not see: no RPC URL (a provider's carries its key), no key, no user data.
+    const text = JSON.stringify(body);
+    expect(text).not.to.include(server.services.config.rpcUrl);
+    expect(text).not.to.match(/0x[0-9a-fA-F]{64}/); // no private key or hash-length secret
+  });
+
+  it("charts the requests of each interval: rate and latency move when requests happen", async () => {
+    await server.services.monitoring.sample();
+    for (let i = 0; i < 20; i++) await call(server, "GET", "/api/token");
+    await server.services.monitoring.sample();
+    const { body } = await call(server, "GET", "/api/monitoring");
+    const last = body.series.points.at(-1);
+    expect(body.series.intervalSeconds).to.equal(5);
+    // At least the 20 requests of this interval, over the seconds since the previous sample.
+    expect(last.requestsPerSecond).to.be.above(0);
+    expect(last.p50Ms).to.be.a("number").and.to.be.above(0);
+    expect(last.p99Ms).to.be.at.least(last.p50Ms);
+    expect(last.indexerLag).to.equal(0);
+    expect(last.rpcErrorsPerSecond).to.equal(0);
   });
 });

@@ -13,6 +13,8 @@ import { EventIndexer } from "./indexer";
 import { RateLimitStores } from "./rateLimitStore";
 import { createLeadership, Leadership } from "./leader";
 import { Metrics } from "./metrics";
+import { MonitoringHistory } from "./monitoring";
+import { probeParts } from "./monitoringProbe";
 import { SiweService } from "./siwe";
 import { TokenStateService } from "./tokenState";
 
@@ -37,6 +39,8 @@ export interface Services {
   rateLimits: RateLimitStores;
   /** This server's own Prometheus registry: GET /api/metrics. */
   metrics: Metrics;
+  /** What /monitoring shows: the parts' health and the last minutes' figures, sampled by startServer's timer. */
+  monitoring: MonitoringHistory;
   /** Set when the server drains (SIGTERM): /api/ready answers 503 and requests are answered with Connection: close. */
   serving: { draining: boolean };
 }
@@ -75,5 +79,19 @@ export function buildServices(config: Config, chain: Chain, db: DatabaseHandle, 
   );
   const rateLimits = new RateLimitStores(db.db);
   const metrics = new Metrics({ db: db.db, transport: chain.transport, indexer, leadership, rateLimits });
-  return { config, chain, db, auth, indexer, events, tokenState, siwe, audit: new AuditService(db.db), batch, batchWatcher, contacts, bank, leadership, rateLimits, metrics, serving: { draining: false } };
+  // The probe asks the services themselves, so it reads `services` once they are all built.
+  let services: Services | undefined = undefined;
+  const monitoring = new MonitoringHistory(
+    {
+      figures: async () => ({
+        requests: await metrics.requestTotals(),
+        rpcErrors: Object.values(chain.transport.snapshot().errors).reduce((a, b) => a + b, 0),
+        indexerLag: indexer.status().lag,
+      }),
+      probe: () => probeParts(services!),
+    },
+    log.child({ component: "monitoring" }),
+  );
+  services = { config, chain, db, auth, indexer, events, tokenState, siwe, audit: new AuditService(db.db), batch, batchWatcher, contacts, bank, leadership, rateLimits, metrics, monitoring, serving: { draining: false } };
+  return services;
 }

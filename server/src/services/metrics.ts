@@ -214,6 +214,23 @@ export class Metrics {
     this.httpDuration.observe(labels, seconds);
   }
 
+  /**
+   * Every request answered since start and their durations, summed over routes and statuses: the
+   * cumulative buckets /monitoring turns into rates and percentiles (services/monitoring.ts).
+   */
+  async requestTotals(): Promise<{ count: number; buckets: { le: number; count: number }[] }> {
+    const byBound = new Map<number, number>();
+    let count = 0;
+    for (const value of (await this.httpDuration.get()).values) {
+      if (value.metricName?.endsWith("_count")) count += value.value;
+      if (!value.metricName?.endsWith("_bucket")) continue;
+      const bound = (value.labels as Record<string, string | number | undefined>).le; // a bucket's own label, beside the metric's
+      const le = bound === "+Inf" ? Infinity : Number(bound);
+      byBound.set(le, (byBound.get(le) ?? 0) + value.value);
+    }
+    return { count, buckets: [...byBound].map(([le, n]) => ({ le, count: n })).sort((a, b) => a.le - b.le) };
+  }
+
   /** The scrape: every metric as text, and the content type to answer it with. */
   async scrape(): Promise<{ contentType: string; text: string }> {
     return { contentType: this.registry.contentType, text: await this.registry.metrics() };

@@ -48,9 +48,12 @@ export class MonitoringHistory {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** Samples now (the parts' first look, and the counters' starting point), then every interval. */
-  async start(): Promise<void> {
-    await this.sample();
+  /**
+   * Samples now (the parts' first look, and the counters' starting point), then every interval.
+   * Not awaited: a node that does not answer must not hold up the server's start.
+   */
+  start(): void {
+    void this.sample();
     this.timer = setInterval(() => void this.sample(), this.intervalMs);
     this.timer.unref();
   }
