@@ -49,6 +49,8 @@ const ROUTES: RouteCase[] = [
   { route: "/auth", name: "auth", access: "visitor", ready: heading("Welcome") },
   { route: "/forgot-password", name: "forgot-password", access: "visitor", ready: (p) => p.getByRole("button", { name: "Send Reset Link" }).waitFor() },
   { route: "/no/such/page", name: "not-found", access: "visitor", ready: heading("404 Page Not Found") },
+  // Open signed out (decisions.md): an operator may have no account.
+  { route: "/monitoring", name: "monitoring", access: "visitor", ready: (p) => p.getByRole("list", { name: "Health of each part" }).waitFor() },
 ];
 
 /** Lets late reads (chain, server) finish, so their errors would be caught and the shot is complete. */
@@ -94,6 +96,38 @@ describe("Routes (browser)", () => {
       expect(errors).to.deep.equal([]);
     });
   }
+
+  it("the footer's 'CI/CD Monitoring' opens /monitoring in a new tab: every part up, the build, and charts that fill as the server samples", async function () {
+    this.timeout(90_000);
+    session = await openBrowser("alice", DESKTOP);
+    const { page, context, errors } = session;
+    await signUp(page);
+    const link = page.getByRole("contentinfo").getByRole("link", { name: "CI/CD Monitoring" });
+    expect(await link.getAttribute("target")).to.equal("_blank");
+    // The new tab's console, from its first script on (the session watches only the first page).
+    const tabErrors: string[] = [];
+    context.on("console", (msg) => msg.type() === "error" && msg.page() !== page && tabErrors.push(msg.text()));
+    const [tab] = await Promise.all([context.waitForEvent("page"), link.click()]);
+    tab.on("pageerror", (error) => tabErrors.push(error.message));
+    await tab.waitForLoadState();
+    expect(new URL(tab.url()).pathname).to.equal("/monitoring");
+    expect(new URL(page.url()).pathname).to.equal("/"); // the dashboard stays where it was
+    await tab.getByRole("heading", { name: "CI/CD Monitoring", exact: true }).waitFor();
+    const parts = tab.getByRole("list", { name: "Health of each part" });
+    for (const name of ["Chain (RPC node)", "Database", "Sign-in (Firebase Auth)", "Indexer", "Batch watcher", "Mock bank"]) {
+      await parts.getByRole("listitem", { name }).getByText("Up", { exact: true }).waitFor();
+    }
+    const build = tab.getByLabel("Build information");
+    const { contracts } = (await (await fetch(url("/api/config"))).json()) as { contracts: { proxy: string } };
+    expect(await build.textContent()).to.include(contracts.proxy).and.include("Server version");
+    // The server samples every 5 s: the charts appear at the second sample, the page polling meanwhile.
+    await tab.getByRole("img", { name: /^Requests per second over the last \d+ samples$/ }).waitFor({ timeout: 30_000 });
+    await tab.getByRole("img", { name: /^Request latency over the last \d+ samples$/ }).waitFor();
+    await tab.waitForTimeout(500); // the lines drawn
+    await shoot(tab, "monitoring-live", DESKTOP.width);
+    expect(errors).to.deep.equal([]);
+    expect(tabErrors).to.deep.equal([]);
+  });
 
   it("at 390 px the Menu drawer opens, a link navigates and the drawer closes", async () => {
     session = await openBrowser("alice", PHONE);

@@ -45,10 +45,11 @@ export async function probeParts(services: Services): Promise<PartProbe[]> {
     },
     {
       part: "indexer",
-      ok: index.checkpoint !== null && index.lastError === null,
+      // Before its first step the index has no checkpoint: starting, not failing.
+      ok: index.lastError === null,
       detail:
         index.checkpoint === null
-          ? "no checkpoint yet"
+          ? "starting: no checkpoint yet"
           : `checkpoint ${n(index.checkpoint)}${index.lag !== null ? `, ${n(index.lag)} block${index.lag === 1 ? "" : "s"} behind the head` : ""}; ${index.running ? "indexing here" : "following the leading replica"}`,
       error: redact(index.lastError),
     },

@@ -86,6 +86,7 @@ describe("/monitoring", () => {
     expect(chain).not.toHaveTextContent("Last error");
     expect(within(parts).getAllByRole("listitem")).toHaveLength(6);
 
+    expect(screen.getByRole("heading", { name: "Last 10 seconds" })).toBeInTheDocument();
     expect(await screen.findByRole("img", { name: "Requests per second over the last 2 samples" })).toBeInTheDocument();
     expect(screen.getByRole("img", { name: "Request latency over the last 2 samples" })).toBeInTheDocument();
     expect(screen.getByRole("img", { name: "Indexer lag over the last 2 samples" })).toBeInTheDocument();
@@ -103,6 +104,7 @@ describe("/monitoring", () => {
   it("says the charts come after two samples while the server has fewer", async () => {
     renderPage(() => json(answer({ series: { intervalSeconds: 5, points: [point(1_795_000_000_000)] } })));
     expect(await screen.findByText("The charts appear after two samples (10 seconds after the server started).")).toBeInTheDocument();
+    expect(screen.getByRole("heading", { name: "Live figures" })).toBeInTheDocument();
     expect(screen.queryByRole("img", { name: /Requests per second/ })).not.toBeInTheDocument();
   });
 

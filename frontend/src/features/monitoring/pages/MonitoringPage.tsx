@@ -1,7 +1,6 @@
 import { lazy, Suspense } from "react";
 import { Alert, AlertDescription } from "@/components/ui/alert";
 import { Spinner } from "@/components/ui/spinner";
-import { CopyButton } from "@/components/ui/copy-button";
 import { useConfig } from "@/lib/config";
 import { addressUrl, isExternal } from "@/lib/explorer";
 import { MONITORING_POLL_MS, useMonitoring, type MonitoringAnswer } from "../api/queries";
@@ -15,21 +14,23 @@ declare const __DASHBOARD_BUILD__: { builtAt: string; commit: string | null };
 const when = (iso: string) => new Date(iso).toLocaleString();
 const asSentence = (text: string) => (/[.!?]$/.test(text) ? text : `${text}.`);
 
-/** An address in full, copyable, and a link to the explorer where there is one (the local chain has none). */
+/** An address in full, and a link to the explorer where there is one (the local chain has none). */
 function Address({ value }: { value: string }) {
   const config = useConfig();
-  return (
-    <span className="inline-flex items-center gap-1 font-mono">
-      {isExternal(config) ? (
-        <a href={addressUrl(config, value)} target="_blank" rel="noreferrer" className="text-primary underline-offset-4 hover:underline">
-          {value}
-        </a>
-      ) : (
-        value
-      )}
-      <CopyButton value={value} label={`Copy ${value}`} />
-    </span>
+  return isExternal(config) ? (
+    <a href={addressUrl(config, value)} target="_blank" rel="noreferrer" className="font-mono text-primary underline-offset-4 hover:underline">
+      {value}
+    </a>
+  ) : (
+    <span className="font-mono">{value}</span>
   );
+}
+
+/** "Last 45 seconds", "Last 15 minutes": the span the charts cover. */
+function span(points: number, intervalSeconds: number): string {
+  const seconds = points * intervalSeconds;
+  if (seconds < 120) return `Last ${seconds} seconds`;
+  return `Last ${Math.round(seconds / 60)} minutes`;
 }
 
 function BuildInfo({ build, replica }: Pick<MonitoringAnswer, "build" | "replica">) {
@@ -91,7 +92,7 @@ export default function MonitoringPage() {
             <PartsHealth parts={data.parts} />
           </section>
           <section className="space-y-3">
-            <h2 className="text-lg font-semibold">Last {Math.round((data.series.points.length * data.series.intervalSeconds) / 60)} minutes</h2>
+            <h2 className="text-lg font-semibold">{data.series.points.length < 2 ? "Live figures" : span(data.series.points.length, data.series.intervalSeconds)}</h2>
             {data.series.points.length < 2 ? (
               <p className="text-sm text-muted-foreground">The charts appear after two samples ({data.series.intervalSeconds * 2} seconds after the server started).</p>
             ) : (
