@@ -46,17 +46,6 @@ export function renderAtHome(element: ReactNode, config: AppConfig = testConfig)
   return { user, client, rerender: (next: ReactNode) => view.rerender(routes(next)) };
 }
 
-// jsdom has no ResizeObserver; Radix's radio group and recharts measure with it.
-if (!("ResizeObserver" in globalThis)) {
-  vi.stubGlobal(
-    "ResizeObserver",
-    class {
-      observe() {}
-      unobserve() {}
-      disconnect() {}
-    }
-  );
-}
 
 export const connect = (address = ME) =>
   useWallet.setState({ status: "connected", address, chainId: testConfig.chainId, provider: { request: vi.fn() }, walletId: "dev", walletName: "Dev" });

@@ -8,18 +8,6 @@ import { testConfig } from "@/test/config";
 import type { MonitoringAnswer, MonitoringPoint } from "./api/queries";
 import MonitoringPage from "./pages/MonitoringPage";
 
-// jsdom has no ResizeObserver; recharts measures with it.
-if (!("ResizeObserver" in globalThis)) {
-  vi.stubGlobal(
-    "ResizeObserver",
-    class {
-      observe() {}
-      unobserve() {}
-      disconnect() {}
-    },
-  );
-}
-
 const point = (at: number, over: Partial<MonitoringPoint> = {}): MonitoringPoint => ({ at, requestsPerSecond: 12.5, p50Ms: 1.2, p95Ms: 8, p99Ms: 20, indexerLag: 0, rpcErrorsPerSecond: 0, ...over });
 
 function answer(over: Partial<MonitoringAnswer> = {}): MonitoringAnswer {
