@@ -73,22 +73,10 @@ export async function signInWithEmail(email: string, password: string): Promise<
 }
 
 export async function signUpWithEmail(email: string, password: string): Promise<void> {
-  const firebase = requireAuth();
   try {
-    await createUserWithEmailAndPassword(firebase, email.trim(), password);
+    await createUserWithEmailAndPassword(requireAuth(), email.trim(), password);
   } catch (error) {
     throw signUpFailure(error);
-  }
-  // The Auth emulator dates a new account's first token a moment before the account's "valid
-  // since", and the server (firebase-admin, which asks the emulator) refuses such a token as
-  // revoked when a second ticks over in between: about one sign-up in a thousand met a 401 at once.
-  // Signing in again gives a token from after it. A real Firebase project has no such gap.
-  if (firebase.emulatorConfig) {
-    try {
-      await signInWithEmailAndPassword(firebase, email.trim(), password);
-    } catch (error) {
-      throw signInFailure(error);
-    }
   }
 }
 
