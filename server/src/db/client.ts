@@ -3,6 +3,7 @@ import path from "node:path";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { sql } from "drizzle-orm";
 import { Config, ConfigError } from "../config";
+import { within } from "../services/concurrency";
 import * as schema from "./schema";
 
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -58,6 +59,9 @@ export async function openDatabase(database: Config["database"]): Promise<Databa
     // An idle client whose server went away (restarted, stopped, a connection killed) emits 'error'
     // on the pool: unheard, that would end the process. The pool drops it; the next query connects anew.
     pool.on("error", () => undefined);
+    // A client checked out (inside a transaction, between its statements) emits 'error' on itself
+    // when its server goes away; unheard, that too would end the process. Its next query fails, in words (db/errors.ts).
+    pool.on("connect", (client) => client.on("error", () => undefined));
     const db = drizzle(pool, { schema });
     // Replicas may start at once on one database: each migrates under a session lock, so one applies
     // the migrations and the others wait, then find them applied (two at once both create drizzle's table and fail).
@@ -126,7 +130,5 @@ async function refuseNewerSchema(query: (text: string) => Promise<Rows>, otherDa
 const PING_TIMEOUT_MS = 2000;
 
 function withinPing(answer: Promise<boolean>): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), PING_TIMEOUT_MS)));
-  return Promise.race([answer.catch(() => false), late]).finally(() => clearTimeout(timer));
+  return within(answer, PING_TIMEOUT_MS, "no answer").catch(() => false);
 }

@@ -49,3 +49,19 @@ export class FreshRead<T> {
     return value;
   }
 }
+
+/**
+ * `work`'s answer, or a rejection with `message` once `ms` have passed without one: a dependency
+ * that is away may hang rather than refuse. The timer is cleared either way.
+ */
+export async function within<T>(work: Promise<T>, ms: number, message: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(message)), ms);
+  });
+  try {
+    return await Promise.race([work, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -58,6 +58,8 @@ export class EventIndexer {
   private span: number;
   private spanCeiling: number;
   private ceilingSetAt = 0;
+  /** When this process last read the chain's head (the indexer's step, or the follower's poll); null: never yet. */
+  private headReadAt: number | null = null;
   /** When the deployment was last found on the chain (0: check at the next step). */
   private deploymentCheckedAt = 0;
   /** The stored head as of a read begun after the caller asked (see currentVersion). */
@@ -127,6 +129,11 @@ export class EventIndexer {
     this.changes++;
   }
 
+  /** The chain's head as this process last read it, and when: how /monitoring tells the node answers without asking it again. */
+  get lastHeadRead(): { head: number; at: number } | null {
+    return this.headReadAt === null || this.state.head === null ? null : { head: this.state.head, at: this.headReadAt };
+  }
+
   status(): IndexerStatus {
     return { ...this.state, lastError: this.follower.running ? this.follower.lastError : this.ticker.lastError };
   }
@@ -165,6 +172,7 @@ export class EventIndexer {
     const checkpoint = await this.storedHead.get();
     if (checkpoint === null) return;
     const head = await this.chain.provider.getBlockNumber();
+    this.headReadAt = Date.now();
     this.state.head = head;
     this.state.lag = Math.max(0, head - checkpoint);
   }
@@ -198,6 +206,7 @@ export class EventIndexer {
     const { provider, manifest } = this.chain;
     let checkpoint = await this.loadCheckpoint();
     const head = await provider.getBlockNumber();
+    this.headReadAt = Date.now();
     this.state.head = head;
     // The deployment check costs two calls: every step on the local chain, else every few minutes
     // and after any rewind (a reset node shows first as a checkpoint block with another hash).

@@ -6,6 +6,7 @@ import type { Database } from "../db/client";
 import { batchChunks, batchJobs, deposits } from "../db/schema";
 import type { EventIndexer } from "./indexer";
 import type { Leadership } from "./leader";
+import { within } from "./concurrency";
 import type { RateLimitStores } from "./rateLimitStore";
 
 /**
@@ -50,19 +51,6 @@ function processMetrics(): Registry {
   return processRegistry;
 }
 
-/** Answers `query`, or throws after SCRAPE_QUERY_TIMEOUT_MS (a database that is away may hang rather than refuse). */
-async function withinScrape<T>(query: Promise<T>): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error("the database did not answer in time")), SCRAPE_QUERY_TIMEOUT_MS);
-  });
-  try {
-    return await Promise.race([query, late]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
 /**
  * A gauge of rows by status, counted at scrape time. When the database does not answer, the gauge
  * has no samples (rather than zeros, which would read as "nothing queued"), and the rest of the
@@ -77,7 +65,7 @@ function statusGauge(registry: Registry, name: string, help: string, rows: () =>
     async collect() {
       let counted: { status: string; n: number }[] | null = null;
       try {
-        counted = await withinScrape(rows());
+        counted = await within(rows(), SCRAPE_QUERY_TIMEOUT_MS, "the database did not answer in time");
       } catch {
         counted = null;
       }

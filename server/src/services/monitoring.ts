@@ -1,6 +1,7 @@
 import type { MonitoredPart, MonitoringPoint, PartHealth } from "../../../common/apiTypes";
 import { MONITORED_PARTS } from "../../../common/apiTypes";
 import type { Logger } from "../logger";
+import { FreshRead } from "./concurrency";
 
 /**
  * What /monitoring shows, gathered by this replica every `intervalMs` whether or not anyone looks:
@@ -39,7 +40,11 @@ export class MonitoringHistory {
   private last: { at: number; figures: Figures } | null = null;
   private parts: PartHealth[] = MONITORED_PARTS.map((part) => ({ part, ok: false, detail: "not checked yet", lastError: null, lastErrorAt: null }));
   private timer: NodeJS.Timeout | null = null;
-  private sampling: Promise<void> | null = null;
+  /** One sample at a time; a caller of sample() gets one begun after it asked (a sample under way may predate what it wants to see). */
+  private latest: Promise<void> = Promise.resolve();
+  private readonly sampler = new FreshRead(() =>
+    this.takeSample().catch((error: unknown) => this.log.warn({ err: (error as Error).message }, "monitoring sample failed")),
+  );
 
   constructor(
     private readonly sources: MonitoringSources,
@@ -61,7 +66,7 @@ export class MonitoringHistory {
   async stop(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
-    await this.sampling;
+    await this.latest; // the sample under way, if any: stopping starts none
   }
 
   health(): PartHealth[] {
@@ -72,13 +77,9 @@ export class MonitoringHistory {
     return [...this.points];
   }
 
-  /** One sample: one at a time (a slow probe is not stacked on by the next tick). */
+  /** Takes a sample that begins after this call (sharing it with callers meanwhile). */
   sample(): Promise<void> {
-    if (this.sampling) return this.sampling;
-    this.sampling = this.takeSample()
-      .catch((error: unknown) => this.log.warn({ err: (error as Error).message }, "monitoring sample failed"))
-      .finally(() => (this.sampling = null));
-    return this.sampling;
+    return (this.latest = this.sampler.get());
   }
 
   private async takeSample(): Promise<void> {

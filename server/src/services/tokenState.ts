@@ -7,7 +7,7 @@ import { transferMoved } from "../../../common/amounts";
 import { ROLE_NAMES, ROLES } from "../../../common/roles";
 import { MULTIPLIER_BASE, TOKEN_DECIMALS, TOKEN_NAME, TOKEN_SYMBOL } from "../../../common/token";
 import type { BlockedAccount, RoleHolders, SupplyPoint, TokenInfo } from "../../../common/apiTypes";
-import { mapLimit } from "./concurrency";
+import { mapLimit, within } from "./concurrency";
 
 export type { BlockedAccount, RoleHolders, SupplyPoint, TokenInfo };
 
@@ -24,18 +24,12 @@ const CHAIN_READS_AT_ONCE = 16;
  * of several calls in turn gets RPC_TIMEOUT_MS in all, not each, so the caller hears within it.
  */
 export async function fromChain<T>(what: string, read: () => Promise<T>): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${RPC_TIMEOUT_MS} ms`)), RPC_TIMEOUT_MS);
-  });
   try {
-    return await Promise.race([read(), deadline]);
+    return await within(read(), RPC_TIMEOUT_MS, `no answer within ${RPC_TIMEOUT_MS} ms`);
   } catch (error) {
     const code = (error as { code?: string }).code;
     if (code === "CALL_EXCEPTION") throw error;
     throw unavailable(`Cannot read ${what}: the chain's RPC node is not answering. Try again shortly.`);
-  } finally {
-    clearTimeout(timer);
   }
 }
 
