@@ -78,12 +78,12 @@ export const ErrorAnswer = z
 export type ErrorAnswer = z.infer<typeof ErrorAnswer>;
 
 /** What every endpoint of its kind may answer besides its own errors. */
-export function impliedErrors(endpoint: Endpoint): ErrorStatus[] {
+export function impliedErrors(endpoint: Endpoint, method: Method): ErrorStatus[] {
   const statuses = new Set<ErrorStatus>(endpoint.errors ?? []);
   // Every input is checked: a wrong one is a 400 that names the field.
   if (endpoint.params || endpoint.query || endpoint.body) statuses.add(400);
-  // A body must be JSON of at most 1 MB, in UTF-8.
-  if (endpoint.body) [400, 413, 415].forEach((s) => statuses.add(s as ErrorStatus));
+  // Any body sent must be JSON of at most 1 MB, in UTF-8 (the parser runs before the route).
+  if (method !== "GET") [400, 413, 415].forEach((s) => statuses.add(s as ErrorStatus));
   if (endpoint.access !== "public") statuses.add(401);
   if (endpoint.access === "admin" || endpoint.access === "operator") statuses.add(403);
   statuses.add(500);

@@ -50,7 +50,8 @@ export const signInApi = endpoints({
       signature: z.string().regex(/^0x[0-9a-fA-F]{130}$/, "must be a 65-byte hex signature"),
     }),
     answer: ok({ customToken: z.string(), uid: z.string(), admin: z.boolean() }),
-    errors: [429, 503],
+    // 401: the message was used, expired, is for another domain or chain, or another wallet signed it.
+    errors: [401, 429, 503],
   },
   "GET /api/auth/me": {
     tag: "Sign-in",
