@@ -89,7 +89,8 @@ export const contactsApi = endpoints({
     body: addBody,
     status: 201,
     answer: ok({ contact: Contact }),
-    errors: [409, 503],
+    // 429: the user keeps as many contacts as one account may.
+    errors: [409, 429, 503],
   },
   "PATCH /api/contacts/:id": {
     tag: "Contacts",
