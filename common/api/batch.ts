@@ -167,13 +167,14 @@ const executeBody = z
     { message: "must be {recipients: [{name, address, amount}]} or {recipients: [address], amount}" },
   )
   .meta({
-    description: "Each recipient with its own amount, or (the spec's form) a list of addresses that each receive `amount`. Amounts are decimal USDX strings ('12.5').",
+    description: "Each recipient with its own amount, or a list of addresses that each receive the same `amount`. Amounts are decimal USDX strings ('12.5').",
   });
 
 const jobPath = z.object({ id: z.uuid({ message: "must be a batch job id" }).meta({ description: "The job's id, as execute answered it.", example: "5b0e8c5e-4c1a-4d5e-9f0a-2b7c3d4e5f60" }) });
 
 // ---------------------------------------------------------------- endpoints
 
+// In the docs' order: the flow's steps, then the lists.
 export const batchApi = endpoints({
   "POST /api/batch/parse-csv": {
     tag: "Batch payments",
@@ -198,8 +199,8 @@ export const batchApi = endpoints({
     description:
       "Checks every recipient again (the same rules as parse-csv: all or nothing), your limits and, when `payer` is given, that wallet's balance, blocklist entry and the token's pause. " +
       "Then stores the job and answers its chunks: the recipients in CSV order, cut into chunks of BATCH_CHUNK_SIZE (GET /api/config's `batch.chunkSize`: as many as fit one transaction's gas by default).\n\n" +
-      "The server holds no key that pays: the paying wallet sends one transaction per chunk to `batchContract`, `pay(recipients, amounts, reference)` with the chunk's values " +
-      "(or `payWithPermit`, adding an EIP-2612 permit of `token` for the job's total, so the first chunk sets the allowance for all of them). " +
+      "The server holds no key that pays: the paying wallet approves `batchContract` to spend the total of `token`, then calls `batchContract` once per chunk: `pay(recipients, amounts, reference)` with the chunk's values. " +
+      "Or sign once: send the first chunk with `payWithPermit`, adding an EIP-2612 permit of `token` for the job's total, and the others with `pay`. " +
       "Report each transaction's hash to POST /api/batch/{id}/transactions, then follow the job with GET /api/batch/{id}. A chunk is paid when its BatchPaid event from the job's payer, with exactly the planned transfers, is indexed, even if it was never reported.\n\n" +
       "Limits: at most BATCH_MAX_ROWS recipients a job (a 400); USER_MAX_OPEN_BATCHES jobs in progress at once and USER_MAX_BATCH_ROWS_PER_DAY recipients in any 24 hours (a 429 that says when). " +
       "A job whose chunks are not all sent within BATCH_SUBMIT_WINDOW_MS (1 hour by default) of starting fails.",
@@ -218,27 +219,25 @@ export const batchApi = endpoints({
     }),
     errors: [429, 503],
   },
-  "GET /api/batch/status": {
+  "POST /api/batch/:id/transactions": {
     tag: "Batch payments",
-    summary: "Your newest batch job",
+    summary: "Step 3: report a chunk's transaction",
+    description:
+      "Tells the server which transaction pays a chunk, as soon as the wallet has sent it, so the server follows it: a transaction that reverts, is never seen, or does not pay the chunk fails it, with the reason. " +
+      "A submitted chunk may be reported again with a new hash (a wallet's speed-up), and a failed one may be sent again and its new hash reported. Reporting a confirmed chunk's own hash again answers the chunk unchanged.\n\n" +
+      "A chunk the job does not have is a 400; a chunk already paid by another transaction, or closed (the job failed and its submit window is over), is a 409. A user may send USER_BATCH_REPORTS_PER_MINUTE reports a minute; " +
+      "a malformed one is refused before it is counted.",
     access: "user",
-    answer: ok({ data: JobSummary.nullable().meta({ description: "null when you have started none." }) }),
-    errors: [503],
-  },
-  "GET /api/batch": {
-    tag: "Batch payments",
-    summary: "Your batch jobs, newest first",
-    description: "A page at a time: pass the answer's `nextBefore` as `before` for the next, older page.",
-    access: "user",
-    query: z.object({
-      limit: z.string().regex(/^\d{1,3}$/, "must be a whole number").transform(Number).pipe(z.number().min(1).max(100)).default(20).meta({ description: "Jobs per page, 1 to 100; 20 when left out." }),
-      before: z.iso.datetime({ message: "must be the createdAt of the previous page's last job" }).optional().meta({ description: "Only jobs created before this moment: the previous page's nextBefore." }),
+    params: jobPath,
+    body: z.object({
+      chunkIndex: z.number({ message: "must be a number" }).int("must be a whole number").min(0, "must be 0 or more").max(100_000).meta({ description: "The chunk's index, from 0.", example: 0 }),
+      txHash: z
+        .string({ message: "must be a string" })
+        .regex(/^0x[0-9a-fA-F]{64}$/, "must be a transaction hash: 0x followed by 64 hex characters")
+        .meta({ example: "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060" }),
     }),
-    answer: ok({
-      jobs: z.array(JobSummary),
-      nextBefore: IsoDate.nullable().meta({ description: "Pass back as `before` for the next, older page; null on the last page." }),
-    }),
-    errors: [503],
+    answer: ok({ chunk: ChunkDetail }),
+    errors: [404, 409, 429, 503],
   },
   "GET /api/batch/:id": {
     tag: "Batch payments",
@@ -255,24 +254,27 @@ export const batchApi = endpoints({
     answer: ok({ job: JobSummary, chunks: z.array(ChunkDetail), recipients: z.array(RecipientDetail) }),
     errors: [404, 503],
   },
-  "POST /api/batch/:id/transactions": {
+  "GET /api/batch": {
     tag: "Batch payments",
-    summary: "Step 3: report a chunk's transaction",
-    description:
-      "Tells the server which transaction pays a chunk, as soon as the wallet has sent it, so the server follows it: a transaction that reverts, is never seen, or does not pay the chunk fails it, with the reason. " +
-      "A submitted chunk may be reported again with a new hash (a wallet's speed-up), and a failed one after sending it again. The same hash for a confirmed chunk answers it as it is.\n\n" +
-      "A 409 for a chunk already paid by another transaction, or closed (the job failed and its submit window is over). A user may send USER_BATCH_REPORTS_PER_MINUTE reports a minute; " +
-      "a malformed one is refused before it is counted.",
+    summary: "Your batch jobs, newest first",
+    description: "A page at a time: pass the answer's `nextBefore` as `before` for the next, older page.",
     access: "user",
-    params: jobPath,
-    body: z.object({
-      chunkIndex: z.number({ message: "must be a number" }).int("must be a whole number").min(0, "must be 0 or more").max(100_000).meta({ description: "The chunk's index, from 0.", example: 0 }),
-      txHash: z
-        .string({ message: "must be a string" })
-        .regex(/^0x[0-9a-fA-F]{64}$/, "must be a transaction hash: 0x followed by 64 hex characters")
-        .meta({ example: "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060" }),
+    query: z.object({
+      limit: z.string().regex(/^\d{1,3}$/, "must be a whole number").transform(Number).pipe(z.number().min(1).max(100)).default(20).meta({ description: "Jobs per page, 1 to 100; 20 when left out." }),
+      before: z.iso.datetime({ message: "must be the createdAt of the previous page's last job" }).optional().meta({ description: "Only jobs created before this moment: the previous page's nextBefore." }),
     }),
-    answer: ok({ chunk: ChunkDetail }),
-    errors: [404, 409, 429, 503],
+    answer: ok({
+      jobs: z.array(JobSummary),
+      nextBefore: IsoDate.nullable().meta({ description: "Pass back as `before` for the next, older page; null on the last page." }),
+    }),
+    errors: [503],
+  },
+  "GET /api/batch/status": {
+    tag: "Batch payments",
+    summary: "Your newest batch job",
+    description: "The summary of the job you started last (GET /api/batch/{id} has its chunks and recipients).",
+    access: "user",
+    answer: ok({ data: JobSummary.nullable().meta({ description: "null when you have started none." }) }),
+    errors: [503],
   },
 });
