@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { endpoints } from "./endpoint";
-import { Address, BaseUnits, Dollars, IsoDate, TokenAmount, TxHash } from "./schemas";
+import { Address, BaseUnits, Dollars, IsoDate, TokenAmount, TxHash, ok } from "./schemas";
 
 /**
  * /api/bank: the mock bank. Bank accounts that verify themselves after a delay, the user's wallets,
@@ -120,5 +120,227 @@ export const BankTerms = z.strictObject({
 });
 export type BankTerms = z.infer<typeof BankTerms>;
 
-// Filled in by the bank group's conversion.
-export const bankApi = endpoints({});
+// ---------------------------------------------------------------- input
+
+// serial ids are Postgres integers.
+const MAX_ID = 2_147_483_647;
+const ID_TEXT = /^\d{1,10}$/;
+
+/** An id as a JSON number or a string of digits (form values are strings). */
+const id = (what: string) =>
+  z.union(
+    [
+      z.number().int().min(1).max(MAX_ID),
+      z
+        .string()
+        .regex(ID_TEXT)
+        .transform(Number)
+        .pipe(z.number().min(1).max(MAX_ID)),
+    ],
+    { message: `${what} must be the id (a whole number) of one of yours` },
+  );
+
+const pathId = z.object({
+  id: z
+    .string()
+    .regex(ID_TEXT, "must be a whole number")
+    .transform(Number)
+    .pipe(z.number().min(1).max(MAX_ID))
+    .meta({ description: "The id of one of yours.", example: "1" }),
+});
+
+// As for contacts: no control characters (Postgres refuses a NUL outright) and no bidi overrides.
+const NAME_FORBIDDEN = /[\p{Cc}\u202A-\u202E\u2066-\u2069]/u;
+
+const name = (what: string) =>
+  z
+    .string({ message: `the ${what} name must be text` })
+    .max(100, `the ${what} name must be at most 100 characters`)
+    .refine((text) => !NAME_FORBIDDEN.test(text), `the ${what} name cannot contain control characters such as line breaks or tabs`);
+
+/**
+ * The bodies are checked by shape here; the digits of the account numbers, the address's checksum
+ * and the amount are the service's to check, in the bank's words.
+ */
+export const NewBankAccount = z.object({
+  name: name("account").meta({ example: "Everyday Checking" }),
+  type: z.enum(BankAccountType.options, { message: "the type must be 'checking' or 'savings'" }),
+  accountNumber: z
+    .string({ message: "the account number must be text of 4 to 17 digits" })
+    .max(40, "the account number must be 4 to 17 digits")
+    .meta({ description: "4 to 17 digits; only the last four are kept.", example: "000123456789" }),
+  routingNumber: z
+    .string({ message: "the routing number must be text of exactly 9 digits" })
+    .max(40, "the routing number must be exactly 9 digits")
+    .meta({ description: "9 digits.", example: "021000021" }),
+});
+export type NewBankAccount = z.output<typeof NewBankAccount>;
+
+const address = z
+  .string({ message: "the address must be text: 0x followed by 40 hex characters" })
+  .max(100, "the address must be 0x followed by 40 hex characters")
+  .meta({ description: "0x and 40 hex characters; mixed case must be a right EIP-55 checksum. Not the zero address.", example: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8" });
+const challenge = z
+  .string({ message: "the challenge must be the text the server issued" })
+  .regex(/^[0-9a-f]{32}$/, "the challenge must be the 32 hex characters the server issued")
+  .meta({ description: "The challenge of POST /api/bank/wallets/challenge.", example: "3f8a1c0e9b7d4a2f6e5c1b0a9d8e7f6a" });
+const signature = z
+  .string({ message: "the signature must be text: 0x followed by 130 hex characters" })
+  .regex(/^0x[0-9a-fA-F]{130}$/, "the signature must be 0x followed by 130 hex characters")
+  .meta({ description: "The wallet's personal_sign signature of the challenge's message." });
+
+/** A signature of a challenge the server issued: proof that the user controls the wallet. */
+export const WalletProof = z.object({ challenge, signature });
+export type WalletProof = z.output<typeof WalletProof>;
+
+const newWallet = z
+  .object({ name: name("wallet").meta({ example: "Main wallet" }), address, challenge: challenge.optional(), signature: signature.optional() })
+  .refine((b) => (b.challenge === undefined) === (b.signature === undefined), { message: "send both the challenge and its signature, or neither", path: ["signature"] });
+
+export const NewDeposit = z.object({
+  bankAccountId: id("bankAccountId").meta({ description: "One of your verified bank accounts." }),
+  amount: z
+    .string({ message: "the amount must be a decimal string in US dollars, such as '125.50'" })
+    .max(40, "the amount is too long")
+    .meta({ description: "US dollars: digits and at most 2 decimals, more than 0 and at most the terms' maxDeposit.", example: "125.50" }),
+  walletId: id("walletId")
+    .nullish()
+    .transform((v) => v ?? undefined)
+    .meta({ description: "The wallet to mint to; your primary wallet when absent or null." }),
+});
+export type NewDeposit = z.output<typeof NewDeposit>;
+
+// ---------------------------------------------------------------- endpoints
+
+/** Every bank answer says it is a mock. */
+const bankOk = <T extends z.ZodRawShape>(fields: T) =>
+  ok({ mock: z.literal(true).meta({ description: "Always true: a simulated bank, no real money moves." }), ...fields });
+
+const removed = bankOk({ id: RowId.meta({ description: "The id removed." }) });
+
+export const bankApi = endpoints({
+  "GET /api/bank/terms": {
+    tag: "Mock bank",
+    summary: "The bank's terms",
+    description:
+      "Fee (none), rate (1 USD = 1 USDX), the largest deposit, the mock's delays and the mode. In 'faucet' mode, also the daily caps and what is left of them today, for you and for all users.\n\nEvery /api/bank endpoint answers 503, with the reason, while the mock bank is off on this server (it never runs on a mainnet). A body whose required fields are absent, null or blank answers 400 'Missing Information: ...' naming them; a wrong field, '<title>: <what is wrong>' ('Invalid Deposit: ...').",
+    access: "user",
+    answer: bankOk(BankTerms.shape),
+    errors: [503],
+  },
+  "GET /api/bank/accounts": {
+    tag: "Mock bank",
+    summary: "Your bank accounts",
+    description: "Oldest first. A pending account whose verifyAt has passed is answered verified.",
+    access: "user",
+    answer: bankOk({ accounts: z.array(BankAccount) }),
+    errors: [503],
+  },
+  "POST /api/bank/accounts": {
+    tag: "Mock bank",
+    summary: "Add a bank account",
+    description:
+      "It starts pending and is verified verifyMs later (see the terms); deposits come only from a verified account. Only the account number's last four digits are kept. At most maxAccounts per user (409 beyond). Rate limited per user.",
+    access: "user",
+    body: NewBankAccount,
+    status: 201,
+    answer: bankOk({ account: BankAccount }),
+    errors: [409, 429, 503],
+  },
+  "DELETE /api/bank/accounts/:id": {
+    tag: "Mock bank",
+    summary: "Remove a bank account",
+    description: "One that past deposits name is hidden instead, so their history keeps its name. Refused (409) while one of its deposits is pending or processing.",
+    access: "user",
+    params: pathId,
+    answer: removed,
+    errors: [404, 409, 503],
+  },
+  "GET /api/bank/wallets": {
+    tag: "Mock bank",
+    summary: "Your wallets, with their balances",
+    description: "Oldest first, each with its USDX balance read from the chain. After a wallet sign-in, that wallet is added as the primary one if you have none, and marked verified.",
+    access: "user",
+    answer: bankOk({ wallets: z.array(BankWallet) }),
+    errors: [503],
+  },
+  "POST /api/bank/wallets/challenge": {
+    tag: "Mock bank",
+    summary: "A message to sign, proving you control a wallet",
+    description:
+      "A single-use message for you and this address, good for five minutes. Sign it with the wallet (personal_sign: it costs nothing and sends no transaction) and send the challenge and signature to POST /api/bank/wallets or POST /api/bank/wallets/{id}/verify. In 'faucet' mode deposits go only to wallets proved this way or by a wallet sign-in. Rate limited per user, in one budget with wallet additions and verifications.",
+    access: "user",
+    body: z.object({ address }),
+    status: 201,
+    answer: bankOk(BankWalletChallenge.shape),
+    errors: [429, 503],
+  },
+  "POST /api/bank/wallets": {
+    tag: "Mock bank",
+    summary: "Add a wallet",
+    description:
+      "The first wallet is the primary one. Send a signed challenge (both challenge and signature, or neither) to add it verified; the address of your wallet sign-in is verified without one. A proof that does not hold is a 403 and adds nothing. The same address twice, or more than maxWallets, is a 409. Rate limited per user, in one budget with challenges and verifications.",
+    access: "user",
+    body: newWallet,
+    status: 201,
+    answer: bankOk({ wallet: BankWallet }),
+    errors: [403, 409, 429, 503],
+  },
+  "POST /api/bank/wallets/:id/verify": {
+    tag: "Mock bank",
+    summary: "Verify a wallet with a signed challenge",
+    description:
+      "The challenge must have been issued to you for this wallet's address, unused and unexpired, and signed by that address; otherwise a 403 says which. Rate limited per user, in one budget with challenges and wallet additions.",
+    access: "user",
+    params: pathId,
+    body: WalletProof,
+    answer: bankOk({ wallet: BankWallet }),
+    errors: [403, 404, 429, 503],
+  },
+  "POST /api/bank/wallets/:id/primary": {
+    tag: "Mock bank",
+    summary: "Make a wallet the primary one",
+    description: "Deposits that name no wallet go to it; the one primary before is not any more.",
+    access: "user",
+    params: pathId,
+    answer: bankOk({ wallet: BankWallet }),
+    errors: [404, 503],
+  },
+  "DELETE /api/bank/wallets/:id": {
+    tag: "Mock bank",
+    summary: "Remove a wallet",
+    description: "The primary wallet cannot be removed (409): make another primary first.",
+    access: "user",
+    params: pathId,
+    answer: removed,
+    errors: [404, 409, 503],
+  },
+  "GET /api/bank/deposits": {
+    tag: "Mock bank",
+    summary: "Your deposits",
+    description: "Newest first, at most 500.",
+    access: "user",
+    answer: bankOk({ deposits: z.array(Deposit) }),
+    errors: [503],
+  },
+  "GET /api/bank/deposits/:id": {
+    tag: "Mock bank",
+    summary: "One deposit",
+    description: "Poll it to follow a deposit: pending, processing from processingAt, minted from completeAt, then completed with its txHash or failed with its error.",
+    access: "user",
+    params: pathId,
+    answer: bankOk({ deposit: Deposit }),
+    errors: [404, 503],
+  },
+  "POST /api/bank/deposits": {
+    tag: "Mock bank",
+    summary: "Deposit US dollars, minting USDX",
+    description:
+      "From one of your verified bank accounts to walletId, or to your primary wallet. No fee; 1 USD = 1 USDX, minted by the server's minter at completeAt. An account or wallet that is not yours is a 404. In 'faucet' mode the wallet must be verified (403 otherwise) and the daily caps apply: a deposit past one is a 429 saying how much is left today. Rate limited per user.",
+    access: "user",
+    body: NewDeposit,
+    status: 201,
+    answer: bankOk({ deposit: Deposit }),
+    errors: [403, 404, 429, 503],
+  },
+});
