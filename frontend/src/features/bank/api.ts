@@ -1,9 +1,13 @@
 import { useQuery } from "@tanstack/react-query";
-import { api, ApiError } from "@/lib/api";
+import { ApiError, call } from "@/lib/api";
 import { useSession } from "@/lib/auth/session";
-import type { BankAccount, BankAccountType, BankTerms, BankWallet, BankWalletChallenge, Deposit } from "../../../../common/apiTypes";
+import type { Api, EndpointKey } from "../../../../common/api";
+import type { WalletProof } from "../../../../common/api/bank";
+import type { RequestOf } from "../../../../common/api/endpoint";
+import type { Deposit } from "../../../../common/apiTypes";
 
 export type { BankAccount, BankAccountType, BankFaucetLimits, BankTerms, BankWallet, BankWalletChallenge, Deposit, DepositStatus } from "../../../../common/apiTypes";
+export type { WalletProof };
 
 /**
  * The mock bank's server reads and changes (/api/bank). Keys are the URL (the app's default queryFn
@@ -32,7 +36,7 @@ export const isInFlight = (deposit: Deposit) => deposit.status === "pending" || 
 
 export function useBankTerms() {
   const uid = useUid();
-  return useQuery({ queryKey: bankKeys.terms(uid), queryFn: async () => api<BankTerms & { mock: true }>("/api/bank/terms") });
+  return useQuery({ queryKey: bankKeys.terms(uid), queryFn: () => call("GET /api/bank/terms") });
 }
 
 /** The bank accounts; looked at again every 1.5 s while one is still being verified, then not at all. */
@@ -40,7 +44,7 @@ export function useBankAccounts() {
   const uid = useUid();
   return useQuery({
     queryKey: bankKeys.accounts(uid),
-    queryFn: async () => (await api<{ accounts: BankAccount[] }>("/api/bank/accounts")).accounts,
+    queryFn: async () => (await call("GET /api/bank/accounts")).accounts,
     refetchInterval: (query) => (query.state.data?.some((a) => a.status === "pending") ? ACCOUNT_POLL_MS : false),
   });
 }
@@ -49,7 +53,7 @@ export function useBankWallets() {
   const uid = useUid();
   return useQuery({
     queryKey: bankKeys.wallets(uid),
-    queryFn: async () => (await api<{ wallets: BankWallet[] }>("/api/bank/wallets")).wallets,
+    queryFn: async () => (await call("GET /api/bank/wallets")).wallets,
   });
 }
 
@@ -58,7 +62,7 @@ export function useDeposits() {
   const uid = useUid();
   return useQuery({
     queryKey: bankKeys.deposits(uid),
-    queryFn: async () => (await api<{ deposits: Deposit[] }>("/api/bank/deposits")).deposits,
+    queryFn: async () => (await call("GET /api/bank/deposits")).deposits,
     refetchInterval: (query) => (query.state.data?.some(isInFlight) ? HISTORY_POLL_MS : false),
   });
 }
@@ -69,48 +73,46 @@ export function useDeposit(id: number | null) {
   return useQuery({
     queryKey: bankKeys.deposit(uid, id ?? 0),
     enabled: id !== null,
-    queryFn: async () => (await api<{ deposit: Deposit }>(`/api/bank/deposits/${id}`)).deposit,
+    // Runs only once there is an id (enabled).
+    queryFn: async () => (await call("GET /api/bank/deposits/:id", { params: { id: id! } })).deposit,
     refetchInterval: (query) => (query.state.data && !isInFlight(query.state.data) ? false : DEPOSIT_POLL_MS),
   });
 }
 
-export async function addBankAccount(body: { name: string; type: BankAccountType; accountNumber: string; routingNumber: string }) {
-  return (await api<{ account: BankAccount }>("/api/bank/accounts", { method: "POST", body })).account;
+/** What a POST of the bank sends, as declared (common/api/bank.ts). */
+type BodyOf<K extends EndpointKey> = RequestOf<Api[K]>["body"];
+
+export async function addBankAccount(body: BodyOf<"POST /api/bank/accounts">) {
+  return (await call("POST /api/bank/accounts", { body })).account;
 }
 
 export async function removeBankAccount(id: number) {
-  await api(`/api/bank/accounts/${id}`, { method: "DELETE" });
+  await call("DELETE /api/bank/accounts/:id", { params: { id } });
 }
 
-/** A proof that the user controls a wallet: a server-issued challenge, signed with that wallet. */
-export interface WalletProof {
-  challenge: string;
-  signature: string;
-}
-
-export async function addWallet(body: { name: string; address: string } & Partial<WalletProof>) {
-  return (await api<{ wallet: BankWallet }>("/api/bank/wallets", { method: "POST", body })).wallet;
+export async function addWallet(body: BodyOf<"POST /api/bank/wallets">) {
+  return (await call("POST /api/bank/wallets", { body })).wallet;
 }
 
 /** A single-use message (five minutes) to sign with `address`, proving the user controls it. */
 export async function requestWalletChallenge(address: string) {
-  return api<BankWalletChallenge>("/api/bank/wallets/challenge", { method: "POST", body: { address } });
+  return call("POST /api/bank/wallets/challenge", { body: { address } });
 }
 
 export async function verifyWallet(id: number, proof: WalletProof) {
-  return (await api<{ wallet: BankWallet }>(`/api/bank/wallets/${id}/verify`, { method: "POST", body: proof })).wallet;
+  return (await call("POST /api/bank/wallets/:id/verify", { params: { id }, body: proof })).wallet;
 }
 
 export async function setPrimaryWallet(id: number) {
-  return (await api<{ wallet: BankWallet }>(`/api/bank/wallets/${id}/primary`, { method: "POST" })).wallet;
+  return (await call("POST /api/bank/wallets/:id/primary", { params: { id } })).wallet;
 }
 
 export async function removeWallet(id: number) {
-  await api(`/api/bank/wallets/${id}`, { method: "DELETE" });
+  await call("DELETE /api/bank/wallets/:id", { params: { id } });
 }
 
-export async function requestDeposit(body: { bankAccountId: number; amount: string; walletId: number }) {
-  return (await api<{ deposit: Deposit }>("/api/bank/deposits", { method: "POST", body })).deposit;
+export async function requestDeposit(body: BodyOf<"POST /api/bank/deposits">) {
+  return (await call("POST /api/bank/deposits", { body })).deposit;
 }
 
 /** The server's sentence without the status prefix the API client adds ('409: Duplicate Wallet: ...'). */

@@ -1,17 +1,11 @@
 import { and, count, eq, lte, ne } from "drizzle-orm";
-import type { BankAccount, BankAccountType } from "../../../../common/apiTypes";
+import type { NewBankAccount } from "../../../../common/api/bank";
+import type { BankAccount } from "../../../../common/apiTypes";
 import type { BankConfig } from "../../config";
 import type { Database } from "../../db/client";
 import { bankAccounts, deposits } from "../../db/schema";
 import { badRequest, conflict, notFound } from "../../errors";
 import { REMOVED, accountView, lock } from "./shared";
-
-export interface NewBankAccount {
-  name: string;
-  type: BankAccountType;
-  accountNumber: string;
-  routingNumber: string;
-}
 
 /** Mock bank accounts: pending, then verified once verifyAt passes; at most `maxAccounts` per user. */
 export class BankAccounts {

@@ -1,4 +1,5 @@
 import { and, desc, eq, lte, ne } from "drizzle-orm";
+import type { NewDeposit } from "../../../../common/api/bank";
 import type { Deposit } from "../../../../common/apiTypes";
 import type { BankConfig } from "../../config";
 import type { Database } from "../../db/client";
@@ -10,12 +11,6 @@ import { REMOVED, type WalletRow, depositView, parseDepositAmount } from "./shar
 import { isProved } from "./wallets";
 
 const DEPOSIT_LIST_LIMIT = 500;
-
-export interface NewDeposit {
-  bankAccountId: number;
-  amount: string;
-  walletId?: number;
-}
 
 /**
  * Deposits: pending, processing after processingMs, then minted by the worker once completeAt

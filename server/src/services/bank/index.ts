@@ -1,4 +1,5 @@
 import { Wallet } from "ethers";
+import type { NewBankAccount, NewDeposit, WalletProof } from "../../../../common/api/bank";
 import type { BankAccount, BankTerms, BankWallet, BankWalletChallenge, Deposit } from "../../../../common/apiTypes";
 import type { Chain } from "../../chain";
 import type { BankConfig } from "../../config";
@@ -6,18 +7,15 @@ import type { Database } from "../../db/client";
 import type { Logger } from "../../logger";
 import type { SessionUser } from "../firebaseAuth";
 import { Ticker } from "../ticker";
-import { BankAccounts, type NewBankAccount } from "./accounts";
-import { Deposits, type NewDeposit } from "./deposits";
+import { BankAccounts } from "./accounts";
+import { Deposits } from "./deposits";
 import { FaucetLimits } from "./faucet";
 import { MintWorker } from "./mintWorker";
 import { DEPOSIT_FEE, MAX_DEPOSIT_USD, USD_PER_USDX } from "./shared";
-import { BankWallets, type WalletProof } from "./wallets";
+import { BankWallets } from "./wallets";
 
 export { chainRefusal } from "./mintWorker";
 export { DEPOSIT_FEE, MAX_DEPOSIT_USD, USD_PER_USDX, parseDepositAmount } from "./shared";
-export type { NewBankAccount } from "./accounts";
-export type { NewDeposit } from "./deposits";
-export type { WalletProof } from "./wallets";
 
 const TICK_MS = 250;
 

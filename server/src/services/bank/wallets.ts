@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { and, eq, isNull, lt, sql } from "drizzle-orm";
 import { ZeroAddress, formatUnits, getAddress, verifyMessage } from "ethers";
 import { parseAddress } from "../../../../common/addresses";
+import type { WalletProof } from "../../../../common/api/bank";
 import type { BankWallet, BankWalletChallenge } from "../../../../common/apiTypes";
 import { TOKEN_DECIMALS } from "../../../../common/token";
 import type { Chain } from "../../chain";
@@ -20,12 +21,6 @@ export const CHALLENGE_TTL_MS = 5 * 60 * 1000;
 const SIGN_IN_WALLET_NAME = "Sign-in wallet";
 /** What the user signs, and what the server checks, names this dashboard. */
 export const DASHBOARD_NAME = "USDX Dashboard";
-
-/** A signature of a challenge the server issued: proof that the user controls the wallet. */
-export interface WalletProof {
-  challenge: string;
-  signature: string;
-}
 
 /** Proved by the user's own wallet sign-in (the verified token's wallet claim). */
 const isSignInWallet = (user: SessionUser, address: string) => user.wallet !== null && user.wallet.toLowerCase() === address.toLowerCase();
