@@ -1,5 +1,4 @@
-import { apiText } from "@/lib/api";
-import { contactsKey } from "./contacts";
+import { apiText, endpointUrl } from "@/lib/api";
 
 /** The file name the server gives in Content-Disposition (it owns the export's name). */
 export function attachmentName(header: string | null): string | null {
@@ -12,6 +11,6 @@ export function attachmentName(header: string | null): string | null {
  * spreadsheet would run as formulas). `api()` reads JSON, so this reads text with the same auth.
  */
 export async function fetchContactsCsv(): Promise<{ text: string; fileName: string }> {
-  const { text, headers } = await apiText(`${contactsKey[0]}/export`);
+  const { text, headers } = await apiText(endpointUrl("GET /api/contacts/export"));
   return { text, fileName: attachmentName(headers.get("content-disposition")) ?? "contacts.csv" };
 }
