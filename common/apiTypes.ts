@@ -1,103 +1,14 @@
-import type { HistoryType } from "./events";
-
 /**
- * What the API answers, as types: the server's services build these, the dashboard reads them.
- * One declaration each, so a change to an answer is a type error on both sides.
+ * The API's records, as types: declared once, as zod schemas, in common/api/ (the API's declaration);
+ * re-exported here for the server's services and the dashboard. Types only: the dashboard's bundle
+ * carries no zod.
  */
-
-/** A contract event as the API answers it (spec section 3, plus its decoded arguments). */
-export interface ContractEvent {
-  name: string;
-  signature: string;
-  contract: string;
-  transactionHash: string;
-  logIndex: number;
-  blockNumber: number;
-  /** Unix seconds. */
-  timestamp: number;
-  args: Record<string, string | boolean>;
-  /** Transfer only: the shares it moved and what they were worth (see TransferMoved). */
-  sharesMoved?: string;
-  amountMoved?: string;
-}
-
-/**
- * What a Transfer really moved. USDX converts the amount to shares rounding down at the multiplier
- * in effect at that log, so the event's value can exceed what moved, and a value worth less than
- * one share moves nothing though the event is emitted.
- */
-export interface TransferMoved {
-  /** Shares moved: floor(value * 1e18 / multiplier), base units as a decimal string. */
-  sharesMoved: string;
-  /** The tokens those shares were worth: floor(shares * multiplier / 1e18), base units; "0" when no share moved. */
-  amountMoved: string;
-}
-
-export interface EventPage {
-  events: ContractEvent[];
-  range: { fromBlock: number; toBlock: number; hasMore: boolean };
-  /** Pass back as `cursor` for the next, older page; null on the last page. */
-  cursor: string | null;
-}
-
-export interface HistoryEntry extends TransferMoved {
-  hash: string;
-  type: HistoryType;
-  from: string;
-  to: string;
-  /** USDX, as an exact decimal string. */
-  amount: string;
-  /** The event's value in base units (18 decimals); what moved is `amountMoved`. */
-  amountRaw: string;
-  blockNumber: number;
-  logIndex: number;
-  timestamp: number;
-  status: "confirmed";
-}
-
-export interface HistoryPage {
-  items: HistoryEntry[];
-  /** Pass back as `cursor` for the next, older page; null on the last page. */
-  nextCursor: string | null;
-}
-
-export interface TokenInfo {
-  /** Base units, as decimal strings (they exceed JavaScript numbers). */
-  totalSupply: string;
-  totalShares: string;
-  decimals: number;
-  rewardMultiplier: string;
-  paused: boolean;
-  name: string;
-  symbol: string;
-  blockNumber: number;
-  /**
-   * 'chain': read from the node at `blockNumber`. 'index': the node could not be asked (a rate
-   * limited or failing RPC provider), so these are the index's figures as of its checkpoint.
-   */
-  source?: "chain" | "index";
-}
-
-export interface RoleHolders {
-  roleName: string;
-  roleHash: string;
-  holders: string[];
-}
-
-export interface BlockedAccount {
-  address: string;
-  isBlocked: true;
-  since: { blockNumber: number; timestamp: number; transactionHash: string } | null;
-}
-
-/** One point of the supply chart; the three figures are decimal strings (18 decimals, formatted). */
-export interface SupplyPoint {
-  blockNumber: number;
-  timestamp: number;
-  totalSupply: string;
-  totalShares: string;
-  rewardMultiplier: string;
-}
+export type { ContractEvent, TransferMoved, EventPage, HistoryEntry, HistoryPage, TokenInfo, RoleHolders, BlockedAccount, SupplyPoint } from "./api/token";
+export type { Contact, ContactPage, ImportResult } from "./api/contacts";
+export type { MonitoredPart, PartHealth, MonitoringPoint, MonitoringAnswer } from "./api/operations";
+export type { DashboardConfig } from "./api/configuration";
+export type { SessionUser } from "./api/signIn";
+export type { AuditEntry } from "./api/administration";
 
 // --- The mock bank (/api/bank): every answer also carries `success: true, mock: true`. ---
 
@@ -196,28 +107,6 @@ export interface BankTerms {
   faucet: BankFaucetLimits | null;
 }
 
-/** A stored contact (spec section 3): the address checksummed, empty notes as null. */
-export interface Contact {
-  id: number;
-  name: string;
-  address: string;
-  notes: string | null;
-  /** ISO 8601. */
-  createdAt: string;
-}
-
-/** GET /api/contacts: one page of a user's contacts, and how many match in all. */
-export interface ContactPage {
-  contacts: Contact[];
-  total: number;
-}
-
-/** POST /api/contacts/import: what was added, and each skipped line with its reason. */
-export interface ImportResult {
-  imported: number;
-  skipped: { line: number; reason: string }[];
-  contacts: Contact[];
-}
 
 /** Batch payments (POST /api/batch/parse-csv, /execute, GET /api/batch, /:id, /status). */
 export type RecipientField = "name" | "address" | "amount" | "row";
@@ -308,53 +197,4 @@ export interface RecipientDetail {
   amount: string;
   status: RecipientStatus;
   txHash: string | null;
-}
-
-// ---------------------------------------------------------------- operations (GET /api/monitoring)
-
-/** The parts of the service /monitoring shows, in its order. */
-export const MONITORED_PARTS = ["chain", "database", "auth", "indexer", "batchWatcher", "mockBank"] as const;
-export type MonitoredPart = (typeof MONITORED_PARTS)[number];
-
-export interface PartHealth {
-  part: MonitoredPart;
-  ok: boolean;
-  /** What the part is doing, in words ("block 1,234", "PostgreSQL", "off: MOCK_BANK=off"). */
-  detail: string;
-  /** The part's last failure (RPC URLs reduced to their origin), and when; null when it never failed since start. */
-  lastError: string | null;
-  lastErrorAt: string | null;
-}
-
-/** One sample of the answering replica's figures: the interval that ended at `at` (ms since the epoch). */
-export interface MonitoringPoint {
-  at: number;
-  requestsPerSecond: number;
-  /** Request latency percentiles over the interval, in ms (null: no request in it). */
-  p50Ms: number | null;
-  p95Ms: number | null;
-  p99Ms: number | null;
-  /** Blocks between the chain's head and the index's checkpoint (null before the first step). */
-  indexerLag: number | null;
-  rpcErrorsPerSecond: number;
-}
-
-/** GET /api/monitoring: what an operator sees at /monitoring. Public, so nothing secret. */
-export interface MonitoringAnswer {
-  /** Answered by this replica (figures are its own); whether it runs the background work. */
-  replica: { leader: boolean; mode: "sole" | "advisory-lock"; startedAt: string };
-  build: {
-    version: string;
-    /** The source's git commit (short), when the server knows it. */
-    commit: string | null;
-    network: string;
-    chainId: number;
-    proxy: string;
-    implementation: string;
-    batchPayments: string;
-    deploymentBlock: number;
-    deployedAt: string;
-  };
-  parts: PartHealth[];
-  series: { intervalSeconds: number; points: MonitoringPoint[] };
 }

@@ -14,6 +14,7 @@ import { configRoutes } from "./routes/config";
 import { healthRoutes } from "./routes/health";
 import { metricsRoutes } from "./routes/metrics";
 import { monitoringRoutes } from "./routes/monitoring";
+import { openApiRoutes } from "./routes/openapi";
 import type { Services } from "./services";
 import { followRoute } from "./services/metrics";
 
@@ -51,6 +52,7 @@ export function createApp(services: Services, log: Logger, dashboard: string | n
   api.use(healthRoutes(services));
   api.use(metricsRoutes(services));
   api.use(monitoringRoutes(services));
+  api.use(openApiRoutes());
   api.use(configRoutes(services));
   api.use(chainReadRoutes(services));
   api.use("/auth", authRoutes(services));

@@ -1,4 +1,5 @@
 import { HDNodeWallet, JsonRpcProvider, Wallet, getAddress, hexlify, randomBytes } from "ethers";
+import { checkAnswer } from "./answerCheck";
 import { LOCAL_DEV_MNEMONIC, localAccountPath, seededAccount } from "../../common/seedAccounts";
 import { SiweMessage } from "siwe";
 import { readManifest } from "../../common/manifestFile";
@@ -92,6 +93,7 @@ export async function call<T = Record<string, any>>(
   } catch {
     /* not JSON: keep the text so the assertion shows it */
   }
+  checkAnswer(method, path, res.status, body, res.headers.get("content-type"));
   return { status: res.status, body: body as T, headers: res.headers };
 }
 
@@ -121,6 +123,7 @@ export async function request(base: ApiBase, method: string, path: string, optio
     } catch {
       /* not JSON: the assertion shows the text */
     }
+    checkAnswer(method, path, res.status, body, res.headers.get("content-type"));
     return { status: res.status, body };
   } catch (error) {
     if (abort.signal.aborted) throw new Error(`${method} ${path} hung: no answer within ${HANG_LIMIT_MS / 1000} s`);

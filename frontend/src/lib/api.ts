@@ -3,6 +3,9 @@
  * the signed-in user's Firebase ID token as a bearer token when there is one.
  */
 
+import type { Api, EndpointKey } from "../../../common/api";
+import type { AnswerOf, RequestOf } from "../../../common/api/endpoint";
+
 type TokenGetter = () => Promise<string | null>;
 let getToken: TokenGetter = async () => null;
 
@@ -45,6 +48,27 @@ async function failure(res: Response): Promise<ApiError> {
 /** Calls the API server: `path` is the full path, '/api/...' (the same string TanStack Query keys use). */
 export async function api<T>(path: string, options: { method?: string; body?: unknown } = {}): Promise<T> {
   return (await (await send(path, options)).json()) as T;
+}
+
+/** What a call of a declared endpoint sends: only the parts it declares (common/api). */
+type CallInput<K extends EndpointKey> = { [P in keyof RequestOf<Api[K]> as RequestOf<Api[K]>[P] extends undefined ? never : P]: RequestOf<Api[K]>[P] };
+
+/** The URL of a declared endpoint: its path with `:name` filled in, then the query's defined values. */
+export function endpointUrl<K extends EndpointKey>(key: K, input: { params?: Record<string, string | number>; query?: Record<string, string | number | undefined> } = {}): string {
+  let path = key.slice(key.indexOf(" ") + 1).replace(/:([A-Za-z0-9_]+)/g, (_m, name: string) => encodeURIComponent(String(input.params?.[name])));
+  const query = new URLSearchParams();
+  for (const [name, value] of Object.entries(input.query ?? {})) if (value !== undefined) query.set(name, String(value));
+  if ([...query].length > 0) path += `?${query}`;
+  return path;
+}
+
+/**
+ * Calls a declared endpoint, "METHOD /api/path": its input and answer are typed by the API's
+ * declaration (common/api), so a renamed field is a type error here and on the server.
+ */
+export function call<K extends EndpointKey>(key: K, ...[input]: keyof CallInput<K> extends never ? [input?: Record<string, never>] : [input: CallInput<K>]): Promise<AnswerOf<Api[K]>> {
+  const { params, query, body } = (input ?? {}) as { params?: Record<string, string | number>; query?: Record<string, string | number | undefined>; body?: unknown };
+  return api<AnswerOf<Api[K]>>(endpointUrl(key, { params, query }), { method: key.slice(0, key.indexOf(" ")), body });
 }
 
 /** The same call for an answer that is not JSON (a CSV export): its text and headers. */

@@ -1,31 +1,19 @@
 import { Router } from "express";
-import { z } from "zod";
 import { exactTokenAmount, parseTokenAmount } from "../../../common/amounts";
 import { MULTIPLIER_BASE } from "../../../common/token";
 import { MAX_UINT256 } from "../services/batchRecipients";
 import { currentUser, requireAdmin, requireUser } from "../middleware/auth";
-import { parse } from "../middleware/validate";
 import { badRequest } from "../errors";
 import type { Services } from "../services";
+import { declaredRoutes } from "./declared";
 
-const multiplierBody = z.object({
-  value: z.string().max(80),
-  operation: z.enum(["set", "add"], { message: "must be 'set' or 'add'" }),
-});
-
-const auditQuery = z.object({
-  limit: z.string().regex(/^\d{1,4}$/).transform(Number).pipe(z.number().min(1).max(500)).default(100),
-  // An entry id: a Postgres integer, so a larger number is refused here rather than by the database (a 500).
-  before: z.string().regex(/^\d{1,10}$/).transform(Number).pipe(z.number().max(2_147_483_647)).optional(),
-});
-
-/** POST /api/reward-multiplier (the request, audited; the change itself is the oracle's transaction) and GET /api/audit. */
+/** POST /api/reward-multiplier (the request, audited; the change itself is the oracle's transaction) and GET /api/audit (common/api/administration.ts). */
 export function adminRoutes(services: Services): Router {
   const router = Router();
+  const on = declaredRoutes(router, "/api");
   const signedIn = requireUser(services.auth);
 
-  router.post("/reward-multiplier", signedIn, async (req, res) => {
-    const body = parse(multiplierBody, req.body, "body");
+  on("POST /api/reward-multiplier", [signedIn], async ({ body }, res) => {
     let value: bigint;
     try {
       value = parseTokenAmount(body.value);
@@ -42,13 +30,10 @@ export function adminRoutes(services: Services): Router {
       value: exactTokenAmount(value),
       valueRaw: value.toString(),
     });
-    res.status(201).json({ success: true, id: entry.id });
+    return { success: true, id: entry.id };
   });
 
-  router.get("/audit", signedIn, requireAdmin, async (req, res) => {
-    const query = parse(auditQuery, req.query, "query");
-    res.json({ success: true, entries: await services.audit.list(query.limit, query.before) });
-  });
+  on("GET /api/audit", [signedIn, requireAdmin], async ({ query }) => ({ success: true, entries: await services.audit.list(query.limit, query.before) }));
 
   return router;
 }

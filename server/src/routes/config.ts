@@ -3,6 +3,7 @@ import { chainById, chainIdHex } from "../../../common/networks";
 import { SEEDED_ACCOUNTS, seededAddresses } from "../../../common/seedAccounts";
 import { TOKEN_DECIMALS } from "../../../common/token";
 import type { Services } from "../services";
+import { declaredRoutes } from "./declared";
 
 /**
  * GET /api/config: what the dashboard needs to start, from the one place that knows it (the
@@ -11,12 +12,13 @@ import type { Services } from "../services";
  */
 export function configRoutes(services: Services): Router {
   const router = Router();
-  router.get("/config", (_req, res) => {
+  const on = declaredRoutes(router, "/api");
+  on("GET /api/config", [], () => {
     const { config, chain } = services;
     const { manifest } = chain;
     const info = chainById(config.chainId)!;
     const local = config.network === "localhost";
-    res.json({
+    return {
       network: config.network,
       chainId: config.chainId,
       chainIdHex: chainIdHex(config.chainId),
@@ -48,7 +50,7 @@ export function configRoutes(services: Services): Router {
       devAccounts: local
         ? SEEDED_ACCOUNTS.map((a, i) => ({ name: a.name, address: seededAddresses()[i], roles: a.roles, description: a.description }))
         : null,
-    });
+    };
   });
   return router;
 }

@@ -1,6 +1,7 @@
 import { Router } from "express";
 import { DATABASE_UNAVAILABLE } from "../errors";
 import type { Services } from "../services";
+import { declaredRoutes } from "./declared";
 
 /**
  * Text about the RPC node as the public may read it. A provider's RPC URL carries its API key in
@@ -21,7 +22,8 @@ export function redactRpcUrl(text: string, rpcUrl: string): string {
  */
 export function healthRoutes(services: Services): Router {
   const router = Router();
-  router.get("/health", async (_req, res) => {
+  const on = declaredRoutes(router, "/api");
+  on("GET /api/health", [], async (_input, res) => {
     const { chain, db, auth, indexer, config } = services;
     const redact = <T extends { lastError: string | null }>(status: T): T => ({
       ...status,
@@ -30,8 +32,8 @@ export function healthRoutes(services: Services): Router {
     const [chainState, database, authOk] = await Promise.all([
       chain.provider
         .getBlockNumber()
-        .then((blockNumber) => ({ ok: true, blockNumber }))
-        .catch(() => ({ ok: false, error: `the RPC node at ${new URL(config.rpcUrl).origin} is not answering` })),
+        .then((blockNumber) => ({ ok: true as const, blockNumber }))
+        .catch(() => ({ ok: false as const, error: `the RPC node at ${new URL(config.rpcUrl).origin} is not answering` })),
       db.ping().catch(() => false),
       auth.ping(),
     ]);
@@ -39,7 +41,8 @@ export function healthRoutes(services: Services): Router {
     const leadership = services.leadership.status();
     const indexerOk = index.checkpoint !== null && index.lastError === null;
     const ok = chainState.ok && database && authOk && indexerOk;
-    res.status(ok ? 200 : 503).json({
+    res.status(ok ? 200 : 503);
+    return {
       status: ok ? "ok" : "degraded",
       network: config.network,
       chainId: config.chainId,
@@ -54,25 +57,23 @@ export function healthRoutes(services: Services): Router {
       leadership: { mode: leadership.mode, since: leadership.since },
       batchWatcher: redact(services.batchWatcher.status()),
       mockBank: { enabled: services.bank.enabled, ...redact(services.bank.status()) },
-    });
+    };
   });
 
   // For a load balancer. Live: the process runs and answers (restart it when not).
-  router.get("/live", (_req, res) => {
-    res.json({ status: "live" });
-  });
+  on("GET /api/live", [], () => ({ status: "live" }));
 
   // Ready: this replica can serve requests (send it traffic): its database answers and it is not stopping.
-  router.get("/ready", async (_req, res) => {
+  on("GET /api/ready", [], async (_input, res) => {
     if (services.serving.draining) {
-      res.status(503).json({ status: "draining", error: "This server is stopping: it finishes the requests under way and takes no new ones." });
-      return;
+      res.status(503);
+      return { status: "draining", error: "This server is stopping: it finishes the requests under way and takes no new ones." };
     }
     if (!(await services.db.ping().catch(() => false))) {
-      res.status(503).json({ status: "unready", error: DATABASE_UNAVAILABLE });
-      return;
+      res.status(503);
+      return { status: "unready", error: DATABASE_UNAVAILABLE };
     }
-    res.json({ status: "ready", leader: services.leadership.status().leader });
+    return { status: "ready", leader: services.leadership.status().leader };
   });
   return router;
 }

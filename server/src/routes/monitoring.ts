@@ -1,10 +1,10 @@
 import { Router } from "express";
-import type { MonitoringAnswer } from "../../../common/apiTypes";
 import { readBuildInfo } from "../buildInfo";
 import type { Services } from "../services";
+import { declaredRoutes } from "./declared";
 
 /**
- * GET /api/monitoring: what /monitoring shows (common/apiTypes.ts MonitoringAnswer). Public, as the
+ * GET /api/monitoring: what /monitoring shows (common/api/operations.ts MonitoringAnswer). Public, as the
  * page is, so it holds nothing secret: parts in words (RPC URLs cut to their origin), figures, the
  * build and the manifest's public addresses. Answered from memory (services/monitoring.ts samples
  * every 5 s), so a visitor costs the node and the database nothing.
@@ -13,10 +13,11 @@ export function monitoringRoutes(services: Services): Router {
   const router = Router();
   const build = readBuildInfo();
   const startedAt = new Date().toISOString();
-  router.get("/monitoring", (_req, res) => {
+  const on = declaredRoutes(router, "/api");
+  on("GET /api/monitoring", [], () => {
     const { manifest } = services.chain;
     const leadership = services.leadership.status();
-    const answer: MonitoringAnswer = {
+    return {
       replica: { leader: leadership.leader, mode: leadership.mode, startedAt },
       build: {
         version: build.version,
@@ -32,8 +33,6 @@ export function monitoringRoutes(services: Services): Router {
       parts: services.monitoring.health(),
       series: { intervalSeconds: services.monitoring.intervalMs / 1000, points: services.monitoring.series() },
     };
-    res.setHeader("Cache-Control", "no-store");
-    res.json(answer);
   });
   return router;
 }

@@ -3,15 +3,8 @@ import type { Database } from "../db/client";
 import { auditLog } from "../db/schema";
 import type { SessionUser } from "./firebaseAuth";
 
-export interface AuditEntry {
-  id: number;
-  createdAt: string;
-  uid: string;
-  email: string | null;
-  wallet: string | null;
-  action: string;
-  details: Record<string, unknown>;
-}
+export type { AuditEntry } from "../../../common/api/administration";
+import type { AuditEntry } from "../../../common/api/administration";
 
 /** The audit log of admin actions requested through the dashboard. */
 export class AuditService {

@@ -4,13 +4,8 @@ import { getAuth } from "firebase-admin/auth";
 import type { Config } from "../config";
 
 /** Who made a request, from a verified Firebase ID token. */
-export interface SessionUser {
-  uid: string;
-  email: string | null;
-  /** Set for wallet sign-ins (SIWE): the checksummed address. */
-  wallet: string | null;
-  admin: boolean;
-}
+export type { SessionUser } from "../../../common/api/signIn";
+import type { SessionUser } from "../../../common/api/signIn";
 
 export interface AuthProvider {
   /** Verifies an ID token; rejects with a Firebase error (code 'auth/...') when it is not valid. */

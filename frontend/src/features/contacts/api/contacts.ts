@@ -1,5 +1,5 @@
 import { useInfiniteQuery, useMutation, useQueryClient } from "@tanstack/react-query";
-import { api } from "@/lib/api";
+import { call, endpointUrl } from "@/lib/api";
 import type { Contact, ContactPage, ImportResult } from "../../../../../common/apiTypes";
 
 export type { Contact, ContactPage, ImportResult };
@@ -26,12 +26,10 @@ export const CONTACTS_PAGE_SIZE = 100;
 export const contactsKey = ["/api/contacts"] as const;
 export const contactListKey = (search: string) => [...contactsKey, { search }] as const;
 
+const listQuery = (search: string, offset: number) => ({ search: search || undefined, limit: CONTACTS_PAGE_SIZE, offset });
+
 export function contactListUrl(search: string, offset: number): string {
-  const params = new URLSearchParams();
-  if (search) params.set("search", search);
-  params.set("limit", String(CONTACTS_PAGE_SIZE));
-  params.set("offset", String(offset));
-  return `${contactsKey[0]}?${params}`;
+  return endpointUrl("GET /api/contacts", { query: listQuery(search, offset) });
 }
 
 /**
@@ -41,7 +39,7 @@ export function contactListUrl(search: string, offset: number): string {
 export function useContacts(search: string) {
   return useInfiniteQuery({
     queryKey: contactListKey(search),
-    queryFn: ({ pageParam }) => api<ContactPage>(contactListUrl(search, pageParam)),
+    queryFn: ({ pageParam }) => call("GET /api/contacts", { query: listQuery(search, pageParam) }),
     initialPageParam: 0,
     getNextPageParam: (last, pages) => {
       const loaded = pages.reduce((n, page) => n + page.contacts.length, 0);
@@ -61,7 +59,7 @@ function useInvalidateContacts() {
 export function useAddContact() {
   const invalidate = useInvalidateContacts();
   return useMutation({
-    mutationFn: async (fields: ContactFields) => (await api<{ contact: Contact }>(contactsKey[0], { method: "POST", body: fields })).contact,
+    mutationFn: async (fields: ContactFields) => (await call("POST /api/contacts", { body: fields })).contact,
     onSuccess: invalidate,
   });
 }
@@ -71,7 +69,7 @@ export function useUpdateContact() {
   return useMutation({
     // Notes are always sent: "" clears them.
     mutationFn: async ({ id, fields }: { id: number; fields: ContactFields }) =>
-      (await api<{ contact: Contact }>(`${contactsKey[0]}/${id}`, { method: "PATCH", body: fields })).contact,
+      (await call("PATCH /api/contacts/:id", { params: { id }, body: fields })).contact,
     // Also after a failure: the contact may have been deleted elsewhere.
     onSettled: invalidate,
   });
@@ -80,7 +78,7 @@ export function useUpdateContact() {
 export function useDeleteContact() {
   const invalidate = useInvalidateContacts();
   return useMutation({
-    mutationFn: (id: number) => api(`${contactsKey[0]}/${id}`, { method: "DELETE" }),
+    mutationFn: (id: number) => call("DELETE /api/contacts/:id", { params: { id } }),
     // A failed delete (already gone) also reloads, so the list shows what the server has.
     onSettled: invalidate,
   });
@@ -89,7 +87,7 @@ export function useDeleteContact() {
 export function useImportContacts() {
   const invalidate = useInvalidateContacts();
   return useMutation({
-    mutationFn: (csvData: string) => api<ImportResult>(`${contactsKey[0]}/import`, { method: "POST", body: { csvData } }),
+    mutationFn: (csvData: string) => call("POST /api/contacts/import", { body: { csvData } }),
     onSuccess: invalidate,
   });
 }

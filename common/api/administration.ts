@@ -1,0 +1,47 @@
+import { z } from "zod";
+import { endpoints } from "./endpoint";
+import { Address, IsoDate, ok } from "./schemas";
+
+/** POST /api/reward-multiplier (the request, audited; the change itself is the oracle's transaction) and GET /api/audit. */
+
+export const AuditEntry = z
+  .strictObject({
+    id: z.number().int(),
+    createdAt: IsoDate,
+    uid: z.string(),
+    email: z.string().nullable(),
+    wallet: Address.nullable(),
+    action: z.string().meta({ example: "reward-multiplier" }),
+    details: z.record(z.string(), z.unknown()),
+  })
+  .meta({ id: "AuditEntry" });
+export type AuditEntry = z.infer<typeof AuditEntry>;
+
+export const administrationApi = endpoints({
+  "POST /api/reward-multiplier": {
+    tag: "Administration",
+    summary: "Record a reward multiplier change",
+    description:
+      "Sent by the dashboard before the oracle's own transaction, for the audit log: the server does not change the multiplier (it holds no key that could). value is a decimal (1.0 is no reward); 'set' replaces the multiplier and may not go below 1.0, 'add' adds to it.",
+    access: "user",
+    body: z.object({
+      value: z.string().max(80).meta({ example: "1.05" }),
+      operation: z.enum(["set", "add"], { message: "must be 'set' or 'add'" }),
+    }),
+    status: 201,
+    answer: ok({ id: z.number().int().meta({ description: "The audit entry's id." }) }),
+    errors: [503],
+  },
+  "GET /api/audit": {
+    tag: "Administration",
+    summary: "The audit log, newest first",
+    access: "admin",
+    query: z.object({
+      limit: z.string().regex(/^\d{1,4}$/).transform(Number).pipe(z.number().min(1).max(500)).default(100),
+      // An entry id: a Postgres integer, so a larger number is refused here rather than by the database (a 500).
+      before: z.string().regex(/^\d{1,10}$/).transform(Number).pipe(z.number().max(2_147_483_647)).optional().meta({ description: "The last entry id of the previous page." }),
+    }),
+    answer: ok({ entries: z.array(AuditEntry) }),
+    errors: [503],
+  },
+});

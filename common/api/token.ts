@@ -1,0 +1,173 @@
+import { z } from "zod";
+import { EVENT_FILTERS, EVENTS_DEFAULT_LIMIT, EVENTS_MAX_LIMIT, HISTORY_DEFAULT_LIMIT, HISTORY_MAX_LIMIT } from "../events";
+import { endpoints } from "./endpoint";
+import { Address, BaseUnits, BlockNumber, Bytes32, TokenAmount, TxHash, UnixSeconds } from "./schemas";
+
+/** Reads of the token and its events: GET /api/token, /events, /accounts/:address/history, /roles, /blocklist, /stats/supply. */
+
+export const TokenInfo = z
+  .strictObject({
+    totalSupply: BaseUnits,
+    totalShares: BaseUnits,
+    decimals: z.number().int().meta({ example: 18 }),
+    rewardMultiplier: BaseUnits.meta({ description: "The reward multiplier in 18-decimal units: 1e18 is 1.0." }),
+    paused: z.boolean(),
+    name: z.string().meta({ example: "USDX" }),
+    symbol: z.string().meta({ example: "USDX" }),
+    blockNumber: BlockNumber,
+    source: z
+      .enum(["chain", "index"])
+      .optional()
+      .meta({ description: "'chain': read from the node at blockNumber. 'index': the node could not be asked, so these are the index's figures as of its checkpoint." }),
+  })
+  .meta({ id: "TokenInfo" });
+export type TokenInfo = z.infer<typeof TokenInfo>;
+
+/** A contract event as the API answers it (its decoded arguments too). */
+export const ContractEvent = z
+  .strictObject({
+    name: z.string().meta({ example: "Transfer" }),
+    signature: z.string().meta({ example: "Transfer(address,address,uint256)" }),
+    contract: Address,
+    transactionHash: TxHash,
+    logIndex: z.number().int(),
+    blockNumber: BlockNumber,
+    timestamp: UnixSeconds,
+    args: z.record(z.string(), z.union([z.string(), z.boolean()])).meta({ description: "The event's arguments by name; numbers as decimal strings." }),
+    sharesMoved: BaseUnits.optional().meta({ description: "Transfer only: the shares it moved (see HistoryEntry)." }),
+    amountMoved: BaseUnits.optional().meta({ description: "Transfer only: what those shares were worth." }),
+  })
+  .meta({ id: "ContractEvent" });
+export type ContractEvent = z.infer<typeof ContractEvent>;
+
+const Cursor = z.string().nullable().meta({ description: "Pass back as `cursor` for the next, older page; null on the last page." });
+
+export const EventPage = z
+  .strictObject({
+    events: z.array(ContractEvent),
+    range: z.strictObject({ fromBlock: BlockNumber, toBlock: BlockNumber, hasMore: z.boolean() }),
+    cursor: Cursor,
+  })
+  .meta({ id: "EventPage" });
+export type EventPage = z.infer<typeof EventPage>;
+
+/**
+ * What a Transfer really moved. USDX converts the amount to shares rounding down at the multiplier
+ * in effect at that log, so the event's value can exceed what moved, and a value worth less than
+ * one share moves nothing though the event is emitted.
+ */
+export const TransferMoved = z.strictObject({
+  sharesMoved: BaseUnits.meta({ description: "Shares moved: floor(value * 1e18 / multiplier)." }),
+  amountMoved: BaseUnits.meta({ description: 'The tokens those shares were worth: floor(shares * multiplier / 1e18); "0" when no share moved.' }),
+});
+export type TransferMoved = z.infer<typeof TransferMoved>;
+
+export const HistoryEntry = z
+  .strictObject({
+    hash: TxHash,
+    type: z.enum(["Transfer", "Mint", "Burn"]),
+    from: Address,
+    to: Address,
+    amount: TokenAmount,
+    amountRaw: BaseUnits.meta({ description: "The event's value in base units; what moved is amountMoved." }),
+    ...TransferMoved.shape,
+    blockNumber: BlockNumber,
+    logIndex: z.number().int(),
+    timestamp: UnixSeconds,
+    status: z.literal("confirmed"),
+  })
+  .meta({ id: "HistoryEntry" });
+export type HistoryEntry = z.infer<typeof HistoryEntry>;
+
+export const HistoryPage = z.strictObject({ items: z.array(HistoryEntry), nextCursor: Cursor }).meta({ id: "HistoryPage" });
+export type HistoryPage = z.infer<typeof HistoryPage>;
+
+export const RoleHolders = z
+  .strictObject({ roleName: z.string().meta({ example: "MINTER_ROLE" }), roleHash: Bytes32, holders: z.array(Address) })
+  .meta({ id: "RoleHolders" });
+export type RoleHolders = z.infer<typeof RoleHolders>;
+
+export const BlockedAccount = z
+  .strictObject({
+    address: Address,
+    isBlocked: z.literal(true),
+    since: z.strictObject({ blockNumber: BlockNumber, timestamp: UnixSeconds, transactionHash: TxHash }).nullable(),
+  })
+  .meta({ id: "BlockedAccount" });
+export type BlockedAccount = z.infer<typeof BlockedAccount>;
+
+/** One point of the supply chart; the three figures are formatted decimal strings (18 decimals). */
+export const SupplyPoint = z
+  .strictObject({ blockNumber: BlockNumber, timestamp: UnixSeconds, totalSupply: TokenAmount, totalShares: TokenAmount, rewardMultiplier: TokenAmount })
+  .meta({ id: "SupplyPoint" });
+export type SupplyPoint = z.infer<typeof SupplyPoint>;
+
+// ---------------------------------------------------------------- input
+
+const blockNumber = z.string().regex(/^\d{1,15}$/, "must be a block number (digits only)").transform(Number);
+const limit = (fallback: number, max: number) =>
+  z
+    .string()
+    .regex(/^\d{1,6}$/, "must be a whole number")
+    .transform(Number)
+    .pipe(z.number().min(1, "must be at least 1").max(max, `must be at most ${max}`))
+    .default(fallback);
+const cursor = z.string().max(40).optional().meta({ description: "The previous page's cursor, for the next, older page." });
+
+export const tokenApi = endpoints({
+  "GET /api/token": {
+    tag: "Token",
+    summary: "Supply, shares, multiplier and pause state",
+    description: "Read from the chain at its latest block; when the node cannot be asked, the index's figures (source: 'index').",
+    access: "public",
+    answer: TokenInfo,
+    errors: [503],
+  },
+  "GET /api/events": {
+    tag: "Token",
+    summary: "Contract events, newest first",
+    description: `Events of USDX and BatchPayments from the index, newest first, a page at a time. eventName filters: ${EVENT_FILTERS.map((f) => f.label).join(", ")}.`,
+    access: "public",
+    query: z.object({
+      fromBlock: blockNumber.optional(),
+      toBlock: blockNumber.optional(),
+      limit: limit(EVENTS_DEFAULT_LIMIT, EVENTS_MAX_LIMIT),
+      eventName: z.string().max(64).optional().meta({ example: "Transfer" }),
+      cursor,
+    }),
+    answer: EventPage,
+    errors: [503],
+  },
+  "GET /api/accounts/:address/history": {
+    tag: "Token",
+    summary: "An account's transfers, mints and burns",
+    access: "public",
+    params: z.object({ address: Address }),
+    query: z.object({ limit: limit(HISTORY_DEFAULT_LIMIT, HISTORY_MAX_LIMIT), cursor }),
+    answer: HistoryPage,
+    errors: [503],
+  },
+  "GET /api/roles": {
+    tag: "Token",
+    summary: "Each role and its holders",
+    access: "public",
+    answer: z.strictObject({ roles: z.array(RoleHolders) }),
+    errors: [503],
+  },
+  "GET /api/blocklist": {
+    tag: "Token",
+    summary: "Blocked accounts",
+    access: "public",
+    answer: z.strictObject({ blocked: z.array(BlockedAccount) }),
+    errors: [503],
+  },
+  "GET /api/stats/supply": {
+    tag: "Token",
+    summary: "Supply, shares and multiplier over time",
+    description: "At most `points` points, spread evenly over the blocks where one of the three changed.",
+    access: "public",
+    query: z.object({ points: limit(500, 5000) }),
+    answer: z.strictObject({ points: z.array(SupplyPoint) }),
+    errors: [503],
+  },
+});
