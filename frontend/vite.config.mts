@@ -61,7 +61,8 @@ export default defineConfig({
     // The built dashboard as it ships: Content-Security-Policy and the other security headers.
     headers: { ...PREVIEW_HEADERS },
   },
-  build: { outDir: "dist", emptyOutDir: true, sourcemap: true },
+  // The manifest (dist/.vite/manifest.json) tells bench/bundle.ts what each route loads.
+  build: { outDir: "dist", emptyOutDir: true, sourcemap: true, manifest: true },
   test: {
     environment: "jsdom",
     setupFiles: ["./src/test/setup.ts"],
