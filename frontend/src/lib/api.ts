@@ -50,6 +50,9 @@ export async function api<T>(path: string, options: { method?: string; body?: un
   return (await (await send(path, options)).json()) as T;
 }
 
+/** The success answer of a declared endpoint, for queries that use the default query function. */
+export type Answer<K extends EndpointKey> = AnswerOf<Api[K]>;
+
 /** What a call of a declared endpoint sends: only the parts it declares (common/api). */
 type CallInput<K extends EndpointKey> = { [P in keyof RequestOf<Api[K]> as RequestOf<Api[K]>[P] extends undefined ? never : P]: RequestOf<Api[K]>[P] };
 

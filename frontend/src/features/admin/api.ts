@@ -1,6 +1,5 @@
 import { useQuery } from "@tanstack/react-query";
-import { api } from "@/lib/api";
-import type { BlockedAccount, RoleHolders } from "../../../../common/apiTypes";
+import { call } from "@/lib/api";
 
 export type { BlockedAccount, RoleHolders } from "../../../../common/apiTypes";
 
@@ -12,14 +11,14 @@ export const blocklistKey = ["/api/blocklist"] as const;
 export function useRoleAssignments() {
   return useQuery({
     queryKey: rolesKey,
-    queryFn: async () => (await api<{ roles: RoleHolders[] }>(rolesKey[0])).roles,
+    queryFn: async () => (await call("GET /api/roles")).roles,
   });
 }
 
 export function useBlocklist() {
   return useQuery({
     queryKey: blocklistKey,
-    queryFn: async () => (await api<{ blocked: BlockedAccount[] }>(blocklistKey[0])).blocked,
+    queryFn: async () => (await call("GET /api/blocklist")).blocked,
   });
 }
 
@@ -29,7 +28,7 @@ export function useBlocklist() {
  */
 export async function recordMultiplierRequest(value: string, operation: "set" | "add"): Promise<void> {
   try {
-    await api("/api/reward-multiplier", { method: "POST", body: { value, operation } });
+    await call("POST /api/reward-multiplier", { body: { value, operation } });
   } catch {
     /* ignored, as specified */
   }

@@ -14,7 +14,8 @@ import {
   type User,
 } from "firebase/auth";
 import type { AppConfig } from "@/lib/config";
-import { api, setTokenGetter } from "@/lib/api";
+import { type Answer, call, setTokenGetter } from "@/lib/api";
+import type { ErrorAnswer } from "../../../../common/api/endpoint";
 import { useWallet } from "@/lib/wallet/store";
 import { AuthFailure, resetFailure, signInFailure, signUpFailure, walletAuthFailure } from "./messages";
 import { useSession, type SessionUser } from "./session";
@@ -93,11 +94,8 @@ export async function signOutUser(): Promise<void> {
   await signOut(requireAuth());
 }
 
-interface WalletAuthAnswer {
-  success?: boolean;
-  customToken?: string;
-  error?: string;
-}
+/** What POST /api/auth/wallet-auth answers (common/api/signIn.ts), or its error. */
+type WalletAuthAnswer = Answer<"POST /api/auth/wallet-auth"> | ErrorAnswer;
 
 /**
  * Wallet sign-in: a single-use nonce from the server, an EIP-4361 message signed with the connected
@@ -107,7 +105,7 @@ export async function signInWithWallet(chainId: number): Promise<void> {
   const { address, provider } = useWallet.getState();
   if (!address || !provider) throw new AuthFailure("Wallet not connected - Please connect your wallet first");
   try {
-    const { nonce, expiresAt } = await api<{ nonce: string; expiresAt: string }>("/api/auth/nonce", { method: "POST" });
+    const { nonce, expiresAt } = await call("POST /api/auth/nonce");
     const message = siweMessage({
       domain: window.location.host,
       address,
@@ -131,7 +129,7 @@ export async function signInWithWallet(chainId: number): Promise<void> {
     } catch {
       throw new AuthFailure(`Failed to authenticate wallet: ${res.status} ${res.statusText}`);
     }
-    if (!res.ok || answer.success === false) throw new AuthFailure(answer.error || "Failed to authenticate wallet");
+    if (!res.ok || !answer.success) throw new AuthFailure(("error" in answer && answer.error) || "Failed to authenticate wallet");
     if (!answer.customToken) throw new AuthFailure("No custom token received from server");
     await signInWithCustomToken(requireAuth(), answer.customToken);
   } catch (error) {

@@ -1,6 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
 import { RECENT_TRANSACTIONS } from "../../../../../common/events";
-import type { HistoryPage, SupplyPoint } from "../../../../../common/apiTypes";
+import { type Answer, endpointUrl } from "@/lib/api";
 
 /**
  * The Dashboard's server reads. Keys are the URL (TanStack's default queryFn GETs the key's first
@@ -12,15 +12,15 @@ export type { HistoryEntry, HistoryPage, SupplyPoint } from "../../../../../comm
 /** Enough points for a smooth line on a wide screen, few enough to stay light. */
 export const SUPPLY_CHART_POINTS = 200;
 
-export const recentHistoryKey = (address: string) => [`/api/accounts/${address}/history?limit=${RECENT_TRANSACTIONS}`] as const;
-export const supplyHistoryKey = [`/api/stats/supply?points=${SUPPLY_CHART_POINTS}`] as const;
+export const recentHistoryKey = (address: string) => [endpointUrl("GET /api/accounts/:address/history", { params: { address }, query: { limit: RECENT_TRANSACTIONS } })] as const;
+export const supplyHistoryKey = [endpointUrl("GET /api/stats/supply", { query: { points: SUPPLY_CHART_POINTS } })] as const;
 
 /** While a sent transaction waits for the index, the list looks again this often. */
 export const PENDING_HISTORY_POLL_MS = 3000;
 
 /** Spec section 2: the latest 5 entries of the connected account's history. */
 export function useRecentTransactions(address: string | null, waitingForIndex = false) {
-  return useQuery<HistoryPage>({
+  return useQuery<Answer<"GET /api/accounts/:address/history">>({
     queryKey: recentHistoryKey(address ?? ""),
     enabled: address !== null,
     refetchInterval: waitingForIndex ? PENDING_HISTORY_POLL_MS : false,
@@ -28,5 +28,5 @@ export function useRecentTransactions(address: string | null, waitingForIndex = 
 }
 
 export function useSupplyHistory() {
-  return useQuery<{ points: SupplyPoint[] }>({ queryKey: supplyHistoryKey });
+  return useQuery<Answer<"GET /api/stats/supply">>({ queryKey: supplyHistoryKey });
 }

@@ -1,5 +1,5 @@
 import { exactTokenAmount } from "../../../../../common/amounts";
-import { api } from "@/lib/api";
+import { call } from "@/lib/api";
 
 /**
  * Spec section 7: POST /api/reward-multiplier {value, operation} goes to the server before the
@@ -8,7 +8,7 @@ import { api } from "@/lib/api";
  */
 export async function recordMultiplierRequest(operation: "set" | "add", value: bigint): Promise<void> {
   try {
-    await api("/api/reward-multiplier", { method: "POST", body: { value: exactTokenAmount(value), operation } });
+    await call("POST /api/reward-multiplier", { body: { value: exactTokenAmount(value), operation } });
   } catch {
     /* ignored, as the spec says */
   }

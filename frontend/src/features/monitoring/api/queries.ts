@@ -1,5 +1,5 @@
 import { useQuery } from "@tanstack/react-query";
-import type { MonitoringAnswer } from "../../../../../common/apiTypes";
+import type { Answer } from "@/lib/api";
 
 export type { MonitoringAnswer, MonitoringPoint, PartHealth } from "../../../../../common/apiTypes";
 
@@ -10,7 +10,7 @@ export const monitoringKey = ["/api/monitoring"] as const;
 
 /** GET /api/monitoring, again every MONITORING_POLL_MS while the page is open (also in a background tab: an operator leaves it open). */
 export function useMonitoring() {
-  return useQuery<MonitoringAnswer>({
+  return useQuery<Answer<"GET /api/monitoring">>({
     queryKey: monitoringKey,
     refetchInterval: MONITORING_POLL_MS,
     refetchIntervalInBackground: true,

@@ -1,7 +1,6 @@
 import { useInfiniteQuery } from "@tanstack/react-query";
 import { EVENT_FILTERS, EVENTS_DEFAULT_LIMIT } from "../../../../../common/events";
-import type { EventPage, TokenInfo } from "../../../../../common/apiTypes";
-import { api } from "@/lib/api";
+import { call, endpointUrl } from "@/lib/api";
 import type { EventFilter } from "../filters";
 
 export type { ContractEvent, EventPage } from "../../../../../common/apiTypes";
@@ -31,14 +30,13 @@ function withTimeout<T>(promise: Promise<T>): Promise<T> {
  * GET /api/events for a filter (spec section 7): the block range when given, limit 10, and
  * eventName only when a filter other than 'All Events' is applied.
  */
-export function eventsUrl(filter: EventFilter): string {
-  const params = new URLSearchParams();
-  if (filter.fromBlock !== undefined) params.set("fromBlock", String(filter.fromBlock));
-  if (filter.toBlock !== undefined) params.set("toBlock", String(filter.toBlock));
-  params.set("limit", String(EVENTS_DEFAULT_LIMIT));
+function eventsQuery(filter: EventFilter) {
   const eventName = EVENT_FILTERS.find((f) => f.label === filter.label)?.eventName;
-  if (eventName) params.set("eventName", eventName);
-  return `/api/events?${params}`;
+  return { fromBlock: filter.fromBlock, toBlock: filter.toBlock, limit: EVENTS_DEFAULT_LIMIT, eventName: eventName ?? undefined };
+}
+
+export function eventsUrl(filter: EventFilter): string {
+  return endpointUrl("GET /api/events", { query: eventsQuery(filter) });
 }
 
 export const eventsKey = (filter: EventFilter) => [eventsUrl(filter), "pages"] as const;
@@ -49,10 +47,9 @@ export const eventsKey = (filter: EventFilter) => [eventsUrl(filter), "pages"] a
  * block that a page boundary split.
  */
 export function useContractEvents(filter: EventFilter) {
-  const url = eventsUrl(filter);
   return useInfiniteQuery({
     queryKey: eventsKey(filter),
-    queryFn: ({ pageParam }) => withTimeout(api<EventPage>(pageParam ? `${url}&cursor=${encodeURIComponent(pageParam)}` : url)),
+    queryFn: ({ pageParam }) => withTimeout(call("GET /api/events", { query: { ...eventsQuery(filter), cursor: pageParam ?? undefined } })),
     initialPageParam: null as string | null,
     getNextPageParam: (last) => (last.range.hasMore && last.cursor ? last.cursor : undefined),
   });
@@ -60,5 +57,5 @@ export function useContractEvents(filter: EventFilter) {
 
 /** The newest block the server knows: where an open-ended range ends when it has to be narrowed. */
 export async function latestBlock(): Promise<number> {
-  return (await withTimeout(api<TokenInfo>("/api/token"))).blockNumber;
+  return (await withTimeout(call("GET /api/token"))).blockNumber;
 }
