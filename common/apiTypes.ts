@@ -9,6 +9,7 @@ export type { MonitoredPart, PartHealth, MonitoringPoint, MonitoringAnswer } fro
 export type { DashboardConfig } from "./api/configuration";
 export type { SessionUser } from "./api/signIn";
 export type { AuditEntry } from "./api/administration";
+export type { RecipientField, JobStatus, ChunkStatus, RecipientStatus, RecipientProblem, ParsedRecipients, ChunkPlan, JobSummary, ChunkDetail, RecipientDetail } from "./api/batch";
 
 // --- The mock bank (/api/bank): every answer also carries `success: true, mock: true`. ---
 
@@ -105,96 +106,4 @@ export interface BankTerms {
   maxWallets: number;
   /** Faucet mode: the daily caps and what is left today; null otherwise. */
   faucet: BankFaucetLimits | null;
-}
-
-
-/** Batch payments (POST /api/batch/parse-csv, /execute, GET /api/batch, /:id, /status). */
-export type RecipientField = "name" | "address" | "amount" | "row";
-export type JobStatus = "processing" | "completed" | "failed";
-/**
- * closed: the job failed and its submit window is over, so the chunk takes no more reports and the
- * watcher no longer follows its transaction; a payment of it by the job's wallet still confirms it.
- */
-export type ChunkStatus = "pending" | "submitted" | "confirmed" | "failed" | "closed";
-/** unpaid: the recipient's chunk was closed unpaid. */
-export type RecipientStatus = "pending" | "paid" | "unpaid";
-
-/**
- * What the batch API answers (server/src/routes/batch.ts and services/batch*.ts). Declared here
- * until they move to common/apiTypes.ts beside the other answers, where the server can share them.
- */
-
-export interface RecipientProblem {
-  field: RecipientField;
-  /** 'Invalid Ethereum address', 'Invalid amount', 'Invalid name' or 'Invalid row'. */
-  reason: string;
-  /** What exactly is wrong, for a person fixing the file. */
-  detail: string;
-}
-
-/** POST /api/batch/parse-csv's `data`. */
-export interface ParsedRecipients {
-  validRecipients: { line: number; name: string; address: string; amount: string }[];
-  invalidEntries: { line: number; reason: string; name: string; address: string; amount: string; errors: RecipientProblem[] }[];
-  /** Addresses on more than one valid row. */
-  duplicates: { address: string; lines: number[] }[];
-  totalRows: number;
-  /** Sum of the valid rows: exact decimal USDX, and base units. */
-  totalAmount: string;
-  totalAmountRaw: string;
-}
-
-/** One transaction of a job: BatchPayments.pay(recipients, amounts, reference). */
-export interface ChunkPlan {
-  index: number;
-  recipients: string[];
-  /** Base units, as decimal strings. */
-  amounts: string[];
-  /** Base units. */
-  total: string;
-  reference: string;
-}
-
-export interface JobSummary {
-  jobId: string;
-  status: JobStatus;
-  payer: string | null;
-  totalAmount: string;
-  totalAmountRaw: string;
-  /** Every row's amount when they are all the same, else null. */
-  amount: string | null;
-  recipients: number;
-  recipientsPaid: number;
-  /** `failed` counts the closed chunks too. */
-  chunks: { total: number; confirmed: number; submitted: number; failed: number };
-  /** The newest chunk transaction, and all of them in chunk order. */
-  txHash: string | null;
-  txHashes: string[];
-  error: string | null;
-  createdAt: string;
-  updatedAt: string;
-  completedAt: string | null;
-}
-
-export interface ChunkDetail {
-  index: number;
-  status: ChunkStatus;
-  reference: string;
-  recipients: number;
-  /** Exact decimal USDX. */
-  totalAmount: string;
-  txHash: string | null;
-  blockNumber: number | null;
-  error: string | null;
-}
-
-export interface RecipientDetail {
-  position: number;
-  chunkIndex: number;
-  name: string;
-  address: string;
-  /** Exact decimal USDX. */
-  amount: string;
-  status: RecipientStatus;
-  txHash: string | null;
 }

@@ -37,7 +37,7 @@ export const administrationApi = endpoints({
     summary: "The audit log, newest first",
     access: "admin",
     query: z.object({
-      limit: z.string().regex(/^\d{1,4}$/).transform(Number).pipe(z.number().min(1).max(500)).default(100),
+      limit: z.string().regex(/^\d{1,4}$/).transform(Number).pipe(z.number().min(1).max(500)).default(100).meta({ description: "Entries per page, 1 to 500; 100 when left out." }),
       // An entry id: a Postgres integer, so a larger number is refused here rather than by the database (a 500).
       before: z.string().regex(/^\d{1,10}$/).transform(Number).pipe(z.number().max(2_147_483_647)).optional().meta({ description: "The last entry id of the previous page." }),
     }),

@@ -58,8 +58,9 @@ export const contactsApi = endpoints({
         .regex(/^\d{1,6}$/, "must be a whole number")
         .transform(Number)
         .pipe(z.number().min(1).max(CONTACTS_LIST_LIMIT_MAX))
-        .default(CONTACTS_LIST_LIMIT_DEFAULT),
-      offset: z.string().regex(/^\d{1,9}$/, "must be a whole number").transform(Number).default(0),
+        .default(CONTACTS_LIST_LIMIT_DEFAULT)
+        .meta({ description: `Contacts per page, 1 to ${CONTACTS_LIST_LIMIT_MAX}; ${CONTACTS_LIST_LIMIT_DEFAULT} when left out.` }),
+      offset: z.string().regex(/^\d{1,9}$/, "must be a whole number").transform(Number).default(0).meta({ description: "Contacts to skip; 0 when left out." }),
     }),
     answer: ok(ContactPage.shape),
     errors: [503],
@@ -89,7 +90,8 @@ export const contactsApi = endpoints({
     body: addBody,
     status: 201,
     answer: ok({ contact: Contact }),
-    errors: [409, 503],
+    // 429: the user keeps as many contacts as one account may.
+    errors: [409, 429, 503],
   },
   "PATCH /api/contacts/:id": {
     tag: "Contacts",

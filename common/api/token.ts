@@ -111,7 +111,8 @@ const limit = (fallback: number, max: number) =>
     .regex(/^\d{1,6}$/, "must be a whole number")
     .transform(Number)
     .pipe(z.number().min(1, "must be at least 1").max(max, `must be at most ${max}`))
-    .default(fallback);
+    .default(fallback)
+    .meta({ description: `1 to ${max}; ${fallback} when left out.` });
 const cursor = z.string().max(40).optional().meta({ description: "The previous page's cursor, for the next, older page." });
 
 export const tokenApi = endpoints({

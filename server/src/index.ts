@@ -1,3 +1,4 @@
+import type { ErrorAnswer } from "../../common/api/endpoint";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import type { Server } from "node:http";
@@ -98,7 +99,7 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
       : error.code === "ERR_HTTP_REQUEST_TIMEOUT"
         ? [408, "Request Timeout", "The request took too long to arrive."]
         : [400, "Bad Request", "The request is not valid HTTP."];
-  const body = JSON.stringify({ success: false, error: message });
+  const body = JSON.stringify({ success: false, error: message } satisfies ErrorAnswer);
   socket.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
 }
 

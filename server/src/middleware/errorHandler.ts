@@ -1,3 +1,4 @@
+import type { ErrorAnswer } from "../../../common/api/endpoint";
 import type { ErrorRequestHandler, RequestHandler } from "express";
 import { isDatabaseUnavailable } from "../db/errors";
 import { DATABASE_UNAVAILABLE, HttpError } from "../errors";
@@ -10,7 +11,7 @@ export function quoted(text: string, max = 200): string {
 
 /** Unknown /api paths: a JSON 404 like every other answer. */
 export const notFoundHandler: RequestHandler = (req, res) => {
-  res.status(404).json({ success: false, error: `No such endpoint: ${req.method} ${quoted(req.originalUrl.split("?")[0])}` });
+  res.status(404).json({ success: false, error: `No such endpoint: ${req.method} ${quoted(req.originalUrl.split("?")[0])}` } satisfies ErrorAnswer);
 };
 
 /**
@@ -53,7 +54,7 @@ export function errorHandler(log: Logger): ErrorRequestHandler {
     if (databaseDown) req.log?.warn({ err: String(error?.cause?.message ?? error?.message) }, "request failed: the database is not answering");
     else if (status >= 500) req.log?.error({ err: error }, "request failed");
     if (res.headersSent) return;
-    res.status(status).json({ success: false, error: message });
+    res.status(status).json({ success: false, error: message } satisfies ErrorAnswer);
   };
 }
 

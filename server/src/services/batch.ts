@@ -11,24 +11,19 @@ import { checkRecipient, MAX_UINT256, Recipient } from "./batchRecipients";
 import { exactTokenAmount } from "../../../common/amounts";
 import { parseAddress } from "../../../common/addresses";
 import { fromChain } from "./tokenState";
-import type { ChunkDetail, ChunkPlan, ChunkStatus, JobStatus, JobSummary, RecipientDetail, RecipientStatus } from "../../../common/apiTypes";
+import type { Api } from "../../../common/api";
+import type { AnswerOf, InputOf } from "../../../common/api/endpoint";
+import type { ChunkDetail, ChunkPlan, ChunkStatus, JobStatus, JobSummary, RecipientStatus } from "../../../common/apiTypes";
 
-export type { ChunkDetail, ChunkPlan, ChunkStatus, JobStatus, JobSummary, RecipientDetail, RecipientStatus };
-
-type JobDetailAnswer = { job: JobSummary; chunks: ChunkDetail[]; recipients: RecipientDetail[] };
+/** GET /api/batch/:id's answer without its envelope: the job, its chunks and a page of its recipients. */
+type JobDetailAnswer = Omit<AnswerOf<Api["GET /api/batch/:id"]>, "success">;
 type Limits = Pick<Config["limits"], "openBatchJobs" | "batchRowsPerDay">;
 
 /** Chunk statuses a chunk can still leave: not confirmed, not closed. */
 export const OPEN_CHUNK_STATUSES = ["pending", "submitted", "failed"] as const;
 
 /** What the dashboard sends to start a batch: each recipient with its own amount, or the spec's one amount for all. */
-export type ExecuteRequest =
-  | { recipients: { name?: string; address: string; amount: string }[]; payer?: string }
-  | { recipients: string[]; amount: string; payer?: string };
-
-
-
-
+export type ExecuteRequest = InputOf<Api["POST /api/batch/execute"]>["body"];
 
 const DAY_MS = 24 * 3_600_000;
 

@@ -1,9 +1,7 @@
 import { parseAddress } from "../../../common/addresses";
 import { exactTokenAmount, parsePositiveTokenAmount } from "../../../common/amounts";
 import { readCsv } from "./csv";
-import type { ParsedRecipients, RecipientField, RecipientProblem } from "../../../common/apiTypes";
-
-export type { ParsedRecipients, RecipientField, RecipientProblem };
+import type { ParsedRecipients, RecipientProblem } from "../../../common/apiTypes";
 
 /** The spec's reasons for a bad CSV row, shown under the cell they concern. */
 export const INVALID_ADDRESS = "Invalid Ethereum address";

@@ -1,5 +1,4 @@
-import { api, ApiError } from "@/lib/api";
-import type { ContactImportAnswer, ExecuteAnswer, JobDetail, JobList, ParseCsvAnswer } from "./types";
+import { ApiError, call, endpointUrl } from "@/lib/api";
 
 /** A recipient as the execute call takes it: each row with its own amount (decisions.md). */
 export interface PaymentRow {
@@ -15,26 +14,23 @@ export function serverMessage(error: unknown): string | null {
   return null;
 }
 
-export const parseCsv = (csvData: string) => api<ParseCsvAnswer>("/api/batch/parse-csv", { method: "POST", body: { csvData } });
+export const parseCsv = (csvData: string) => call("POST /api/batch/parse-csv", { body: { csvData } });
 
 /** Starts a job; `payer` lets the server check the wallet's balance, blocklist entry and the pause first. */
 export const executeBatch = (recipients: PaymentRow[], payer: string) =>
-  api<ExecuteAnswer>("/api/batch/execute", {
-    method: "POST",
-    body: { recipients: recipients.map((r) => (r.name ? r : { address: r.address, amount: r.amount })), payer },
-  });
+  call("POST /api/batch/execute", { body: { recipients: recipients.map((r) => (r.name ? r : { address: r.address, amount: r.amount })), payer } });
 
 /** Tells the server which transaction pays a chunk, so it watches for it. */
 export const reportChunkTransaction = (jobId: string, chunkIndex: number, txHash: string) =>
-  api<unknown>(`/api/batch/${jobId}/transactions`, { method: "POST", body: { chunkIndex, txHash } });
+  call("POST /api/batch/:id/transactions", { params: { id: jobId }, body: { chunkIndex, txHash } });
 
 /** Recipients per page of a job's detail (the server allows up to 10,000). */
 export const RECIPIENT_PAGE = 1000;
 
-/** A job with its chunks; `offset`/`limit` page its recipients. */
-export const jobDetailUrl = (jobId: string, offset = 0, limit = 1) => `/api/batch/${jobId}?offset=${offset}&limit=${limit}`;
+/** A job with its chunks; `offset`/`limit` page its recipients. Its URL is the status poll's query key. */
+export const jobDetailUrl = (jobId: string, offset = 0, limit = 1) => endpointUrl("GET /api/batch/:id", { params: { id: jobId }, query: { offset, limit } });
 
-export const fetchJobDetail = (jobId: string, offset = 0, limit = 1) => api<JobDetail>(jobDetailUrl(jobId, offset, limit));
+export const fetchJobDetail = (jobId: string, offset = 0, limit = 1) => call("GET /api/batch/:id", { params: { id: jobId }, query: { offset, limit } });
 
 /** Jobs per page of Payment History. */
 export const HISTORY_PAGE = 20;
@@ -42,8 +38,7 @@ export const HISTORY_PAGE = 20;
 /** The key every Payment History query starts with, so a finished batch refreshes them all. */
 export const HISTORY_KEY = "/api/batch";
 
-export const fetchJobs = (before: string | null) =>
-  api<JobList>(`/api/batch?limit=${HISTORY_PAGE}${before ? `&before=${encodeURIComponent(before)}` : ""}`);
+export const fetchJobs = (before: string | null) => call("GET /api/batch", { query: { limit: HISTORY_PAGE, before: before ?? undefined } });
 
 /** A CSV cell: quoted when it holds a separator, a quote or a line break. */
 const csvCell = (value: string) => (/[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value);
@@ -63,7 +58,7 @@ export async function importContacts(contacts: { name: string; address: string }
   let size = 0;
   const flush = async () => {
     if (rows.length === 0) return;
-    const answer = await api<ContactImportAnswer>("/api/contacts/import", { method: "POST", body: { csvData: toCsv(["Name", "Address"], rows) } });
+    const answer = await call("POST /api/contacts/import", { body: { csvData: toCsv(["Name", "Address"], rows) } });
     imported += answer.imported;
     rows = [];
     size = 0;

@@ -1,8 +1,9 @@
 /**
- * What the batch API answers (server/src/routes/batch.ts): the envelopes. The records inside them
- * are declared once, in common/apiTypes.ts, for the server and the dashboard.
+ * What the batch API answers (common/api/batch.ts, the API's declaration): the records, and the
+ * envelopes as the declared answers' types. Types only: the dashboard's bundle carries no zod.
  */
-import type { ChunkDetail, ChunkPlan, JobSummary, ParsedRecipients, RecipientDetail } from "../../../../../common/apiTypes";
+import type { Api } from "../../../../../common/api";
+import type { AnswerOf } from "../../../../../common/api/endpoint";
 
 export type {
   ChunkDetail,
@@ -17,46 +18,11 @@ export type {
   RecipientStatus,
 } from "../../../../../common/apiTypes";
 
-export interface ParseCsvAnswer {
-  success: boolean;
-  error: string | null;
-  data: ParsedRecipients | null;
-}
+/** POST /api/batch/parse-csv: `{ success, error: null, data }`. */
+export type ParseCsvAnswer = AnswerOf<Api["POST /api/batch/parse-csv"]>;
 
-/** POST /api/batch/execute. */
-export interface ExecuteAnswer {
-  success: boolean;
-  status: string;
-  message: string;
-  jobId: string;
-  batchContract: string;
-  token: string;
-  totalAmount: string;
-  totalAmountRaw: string;
-  chunks: ChunkPlan[];
-}
-
-
+/** POST /api/batch/execute: the job and the chunks for the wallet to pay. */
+export type ExecuteAnswer = AnswerOf<Api["POST /api/batch/execute"]>;
 
 /** GET /api/batch/:id?offset=&limit=: the job, its chunks and a page of its recipients. */
-export interface JobDetail {
-  success: boolean;
-  job: JobSummary;
-  chunks: ChunkDetail[];
-  recipients: RecipientDetail[];
-}
-
-/** GET /api/batch?limit=&before=: the user's jobs, newest first. */
-export interface JobList {
-  success: boolean;
-  jobs: JobSummary[];
-  /** Pass back as `before` for the next, older page; null on the last page. */
-  nextBefore: string | null;
-}
-
-/** POST /api/contacts/import. */
-export interface ContactImportAnswer {
-  success: boolean;
-  imported: number;
-  skipped: { line: number; reason: string }[];
-}
+export type JobDetail = AnswerOf<Api["GET /api/batch/:id"]>;

@@ -189,6 +189,7 @@ export function useBatchTransfer() {
         transferFailed(serverMessage(error) ?? "Unknown error");
         return;
       }
+      // The declaration rules this out (this server refuses with a 4xx); an answer that says otherwise starts no payment.
       if (!answer.success || answer.status !== "processing") {
         transferFailed(answer.message || "Unknown error");
         return;

@@ -45,6 +45,7 @@ export function useCsvUpload() {
     } finally {
       setParsing(false);
     }
+    // The declaration rules this out (this server refuses a file with a 4xx); an answer that says otherwise is still not shown as a result.
     if (!answer.success || !answer.data) {
       toast({ title: "Failed to parse CSV", description: answer.error || "Invalid CSV format", variant: "destructive" });
       return;
