@@ -1,19 +1,141 @@
 /**
  * Bundle bench (`npm run bench:bundle`): builds the dashboard and prints what a first visit
  * downloads (the entry script and everything it imports statically, gzipped) against the
- * 250 KB budget of issue 4, then every lazily loaded chunk (routes, ethers, the chart).
+ * 250 KB budget of issue 4, then every lazily loaded chunk (routes, ethers, the chart), then what
+ * each route of router.tsx downloads on demand beyond the first visit (issue 16: the API viewer,
+ * swagger-ui, only on /docs). It exits 1 when the first download is over budget or carries the
+ * viewer, or when a route other than /docs does.
  */
 import { execFileSync } from "node:child_process";
-import { readFileSync, readdirSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
+import ts from "typescript";
 import { formatTable } from "../scripts/lib/report";
 
 const INITIAL_JS_BUDGET_BYTES = 250 * 1024;
 const root = path.resolve(__dirname, "..");
-const dist = path.join(root, "frontend", "dist");
+const frontend = path.join(root, "frontend");
+const dist = path.join(frontend, "dist");
+
+/** The one route allowed to load the API viewer. */
+const VIEWER_ROUTE = "/docs";
+/** swagger-ui and the client it runs requests and reads OpenAPI 3.1 with, as the sourcemaps name them. */
+const VIEWER_SOURCE = /node_modules\/(swagger-ui|swagger-client|@swagger-api)\//;
 
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
+const gzipSize = (file: string) => gzipSync(readFileSync(path.join(dist, file)), { level: 9 }).length;
+
+/** Vite's build manifest (build.manifest): each chunk's file, static imports and CSS, keyed by source. */
+type Manifest = Record<string, { file: string; imports?: string[]; dynamicImports?: string[]; css?: string[]; isEntry?: boolean }>;
+
+/**
+ * The routes of frontend/src/app/router.tsx whose page is lazy, with the page's module as the
+ * manifest names it: `const X = lazy(() => import("..."))` and `{ path: "/x", element: page(<X />) }`.
+ */
+function lazyRoutes(): { route: string; module: string }[] {
+  const file = path.join(frontend, "src", "app", "router.tsx");
+  const source = ts.createSourceFile(file, readFileSync(file, "utf8"), ts.ScriptTarget.Latest, true, ts.ScriptKind.TSX);
+  const modules = new Map<string, string>();
+  const routes: { route: string; page: string }[] = [];
+  const visit = (node: ts.Node): void => {
+    // const Docs = lazy(() => import("@/features/docs/pages/DocsPage"))
+    if (ts.isVariableDeclaration(node) && ts.isIdentifier(node.name) && node.initializer && ts.isCallExpression(node.initializer)) {
+      const call = node.initializer;
+      const loader = call.arguments[0];
+      if (ts.isIdentifier(call.expression) && call.expression.text === "lazy" && loader && ts.isArrowFunction(loader) && ts.isCallExpression(loader.body)) {
+        const specifier = loader.body.arguments[0];
+        if (loader.body.expression.kind === ts.SyntaxKind.ImportKeyword && specifier && ts.isStringLiteral(specifier)) modules.set(node.name.text, specifier.text);
+      }
+    }
+    // { path: "/docs", element: page(<Docs />) }
+    if (ts.isObjectLiteralExpression(node)) {
+      const prop = (name: string) => node.properties.find((p): p is ts.PropertyAssignment => ts.isPropertyAssignment(p) && ts.isIdentifier(p.name) && p.name.text === name)?.initializer;
+      const route = prop("path");
+      const element = prop("element");
+      if (route && ts.isStringLiteral(route) && element && ts.isCallExpression(element)) {
+        const jsx = element.arguments[0];
+        if (jsx && ts.isJsxSelfClosingElement(jsx) && ts.isIdentifier(jsx.tagName)) routes.push({ route: route.text, page: jsx.tagName.text });
+      }
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  // Specifiers as the manifest keys them: relative to frontend/, with the file's extension.
+  const manifestKey = (specifier: string) => {
+    const base = specifier.startsWith("@/") ? path.join("src", specifier.slice(2)) : path.join(path.dirname(path.relative(frontend, file)), specifier);
+    const found = [".tsx", ".ts"].map((ext) => base + ext).find((candidate) => existsSync(path.join(frontend, candidate)));
+    if (!found) throw new Error(`router.tsx: no module at ${specifier}`);
+    return found.split(path.sep).join("/");
+  };
+  return routes.filter((r) => modules.has(r.page)).map((r) => ({ route: r.route, module: manifestKey(modules.get(r.page)!) }));
+}
+
+/** A chunk and every chunk it imports statically (what the browser fetches before running it), with their CSS. */
+function closure(manifest: Manifest, key: string): Set<string> {
+  const files = new Set<string>();
+  const seen = new Set<string>();
+  const walk = (k: string) => {
+    if (seen.has(k)) return;
+    seen.add(k);
+    const chunk = manifest[k];
+    if (!chunk) throw new Error(`The build manifest has no chunk ${k}`);
+    files.add(chunk.file);
+    for (const css of chunk.css ?? []) files.add(css);
+    for (const imported of chunk.imports ?? []) walk(imported);
+  };
+  walk(key);
+  return files;
+}
+
+/** Whether a built chunk holds the viewer's code, by the sources its sourcemap names. */
+function holdsViewer(file: string): boolean {
+  const map = path.join(dist, `${file}.map`);
+  // Chunks the bundler writes itself (its runtime) have none; if sourcemaps were off, /docs would fail the check below.
+  if (!existsSync(map)) return false;
+  return (JSON.parse(readFileSync(map, "utf8")) as { sources: string[] }).sources.some((source) => VIEWER_SOURCE.test(source));
+}
+
+/** Prints each lazy route's download beyond the first visit; returns the problems found. */
+function routeReport(initial: Set<string>): string[] {
+  const manifest = JSON.parse(readFileSync(path.join(dist, ".vite", "manifest.json"), "utf8")) as Manifest;
+  const problems: string[] = [];
+  const entry = Object.keys(manifest).find((k) => manifest[k].isEntry);
+  if (!entry) throw new Error("The build manifest has no entry chunk.");
+  const firstDownload = closure(manifest, entry);
+  const viewerFirst = [...firstDownload].filter((f) => f.endsWith(".js") && holdsViewer(f));
+  if (viewerFirst.length) problems.push(`The first download holds the API viewer (${viewerFirst.join(", ")}).`);
+
+  const routes = lazyRoutes();
+  // Every lazy page the entry can load must be one of the routes read from router.tsx, and back.
+  const routeModules = new Set(routes.map((r) => r.module));
+  const lazyPages = (manifest[entry].dynamicImports ?? []).filter((k) => /\/pages\//.test(k));
+  for (const page of lazyPages) if (!routeModules.has(page)) problems.push(`${page} is loaded lazily but no route of router.tsx was found for it.`);
+  for (const { route, module } of routes) if (!manifest[module]) problems.push(`${route}: ${module} is not in the build manifest.`);
+
+  const rows = routes
+    .filter((r) => manifest[r.module])
+    .map(({ route, module }) => {
+      const extra = [...closure(manifest, module)].filter((f) => !initial.has(f) && !firstDownload.has(f));
+      const js = extra.filter((f) => f.endsWith(".js"));
+      const viewer = js.some(holdsViewer);
+      if (viewer !== (route === VIEWER_ROUTE)) {
+        problems.push(viewer ? `${route} loads the API viewer: only ${VIEWER_ROUTE} may.` : `${VIEWER_ROUTE} does not load the API viewer: is the viewer, or this check, broken?`);
+      }
+      const sum = (files: string[]) => files.reduce((total, f) => total + gzipSize(f), 0);
+      return { route, js: sum(js), css: sum(extra.filter((f) => f.endsWith(".css"))), chunks: js.length, viewer };
+    });
+  if (!rows.some((r) => r.route === VIEWER_ROUTE)) problems.push(`router.tsx has no lazy route ${VIEWER_ROUTE}.`);
+  console.log("\nWhat each route downloads beyond the first visit: its page's chunk and what that imports statically");
+  console.log("(chunks a page loads later, such as the charts, are not counted):\n");
+  console.log(
+    formatTable(
+      ["route", "JS on demand (gzip)", "chunks", "CSS on demand (gzip)", "API viewer (swagger-ui)"],
+      rows.map((r) => [r.route, kb(r.js), String(r.chunks), r.css ? kb(r.css) : "-", r.viewer ? "yes" : "no"]),
+    ),
+  );
+  return problems;
+}
 
 function main(): void {
   if (!process.argv.includes("--no-build")) {
@@ -40,6 +162,10 @@ function main(): void {
   console.log(`\nInitial JavaScript: ${kb(initialJs)} gzipped, ${(initialJs / INITIAL_JS_BUDGET_BYTES).toFixed(2)} of the ${kb(INITIAL_JS_BUDGET_BYTES)} budget (${verdict}).`);
   console.log(`CSS: ${kb(css)} gzipped. Chunks loaded on demand: ${rows.filter((r) => !r.initial && r.file.endsWith(".js")).length}.`);
   if (initialJs > INITIAL_JS_BUDGET_BYTES) process.exitCode = 1;
+
+  const problems = routeReport(initial);
+  for (const problem of problems) console.log(`FAIL: ${problem}`);
+  if (problems.length) process.exitCode = 1;
 }
 
 main();

@@ -51,7 +51,19 @@ const ROUTES: RouteCase[] = [
   { route: "/no/such/page", name: "not-found", access: "visitor", ready: heading("404 Page Not Found") },
   // Open signed out (decisions.md): an operator may have no account.
   { route: "/monitoring", name: "monitoring", access: "visitor", ready: (p) => p.getByRole("list", { name: "Health of each part" }).waitFor() },
+  // Open signed out too: an integrator may have no account. Ready once the viewer lists the operations.
+  { route: "/docs", name: "docs", access: "visitor", ready: (p) => p.getByRole("button", { name: /^GET \/api\/token / }).waitFor() },
 ];
+
+const HTTP_METHODS = ["get", "put", "post", "delete", "patch", "head", "options", "trace"];
+
+/** The server's OpenAPI document, as /docs fetches it. */
+interface OpenApiDocument {
+  paths: Record<string, Record<string, { summary?: string }>>;
+}
+
+/** An operation's button in swagger-ui: method, path and summary ('GET /api/token Supply, ...'). */
+const operationButton = (doc: OpenApiDocument, method: string, route: string) => `${method.toUpperCase()} ${route} ${doc.paths[route][method].summary}`;
 
 /** Lets late reads (chain, server) finish, so their errors would be caught and the shot is complete. */
 async function settle(page: Page): Promise<void> {
@@ -125,6 +137,52 @@ describe("Routes (browser)", () => {
     await tab.getByRole("img", { name: /^Request latency over the last \d+ samples$/ }).waitFor();
     await tab.waitForTimeout(500); // the lines drawn
     await shoot(tab, "monitoring-live", DESKTOP.width);
+    expect(errors).to.deep.equal([]);
+    expect(tabErrors).to.deep.equal([]);
+  });
+
+  it("the footer's 'API Documentation' opens /docs in a new tab: every operation of the server's document, and 'Try it out' answers as the signed-in user", async function () {
+    this.timeout(90_000);
+    session = await openBrowser("alice", DESKTOP);
+    const { page, context, errors } = session;
+    const email = await signUp(page);
+    const link = page.getByRole("contentinfo").getByRole("link", { name: "API Documentation" });
+    expect(await link.getAttribute("target")).to.equal("_blank");
+    const tabErrors: string[] = [];
+    context.on("console", (msg) => msg.type() === "error" && msg.page() !== page && tabErrors.push(msg.text()));
+    const [tab] = await Promise.all([context.waitForEvent("page"), link.click()]);
+    tab.on("pageerror", (error) => tabErrors.push(error.message));
+    await tab.waitForLoadState();
+    expect(new URL(tab.url()).pathname).to.equal("/docs");
+    expect(new URL(page.url()).pathname).to.equal("/");
+    await tab.getByRole("heading", { name: "API Documentation", exact: true }).waitFor();
+    await tab.getByText(`Signed in as ${email}: 'Try it out' sends your ID token.`).waitFor();
+
+    const doc = (await (await fetch(url("/api/openapi.json"))).json()) as OpenApiDocument;
+    await tab.getByRole("button", { name: operationButton(doc, "get", "/api/token"), exact: true }).waitFor();
+    await tab.getByRole("button", { name: operationButton(doc, "get", "/api/contacts"), exact: true }).waitFor();
+    const operations = Object.values(doc.paths).flatMap((item) => Object.keys(item).filter((key) => HTTP_METHODS.includes(key)));
+    expect(await tab.locator(".opblock").count()).to.equal(operations.length);
+
+    // Authorize shows the user's token filled in.
+    await tab.getByRole("button", { name: "Authorize", exact: true }).click();
+    const dialog = tab.locator(".dialog-ux");
+    const scheme = dialog.locator(".auth-container").filter({ has: tab.getByRole("heading", { name: "firebaseIdToken (http, Bearer)" }) });
+    await scheme.getByRole("heading", { name: "Authorized" }).waitFor();
+    await dialog.getByRole("button", { name: "Close" }).first().click();
+
+    // 'Try it out' is on from the start (tryItOutEnabled): expanding the operation shows Execute.
+    const summary = tab.getByRole("button", { name: operationButton(doc, "get", "/api/auth/me"), exact: true });
+    const me = tab.locator(".opblock").filter({ has: summary });
+    await summary.click();
+    await me.getByRole("button", { name: "Execute" }).click();
+    const answer = me.locator(".live-responses-table tbody tr.response").first();
+    await answer.waitFor();
+    expect(await answer.locator(".response-col_status").textContent()).to.equal("200");
+    const body = JSON.parse((await answer.locator("pre.microlight").first().textContent()) ?? "") as { success: boolean; user: { email: string | null } };
+    expect(body).to.deep.include({ success: true });
+    expect(body.user.email).to.equal(email);
+    await shoot(tab, "docs-try-it-out", DESKTOP.width);
     expect(errors).to.deep.equal([]);
     expect(tabErrors).to.deep.equal([]);
   });

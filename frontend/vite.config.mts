@@ -1,5 +1,6 @@
 /// <reference types="vitest/config" />
 import { execFileSync } from "node:child_process";
+import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vite";
@@ -8,6 +9,7 @@ import tailwindcss from "@tailwindcss/vite";
 import { DEV_HEADERS, PREVIEW_HEADERS } from "./securityHeaders";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
+const resolvePackage = createRequire(import.meta.url).resolve;
 
 // The API server the dev server forwards /api to (npm start runs it on 3001).
 const API_URL = process.env.VITE_API_URL || `http://127.0.0.1:${process.env.SERVER_PORT || 3001}`;
@@ -28,10 +30,18 @@ function sourceCommit(): string | null {
 export default defineConfig({
   root: here,
   // What /monitoring shows as the dashboard's build: fixed at build time.
-  define: { __DASHBOARD_BUILD__: JSON.stringify({ builtAt: new Date().toISOString(), commit: sourceCommit() }) },
+  define: {
+    __DASHBOARD_BUILD__: JSON.stringify({ builtAt: new Date().toISOString(), commit: sourceCommit() }),
+    // Node's name for the global object, which the Buffer polyfill under swagger-ui's
+    // dependencies (safe-buffer, for /docs) reads when it loads; browsers only have globalThis.
+    global: "globalThis",
+  },
   plugins: [react(), tailwindcss()],
   resolve: {
     alias: { "@": path.resolve(here, "src") },
+    // One React: swagger-ui (the /docs viewer) has React 18 installed beside it for two of its
+    // dependencies' peer ranges, and elements from a second React break under the app's React 19.
+    dedupe: ["react", "react-dom"],
   },
   server: {
     host: "127.0.0.1",
@@ -51,7 +61,8 @@ export default defineConfig({
     // The built dashboard as it ships: Content-Security-Policy and the other security headers.
     headers: { ...PREVIEW_HEADERS },
   },
-  build: { outDir: "dist", emptyOutDir: true, sourcemap: true },
+  // The manifest (dist/.vite/manifest.json) tells bench/bundle.ts what each route loads.
+  build: { outDir: "dist", emptyOutDir: true, sourcemap: true, manifest: true },
   test: {
     environment: "jsdom",
     setupFiles: ["./src/test/setup.ts"],
@@ -60,5 +71,11 @@ export default defineConfig({
     // jsdom renders the long tables (130 contacts, 1,200 recipients) slowly on a busy two-core CI
     // machine; 5 s (vitest's default) failed there while the same test takes about 1 s alone.
     testTimeout: 15_000,
+    // swagger-ui's browser build, as the dashboard bundles it: Vitest resolves packages for Node
+    // under jsdom too, and swagger-ui's Node entry is a bundle with a React 18 of its own inside.
+    alias: [{ find: /^swagger-ui$/, replacement: path.join(path.dirname(resolvePackage("swagger-ui/dist/swagger-ui.css")), "swagger-ui-es-bundle-core.js") }],
+    // Through Vite's resolver (resolve.dedupe), or Node would give swagger-ui and the packages
+    // installed beside it the React 18 there.
+    server: { deps: { inline: [/[\\/]swagger-ui[\\/]/] } },
   },
 });

@@ -33,6 +33,8 @@ const Login = lazy(() => import("@/features/auth/pages/LoginPage"));
 const ForgotPassword = lazy(() => import("@/features/auth/pages/ForgotPasswordPage"));
 const AuthPage = lazy(() => import("@/features/auth/pages/AuthPage"));
 const Monitoring = lazy(() => import("@/features/monitoring/pages/MonitoringPage"));
+// The API viewer (swagger-ui) is large: this page's chunk is the only one that loads it.
+const Docs = lazy(() => import("@/features/docs/pages/DocsPage"));
 
 /** Spec section 2's route table. */
 export const routes: RouteObject[] = [
@@ -66,6 +68,8 @@ export const routes: RouteObject[] = [
   { path: "/auth", element: page(<AuthPage />) },
   // Open signed out (decisions.md): an operator may have no account. Outside the redirect rules and the frame.
   { path: "/monitoring", element: page(<Monitoring />) },
+  // Open signed out too: an integrator may have no account.
+  { path: "/docs", element: page(<Docs />) },
   { path: "*", element: <NotFound /> },
     ],
   },

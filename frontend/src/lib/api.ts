@@ -14,6 +14,11 @@ export function setTokenGetter(getter: TokenGetter): void {
   getToken = getter;
 }
 
+/** The signed-in user's ID token (fresh: Firebase renews it near expiry), or null when signed out. */
+export function currentIdToken(): Promise<string | null> {
+  return getToken();
+}
+
 /** An answer that was not a success: the status and the server's sentence. */
 export class ApiError extends Error {
   constructor(
