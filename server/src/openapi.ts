@@ -59,7 +59,10 @@ function responses(endpoint: Endpoint, method: Method): ZodOpenApiResponsesObjec
   };
   for (const status of impliedErrors(endpoint, method)) {
     if (endpoint.otherAnswers?.[status]) continue;
-    out[`${status}`] = { description: ERROR_MEANING[status], content: { "application/json": { schema: ErrorAnswer } } };
+    out[`${status}`] = {
+      description: ERROR_MEANING[status],
+      content: { "application/json": { schema: ErrorAnswer, example: { success: false, error: ERROR_EXAMPLE[status] } } },
+    };
   }
   for (const [status, other] of Object.entries(endpoint.otherAnswers ?? {})) {
     out[status as `${1 | 2 | 3 | 4 | 5}${string}`] = { description: other!.description, content: { "application/json": { schema: other!.schema } } };
@@ -69,6 +72,33 @@ function responses(endpoint: Endpoint, method: Method): ZodOpenApiResponsesObjec
 
 /** Express's `/contacts/:id` as OpenAPI's `/contacts/{id}`. */
 export const openApiPath = (route: string) => route.replace(/:([A-Za-z0-9_]+)/g, "{$1}");
+
+/**
+ * zod writes every `.int()` as bounded by JavaScript's safe integers, which says nothing to a
+ * reader and makes the viewer's examples -9007199254740991: those two bounds are left out.
+ */
+function dropSafeIntegerBounds(node: unknown): void {
+  if (Array.isArray(node)) return node.forEach(dropSafeIntegerBounds);
+  if (typeof node !== "object" || node === null) return;
+  const record = node as Record<string, unknown>;
+  if (record.minimum === Number.MIN_SAFE_INTEGER) delete record.minimum;
+  if (record.maximum === Number.MAX_SAFE_INTEGER) delete record.maximum;
+  Object.values(record).forEach(dropSafeIntegerBounds);
+}
+
+/** Each error status's example: a sentence the server really answers (or one of its kind). */
+const ERROR_EXAMPLE: Record<number, string> = {
+  400: "Invalid request body: address: must be 0x followed by 40 hex characters",
+  401: "Sign in first: this needs an 'Authorization: Bearer <Firebase ID token>' header.",
+  403: "Admin only: sign in with a wallet listed in ADMIN_WALLETS.",
+  404: "Contact not found - It may have been deleted",
+  409: "Duplicate Wallet: 0x70997970C51812dc3A010C7d01b50e0d17dc79C8 is already in your wallets as 'Main'.",
+  413: "The request body is larger than the 1 MB limit.",
+  415: "Send the body as UTF-8 JSON.",
+  429: "Too many requests from this address: wait a minute and try again.",
+  500: "Something went wrong on the server. It has been logged.",
+  503: "The database is not answering: try again in a moment.",
+};
 
 let cached: ReturnType<typeof createDocument> | null = null;
 
@@ -104,5 +134,6 @@ export function openApiDocument(): ReturnType<typeof createDocument> {
       },
     },
   });
+  dropSafeIntegerBounds(cached);
   return cached;
 }
