@@ -7,6 +7,18 @@ import { Address, IsoDate } from "./schemas";
 /** A background loop's state; lastError has RPC URLs cut to their origin (no provider key leaves the server). */
 const LoopStatus = { running: z.boolean(), lastError: z.string().nullable() };
 
+/** The indexer's state as GET /api/health reports it (services/indexer.ts keeps it in this shape). */
+export const IndexerStatus = z
+  .strictObject({
+    checkpoint: z.number().int().nullable().meta({ description: "The last block indexed; null before the first step." }),
+    head: z.number().int().nullable(),
+    lag: z.number().int().nullable().meta({ description: "Blocks between the chain's head and the checkpoint." }),
+    ...LoopStatus,
+    lastSyncAt: IsoDate.nullable(),
+  })
+  .meta({ id: "IndexerStatus" });
+export type IndexerStatus = z.infer<typeof IndexerStatus>;
+
 const HealthReport = z
   .strictObject({
     status: z.enum(["ok", "degraded"]),
@@ -16,13 +28,7 @@ const HealthReport = z
     chain: z.union([z.strictObject({ ok: z.literal(true), blockNumber: z.number().int() }), z.strictObject({ ok: z.literal(false), error: z.string() })]),
     database: z.strictObject({ ok: z.boolean(), kind: z.enum(["pglite", "postgres"]) }),
     auth: z.strictObject({ ok: z.boolean(), mode: z.enum(["emulator", "firebase"]) }),
-    indexer: z.strictObject({
-      checkpoint: z.number().int().nullable(),
-      head: z.number().int().nullable(),
-      lag: z.number().int().nullable(),
-      ...LoopStatus,
-      lastSyncAt: IsoDate.nullable(),
-    }),
+    indexer: IndexerStatus,
     leader: z.boolean().meta({ description: "Whether this replica runs the background work (indexer, batch watcher, mock bank)." }),
     leadership: z.strictObject({ mode: z.enum(["sole", "advisory-lock"]), since: IsoDate.nullable() }),
     batchWatcher: z.strictObject(LoopStatus),

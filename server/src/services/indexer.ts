@@ -18,14 +18,8 @@ const ANALYZE_EVERY_ROWS = 1000;
 /** How long a range size a provider named caps the indexer's eth_getLogs span. */
 const SPAN_CEILING_MS = 10 * 60_000;
 
-export interface IndexerStatus {
-  checkpoint: number | null;
-  head: number | null;
-  lag: number | null;
-  running: boolean;
-  lastError: string | null;
-  lastSyncAt: string | null;
-}
+export type { IndexerStatus } from "../../../common/api/operations";
+import type { IndexerStatus } from "../../../common/api/operations";
 
 type EventRow = typeof chainEvents.$inferInsert;
 
