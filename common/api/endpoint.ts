@@ -19,7 +19,7 @@ export type Method = "GET" | "POST" | "PATCH" | "DELETE";
 export type Access = "public" | "user" | "admin" | "operator";
 
 /** Error statuses an endpoint may answer, each with `{ success: false, error }`. */
-export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 429 | 500 | 503;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 408 | 409 | 413 | 415 | 429 | 431 | 500 | 503;
 
 /** An answer that is not JSON: a CSV download or the Prometheus text format. */
 export interface TextAnswer {
@@ -86,6 +86,9 @@ export function impliedErrors(endpoint: Endpoint, method: Method): ErrorStatus[]
   if (method !== "GET") [400, 413, 415].forEach((s) => statuses.add(s as ErrorStatus));
   if (endpoint.access !== "public") statuses.add(401);
   if (endpoint.access === "admin" || endpoint.access === "operator") statuses.add(403);
+  // Before any route: a request too slow to arrive, or a URL and headers over 16 KB (server/src/index.ts).
+  statuses.add(408);
+  statuses.add(431);
   statuses.add(500);
   return [...statuses].sort((a, b) => a - b);
 }

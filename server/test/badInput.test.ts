@@ -25,6 +25,7 @@ import {
   siweNonces,
 } from "../src/db/schema";
 import type { RunningServer } from "../src/index";
+import { checkAnswer } from "./answerCheck";
 import { emailUser, siweMessage, startTestServer, unsignedToken, walletUser } from "./helpers";
 import { FIREBASE_PROJECT } from "./stack";
 
@@ -1015,6 +1016,8 @@ describe("Bad input, everywhere (a table-driven suite)", function () {
     } catch {
       /* kept as text: the assertion shows it */
     }
+    // Bad input too gets a declared answer: a status its endpoint lists, in the declared shape.
+    checkAnswer(r.method, r.path, res.status, parsed, res.headers.get("content-type"));
     return { status: res.status, contentType: res.headers.get("content-type") ?? "", text, body: parsed };
   }
 
