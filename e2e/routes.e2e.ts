@@ -1,7 +1,7 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { expect } from "chai";
-import type { Page } from "playwright-core";
+import type { BrowserContext, Page } from "playwright-core";
 import { ARTIFACTS, connectWallet, isolateEachTest, navigate, openBrowser, type Session, signUp, url } from "./browser";
 
 /**
@@ -76,6 +76,24 @@ async function shoot(page: Page, name: string, width: number): Promise<void> {
   await page.screenshot({ path: path.join(SCREENS, `${name}-${width}.png`), fullPage: true });
 }
 
+/**
+ * Clicks a footer link that opens in a new tab; checks the tab's path and that the dashboard stays
+ * where it was. tabErrors collects the new tab's console errors from its first script on (the
+ * session watches only the first page).
+ */
+async function openFooterLink(page: Page, context: BrowserContext, name: string, pathname: string): Promise<{ tab: Page; tabErrors: string[] }> {
+  const link = page.getByRole("contentinfo").getByRole("link", { name });
+  expect(await link.getAttribute("target")).to.equal("_blank");
+  const tabErrors: string[] = [];
+  context.on("console", (msg) => msg.type() === "error" && msg.page() !== page && tabErrors.push(msg.text()));
+  const [tab] = await Promise.all([context.waitForEvent("page"), link.click()]);
+  tab.on("pageerror", (error) => tabErrors.push(error.message));
+  await tab.waitForLoadState();
+  expect(new URL(tab.url()).pathname).to.equal(pathname);
+  expect(new URL(page.url()).pathname).to.equal("/");
+  return { tab, tabErrors };
+}
+
 describe("Routes (browser)", () => {
   let session: Session | null;
   isolateEachTest(() => session);
@@ -114,16 +132,7 @@ describe("Routes (browser)", () => {
     session = await openBrowser("alice", DESKTOP);
     const { page, context, errors } = session;
     await signUp(page);
-    const link = page.getByRole("contentinfo").getByRole("link", { name: "CI/CD Monitoring" });
-    expect(await link.getAttribute("target")).to.equal("_blank");
-    // The new tab's console, from its first script on (the session watches only the first page).
-    const tabErrors: string[] = [];
-    context.on("console", (msg) => msg.type() === "error" && msg.page() !== page && tabErrors.push(msg.text()));
-    const [tab] = await Promise.all([context.waitForEvent("page"), link.click()]);
-    tab.on("pageerror", (error) => tabErrors.push(error.message));
-    await tab.waitForLoadState();
-    expect(new URL(tab.url()).pathname).to.equal("/monitoring");
-    expect(new URL(page.url()).pathname).to.equal("/"); // the dashboard stays where it was
+    const { tab, tabErrors } = await openFooterLink(page, context, "CI/CD Monitoring", "/monitoring");
     await tab.getByRole("heading", { name: "CI/CD Monitoring", exact: true }).waitFor();
     const parts = tab.getByRole("list", { name: "Health of each part" });
     for (const name of ["Chain (RPC node)", "Database", "Sign-in (Firebase Auth)", "Indexer", "Batch watcher", "Mock bank"]) {
@@ -146,15 +155,7 @@ describe("Routes (browser)", () => {
     session = await openBrowser("alice", DESKTOP);
     const { page, context, errors } = session;
     const email = await signUp(page);
-    const link = page.getByRole("contentinfo").getByRole("link", { name: "API Documentation" });
-    expect(await link.getAttribute("target")).to.equal("_blank");
-    const tabErrors: string[] = [];
-    context.on("console", (msg) => msg.type() === "error" && msg.page() !== page && tabErrors.push(msg.text()));
-    const [tab] = await Promise.all([context.waitForEvent("page"), link.click()]);
-    tab.on("pageerror", (error) => tabErrors.push(error.message));
-    await tab.waitForLoadState();
-    expect(new URL(tab.url()).pathname).to.equal("/docs");
-    expect(new URL(page.url()).pathname).to.equal("/");
+    const { tab, tabErrors } = await openFooterLink(page, context, "API Documentation", "/docs");
     await tab.getByRole("heading", { name: "API Documentation", exact: true }).waitFor();
     await tab.getByText(`Signed in as ${email}: 'Try it out' sends your ID token.`).waitFor();
 
