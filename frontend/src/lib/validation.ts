@@ -1,6 +1,7 @@
 import { parseTokenAmount } from "../../../common/amounts";
 import { isValidAddress, parseAddress } from "../../../common/addresses";
 import { parseRoleName, type RoleName } from "../../../common/roles";
+import { MAX_UINT256 } from "../../../common/token";
 
 /**
  * Spec section 5's rules for the forms of these screens. Each check answers the value it parsed,
@@ -16,7 +17,6 @@ export type Checked<T> = { ok: true; value: T } | { ok: false; problem: Problem 
 const fail = (title: string, description: string): { ok: false; problem: Problem } => ({ ok: false, problem: { title, description } });
 
 /** What the contract's uint256 arguments hold: an amount or multiplier above it could only fail to encode. */
-const MAX_UINT256 = 2n ** 256n - 1n;
 
 /** 0x followed by exactly 40 hex characters; the answer is checksummed. A mixed-case typo is caught. */
 export function checkAddress(input: string): Checked<string> {

@@ -1,7 +1,6 @@
 import { Router } from "express";
 import { exactTokenAmount, parseTokenAmount } from "../../../common/amounts";
-import { MULTIPLIER_BASE } from "../../../common/token";
-import { MAX_UINT256 } from "../services/batchRecipients";
+import { MAX_UINT256, MULTIPLIER_BASE } from "../../../common/token";
 import { currentUser, requireAdmin, requireUser } from "../middleware/auth";
 import { badRequest } from "../errors";
 import type { Services } from "../services";

@@ -1,5 +1,6 @@
 import { parseAddress } from "../../../common/addresses";
 import { exactTokenAmount, parsePositiveTokenAmount } from "../../../common/amounts";
+import { MAX_UINT256 } from "../../../common/token";
 import { readCsv } from "./csv";
 import type { ParsedRecipients, RecipientProblem } from "../../../common/apiTypes";
 
@@ -28,7 +29,6 @@ export type RecipientCheck = { ok: true; recipient: Recipient } | { ok: false; p
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u202A-\u202E\u2066-\u2069]/;
 
 /** The largest amount the token (and BatchPayments' sum) can hold, in base units. */
-export const MAX_UINT256 = 2n ** 256n - 1n;
 
 
 /** Checks one recipient (a CSV row or an item of an execute request); every problem is reported. */
