@@ -3,7 +3,7 @@ import { isValidAddress, parseAddress } from "../../../common/addresses";
 import { parseRoleName, type RoleName } from "../../../common/roles";
 
 /**
- * Spec section 5's rules for the forms of these screens. Each check answers the value it parsed,
+ * PRODUCT.md section 5's rules for the forms of these screens. Each check answers the value it parsed,
  * or the toast the spec names ({title, description}) for the first rule broken.
  */
 export interface Problem {
