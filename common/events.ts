@@ -1,5 +1,5 @@
 /**
- * USDX's events as the dashboard names them. The Contract Events filter (spec section 2) uses
+ * USDX's events as the dashboard names them. The Contract Events filter (PRODUCT.md section 2) uses
  * labels that differ from the contract's event names for four of them; both are accepted.
  */
 export const EVENT_FILTERS: readonly { label: string; eventName: string | null }[] = [
@@ -15,7 +15,7 @@ export const EVENT_FILTERS: readonly { label: string; eventName: string | null }
   { label: "Unblocked", eventName: "AccountUnblocked" },
 ];
 
-/** Every event the index holds: USDX's (spec section 3) and BatchPayments'. */
+/** Every event the index holds: USDX's (PRODUCT.md section 3) and BatchPayments'. */
 export const INDEXED_EVENT_NAMES: readonly string[] = [
   "Transfer",
   "Approval",
@@ -52,7 +52,7 @@ export function historyType(from: string, to: string): HistoryType {
   return "Transfer";
 }
 
-// Spec section 9: events default 10 (the index allows up to 100 a page), history 50 (up to 200),
+// PRODUCT.md section 9: events default 10 (the index allows up to 100 a page), history 50 (up to 200),
 // recent transactions 5. 'Load Previous Events' pages back with the index's cursor instead of the
 // spec's 100-block steps: a step of empty blocks would show nothing, and one block can hold more.
 export const EVENTS_DEFAULT_LIMIT = 10;
@@ -60,5 +60,5 @@ export const EVENTS_MAX_LIMIT = 100;
 export const HISTORY_DEFAULT_LIMIT = 50;
 export const HISTORY_MAX_LIMIT = 200;
 export const RECENT_TRANSACTIONS = 5;
-/** Spec section 9: a Contract Events request slower than this shows 'Request Timeout'. */
+/** PRODUCT.md section 9: a Contract Events request slower than this shows 'Request Timeout'. */
 export const EVENTS_TIMEOUT_MS = 10_000;

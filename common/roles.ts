@@ -1,7 +1,7 @@
 import { ZeroHash, id } from "ethers";
 
 /**
- * The seven on-chain roles of USDX (spec section 6), in the order the dashboard lists them.
+ * The seven on-chain roles of USDX (PRODUCT.md section 6), in the order the dashboard lists them.
  * DEFAULT_ADMIN_ROLE is the zero hash; the others are keccak256 of their names.
  */
 export const ROLE_NAMES = [

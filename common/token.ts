@@ -1,4 +1,4 @@
-/** USDX's fixed facts (spec sections 1 and 9). */
+/** USDX's fixed facts (PRODUCT.md sections 1 and 9). */
 export const TOKEN_NAME = "XFT Digital Dollar";
 export const TOKEN_SYMBOL = "USDX";
 export const TOKEN_DECIMALS = 18;

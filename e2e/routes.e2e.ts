@@ -5,7 +5,7 @@ import type { BrowserContext, Page } from "playwright-core";
 import { ARTIFACTS, connectWallet, isolateEachTest, navigate, openBrowser, type Session, signUp, url } from "./browser";
 
 /**
- * Every route of spec section 2 loads without a console error, and leaves a full-page screenshot
+ * Every route of PRODUCT.md section 2 loads without a console error, and leaves a full-page screenshot
  * at desktop (1280 px) and phone (390 px) width in ARTIFACTS/screens/. Then the phone's Menu drawer.
  */
 const SCREENS = path.join(ARTIFACTS, "screens");

@@ -3,7 +3,7 @@ import { endpoints } from "./endpoint";
 import { Address, BaseUnits, Bytes32, IsoDate, ok, TokenAmount, TxHash } from "./schemas";
 
 /**
- * /api/batch: batch payments (spec section 7, with each row's own amount). Parse a CSV, start a
+ * /api/batch: batch payments (PRODUCT.md section 7, with each row's own amount). Parse a CSV, start a
  * job, report each chunk's transaction, follow the job. Every route belongs to a signed-in user,
  * who sees only their own jobs.
  */

@@ -293,7 +293,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     bank: {
       ...bankMode(env, local, local ? LOCAL_CHAIN.chainId : SEPOLIA.chainId),
-      // Spec section 9: verification 5 s, deposit processing 3 s, completion 8 s.
+      // PRODUCT.md section 9: verification 5 s, deposit processing 3 s, completion 8 s.
       verifyMs: int(env, "BANK_VERIFY_MS", 5000, 0, 3_600_000),
       processingMs: int(env, "BANK_PROCESSING_MS", 3000, 0, 3_600_000),
       completeMs: int(env, "BANK_COMPLETE_MS", 8000, 0, 3_600_000),

@@ -6,13 +6,13 @@ import { ConfigContext, type AppConfig } from "@/lib/config";
 import { createRouter } from "./router";
 
 /**
- * Spec section 7's data rules: data never goes stale, no refetch on window focus, no polling, no
+ * PRODUCT.md section 7's data rules: data never goes stale, no refetch on window focus, no polling, no
  * retries (queries and mutations). Screens that must poll (batch status) say so themselves.
  */
 export function createQueryClient(): QueryClient {
   return new QueryClient({
     defaultOptions: {
-      // A GET to the URL in the key's first element ('/api/token'), as spec section 7 says.
+      // A GET to the URL in the key's first element ('/api/token'), as PRODUCT.md section 7 says.
       queries: { staleTime: Infinity, refetchOnWindowFocus: false, retry: false, queryFn: ({ queryKey }) => api(String(queryKey[0])) },
       mutations: { retry: false },
     },

@@ -4,7 +4,7 @@ import { Spinner } from "@/components/ui/spinner";
 import { PUBLIC_PATHS } from "./routes";
 
 /**
- * Spec section 2's redirect rules: a visitor who is not signed in goes to /login from anywhere but
+ * PRODUCT.md section 2's redirect rules: a visitor who is not signed in goes to /login from anywhere but
  * /login and /forgot-password; a signed-in user on those two goes to /.
  */
 export function RedirectRules() {

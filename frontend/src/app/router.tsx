@@ -36,7 +36,7 @@ const Monitoring = lazy(() => import("@/features/monitoring/pages/MonitoringPage
 // The API viewer (swagger-ui) is large: this page's chunk is the only one that loads it.
 const Docs = lazy(() => import("@/features/docs/pages/DocsPage"));
 
-/** Spec section 2's route table. */
+/** PRODUCT.md section 2's route table. */
 export const routes: RouteObject[] = [
   {
     element: <AppShell />,

@@ -1,4 +1,4 @@
-/** The sidebar's links (spec section 2), in order; the Admin Panel link is added for admins. */
+/** The sidebar's links (PRODUCT.md section 2), in order; the Admin Panel link is added for admins. */
 export const NAV_LINKS = [
   { to: "/", label: "Dashboard" },
   { to: "/transactions", label: "Transactions" },
@@ -15,9 +15,9 @@ export const ADMIN_LINK = { to: "/admin", label: "Admin Panel" } as const;
 /** Pages a signed-out visitor may see; everywhere else sends them to /login. */
 export const PUBLIC_PATHS = ["/login", "/forgot-password"] as const;
 
-/** Spec section 9: the mobile breakpoint (the drawer closes at this width) and the drawer's width. */
+/** PRODUCT.md section 9: the mobile breakpoint (the drawer closes at this width) and the drawer's width. */
 export const MOBILE_BREAKPOINT_PX = 768;
 export const DRAWER_WIDTH_PX = 250;
 
-/** Spec section 9: the footer's copyright year. */
+/** PRODUCT.md section 9: the footer's copyright year. */
 export const COPYRIGHT_YEAR = 2025;

@@ -30,7 +30,7 @@ export class ApiError extends Error {
 }
 
 /**
- * Spec section 7: a non-success answer raises an error whose message is the status, a colon and a
+ * PRODUCT.md section 7: a non-success answer raises an error whose message is the status, a colon and a
  * space, then the body's text (the server's `error` sentence when it sent JSON), or the status text.
  */
 async function failure(res: Response): Promise<ApiError> {

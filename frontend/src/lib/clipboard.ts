@@ -1,4 +1,4 @@
-/** Spec section 9: copy with the clipboard API, falling back to a hidden text area. */
+/** PRODUCT.md section 9: copy with the clipboard API, falling back to a hidden text area. */
 export async function copyText(text: string): Promise<boolean> {
   try {
     if (navigator.clipboard?.writeText) {
@@ -25,5 +25,5 @@ export async function copyText(text: string): Promise<boolean> {
   return ok;
 }
 
-/** How long a copy button says 'Copied' (spec section 9). */
+/** How long a copy button says 'Copied' (PRODUCT.md section 9). */
 export const COPIED_MS = 2000;

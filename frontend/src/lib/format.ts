@@ -1,14 +1,14 @@
 import { exactTokenAmount, formatTokenAmount } from "../../../common/amounts";
 export { shortAddress } from "../../../common/addresses";
 
-/** Spec section 9: balances, shares, supply and batch totals to 2 decimals (rounded down). */
+/** PRODUCT.md section 9: balances, shares, supply and batch totals to 2 decimals (rounded down). */
 export const formatUsdx = (value: bigint) => formatTokenAmount(value, 2);
 
-/** Spec section 9: the multiplier to 4 decimals. */
+/** PRODUCT.md section 9: the multiplier to 4 decimals. */
 export const formatMultiplier = (value: bigint) => formatTokenAmount(value, 4);
 
 /**
- * Spec section 9: under 60 s 'Just now'; under an hour 'N minute(s) ago'; under a day 'N hour(s)
+ * PRODUCT.md section 9: under 60 s 'Just now'; under an hour 'N minute(s) ago'; under a day 'N hour(s)
  * ago'; older, the locale's date and time; no date, 'Unknown'. `timestamp` is Unix seconds.
  */
 export function relativeTime(timestamp: number | null | undefined, now: number = Date.now()): string {

@@ -1,5 +1,5 @@
 /**
- * Spec section 3's stored settings, under its 'xft_' prefix. Firebase keeps the sign-in tokens
+ * PRODUCT.md section 3's stored settings, under its 'xft_' prefix. Firebase keeps the sign-in tokens
  * itself (IndexedDB), so no ID or refresh token is written here.
  */
 export const STORAGE_KEYS = {

@@ -3,7 +3,7 @@ import { BAD_ADDRESSES, BAD_AMOUNTS, BAD_CHECKSUM, caseCounter, GOOD_ADDRESS } f
 import { checkAddress, checkAmount, checkMultiplier, checkRole, checkTransferAmount } from "./validation";
 
 /**
- * Spec section 5's rules (lib/validation.ts) against the table of bad inputs: each is refused with
+ * PRODUCT.md section 5's rules (lib/validation.ts) against the table of bad inputs: each is refused with
  * the spec's exact toast. The forms' own tests check that the same refusals reach the screen.
  */
 const cases = caseCounter("lib/validation");

@@ -4,7 +4,7 @@ import { parseRoleName, type RoleName } from "../../../common/roles";
 import { MAX_UINT256 } from "../../../common/token";
 
 /**
- * Spec section 5's rules for the forms of these screens. Each check answers the value it parsed,
+ * PRODUCT.md section 5's rules for the forms of these screens. Each check answers the value it parsed,
  * or the toast the spec names ({title, description}) for the first rule broken.
  */
 export interface Problem {

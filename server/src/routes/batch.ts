@@ -6,7 +6,7 @@ import { parseRecipientsCsv } from "../services/batchRecipients";
 import { declaredRoutes, VALIDATE } from "./declared";
 
 /**
- * /api/batch (common/api/batch.ts): batch payments (spec section 7, with each row's own amount):
+ * /api/batch (common/api/batch.ts): batch payments (PRODUCT.md section 7, with each row's own amount):
  * parse a CSV, start a job, report each chunk's transaction, and follow the job. Every route
  * belongs to a signed-in user, who sees only their own jobs.
  */

@@ -11,7 +11,7 @@ import { mapLimit, within } from "./concurrency";
 
 export type { BlockedAccount, RoleHolders, SupplyPoint, TokenInfo };
 
-// Spec section 9: server data is cached for at most 5 minutes.
+// PRODUCT.md section 9: server data is cached for at most 5 minutes.
 export const TOKEN_CACHE_MS = 5 * 60 * 1000;
 
 /** Thinned supply answers kept per state of the series (one per `points` asked for). */

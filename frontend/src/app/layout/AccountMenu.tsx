@@ -7,7 +7,7 @@ import { signOutUser } from "@/lib/auth/firebase";
 import { useSession } from "@/lib/auth/session";
 import { shortAddress } from "@/lib/format";
 
-/** Spec section 2's account menu: labelled with the email (or 'Account'), an email line, Dashboard, Logout. */
+/** PRODUCT.md section 2's account menu: labelled with the email (or 'Account'), an email line, Dashboard, Logout. */
 export function AccountMenu() {
   const user = useSession((s) => s.user);
   const navigate = useNavigate();

@@ -33,9 +33,9 @@ function NavLinks({ admin }: { admin: boolean }) {
   );
 }
 
-/** The page frame of spec section 2: header, sidebar (desktop), the Menu drawer (mobile), footer. */
+/** The page frame of PRODUCT.md section 2: header, sidebar (desktop), the Menu drawer (mobile), footer. */
 export function Frame() {
-  // Spec section 6: the shell asks the chain whether the connected wallet holds the admin role.
+  // PRODUCT.md section 6: the shell asks the chain whether the connected wallet holds the admin role.
   const admin = useMyRoles().isAdmin;
   const [drawerOpen, setDrawerOpen] = useState(false);
   const { pathname } = useLocation();

@@ -6,7 +6,7 @@ import { Button } from "@/components/ui/button";
 import { ConfigContext, networkBadgeLabel } from "@/lib/config";
 
 /**
- * The header of spec section 2: the product name (to /), the network it runs on (so nobody takes a
+ * The header of PRODUCT.md section 2: the product name (to /), the network it runs on (so nobody takes a
  * rehearsal or a fork for the real thing), the account menu or a Login button, and the wallet control. The account menu and the wallet control are composed in by the app (auth and
  * wallet features) through `accountMenu` and `walletControl`.
  */

@@ -14,7 +14,7 @@ const LINK = "inline-flex items-center gap-1 font-medium text-primary underline-
 const TITLES = { pending: "Transaction pending", confirming: "Transaction confirming", success: "Transaction confirmed", error: "Transaction failed" } as const;
 
 /**
- * Spec section 2's transaction status modal: pending, success (explorer link), error, Close. On
+ * PRODUCT.md section 2's transaction status modal: pending, success (explorer link), error, Close. On
  * Sepolia a mined transaction is 'confirming' until the blocks on top of it make it final.
  */
 export function TransactionStatusModal() {

@@ -3,7 +3,7 @@ import { X } from "lucide-react";
 import { create } from "zustand";
 import { cn } from "@/lib/utils";
 
-/** Spec section 9: at most one toast at a time, closing after 5,000 ms. */
+/** PRODUCT.md section 9: at most one toast at a time, closing after 5,000 ms. */
 export const TOAST_LIMIT = 1;
 export const TOAST_DURATION_MS = 5000;
 
@@ -40,7 +40,7 @@ export const toast = (t: Omit<Toast, "id">) => useToasts.getState().show(t);
 
 /**
  * The toast layer (Radix Toast): F8 focuses it, z-index 100, top on small screens and bottom right
- * on larger ones, at most 420 px wide from the medium breakpoint (spec section 9).
+ * on larger ones, at most 420 px wide from the medium breakpoint (PRODUCT.md section 9).
  */
 export function Toaster() {
   const { toasts, dismiss } = useToasts();

@@ -11,7 +11,7 @@ import { useWallet } from "@/lib/wallet/store";
 import { ConnectWalletButton } from "./ConnectWalletButton";
 import { devAccounts } from "./chooser";
 
-/** The header's wallet control (spec section 2): 'Connect Wallet', or the short address with its menu. */
+/** The header's wallet control (PRODUCT.md section 2): 'Connect Wallet', or the short address with its menu. */
 export function WalletMenu() {
   const config = useConfig();
   const { status, address, chainId, provider, walletName } = useWallet();

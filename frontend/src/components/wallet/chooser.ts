@@ -14,7 +14,7 @@ export function devAccounts(config: AppConfig) {
   return config.network === "localhost" && config.devAccounts ? config.devAccounts : [];
 }
 
-/** Opens the chooser, or says there is no wallet (spec section 5). */
+/** Opens the chooser, or says there is no wallet (PRODUCT.md section 5). */
 export function openWalletChooser(config: AppConfig): void {
   if (injectedWallets().length === 0 && devAccounts(config).length === 0) {
     toast({ title: "No Ethereum Wallet Detected", description: "Please install MetaMask or another Ethereum wallet extension", variant: "destructive" });

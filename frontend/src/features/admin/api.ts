@@ -24,7 +24,7 @@ export function useBlocklist() {
 
 /**
  * POST /api/reward-multiplier: the audit entry the spec sends before the on-chain update. Its result
- * is ignored (spec section 7): the transaction, not the audit log, changes the multiplier.
+ * is ignored (PRODUCT.md section 7): the transaction, not the audit log, changes the multiplier.
  */
 export async function recordMultiplierRequest(value: string, operation: "set" | "add"): Promise<void> {
   try {

@@ -16,7 +16,7 @@ vi.mock("@/lib/tx/runner", async () => (await import("./testUtils")).runnerMock)
 
 /**
  * Every role holder's form against the table of bad inputs (issue 7, item 3): each is refused with
- * spec section 5's toast and the same sentence under the field, and nothing reaches the runner or
+ * PRODUCT.md section 5's toast and the same sentence under the field, and nothing reaches the runner or
  * the server. In the Admin Panel a blank field keeps the button disabled instead (spec: "otherwise
  * submit does nothing").
  */

@@ -18,10 +18,10 @@ vi.mock("@/lib/auth/firebase", () => ({
 }));
 
 /**
- * The sign-in screens against the table of bad inputs (issue 7, item 3). Spec section 5 decides only
+ * The sign-in screens against the table of bad inputs (issue 7, item 3). PRODUCT.md section 5 decides only
  * that fields are filled in and that the two passwords match; those are refused here with its
  * sentences and nothing reaches Firebase. An email's format is Firebase's to judge: a bad one is
- * sent as typed and its answer is shown as spec section 8 words it.
+ * sent as typed and its answer is shown as PRODUCT.md section 8 words it.
  */
 const cases = caseCounter("sign-in forms");
 afterAll(() => cases.print());

@@ -15,7 +15,7 @@ export type { WalletProof };
  * sees the first user's rows.
  */
 
-/** Spec section 9 times the mock: the screen looks again this often while something is under way. */
+/** PRODUCT.md section 9 times the mock: the screen looks again this often while something is under way. */
 export const ACCOUNT_POLL_MS = 1500;
 export const DEPOSIT_POLL_MS = 1000;
 export const HISTORY_POLL_MS = 2000;

@@ -20,7 +20,7 @@ export function parseCents(input: string): bigint | null {
 }
 
 /**
- * Spec section 5, Mock deposit: a verified source account and an amount greater than 0 ('Invalid
+ * PRODUCT.md section 5, Mock deposit: a verified source account and an amount greater than 0 ('Invalid
  * Deposit'). The dollar format and the limit come from the server's terms, which checks them again.
  */
 export function checkDeposit(

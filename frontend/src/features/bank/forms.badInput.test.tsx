@@ -5,7 +5,7 @@ import { account, callsTo, ERIN, fakeBank, lastToast, renderBankPage, resetAll, 
 
 /**
  * The mock bank's three forms against the table of bad inputs (issue 7, item 3): Add Account, Add
- * Wallet and Deposit USD refuse each with spec section 5's title ('Missing Information', 'Invalid
+ * Wallet and Deposit USD refuse each with PRODUCT.md section 5's title ('Missing Information', 'Invalid
  * Address', 'Duplicate Wallet', 'Invalid Deposit'), show the sentence in the form, and send nothing.
  */
 const cases = caseCounter("bank forms");

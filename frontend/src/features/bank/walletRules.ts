@@ -5,7 +5,7 @@ import type { BankWallet } from "./api";
 export type WalletCheck = { ok: true; value: { name: string; address: string } } | { ok: false; problem: Problem; field: "name" | "address" };
 
 /**
- * Spec section 5, Add mock wallet: name and address required ('Missing Information'), the address
+ * PRODUCT.md section 5, Add mock wallet: name and address required ('Missing Information'), the address
  * 0x plus 40 hex characters ('Invalid Address'), not already listed in any letter case ('Duplicate
  * Wallet'). The server checks the same again and its answer is shown when it differs.
  */

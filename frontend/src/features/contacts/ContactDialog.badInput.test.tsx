@@ -5,7 +5,7 @@ import { ContactDialog } from "./components/ContactDialog";
 import { BOB, contact, fakeServer, json, lastToast, renderPage, resetAll } from "./testUtils";
 
 /**
- * Add Contact and Edit Contact against the table of bad inputs (issue 7, item 3): what spec section 5
+ * Add Contact and Edit Contact against the table of bad inputs (issue 7, item 3): what PRODUCT.md section 5
  * decides in the browser (both fields, the address format) is refused with its toast and sentence
  * and never sent; what only the server decides (control characters, lengths) is sent, and its
  * sentence is shown beside the values typed.

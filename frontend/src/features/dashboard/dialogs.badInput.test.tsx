@@ -11,7 +11,7 @@ vi.mock("@/lib/tx/runner", () => ({ useTransactor: () => run }));
 
 /**
  * The Dashboard's two dialogs against the table of bad inputs (issue 7, item 3): 'Transfer USDX' and
- * 'Update Reward Multiplier' refuse each with spec section 5's toast and the sentence under the
+ * 'Update Reward Multiplier' refuse each with PRODUCT.md section 5's toast and the sentence under the
  * field, and send nothing: no transaction, no audit request.
  */
 const cases = caseCounter("dashboard dialogs");

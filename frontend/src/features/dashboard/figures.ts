@@ -6,7 +6,7 @@ export { groupDigits };
 /** An amount of USDX (or shares) as the cards show it: two decimals, grouped. */
 export const shownUsdx = (value: bigint) => groupDigits(formatUsdx(value));
 
-/** The reward multiplier as the cards show it: four decimals followed by x (spec section 2). */
+/** The reward multiplier as the cards show it: four decimals followed by x (PRODUCT.md section 2). */
 export const shownMultiplier = (value: bigint) => `${formatMultiplier(value)}x`;
 
 /**
@@ -33,7 +33,7 @@ export function errorMessage(error: unknown): string | null {
   return typeof message === "string" && message ? message : null;
 }
 
-/** Spec section 2's generic card error text. */
+/** PRODUCT.md section 2's generic card error text. */
 export function errorText(error: unknown): string {
   const message = errorMessage(error);
   return message ? `Error: ${message}` : "An unknown error occurred";

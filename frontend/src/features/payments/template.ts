@@ -1,10 +1,10 @@
 import { saveTextFile } from "@/lib/download";
 import { toCsv } from "./api/batch";
 
-/** Spec section 9: the template's file name. */
+/** PRODUCT.md section 9: the template's file name. */
 export const TEMPLATE_FILE_NAME = "usdx_transfer_template.csv";
 
-/** Spec section 5: columns Name, Address, Amount, with the example amount 5. */
+/** PRODUCT.md section 5: columns Name, Address, Amount, with the example amount 5. */
 export const TEMPLATE_CSV = toCsv(
   ["Name", "Address", "Amount"],
   [

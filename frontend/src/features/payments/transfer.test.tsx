@@ -339,7 +339,7 @@ describe("Payments: a chunk that fails, and Try Again", () => {
     expect(lastToast()).toMatchObject({ title: "Transfer failed", description: "You rejected the request in your wallet." });
     expect(run).not.toHaveBeenCalled();
 
-    // Spec section 4: back to the start, the recipients kept.
+    // PRODUCT.md section 4: back to the start, the recipients kept.
     await user.click(screen.getByRole("button", { name: "Back to recipients" }));
     expect(screen.getByRole("button", { name: "Pay 2 recipients" })).toBeInTheDocument();
     expect(within(screen.getByRole("table", { name: "Recipients" })).getByText("R1")).toBeInTheDocument();

@@ -19,7 +19,7 @@ vi.mock("@/lib/chain/queries", async (importOriginal) => ({
 
 /**
  * Settings' Custom RPC URL against the table of bad inputs (issue 7, item 3): each is refused with
- * 'Invalid RPC URL' (spec section 5, plus our http(s) rule), never probed, never saved, and a
+ * 'Invalid RPC URL' (PRODUCT.md section 5, plus our http(s) rule), never probed, never saved, and a
  * connected wallet is left alone.
  */
 const cases = caseCounter("settings RPC URL");

@@ -121,7 +121,7 @@ export async function signInWithWallet(chainId: number): Promise<void> {
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ address, signature, message }),
     });
-    // Spec section 7: read as text, then parsed; a non-JSON answer names the status.
+    // PRODUCT.md section 7: read as text, then parsed; a non-JSON answer names the status.
     const text = await res.text();
     let answer: WalletAuthAnswer;
     try {

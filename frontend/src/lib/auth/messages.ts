@@ -1,5 +1,5 @@
 /**
- * What a person reads when sign-in fails: spec section 8's texts for every Firebase error code, and
+ * What a person reads when sign-in fails: PRODUCT.md section 8's texts for every Firebase error code, and
  * a plain sentence for the codes the spec does not name (no "Firebase: Error (auth/...)").
  */
 

@@ -1,6 +1,6 @@
 import { create } from "zustand";
 
-/** Who is signed in (spec section 3's stored user), as Firebase and the server's claims say. */
+/** Who is signed in (PRODUCT.md section 3's stored user), as Firebase and the server's claims say. */
 export interface SessionUser {
   uid: string;
   /** Email sign-ins. */

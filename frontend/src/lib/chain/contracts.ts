@@ -86,7 +86,7 @@ export async function readAccountFigures(usdx: USDX, address: string): Promise<A
 
 export type RoleFlags = Record<RoleName, boolean>;
 
-/** Spec section 6: the UI asks the contract (hasRole); a failed check counts as false. */
+/** PRODUCT.md section 6: the UI asks the contract (hasRole); a failed check counts as false. */
 export async function readRoleFlags(usdx: USDX, address: string): Promise<RoleFlags> {
   const held = await Promise.all(ROLE_NAMES.map((name) => usdx.hasRole(ROLES[name], address).catch(() => false)));
   return Object.fromEntries(ROLE_NAMES.map((name, i) => [name, held[i]])) as RoleFlags;

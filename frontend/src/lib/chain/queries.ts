@@ -73,7 +73,7 @@ export function useRoleFlags(address: string | null) {
   });
 }
 
-/** The connected wallet's roles; no wallet, or a failed read, holds none (spec section 6). */
+/** The connected wallet's roles; no wallet, or a failed read, holds none (PRODUCT.md section 6). */
 export function useMyRoles() {
   const address = useWallet((s) => (s.status === "connected" ? s.address : null));
   const query = useRoleFlags(address);

@@ -4,7 +4,7 @@ import { ROLES, type RoleName } from "../../../../common/roles";
 import type { TxRequest } from "./runner";
 
 /**
- * Every write of these screens as a request for the transaction runner, with spec section 8's
+ * Every write of these screens as a request for the transaction runner, with PRODUCT.md section 8's
  * toasts. Forms validate, then pass one of these to `useTransactor()`; the Dashboard and the Admin
  * Panel build the same calls here, so each text exists once.
  */

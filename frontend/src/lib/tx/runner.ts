@@ -21,7 +21,7 @@ import { usePendingEntries, type PendingEntry } from "./pending";
 export interface TxRequest {
   /** What the transaction does, shown in the modal: 'Mint 100 USDX to 0x1234...abcd'. */
   action: string;
-  /** Spec section 8's purpose line for 'Wallet not connected': 'Please connect your wallet to mint tokens'. */
+  /** PRODUCT.md section 8's purpose line for 'Wallet not connected': 'Please connect your wallet to mint tokens'. */
   notConnected: string;
   send(contracts: WriteContracts): Promise<ContractTransactionResponse>;
   /** Called with the hash as soon as the wallet has sent it (a batch chunk reports it to the server). */

@@ -1,6 +1,6 @@
 import { create } from "zustand";
 
-/** Spec section 3's transaction modal state, plus what the transaction does and how deep it is. */
+/** PRODUCT.md section 3's transaction modal state, plus what the transaction does and how deep it is. */
 export interface TxModalState {
   isOpen: boolean;
   /**
@@ -20,6 +20,6 @@ const closed: TxModalState = { isOpen: false, status: "pending", errorMessage: n
 
 export const useTxModal = create<TxModalState & { hide(): void }>((set) => ({
   ...closed,
-  // Spec section 4: hiding resets it to pending without message or hash.
+  // PRODUCT.md section 4: hiding resets it to pending without message or hash.
   hide: () => set({ ...closed }),
 }));

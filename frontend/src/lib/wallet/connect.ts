@@ -5,7 +5,7 @@ import { STORAGE_KEYS, writeSetting } from "@/lib/storage";
 import { initialWalletState, useWallet, type Eip1193Provider } from "./store";
 
 /**
- * Connecting and disconnecting (spec sections 4 and 8): ask for accounts, move the wallet to the
+ * Connecting and disconnecting (PRODUCT.md sections 4 and 8): ask for accounts, move the wallet to the
  * configured chain (adding it on 4902), follow accountsChanged and chainChanged, and raise the
  * spec's toasts. Nothing connects on its own: the remembered flag only marks the last wallet used.
  */
@@ -30,7 +30,7 @@ const errorMessage = (error: unknown): string | null => {
 export class NetworkSwitchError extends Error {}
 
 /**
- * Moves the wallet to the dashboard's chain. Spec section 8's 'Network Error' toasts name the
+ * Moves the wallet to the dashboard's chain. PRODUCT.md section 8's 'Network Error' toasts name the
  * network; 4902 (unknown chain) adds it first.
  */
 export async function ensureChain(provider: Eip1193Provider, config: AppConfig): Promise<void> {
@@ -75,7 +75,7 @@ function follow(provider: Eip1193Provider): void {
     // Queries are keyed by address, so the balance and roles reload for the new account.
     useWallet.setState({ address: parseAddress(accounts[0]) });
   };
-  // Spec section 4: a chain change reloads the page.
+  // PRODUCT.md section 4: a chain change reloads the page.
   const onChain = () => window.location.reload();
   provider.on?.("accountsChanged", onAccounts);
   provider.on?.("chainChanged", onChain);
@@ -112,7 +112,7 @@ export async function connectWallet(choice: WalletChoice, config: AppConfig): Pr
   }
 }
 
-/** Clears all wallet state and the remembered flag (spec section 4). */
+/** Clears all wallet state and the remembered flag (PRODUCT.md section 4). */
 export function disconnectWallet(): void {
   const { provider } = useWallet.getState();
   unsubscribe?.();

@@ -7,7 +7,7 @@ export interface Eip1193Provider {
   removeListener?(event: string, listener: (...args: any[]) => void): void;
 }
 
-/** Spec section 3's wallet session, plus which wallet it is. */
+/** PRODUCT.md section 3's wallet session, plus which wallet it is. */
 export interface WalletState {
   status: "disconnected" | "connecting" | "connected";
   /** Checksummed. */

@@ -6,7 +6,7 @@ import type { Database } from "../../db/client";
 import { bankAccounts, bankWallets, deposits } from "../../db/schema";
 import { badRequest } from "../../errors";
 
-/** Spec section 9: no fee, 1 USD = 1 USDX. */
+/** PRODUCT.md section 9: no fee, 1 USD = 1 USDX. */
 export const DEPOSIT_FEE = "0.00";
 export const USD_PER_USDX = "1";
 /** A mock limit per deposit, in whole dollars. */

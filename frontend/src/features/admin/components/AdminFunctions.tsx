@@ -33,7 +33,7 @@ function Section({ title, description, children }: { title: string; description?
   );
 }
 
-/** Spec section 6: the lists load only for admin or blocklist holders; others are pointed to the pages that show them. */
+/** PRODUCT.md section 6: the lists load only for admin or blocklist holders; others are pointed to the pages that show them. */
 function ListsNote() {
   return (
     <div className="rounded-md border border-dashed border-border bg-muted/40 p-4 text-sm text-muted-foreground">

@@ -21,7 +21,7 @@ export function AdminTransferForm(props: AddressAmountFormProps) {
       submitLabel="Transfer"
       notConnected={NOT_CONNECTED}
       build={transferCall}
-      // Spec section 5: not above the balance, once it is known.
+      // PRODUCT.md section 5: not above the balance, once it is known.
       checkAmount={(input) => (balance === undefined ? checkAmount(input) : checkTransferAmount(input, balance, formatUsdx(balance)))}
       amountHint={balance !== undefined && <p className="text-xs text-muted-foreground">Available: {formatUsdx(balance)} USDX</p>}
     />

@@ -27,7 +27,7 @@ export function MultiplierForm() {
     const checked = checkMultiplier(value);
     if (!checked.ok) return form.reject([["value", checked.problem]]);
     form.start(multiplierCall("set", checked.value), {
-      // Spec section 7: the audit request goes first; its answer does not stop the update.
+      // PRODUCT.md section 7: the audit request goes first; its answer does not stop the update.
       before: () => recordMultiplierRequest(exactTokenAmount(checked.value), "set"),
       onSuccess: () => setValue(""),
     });

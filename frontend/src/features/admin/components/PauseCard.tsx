@@ -10,7 +10,7 @@ import { useTxForm } from "../hooks/useTxForm";
 import { RoleRequirement } from "./RoleNotes";
 
 /**
- * Spec section 4: Pause is enabled only while the contract is active, Unpause only while it is
+ * PRODUCT.md section 4: Pause is enabled only while the contract is active, Unpause only while it is
  * paused; both are disabled while busy or loading (and with no wallet to sign).
  */
 function usePauseControl() {
@@ -78,7 +78,7 @@ export function PauseCard() {
 
 /**
  * The Admin Panel's pause control: one button that pauses an active contract or unpauses a paused
- * one. The flag is read afresh when the panel opens (spec section 4).
+ * one. The flag is read afresh when the panel opens (PRODUCT.md section 4).
  */
 export function PauseToggle() {
   const { token, form, paused, canPause, canUnpause, run } = usePauseControl();

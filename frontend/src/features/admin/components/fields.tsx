@@ -7,7 +7,7 @@ import { RadioGroup, RadioGroupItem } from "@/components/ui/radio-group";
 import { cn } from "@/lib/utils";
 import type { TxFormStatus } from "../hooks/useTxForm";
 
-/** Spec section 9: amount inputs step 0.01, min 0. */
+/** PRODUCT.md section 9: amount inputs step 0.01, min 0. */
 export const AMOUNT_STEP = "0.01";
 
 interface TextFieldProps {

@@ -20,7 +20,7 @@ import { RoleForm } from "../components/RoleForm";
 const TITLE = "USDX Admin Panel";
 
 /**
- * /admin guards itself (spec section 2): a spinner while the admin check runs, then home for a
+ * /admin guards itself (PRODUCT.md section 2): a spinner while the admin check runs, then home for a
  * visitor with no wallet or without DEFAULT_ADMIN_ROLE.
  */
 export default function AdminPanelPage() {

@@ -19,7 +19,7 @@ function snakeColour(): string {
 }
 
 /**
- * The animated background of the /auth branding panel (spec section 9): a faint 20 px grid and a
+ * The animated background of the /auth branding panel (PRODUCT.md section 9): a faint 20 px grid and a
  * 5-cell snake that moves one cell every 8 frames, starting 3 s after the panel appears. It fills
  * its positioned parent, follows its size, and only draws the grid for people who prefer reduced
  * motion. Decorative, so hidden from assistive technology.

@@ -1,15 +1,15 @@
 /**
- * The snake that crawls over the /auth branding panel: constants from spec section 9 and the pure
+ * The snake that crawls over the /auth branding panel: constants from PRODUCT.md section 9 and the pure
  * stepping logic, kept apart from the canvas so it can be tested without a browser.
  */
 
-/** Spec section 9: the grid the snake moves on, in CSS pixels. */
+/** PRODUCT.md section 9: the grid the snake moves on, in CSS pixels. */
 export const SNAKE_GRID_PX = 20;
-/** Spec section 9: the snake moves one cell every this many animation frames. */
+/** PRODUCT.md section 9: the snake moves one cell every this many animation frames. */
 export const SNAKE_STEP_FRAMES = 8;
-/** Spec section 9: the animation starts this long after the panel appears. */
+/** PRODUCT.md section 9: the animation starts this long after the panel appears. */
 export const SNAKE_START_DELAY_MS = 3000;
-/** Spec section 9: cells in the snake, head included. */
+/** PRODUCT.md section 9: cells in the snake, head included. */
 export const SNAKE_LENGTH = 5;
 /** Not in the spec: how often the snake turns of its own accord, so its path looks alive. */
 export const SNAKE_TURN_CHANCE = 0.15;

@@ -9,7 +9,7 @@ import { useAuthAction } from "../useAuthAction";
 
 /**
  * Login, variant 2 (/auth): a dark branding panel with the snake background beside a 'Welcome'
- * card. Below the md breakpoint (768 px, spec section 9) the panel shrinks to a band on top.
+ * card. Below the md breakpoint (768 px, PRODUCT.md section 9) the panel shrinks to a band on top.
  */
 export default function AuthPage() {
   const navigate = useNavigate();
@@ -20,7 +20,7 @@ export default function AuthPage() {
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (busy) return;
-    // Spec section 5: this variant only requires the email; the password is left to Firebase.
+    // PRODUCT.md section 5: this variant only requires the email; the password is left to Firebase.
     if (!email.trim()) {
       const message = "Please enter your email address";
       reject(message, { title: "Login failed", description: message }, ["email"]);

@@ -44,7 +44,7 @@ function EmailLoginForm() {
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (busy) return;
-    // Spec section 5: both fields are required.
+    // PRODUCT.md section 5: both fields are required.
     if (!email.trim() || !password) {
       const message = "Please enter both email and password";
       reject(message, { title: "Login failed", description: message }, [...(email.trim() ? [] : ["email"]), ...(password ? [] : ["password"])]);
@@ -96,7 +96,7 @@ function SignUpForm() {
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (busy) return;
-    // Spec section 5: all three fields, then the two passwords must match.
+    // PRODUCT.md section 5: all three fields, then the two passwords must match.
     const missing = [...(email.trim() ? [] : ["email"]), ...(password ? [] : ["password"]), ...(confirm ? [] : ["confirm"])];
     if (missing.length > 0) {
       const message = "Please fill in all fields";
@@ -218,7 +218,7 @@ function WalletSignIn() {
       </ol>
       {problem && (
         <FormError id="wallet-error">
-          {/* Spec section 8's sentence for the login screen, then what actually went wrong. */}
+          {/* PRODUCT.md section 8's sentence for the login screen, then what actually went wrong. */}
           Failed to authenticate wallet. Please try again later. {problem.message}
         </FormError>
       )}

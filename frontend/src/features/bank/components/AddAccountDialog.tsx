@@ -14,7 +14,7 @@ const EMPTY = { name: "", type: "" as BankAccountType | "", accountNumber: "", r
 
 /**
  * Add Account: name, type, account number and routing number are all required ('Missing
- * Information', spec section 5); the digits are the server's to judge, and its sentence is shown.
+ * Information', PRODUCT.md section 5); the digits are the server's to judge, and its sentence is shown.
  */
 export function AddAccountDialog({ open, onOpenChange, verifyMs }: { open: boolean; onOpenChange(open: boolean): void; verifyMs: number | undefined }) {
   const queryClient = useQueryClient();

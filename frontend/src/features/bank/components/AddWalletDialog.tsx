@@ -17,7 +17,7 @@ interface AddWalletDialogProps {
   connected: string | null;
 }
 
-/** Add Wallet: a name and an address, checked as spec section 5 says before the server sees them. */
+/** Add Wallet: a name and an address, checked as PRODUCT.md section 5 says before the server sees them. */
 export function AddWalletDialog({ open, onOpenChange, wallets, connected }: AddWalletDialogProps) {
   const add = useAddWallet();
   const faucet = useBankTerms().data?.walletProofRequired === true;

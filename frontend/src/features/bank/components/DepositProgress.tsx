@@ -10,7 +10,7 @@ type StepState = "done" | "current" | "upcoming" | "failed";
 
 const time = (iso: string | null) => (iso ? new Date(iso).toLocaleTimeString() : null);
 
-/** Where each of the three steps stands for a deposit's status (spec section 4: pending, processing after 3 s, completed after 8 s). */
+/** Where each of the three steps stands for a deposit's status (PRODUCT.md section 4: pending, processing after 3 s, completed after 8 s). */
 function steps(deposit: Deposit): { title: string; detail: string; state: StepState; at: string | null }[] {
   const { status } = deposit;
   const minted = `${usdx(deposit.amountRaw)} ${status === "completed" ? "minted" : "to be minted"} to ${shortAddress(deposit.walletAddress)}`;

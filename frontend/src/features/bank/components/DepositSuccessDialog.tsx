@@ -6,7 +6,7 @@ import type { Deposit } from "../api";
 import { maskedNumber, usd, usdx } from "../format";
 import { TxLink } from "./parts";
 
-/** Spec section 2: 'Deposit Successful!' once the deposit's USDX is minted. */
+/** PRODUCT.md section 2: 'Deposit Successful!' once the deposit's USDX is minted. */
 export function DepositSuccessDialog({ deposit, onClose }: { deposit: Deposit | null; onClose(): void }) {
   return (
     <Dialog open={deposit !== null} onOpenChange={(open) => !open && onClose()}>

@@ -53,7 +53,7 @@ function Unavailable({ reason }: { reason: string }) {
 }
 
 /**
- * Bank Accounts & Deposits (/accounts, spec section 2): the mock bank, clearly marked as such.
+ * Bank Accounts & Deposits (/accounts, PRODUCT.md section 2): the mock bank, clearly marked as such.
  * The verification toasts and the deposit being followed live here, so they carry on across tabs.
  */
 export default function BankAccountsPage() {

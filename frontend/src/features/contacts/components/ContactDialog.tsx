@@ -35,7 +35,7 @@ interface ContactDialogProps {
   contact: Contact | null;
 }
 
-/** 'Add Contact' (spec section 5's checks, then POST) and its twin for editing (PATCH). */
+/** 'Add Contact' (PRODUCT.md section 5's checks, then POST) and its twin for editing (PATCH). */
 export function ContactDialog({ open, onOpenChange, contact }: ContactDialogProps) {
   const add = useAddContact();
   const update = useUpdateContact();

@@ -18,7 +18,7 @@ export const supplyHistoryKey = [endpointUrl("GET /api/stats/supply", { query: {
 /** While a sent transaction waits for the index, the list looks again this often. */
 export const PENDING_HISTORY_POLL_MS = 3000;
 
-/** Spec section 2: the latest 5 entries of the connected account's history. */
+/** PRODUCT.md section 2: the latest 5 entries of the connected account's history. */
 export function useRecentTransactions(address: string | null, waitingForIndex = false) {
   return useQuery<Answer<"GET /api/accounts/:address/history">>({
     queryKey: recentHistoryKey(address ?? ""),

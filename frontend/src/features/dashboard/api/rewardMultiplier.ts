@@ -2,7 +2,7 @@ import { exactTokenAmount } from "../../../../../common/amounts";
 import { call } from "@/lib/api";
 
 /**
- * Spec section 7: POST /api/reward-multiplier {value, operation} goes to the server before the
+ * PRODUCT.md section 7: POST /api/reward-multiplier {value, operation} goes to the server before the
  * on-chain update, and its result is ignored (decisions.md: it is an audit entry; the change itself
  * is the oracle's transaction, so a server that is down must not stop it).
  */

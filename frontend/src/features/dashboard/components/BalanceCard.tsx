@@ -20,7 +20,7 @@ interface BalanceCardProps {
 }
 
 /**
- * 'Your Balance' (spec section 2): the balance, and the shares it is made of (balance = shares x
+ * 'Your Balance' (PRODUCT.md section 2): the balance, and the shares it is made of (balance = shares x
  * multiplier), so a rebase is visible as the multiplier moving while the shares stay.
  */
 export function BalanceCard({ connected, figures, loading, refreshing, error, onRefresh, rewardMultiplier, onTransfer }: BalanceCardProps) {

@@ -2,7 +2,7 @@ import { ShieldCheck } from "lucide-react";
 import { Card, CardContent } from "@/components/ui/card";
 import { ConnectWalletButton } from "@/components/wallet/ConnectWalletButton";
 
-/** Spec section 2: without a wallet the Dashboard asks for one, and says what connecting gives. */
+/** PRODUCT.md section 2: without a wallet the Dashboard asks for one, and says what connecting gives. */
 export function ConnectWalletCard() {
   return (
     <Card className="border-primary/30 bg-gradient-to-br from-accent/60 to-card">

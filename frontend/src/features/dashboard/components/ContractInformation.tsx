@@ -9,7 +9,7 @@ import { addressUrl } from "@/lib/explorer";
 import { TOKEN_SYMBOL } from "../../../../../common/token";
 import { ExplorerLink } from "@/components/ExplorerLink";
 
-/** Spec section 2: symbol, network, the proxy and owner addresses with copy buttons, 'View Details'. */
+/** PRODUCT.md section 2: symbol, network, the proxy and owner addresses with copy buttons, 'View Details'. */
 export function ContractInformation({ symbol }: { symbol: string | undefined }) {
   const config = useConfig();
   return (

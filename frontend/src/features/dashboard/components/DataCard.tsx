@@ -26,7 +26,7 @@ interface DataCardProps {
   className?: string;
 }
 
-/** Spec section 2's generic card: title, refresh, loading spinner, error text and a 'Last updated' line. */
+/** PRODUCT.md section 2's generic card: title, refresh, loading spinner, error text and a 'Last updated' line. */
 export function DataCard({ title, icon, badge, onRefresh, refreshing, loading, error, updatedAt, children, footer, className }: DataCardProps) {
   const now = useNow();
   return (

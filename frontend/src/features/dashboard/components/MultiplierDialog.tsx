@@ -17,7 +17,7 @@ import { FieldError } from "@/components/ui/field-error";
 
 type Operation = "set" | "add";
 
-/** Spec section 2's labels, placeholders, hints and buttons for each operation. */
+/** PRODUCT.md section 2's labels, placeholders, hints and buttons for each operation. */
 const MODES: Record<Operation, { option: string; label: string; placeholder: string; hint: string; submit: string }> = {
   set: { option: "Set new value", label: "New Multiplier Value", placeholder: "1.0", hint: "Sets the absolute value of the multiplier", submit: "Set Value" },
   add: { option: "Add to current", label: "Increment Amount", placeholder: "0.01", hint: "Adds this value to the current multiplier", submit: "Add Value" },
@@ -35,7 +35,7 @@ interface MultiplierDialogProps {
   current: bigint | undefined;
 }
 
-/** 'Update Reward Multiplier' (spec section 2). The form mounts with the dialog, so each opening starts from the defaults. */
+/** 'Update Reward Multiplier' (PRODUCT.md section 2). The form mounts with the dialog, so each opening starts from the defaults. */
 export function MultiplierDialog({ open, onOpenChange, connected, current }: MultiplierDialogProps) {
   const [busy, setBusy] = useState(false);
   return (

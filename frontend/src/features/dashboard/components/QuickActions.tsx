@@ -6,7 +6,7 @@ import { networkBadgeLabel, useConfig } from "@/lib/config";
 import { shortAddress } from "@/lib/format";
 import { cn } from "@/lib/utils";
 
-/** Spec section 2's Quick Actions: the network, 'Transfer' and 'Refresh Data'. */
+/** PRODUCT.md section 2's Quick Actions: the network, 'Transfer' and 'Refresh Data'. */
 export function QuickActions({ address, onTransfer, onRefresh, refreshing }: { address: string; onTransfer(): void; onRefresh(): void; refreshing: boolean }) {
   const config = useConfig();
   const network = networkBadgeLabel(config);

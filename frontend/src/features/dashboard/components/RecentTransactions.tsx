@@ -29,7 +29,7 @@ function exactMoved(value: bigint): string {
   return groupDigits(`${whole}.${fraction.padEnd(2, "0")}`);
 }
 
-/** Spec section 2: the connected account's latest 5 transfers, mints and burns, and 'View All'. */
+/** PRODUCT.md section 2: the connected account's latest 5 transfers, mints and burns, and 'View All'. */
 export function RecentTransactions({ address }: { address: string | null }) {
   const now = useNow();
   const pending = usePendingEntries();

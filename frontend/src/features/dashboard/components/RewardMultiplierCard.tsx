@@ -21,7 +21,7 @@ interface RewardMultiplierCardProps {
   onAdvanced: () => void;
 }
 
-/** Spec section 2: the multiplier (4 decimals and x), 'Add 0.01' and 'Advanced Settings', for oracles only. */
+/** PRODUCT.md section 2: the multiplier (4 decimals and x), 'Add 0.01' and 'Advanced Settings', for oracles only. */
 export function RewardMultiplierCard(props: RewardMultiplierCardProps) {
   const { rewardMultiplier, readAt, loading, refreshing, error, readable, onRefresh, connected, oracle, onAdvanced } = props;
   const run = useTransactor();

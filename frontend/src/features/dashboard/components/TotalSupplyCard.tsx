@@ -15,7 +15,7 @@ interface TotalSupplyCardProps {
   onRefresh: () => void;
 }
 
-/** Spec section 2: total supply (divided by 10^decimals, two decimals), Total Shares, refresh, last updated. */
+/** PRODUCT.md section 2: total supply (divided by 10^decimals, two decimals), Total Shares, refresh, last updated. */
 export function TotalSupplyCard({ figures, loading, refreshing, error, readable, onRefresh }: TotalSupplyCardProps) {
   const shown = (value: bigint) => groupDigits(formatTokenAmount(value, 2, figures?.decimals));
   return (

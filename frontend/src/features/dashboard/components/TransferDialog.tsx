@@ -26,7 +26,7 @@ interface TransferDialogProps {
 
 type Field = "wallet" | "to" | "amount";
 
-/** 'Transfer USDX' (spec section 2): recipient, amount with Max, validation in spec section 5's order. */
+/** 'Transfer USDX' (PRODUCT.md section 2): recipient, amount with Max, validation in PRODUCT.md section 5's order. */
 export function TransferDialog({ open, onOpenChange, address, balance, balanceLoading }: TransferDialogProps) {
   const run = useTransactor();
   const [to, setTo] = useState("");

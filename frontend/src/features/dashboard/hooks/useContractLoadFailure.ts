@@ -3,7 +3,7 @@ import { toast } from "@/components/ui/toast";
 import { errorMessage } from "../figures";
 
 /**
- * Spec section 2: contract data loads on connect, and a failure toasts 'Failed to load contract
+ * PRODUCT.md section 2: contract data loads on connect, and a failure toasts 'Failed to load contract
  * data', once per connected account. Only a first load that failed counts: a later refresh that
  * fails has its own toast ('Refresh failed') and the cards keep their last figures.
  */

@@ -15,7 +15,7 @@ import { useContractLoadFailure } from "../hooks/useContractLoadFailure";
 import { useRefreshDashboard } from "../hooks/useRefreshDashboard";
 
 /**
- * The Dashboard (route /, spec section 2). Without a wallet it asks for one and still shows the
+ * The Dashboard (route /, PRODUCT.md section 2). Without a wallet it asks for one and still shows the
  * token's public figures when the chain is readable; with one it adds Quick Actions, the account's
  * balance, the Admin Functions panel (composed in by the app) and the recent history.
  */

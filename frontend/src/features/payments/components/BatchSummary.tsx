@@ -21,7 +21,7 @@ function Figure({ label, value, unit, hint, className }: { label: string; value:
 }
 
 /**
- * Spec section 2's summary: the total in USDX (2 decimals, from the server's exact sum), recipients
+ * PRODUCT.md section 2's summary: the total in USDX (2 decimals, from the server's exact sum), recipients
  * valid of total, and what deserves a second look before paying: rows with errors, and addresses
  * that appear more than once.
  */

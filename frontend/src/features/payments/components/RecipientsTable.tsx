@@ -60,7 +60,7 @@ const columns: Column<RecipientRow>[] = [
   { header: "Amount", align: "end", cell: (row) => <Cell row={row} field="amount" /> },
 ];
 
-/** Spec section 2's recipients table: Status, Name, Address, Amount; invalid rows highlighted. */
+/** PRODUCT.md section 2's recipients table: Status, Name, Address, Amount; invalid rows highlighted. */
 export function RecipientsTable({ rows }: { rows: RecipientRow[] }) {
   const filterId = useId();
   const [errorsOnly, setErrorsOnly] = useState(false);

@@ -5,7 +5,7 @@ import { cn } from "@/lib/utils";
 import { ACCEPTED_EXTENSION } from "../hooks/useCsvUpload";
 import { count } from "../format";
 
-/** Spec section 2's click-to-upload zone for .csv files; a file can also be dropped on it. */
+/** PRODUCT.md section 2's click-to-upload zone for .csv files; a file can also be dropped on it. */
 export function UploadZone({ onFile, parsing, disabled, maxRows }: { onFile: (file: File) => void; parsing: boolean; disabled?: boolean; maxRows: number }) {
   const id = useId();
   const [over, setOver] = useState(false);

@@ -3,7 +3,7 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { fetchJobDetail, HISTORY_KEY, jobDetailUrl } from "../api/batch";
 import { applyServerStatus, usePayments } from "../stores/paymentsStore";
 
-/** Spec section 9: the batch status poll. */
+/** PRODUCT.md section 9: the batch status poll. */
 export const STATUS_POLL_MS = 3000;
 
 /**

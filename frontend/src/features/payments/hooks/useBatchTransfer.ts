@@ -135,7 +135,7 @@ export async function sendChunks(job: StartedJob, indexes: number[], runNumber: 
 }
 
 /**
- * Start (spec section 5's checks, the balance, POST /api/batch/execute, then the chunks) and Try
+ * Start (PRODUCT.md section 5's checks, the balance, POST /api/batch/execute, then the chunks) and Try
  * Again (the unpaid chunks of the same job, so nobody is paid twice).
  */
 export function useBatchTransfer() {

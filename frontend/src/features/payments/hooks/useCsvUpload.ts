@@ -5,7 +5,7 @@ import type { ParseCsvAnswer } from "../api/types";
 import { setUpload } from "../stores/paymentsStore";
 import { count } from "../format";
 
-/** Spec section 9: only .csv files are accepted (by name: browsers disagree on a CSV's MIME type). */
+/** PRODUCT.md section 9: only .csv files are accepted (by name: browsers disagree on a CSV's MIME type). */
 export const ACCEPTED_EXTENSION = ".csv";
 
 const isCsv = (file: File) => file.name.toLowerCase().endsWith(ACCEPTED_EXTENSION);
@@ -14,7 +14,7 @@ const emptyFile = () => toast({ title: "Empty CSV file", description: "The uploa
 
 /**
  * Reads a chosen or dropped file and has the server parse it (row validity is the server's to
- * decide, spec section 5), with the spec's toasts for each way it can go wrong.
+ * decide, PRODUCT.md section 5), with the spec's toasts for each way it can go wrong.
  */
 export function useCsvUpload() {
   const [parsing, setParsing] = useState(false);

@@ -26,7 +26,7 @@ import { downloadTemplate } from "../template";
 type Tab = "upload" | "history";
 
 /**
- * Payments (route /payments, spec section 2): a batch payment from a CSV file, each row its own
+ * Payments (route /payments, PRODUCT.md section 2): a batch payment from a CSV file, each row its own
  * amount, paid from the connected wallet with one permit signature and one transaction per chunk;
  * and Payment History, the user's real batch jobs.
  */

@@ -4,16 +4,16 @@ import { formatUsdx } from "@/lib/format";
 import type { ChunkPlan, JobDetail, ParsedRecipients, RecipientField } from "../api/types";
 
 /**
- * The Payments screen's state (spec section 4's batch transfer screen: initial, transferring,
+ * The Payments screen's state (PRODUCT.md section 4's batch transfer screen: initial, transferring,
  * completed, failed). A store rather than component state: a batch keeps going, and keeps its
  * progress, while the person looks at another screen and comes back.
  */
 
-/** Spec section 9: the overall transfer timeout. */
+/** PRODUCT.md section 9: the overall transfer timeout. */
 export const TRANSFER_TIMEOUT_MS = 5 * 60_000;
 export const TIMEOUT_TITLE = "Transfer timeout";
 export const TIMEOUT_MESSAGE = "The transfer is taking longer than expected. Please check the status later.";
-/** Spec section 8: the failed panel's text when the status has no error. */
+/** PRODUCT.md section 8: the failed panel's text when the status has no error. */
 export const FAILED_FALLBACK = "Transaction failed. Please try again or check the console for more details.";
 
 export type Phase = "initial" | "transferring" | "completed" | "failed";
@@ -184,7 +184,7 @@ function complete(txHash: string | null): void {
 }
 
 /**
- * Spec section 4's polling rules: 'completed' completes and stores the txHash; 'failed' fails;
+ * PRODUCT.md section 4's polling rules: 'completed' completes and stores the txHash; 'failed' fails;
  * otherwise a newly arriving txHash is remembered. A failure counts only when it is about this run:
  * a chunk failed with a hash this run sent, or the answer was asked for after the run's last report
  * (a Try Again starts on a job the server still calls failed until the new transactions arrive).

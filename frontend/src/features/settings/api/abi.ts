@@ -1,4 +1,4 @@
-/** The ABI download's file name (spec section 9). */
+/** The ABI download's file name (PRODUCT.md section 9). */
 export const ABI_FILE_NAME = "usdxAbi.json";
 
 /**

@@ -16,7 +16,7 @@ export type RpcUrlCheck = { ok: true; value: string } | { ok: false; problem: Pr
 
 const invalid = (description: string): RpcUrlCheck => ({ ok: false, problem: { title: "Invalid RPC URL", description } });
 
-/** Spec section 5: non-empty ('Please enter a valid RPC URL'); ours: also an http(s) URL. */
+/** PRODUCT.md section 5: non-empty ('Please enter a valid RPC URL'); ours: also an http(s) URL. */
 export function checkRpcUrl(input: string): RpcUrlCheck {
   const text = input.trim();
   if (text === "") return invalid("Please enter a valid RPC URL");

@@ -8,7 +8,7 @@ import { Spinner } from "@/components/ui/spinner";
 import { useConfig } from "@/lib/config";
 import { useRpcSettings } from "../hooks/useRpcSettings";
 
-/** Spec section 2: read-only Network and Chain ID, and the optional Custom RPC URL. */
+/** PRODUCT.md section 2: read-only Network and Chain ID, and the optional Custom RPC URL. */
 export function NetworkCard() {
   const config = useConfig();
   const { customRpcUrl, checking, problem, clearProblem, save, reset } = useRpcSettings();

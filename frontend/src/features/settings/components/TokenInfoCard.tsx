@@ -96,7 +96,7 @@ function AbiStrip() {
   );
 }
 
-/** Spec section 2: Name, Symbol, Decimals (ERC20), the contract addresses and the ABI strip. */
+/** PRODUCT.md section 2: Name, Symbol, Decimals (ERC20), the contract addresses and the ABI strip. */
 export function TokenInfoCard() {
   const config = useConfig();
   const figures = useTokenFigures();

@@ -10,7 +10,7 @@ import { useWallet } from "@/lib/wallet/store";
 
 const STATUS_TEXT = { connected: "Connected", connecting: "Connecting...", disconnected: "Disconnected" } as const;
 
-/** Spec section 2: Connected/Disconnected, the address, and Connect / 'Disconnect Wallet'. */
+/** PRODUCT.md section 2: Connected/Disconnected, the address, and Connect / 'Disconnect Wallet'. */
 export function WalletConnectionCard() {
   const config = useConfig();
   const { status, address, walletName, chainId } = useWallet();

@@ -8,12 +8,12 @@ import { connectWallet, disconnectWallet } from "@/lib/wallet/connect";
 import { useWallet } from "@/lib/wallet/store";
 import { checkRpcUrl, probeRpcChain, type Problem } from "../api/rpcUrl";
 
-/** Spec sections 4 and 9: after an RPC change a connected wallet is reconnected 1 s later. */
+/** PRODUCT.md sections 4 and 9: after an RPC change a connected wallet is reconnected 1 s later. */
 export const WALLET_RECONNECT_DELAY_MS = 1000;
 
 /**
  * Points the dashboard's reads at `url` (null: back to the configured default): every chain query
- * reloads, and a connected wallet is disconnected and reconnected (spec section 4).
+ * reloads, and a connected wallet is disconnected and reconnected (PRODUCT.md section 4).
  */
 function applyRpcUrl(url: string | null, config: AppConfig, setCustomRpcUrl: (url: string | null) => void, refresh: () => void): void {
   setCustomRpcUrl(url);

@@ -27,7 +27,7 @@ function withTimeout<T>(promise: Promise<T>): Promise<T> {
 }
 
 /**
- * GET /api/events for a filter (spec section 7): the block range when given, limit 10, and
+ * GET /api/events for a filter (PRODUCT.md section 7): the block range when given, limit 10, and
  * eventName only when a filter other than 'All Events' is applied.
  */
 function eventsQuery(filter: EventFilter) {

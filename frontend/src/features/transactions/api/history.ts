@@ -4,7 +4,7 @@ import { call, endpointUrl } from "@/lib/api";
 
 export type { HistoryEntry, HistoryPage } from "../../../../../common/apiTypes";
 
-/** The first page's URL (spec section 9: history limit 50); later pages add the server's cursor. */
+/** The first page's URL (PRODUCT.md section 9: history limit 50); later pages add the server's cursor. */
 export const historyUrl = (address: string) => endpointUrl("GET /api/accounts/:address/history", { params: { address }, query: { limit: HISTORY_DEFAULT_LIMIT } });
 
 /**

@@ -16,7 +16,7 @@ import { Empty, FailureAlert, Loading, RetryButton } from "./states";
 
 /**
  * The 'Contract Events' tab: every event of the USDX contracts, newest first, 10 at a time, by
- * type and block range; 'Load Previous Events' appends the older ones (spec sections 2 and 8).
+ * type and block range; 'Load Previous Events' appends the older ones (PRODUCT.md sections 2 and 8).
  */
 export function ContractEventsCard() {
   const config = useConfig();

@@ -8,7 +8,7 @@ import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@
 import { cn } from "@/lib/utils";
 import type { FilterDraft, RangeProblems } from "../filters";
 
-/** The Contract Events filter: event type, From Block, To Block, Reset and Apply (spec section 2). */
+/** The Contract Events filter: event type, From Block, To Block, Reset and Apply (PRODUCT.md section 2). */
 export function EventFilterForm({
   draft,
   problems,

@@ -69,7 +69,7 @@ function EventName({ event }: { event: ContractEvent }) {
 }
 
 /**
- * Spec section 2's events table: Event badge and signature, its arguments, transaction, block,
+ * PRODUCT.md section 2's events table: Event badge and signature, its arguments, transaction, block,
  * time. Below the extra-large breakpoint the same events are a list, so nothing hides off a phone's edge.
  */
 export function EventsTable({ events, wallet }: { events: ContractEvent[]; wallet: string | null }) {

@@ -60,7 +60,7 @@ interface Props {
 }
 
 /**
- * Spec section 2's history table: Type, Tx Hash, From, To, Amount, Block, Time. Below the extra-large
+ * PRODUCT.md section 2's history table: Type, Tx Hash, From, To, Amount, Block, Time. Below the extra-large
  * breakpoint the same entries are a list, so a phone shows the amount without scrolling sideways.
  */
 export function HistoryTable({ items, account, wallet }: Props) {

@@ -7,7 +7,7 @@ import { HistoryCard } from "../components/HistoryCard";
 type Tab = "history" | "events";
 
 /**
- * Transaction History (route /transactions, spec section 2): the connected wallet's transfers,
+ * Transaction History (route /transactions, PRODUCT.md section 2): the connected wallet's transfers,
  * mints and burns, and the token's contract events. `?address=0x...` shows another account's
  * history (the local chain's address links lead here); `?tab=events` opens Contract Events, so
  * the tab survives a reload and the Back button.
