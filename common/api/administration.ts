@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { endpoints } from "./endpoint";
-import { Address, IsoDate, ok } from "./schemas";
+import { Address, IsoDate, MAX_SERIAL_ID, ok } from "./schemas";
 
 /** POST /api/reward-multiplier (the request, audited; the change itself is the oracle's transaction) and GET /api/audit. */
 
@@ -38,8 +38,7 @@ export const administrationApi = endpoints({
     access: "admin",
     query: z.object({
       limit: z.string().regex(/^\d{1,4}$/).transform(Number).pipe(z.number().min(1).max(500)).default(100).meta({ description: "Entries per page, 1 to 500; 100 when left out." }),
-      // An entry id: a Postgres integer, so a larger number is refused here rather than by the database (a 500).
-      before: z.string().regex(/^\d{1,10}$/).transform(Number).pipe(z.number().max(2_147_483_647)).optional().meta({ description: "The last entry id of the previous page." }),
+      before: z.string().regex(/^\d{1,10}$/).transform(Number).pipe(z.number().max(MAX_SERIAL_ID)).optional().meta({ description: "The last entry id of the previous page." }),
     }),
     answer: ok({ entries: z.array(AuditEntry) }),
     errors: [503],

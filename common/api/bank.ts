@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { endpoints } from "./endpoint";
-import { Address, BaseUnits, Dollars, IsoDate, TokenAmount, TxHash, ok } from "./schemas";
+import { Address, BaseUnits, Dollars, IsoDate, MAX_SERIAL_ID, TokenAmount, TxHash, ok } from "./schemas";
 
 /**
  * /api/bank: the mock bank. Bank accounts that verify themselves after a delay, the user's wallets,
@@ -122,20 +122,18 @@ export type BankTerms = z.infer<typeof BankTerms>;
 
 // ---------------------------------------------------------------- input
 
-// serial ids are Postgres integers.
-const MAX_ID = 2_147_483_647;
 const ID_TEXT = /^\d{1,10}$/;
 
 /** An id as a JSON number or a string of digits (form values are strings). */
 const id = (what: string) =>
   z.union(
     [
-      z.number().int().min(1).max(MAX_ID),
+      z.number().int().min(1).max(MAX_SERIAL_ID),
       z
         .string()
         .regex(ID_TEXT)
         .transform(Number)
-        .pipe(z.number().min(1).max(MAX_ID)),
+        .pipe(z.number().min(1).max(MAX_SERIAL_ID)),
     ],
     { message: `${what} must be the id (a whole number) of one of yours` },
   );
@@ -145,7 +143,7 @@ const pathId = z.object({
     .string()
     .regex(ID_TEXT, "must be a whole number")
     .transform(Number)
-    .pipe(z.number().min(1).max(MAX_ID))
+    .pipe(z.number().min(1).max(MAX_SERIAL_ID))
     .meta({ description: "The id of one of yours.", example: "1" }),
 });
 

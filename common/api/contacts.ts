@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { endpoints } from "./endpoint";
-import { Address, IsoDate, ok } from "./schemas";
+import { Address, IsoDate, MAX_SERIAL_ID, ok } from "./schemas";
 
 /** /api/contacts: the signed-in user's own address book, and only theirs. */
 
@@ -38,7 +38,7 @@ const idPath = z.object({
     .string()
     .regex(/^\d{1,10}$/, "must be a contact id (a whole number)")
     .transform(Number)
-    .pipe(z.number().min(1).max(2 ** 31 - 1, "must be a contact id (a whole number)")),
+    .pipe(z.number().min(1).max(MAX_SERIAL_ID, "must be a contact id (a whole number)")),
 });
 
 export const contactsApi = endpoints({

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { Method } from "./keys";
 
 /**
  * How an endpoint of the API is declared, once, for the server (which validates and answers
@@ -7,7 +8,8 @@ import { z } from "zod";
  * "The API's declaration".
  */
 
-export type Method = "GET" | "POST" | "PATCH" | "DELETE";
+// The key grammar lives in keys.ts, free of zod, for the dashboard.
+export { type Method, splitKey } from "./keys";
 
 /**
  * Who may call:
@@ -99,12 +101,6 @@ export type EndpointTable = Record<`${Method} /api${string}`, Endpoint>;
 /** Declares a group of endpoints; `const` keeps each schema's own type for the server and the dashboard. */
 export function endpoints<const T extends EndpointTable>(table: T): T {
   return table;
-}
-
-/** Splits a key into its method and express path. */
-export function splitKey(key: string): { method: Method; path: string } {
-  const space = key.indexOf(" ");
-  return { method: key.slice(0, space) as Method, path: key.slice(space + 1) };
 }
 
 // ---------------------------------------------------------------- types the server and dashboard share

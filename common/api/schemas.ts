@@ -16,6 +16,9 @@ export const Dollars = z.string().meta({ description: "US dollars with 2 decimal
 export const BlockNumber = z.number().int().min(0).meta({ example: 1234 });
 export const UnixSeconds = z.number().int().meta({ description: "Unix time in seconds.", example: 1764063000 });
 
+/** The largest id a table's serial column holds (a Postgres integer): a larger one is refused as input, not by the database. */
+export const MAX_SERIAL_ID = 2_147_483_647;
+
 /** `{ success: true, ...fields }`: the envelope of most answers. */
 export const ok = <T extends z.ZodRawShape>(fields: T) => z.strictObject({ success: z.literal(true), ...fields });
 

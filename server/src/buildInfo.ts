@@ -9,8 +9,13 @@ const ROOT = path.resolve(__dirname, "..", "..");
  * (USDX_COMMIT where the deployment sets it, else git's when the server runs from a checkout, else
  * unknown). Read once, at start.
  */
+/** The package's version, from package.json. */
+export function packageVersion(): string {
+  return (JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")) as { version: string }).version;
+}
+
 export function readBuildInfo(): { version: string; commit: string | null } {
-  const { version } = JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")) as { version: string };
+  const version = packageVersion();
   let commit: string | null = process.env.USDX_COMMIT || null;
   if (!commit) {
     try {

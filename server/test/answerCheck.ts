@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import { API } from "../../common/api";
 import { type Endpoint, ErrorAnswer, impliedErrors, type Method, splitKey } from "../../common/api/endpoint";
+import { PATH_PARAM } from "../../common/api/keys";
 
 /**
  * Every answer the server suite receives is checked against the API's declaration (common/api):
@@ -21,7 +22,7 @@ interface Route {
 const ROUTES: Route[] = (Object.entries(API) as [string, Endpoint][])
   .map(([key, endpoint]) => {
     const { method, path } = splitKey(key);
-    const source = path.replace(/[.]/g, "\\.").replace(/:[A-Za-z0-9_]+/g, "[^/]+");
+    const source = path.replace(/[.]/g, "\\.").replace(PATH_PARAM, "[^/]+");
     return { key, method, pattern: new RegExp(`^${source}/?$`), params: (path.match(/:/g) ?? []).length, endpoint };
   })
   .sort((a, b) => a.params - b.params);

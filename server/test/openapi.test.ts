@@ -5,6 +5,7 @@ import { expect } from "chai";
 import type { Express } from "express";
 import { API } from "../../common/api";
 import { type Endpoint, splitKey } from "../../common/api/endpoint";
+import { PATH_PARAM } from "../../common/api/keys";
 import { createApp } from "../src/app";
 import type { RunningServer } from "../src/index";
 import { createLogger } from "../src/logger";
@@ -60,7 +61,7 @@ describe("The API's declaration and its OpenAPI document", () => {
   it("a route the walk cannot see would still be found: each declared path answers, not 'No such endpoint'", async () => {
     for (const key of Object.keys(API)) {
       const { method, path: route } = splitKey(key);
-      const url = route.replace(/:[A-Za-z0-9_]+/g, "1");
+      const url = route.replace(PATH_PARAM, "1");
       const res = await fetch(`${server.url}${url}`, { method, headers: method === "GET" || method === "DELETE" ? {} : { "content-type": "application/json" }, body: method === "GET" || method === "DELETE" ? undefined : "{}" });
       const text = await res.text();
       expect(text, `${key} is not reached at ${url}`).not.to.include("No such endpoint");

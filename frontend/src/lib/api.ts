@@ -5,6 +5,7 @@
 
 import type { Api, EndpointKey } from "../../../common/api";
 import type { AnswerOf, RequestOf } from "../../../common/api/endpoint";
+import { PATH_PARAM, splitKey } from "../../../common/api/keys";
 
 type TokenGetter = () => Promise<string | null>;
 let getToken: TokenGetter = async () => null;
@@ -58,7 +59,7 @@ type CallInput<K extends EndpointKey> = { [P in keyof RequestOf<Api[K]> as Reque
 
 /** The URL of a declared endpoint: its path with `:name` filled in, then the query's defined values. */
 export function endpointUrl<K extends EndpointKey>(key: K, input: { params?: Record<string, string | number>; query?: Record<string, string | number | undefined> } = {}): string {
-  let path = key.slice(key.indexOf(" ") + 1).replace(/:([A-Za-z0-9_]+)/g, (_m, name: string) => encodeURIComponent(String(input.params?.[name])));
+  let path = splitKey(key).path.replace(PATH_PARAM, (_m, name: string) => encodeURIComponent(String(input.params?.[name])));
   const query = new URLSearchParams();
   for (const [name, value] of Object.entries(input.query ?? {})) if (value !== undefined) query.set(name, String(value));
   if ([...query].length > 0) path += `?${query}`;
@@ -71,7 +72,7 @@ export function endpointUrl<K extends EndpointKey>(key: K, input: { params?: Rec
  */
 export function call<K extends EndpointKey>(key: K, ...[input]: keyof CallInput<K> extends never ? [input?: Record<string, never>] : [input: CallInput<K>]): Promise<AnswerOf<Api[K]>> {
   const { params, query, body } = (input ?? {}) as { params?: Record<string, string | number>; query?: Record<string, string | number | undefined>; body?: unknown };
-  return api<AnswerOf<Api[K]>>(endpointUrl(key, { params, query }), { method: key.slice(0, key.indexOf(" ")), body });
+  return api<AnswerOf<Api[K]>>(endpointUrl(key, { params, query }), { method: splitKey(key).method, body });
 }
 
 /** The same call for an answer that is not JSON (a CSV export): its text and headers. */
