@@ -9,8 +9,8 @@
  *   BENCH_EVENTS (default 100000), BENCH_PROVIDERS (default all: alchemy,infura; none to skip).
  */
 import { JsonRpcProvider, MaxUint256, encodeBytes32String, getAddress, hexlify, id as topicOf, randomBytes, toBeHex, zeroPadValue } from "ethers";
-import { BatchPayments__factory, USDX__factory } from "../typechain-types";
-import { readManifest } from "../common/manifestFile";
+import { BatchPayments__factory, USDX__factory } from "@bindings";
+import { readManifest } from "@common/manifestFile";
 import { loadConfig } from "../server/src/config";
 import { startServer } from "../server/src/index";
 import { createLogger } from "../server/src/logger";

@@ -5,11 +5,11 @@
  */
 import { ethers, upgrades } from "hardhat";
 import { MaxUint256, Signature, Wallet, encodeBytes32String, getAddress, hexlify, parseUnits, randomBytes } from "ethers";
-import type { BatchPayments, USDX } from "../typechain-types";
-import { ROLES } from "../common/roles";
-import { TOKEN_NAME, TOKEN_SYMBOL } from "../common/token";
-import { PERMIT_TYPES, permitDomain } from "../common/permit";
-import { REFERENCE_BLOCK_GAS_LIMIT, TRANSACTION_GAS_CAP } from "../common/gasLimits";
+import type { BatchPayments, USDX } from "@bindings";
+import { ROLES } from "@common/roles";
+import { TOKEN_NAME, TOKEN_SYMBOL } from "@common/token";
+import { PERMIT_TYPES, permitDomain } from "@common/permit";
+import { REFERENCE_BLOCK_GAS_LIMIT, TRANSACTION_GAS_CAP } from "@common/gasLimits";
 import { formatTable } from "../scripts/lib/report";
 
 // A new recipient's balance goes from zero to non-zero (cold SSTORE: 22,100) and gets a Transfer

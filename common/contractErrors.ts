@@ -1,6 +1,6 @@
 import { ErrorDescription, Interface } from "ethers";
 import { exactTokenAmount } from "./amounts";
-import { BatchPayments__factory, USDX__factory } from "../typechain-types";
+import { BatchPayments__factory, USDX__factory } from "@bindings";
 import { roleNameOfHash } from "./roles";
 import { TOKEN_SYMBOL } from "./token";
 

@@ -1,10 +1,10 @@
 import { expect } from "chai";
 import { JsonRpcProvider } from "ethers";
 import type { Locator, Page } from "playwright-core";
-import { parseTokenAmount } from "../common/amounts";
-import { ROLES, type RoleName } from "../common/roles";
-import { USDX__factory } from "../typechain-types/factories/contracts/USDX__factory";
-import type { USDX } from "../typechain-types";
+import { parseTokenAmount } from "@common/amounts";
+import { ROLES, type RoleName } from "@common/roles";
+import { USDX__factory } from "@bindings/factories/contracts/USDX__factory";
+import type { USDX } from "@bindings";
 import { addressOf, connectWallet, expectToast, expectToastWith, isolateEachTest, navigate, openBrowser, type Session, signUp, switchAccount, url } from "./browser";
 import { e2e } from "./hooks";
 

@@ -2,10 +2,10 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { JsonRpcProvider } from "ethers";
 import type { BrowserContext, Page } from "playwright-core";
-import { seededAccount, seededAddresses } from "../common/seedAccounts";
+import { seededAccount, seededAddresses } from "@common/seedAccounts";
 import { FIREBASE_PROJECT, rpc } from "../server/test/stack";
 import { e2e } from "./hooks";
-import { USDX__factory } from "../typechain-types/factories/contracts/USDX__factory";
+import { USDX__factory } from "@bindings/factories/contracts/USDX__factory";
 import { E2E_WALLET_NAME, walletInitScript } from "./wallet";
 
 /** A seeded account's address by its name ('alice', 'minter', ...). */

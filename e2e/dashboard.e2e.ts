@@ -1,9 +1,9 @@
 import { expect } from "chai";
 import { JsonRpcProvider } from "ethers";
 import type { Locator, Page } from "playwright-core";
-import { formatTokenAmount, parseTokenAmount } from "../common/amounts";
-import { USDX__factory } from "../typechain-types/factories/contracts/USDX__factory";
-import type { USDX } from "../typechain-types";
+import { formatTokenAmount, parseTokenAmount } from "@common/amounts";
+import { USDX__factory } from "@bindings/factories/contracts/USDX__factory";
+import type { USDX } from "@bindings";
 import { addressOf, connectWallet, expectToast, fillTransfer, isolateEachTest, openBrowser, type Session, signUp } from "./browser";
 import { e2e } from "./hooks";
 

@@ -1,8 +1,8 @@
 import { expect } from "chai";
 import type { Page } from "playwright-core";
-import type { EventPage } from "../common/apiTypes";
-import { parseTokenAmount } from "../common/amounts";
-import { EVENTS_DEFAULT_LIMIT } from "../common/events";
+import type { EventPage } from "@common/apiTypes";
+import { parseTokenAmount } from "@common/amounts";
+import { EVENTS_DEFAULT_LIMIT } from "@common/events";
 import { addressOf, chainToken, connectWallet, expectToast, isolateEachTest, navigate, openBrowser, type Session, signUp, switchAccount } from "./browser";
 import { e2e } from "./hooks";
 

@@ -38,7 +38,13 @@ export default defineConfig({
   },
   plugins: [react(), tailwindcss()],
   resolve: {
-    alias: { "@": path.resolve(here, "src") },
+    // The same aliases as frontend/tsconfig.json's paths: the dashboard's own tree, the code it
+    // shares with the server, and the contracts' generated bindings.
+    alias: {
+      "@common": path.resolve(here, "../common"),
+      "@bindings": path.resolve(here, "../typechain-types"),
+      "@": path.resolve(here, "src"),
+    },
     // One React: swagger-ui (the /docs viewer) has React 18 installed beside it for two of its
     // dependencies' peer ranges, and elements from a second React break under the app's React 19.
     dedupe: ["react", "react-dom"],

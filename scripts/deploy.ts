@@ -1,9 +1,9 @@
 import path from "node:path";
 import type { HardhatRuntimeEnvironment } from "hardhat/types";
 import { getAddress } from "ethers";
-import { DeploymentManifest } from "../common/manifest";
-import { writeManifest } from "../common/manifestFile";
-import { TOKEN_NAME, TOKEN_SYMBOL } from "../common/token";
+import { DeploymentManifest } from "@common/manifest";
+import { writeManifest } from "@common/manifestFile";
+import { TOKEN_NAME, TOKEN_SYMBOL } from "@common/token";
 import { deployBatchPayments } from "./lib/batchPayments";
 import { assertNetworkReady, runMain } from "./lib/network";
 

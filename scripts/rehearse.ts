@@ -10,8 +10,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { HDNodeWallet } from "ethers";
-import { SEPOLIA } from "../common/networks";
-import { LOCAL_DEV_MNEMONIC, SEEDED_ACCOUNTS, localAccountPath } from "../common/seedAccounts";
+import { SEPOLIA } from "@common/networks";
+import { LOCAL_DEV_MNEMONIC, SEEDED_ACCOUNTS, localAccountPath } from "@common/seedAccounts";
 import { SEPOLIA_BLOCK_MS, startRehearsal } from "./lib/rehearsal";
 
 const ROOT = path.resolve(__dirname, "..");

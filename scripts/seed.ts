@@ -1,11 +1,11 @@
 import type { HardhatRuntimeEnvironment } from "hardhat/types";
 import type { HardhatEthersSigner } from "@nomicfoundation/hardhat-ethers/signers";
-import { USDX__factory } from "../typechain-types";
-import { parseTokenAmount } from "../common/amounts";
-import { loadDeployment } from "../common/manifestFile";
-import { LOCAL_CHAIN } from "../common/networks";
-import { ROLES } from "../common/roles";
-import { SEEDED_ACCOUNTS, SEEDED_MULTIPLIER, SEEDED_TRANSFERS, seededAccount } from "../common/seedAccounts";
+import { USDX__factory } from "@bindings";
+import { parseTokenAmount } from "@common/amounts";
+import { loadDeployment } from "@common/manifestFile";
+import { LOCAL_CHAIN } from "@common/networks";
+import { ROLES } from "@common/roles";
+import { SEEDED_ACCOUNTS, SEEDED_MULTIPLIER, SEEDED_TRANSFERS, seededAccount } from "@common/seedAccounts";
 import { assertNetworkReady, isLocalChain, runMain } from "./lib/network";
 import { AccountRow, formatAccounts, readAccounts } from "./lib/report";
 

@@ -15,10 +15,10 @@ import { ChildProcess, spawn } from "node:child_process";
 import { createWriteStream, mkdirSync } from "node:fs";
 import net from "node:net";
 import path from "node:path";
-import { LOCAL_CHAIN, LOCAL_RPC_HOST, envPort, localRpcPort, localRpcUrl } from "../common/networks";
-import { manifestPath, readManifest } from "../common/manifestFile";
-import type { ForkInfo } from "../common/manifest";
-import { SEEDED_ACCOUNTS, seededAccount, seededAddresses } from "../common/seedAccounts";
+import { LOCAL_CHAIN, LOCAL_RPC_HOST, envPort, localRpcPort, localRpcUrl } from "@common/networks";
+import { manifestPath, readManifest } from "@common/manifestFile";
+import type { ForkInfo } from "@common/manifest";
+import { SEEDED_ACCOUNTS, seededAccount, seededAddresses } from "@common/seedAccounts";
 import { parseForkOptions, shownRpcUrl } from "./lib/forkOptions";
 import { authEmulatorSettings, shownPath, startLogDir } from "./lib/startSettings";
 

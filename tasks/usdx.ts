@@ -2,10 +2,10 @@ import { scope, types } from "hardhat/config";
 import { HardhatPluginError } from "hardhat/plugins";
 import type { HardhatRuntimeEnvironment } from "hardhat/types";
 import type { ContractTransactionResponse } from "ethers";
-import type { USDX } from "../typechain-types";
-import { parseAddress } from "../common/addresses";
-import { parsePositiveTokenAmount, parseTokenAmount } from "../common/amounts";
-import { ROLES, RoleName, parseRoleName } from "../common/roles";
+import type { USDX } from "@bindings";
+import { parseAddress } from "@common/addresses";
+import { parsePositiveTokenAmount, parseTokenAmount } from "@common/amounts";
+import { ROLES, RoleName, parseRoleName } from "@common/roles";
 import { LOG_CHUNK } from "../scripts/lib/network";
 
 /*
@@ -29,7 +29,7 @@ export async function guarded<T>(body: () => Promise<T>): Promise<T> {
     return await body();
   } catch (error) {
     if (error instanceof TaskError) throw error;
-    const { describeError } = await import("../common/contractErrors");
+    const { describeError } = await import("@common/contractErrors");
     throw new TaskError(describeError(error));
   }
 }
@@ -53,9 +53,9 @@ interface Connection {
  */
 async function connect(hre: HardhatRuntimeEnvironment, as: string | undefined, role?: RoleName): Promise<Connection> {
   const { assertNetworkReady, isLocalChain } = await import("../scripts/lib/network");
-  const { loadDeployment } = await import("../common/manifestFile");
-  const { seededAccount } = await import("../common/seedAccounts");
-  const { USDX__factory } = await import("../typechain-types");
+  const { loadDeployment } = await import("@common/manifestFile");
+  const { seededAccount } = await import("@common/seedAccounts");
+  const { USDX__factory } = await import("@bindings");
 
   const chainId = await guarded(() => assertNetworkReady(hre));
   const manifest = await guarded(() => loadDeployment(hre.network.name, hre.ethers.provider));
@@ -194,7 +194,7 @@ usdxScope
   .setAction(async (args: { logChunk: number }, hre) => {
     const { readStatus, formatStatus } = await import("../scripts/lib/status");
     const { assertNetworkReady } = await import("../scripts/lib/network");
-    const { loadDeployment } = await import("../common/manifestFile");
+    const { loadDeployment } = await import("@common/manifestFile");
     if (args.logChunk < 1) throw new TaskError("--log-chunk must be at least 1.");
     await guarded(async () => {
       // It only reads: an RPC URL is enough, no deployer key (as for adopt).

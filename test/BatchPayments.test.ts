@@ -2,7 +2,7 @@ import { expect } from "chai";
 import { ethers } from "hardhat";
 import { loadFixture } from "@nomicfoundation/hardhat-network-helpers";
 import { encodeBytes32String, getAddress, hexlify, MaxUint256, randomBytes, ZeroAddress } from "ethers";
-import { maxRecipientsPerChunk, TRANSACTION_GAS_CAP } from "../common/gasLimits";
+import { maxRecipientsPerChunk, TRANSACTION_GAS_CAP } from "@common/gasLimits";
 import { deadlineIn, fundedFixture, mult, signPermit, usd } from "./helpers/fixtures";
 
 const REF = encodeBytes32String("job-42/chunk-0");

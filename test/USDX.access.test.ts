@@ -3,8 +3,8 @@ import { ethers } from "hardhat";
 import { loadFixture } from "@nomicfoundation/hardhat-network-helpers";
 import type { HardhatEthersSigner } from "@nomicfoundation/hardhat-ethers/signers";
 import type { ContractTransactionResponse } from "ethers";
-import type { USDX } from "../typechain-types";
-import { ROLES, RoleName } from "../common/roles";
+import type { USDX } from "@bindings";
+import { ROLES, RoleName } from "@common/roles";
 import { fundedFixture, mult, usd } from "./helpers/fixtures";
 
 type Fixture = Awaited<ReturnType<typeof fundedFixture>>;

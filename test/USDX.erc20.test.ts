@@ -2,8 +2,8 @@ import { expect } from "chai";
 import { ethers, upgrades } from "hardhat";
 import { loadFixture } from "@nomicfoundation/hardhat-network-helpers";
 import { MaxUint256, ZeroAddress } from "ethers";
-import { ROLE_NAMES, ROLES } from "../common/roles";
-import { TOKEN_NAME, TOKEN_SYMBOL } from "../common/token";
+import { ROLE_NAMES, ROLES } from "@common/roles";
+import { TOKEN_NAME, TOKEN_SYMBOL } from "@common/token";
 import { deployFixture, fundedFixture, ONE, usd } from "./helpers/fixtures";
 import ERC1967Proxy from "@openzeppelin/upgrades-core/artifacts/@openzeppelin/contracts/proxy/ERC1967/ERC1967Proxy.sol/ERC1967Proxy.json";
 

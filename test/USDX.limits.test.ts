@@ -1,6 +1,6 @@
 import { expect } from "chai";
 import { loadFixture } from "@nomicfoundation/hardhat-network-helpers";
-import type { USDX } from "../typechain-types";
+import type { USDX } from "@bindings";
 import { deployFixture, fundedFixture, mult, ONE, usd } from "./helpers/fixtures";
 import { isReadable, MAX_UINT, maxMintAmount, maxMultiplierFor, maxSharesAt, SUPPLY_LIMIT } from "./helpers/limits";
 

@@ -1,8 +1,8 @@
 import { expect } from "chai";
 import { ethers, upgrades } from "hardhat";
 import { loadFixture } from "@nomicfoundation/hardhat-network-helpers";
-import type { USDXV2 } from "../typechain-types";
-import { ROLES } from "../common/roles";
+import type { USDXV2 } from "@bindings";
+import { ROLES } from "@common/roles";
 import { deadlineIn, fundedFixture, mult, signPermit, usd } from "./helpers/fixtures";
 
 /** The funded fixture with every kind of state set, so an upgrade has something to keep. */

@@ -11,12 +11,12 @@ import { cpSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { JsonRpcProvider, JsonRpcSigner, Wallet, encodeBytes32String, parseUnits } from "ethers";
-import { BatchPayments__factory, PlainERC1967Proxy__factory, USDX__factory } from "../typechain-types";
+import { BatchPayments__factory, PlainERC1967Proxy__factory, USDX__factory } from "@bindings";
 import { AdoptOptions, adoptUSDX, formatAdoption } from "../scripts/lib/adopt";
-import { checkDeploymentOnChain, manifestPath, readManifest } from "../common/manifestFile";
-import type { DeploymentManifest } from "../common/manifest";
-import { ROLES } from "../common/roles";
-import { TOKEN_DECIMALS, TOKEN_NAME, TOKEN_SYMBOL } from "../common/token";
+import { checkDeploymentOnChain, manifestPath, readManifest } from "@common/manifestFile";
+import type { DeploymentManifest } from "@common/manifest";
+import { ROLES } from "@common/roles";
+import { TOKEN_DECIMALS, TOKEN_NAME, TOKEN_SYMBOL } from "@common/token";
 import { DEPLOYER, HARDHAT, RunningNode, deployToStandIn, run, startStandIn } from "../scripts/lib/standIn";
 
 let node: RunningNode;

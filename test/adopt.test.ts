@@ -10,13 +10,13 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:f
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { JsonRpcProvider, JsonRpcSigner, ZeroAddress } from "ethers";
-import { BatchPayments__factory, PlainERC1967Proxy__factory, USDX__factory } from "../typechain-types";
+import { BatchPayments__factory, PlainERC1967Proxy__factory, USDX__factory } from "@bindings";
 import { adoptUSDX, formatAdoption, AdoptOptions } from "../scripts/lib/adopt";
-import { checkDeploymentOnChain, manifestPath, readManifest, writeManifest } from "../common/manifestFile";
-import type { DeploymentManifest } from "../common/manifest";
-import { ROLES } from "../common/roles";
-import { SEPOLIA } from "../common/networks";
-import { TOKEN_NAME, TOKEN_SYMBOL } from "../common/token";
+import { checkDeploymentOnChain, manifestPath, readManifest, writeManifest } from "@common/manifestFile";
+import type { DeploymentManifest } from "@common/manifest";
+import { ROLES } from "@common/roles";
+import { SEPOLIA } from "@common/networks";
+import { TOKEN_NAME, TOKEN_SYMBOL } from "@common/token";
 import { rpc } from "../server/test/stack";
 import { HARDHAT, QUIET, ROOT, RunningNode, deployToStandIn, startStandIn } from "../scripts/lib/standIn";
 

@@ -1,12 +1,12 @@
 import { expect } from "chai";
 import { Interface, ZeroHash, formatUnits, getAddress, hexlify, id, parseUnits, randomBytes } from "ethers";
-import { BatchPayments__factory, USDX__factory } from "../typechain-types";
-import { isValidAddress, parseAddress, shortAddress } from "../common/addresses";
-import { exactTokenAmount, formatTokenAmount, parsePositiveTokenAmount, parseTokenAmount, transferMoved } from "../common/amounts";
-import { decodeRevertData, describeContractError, describeError, isUserRejection } from "../common/contractErrors";
-import { validateManifest } from "../common/manifest";
-import { chainIdHex, localRpcPort, SEPOLIA } from "../common/networks";
-import { parseRoleName, ROLES, roleNameOfHash } from "../common/roles";
+import { BatchPayments__factory, USDX__factory } from "@bindings";
+import { isValidAddress, parseAddress, shortAddress } from "@common/addresses";
+import { exactTokenAmount, formatTokenAmount, parsePositiveTokenAmount, parseTokenAmount, transferMoved } from "@common/amounts";
+import { decodeRevertData, describeContractError, describeError, isUserRejection } from "@common/contractErrors";
+import { validateManifest } from "@common/manifest";
+import { chainIdHex, localRpcPort, SEPOLIA } from "@common/networks";
+import { parseRoleName, ROLES, roleNameOfHash } from "@common/roles";
 
 describe("common: token amounts", () => {
   it("parses plain decimals into base units", () => {

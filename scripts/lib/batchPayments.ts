@@ -1,6 +1,6 @@
 import { getAddress } from "ethers";
 import type { Provider, Signer } from "ethers";
-import { BatchPayments__factory } from "../../typechain-types";
+import { BatchPayments__factory } from "@bindings";
 
 /*
  * BatchPayments for a USDX proxy: deploying one (scripts/deploy.ts after the proxy, and

@@ -1,13 +1,13 @@
 import { readdirSync } from "node:fs";
 import path from "node:path";
 import { JsonRpcProvider, JsonRpcSigner, ZeroAddress, dataSlice, getAddress, parseEther, toQuantity } from "ethers";
-import { USDX__factory } from "../../typechain-types";
-import { exactTokenAmount, parseTokenAmount } from "../../common/amounts";
-import type { DeploymentManifest, ForkInfo } from "../../common/manifest";
-import { deploymentsDir, readManifest, writeManifest } from "../../common/manifestFile";
-import { LOCAL_CHAIN, chainById } from "../../common/networks";
-import { ROLES } from "../../common/roles";
-import { SEEDED_ACCOUNTS, seededAccount, seededAddresses } from "../../common/seedAccounts";
+import { USDX__factory } from "@bindings";
+import { exactTokenAmount, parseTokenAmount } from "@common/amounts";
+import type { DeploymentManifest, ForkInfo } from "@common/manifest";
+import { deploymentsDir, readManifest, writeManifest } from "@common/manifestFile";
+import { LOCAL_CHAIN, chainById } from "@common/networks";
+import { ROLES } from "@common/roles";
+import { SEEDED_ACCOUNTS, seededAccount, seededAddresses } from "@common/seedAccounts";
 import { IMPLEMENTATION_SLOT } from "./adopt";
 
 /*

@@ -1,5 +1,5 @@
 import type { HardhatRuntimeEnvironment } from "hardhat/types";
-import { LOCAL_CHAIN } from "../../common/networks";
+import { LOCAL_CHAIN } from "@common/networks";
 
 /**
  * Checks, before anything is sent, that the chosen network is configured and answers, and says

@@ -1,6 +1,6 @@
-import type { USDX } from "../../typechain-types";
-import { formatTokenAmount } from "../../common/amounts";
-import { ROLE_NAMES, ROLES } from "../../common/roles";
+import type { USDX } from "@bindings";
+import { formatTokenAmount } from "@common/amounts";
+import { ROLE_NAMES, ROLES } from "@common/roles";
 
 export interface AccountRow {
   name: string;

@@ -8,10 +8,10 @@
 import { ChildProcess, spawn } from "node:child_process";
 import path from "node:path";
 import { HDNodeWallet } from "ethers";
-import type { DeploymentManifest } from "../../common/manifest";
-import { readManifest } from "../../common/manifestFile";
-import { SEPOLIA, chainIdHex } from "../../common/networks";
-import { LOCAL_DEV_MNEMONIC, localAccountPath } from "../../common/seedAccounts";
+import type { DeploymentManifest } from "@common/manifest";
+import { readManifest } from "@common/manifestFile";
+import { SEPOLIA, chainIdHex } from "@common/networks";
+import { LOCAL_DEV_MNEMONIC, localAccountPath } from "@common/seedAccounts";
 import { freePort, kill, rpc } from "../../server/test/stack";
 
 export const ROOT = path.resolve(__dirname, "..", "..");

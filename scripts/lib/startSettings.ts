@@ -1,6 +1,6 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { envPort } from "../../common/networks";
+import { envPort } from "@common/networks";
 
 /*
  * What `npm start` takes from the environment besides the ports the node, the API and the

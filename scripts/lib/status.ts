@@ -1,11 +1,11 @@
 import type { HardhatRuntimeEnvironment } from "hardhat/types";
-import type { TypedContractEvent, TypedEventLog } from "../../typechain-types/common";
-import { USDX__factory } from "../../typechain-types";
-import type { DeploymentManifest } from "../../common/manifest";
-import { formatTokenAmount } from "../../common/amounts";
+import type { TypedContractEvent, TypedEventLog } from "@bindings/common";
+import { USDX__factory } from "@bindings";
+import type { DeploymentManifest } from "@common/manifest";
+import { formatTokenAmount } from "@common/amounts";
 import { isLocalChain } from "./network";
-import { ROLE_NAMES, ROLES, RoleName } from "../../common/roles";
-import { SEEDED_ACCOUNTS } from "../../common/seedAccounts";
+import { ROLE_NAMES, ROLES, RoleName } from "@common/roles";
+import { SEEDED_ACCOUNTS } from "@common/seedAccounts";
 import { formatFacts, formatTable } from "./report";
 
 export interface TokenStatus {

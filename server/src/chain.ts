@@ -1,8 +1,8 @@
 import { FetchRequest, JsonRpcProvider, toUtf8Bytes, toUtf8String } from "ethers";
-import { BatchPayments__factory, USDX__factory } from "../../typechain-types";
-import type { BatchPayments, USDX } from "../../typechain-types";
-import type { DeploymentManifest } from "../../common/manifest";
-import { readManifest } from "../../common/manifestFile";
+import { BatchPayments__factory, USDX__factory } from "@bindings";
+import type { BatchPayments, USDX } from "@bindings";
+import type { DeploymentManifest } from "@common/manifest";
+import { readManifest } from "@common/manifestFile";
 import type { Config } from "./config";
 import { ConfigError } from "./config";
 import { RpcTransport } from "./rpcTransport";

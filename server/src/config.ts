@@ -1,8 +1,8 @@
 import path from "node:path";
 import { HDNodeWallet, getAddress, isAddress } from "ethers";
-import { maxRecipientsPerChunk } from "../../common/gasLimits";
-import { LOCAL_CHAIN, SEPOLIA, describeChain, isMainnet, localRpcUrl } from "../../common/networks";
-import { LOCAL_DEV_MNEMONIC, localAccountPath, seededAccount } from "../../common/seedAccounts";
+import { maxRecipientsPerChunk } from "@common/gasLimits";
+import { LOCAL_CHAIN, SEPOLIA, describeChain, isMainnet, localRpcUrl } from "@common/networks";
+import { LOCAL_DEV_MNEMONIC, localAccountPath, seededAccount } from "@common/seedAccounts";
 import { isLoopbackHost, unsafeSettings } from "./configGuards";
 
 /**

@@ -1,5 +1,5 @@
 import { HDNodeWallet, Wallet } from "ethers";
-import { LOCAL_DEV_MNEMONIC, localAccountPath } from "../../common/seedAccounts";
+import { LOCAL_DEV_MNEMONIC, localAccountPath } from "@common/seedAccounts";
 
 /**
  * Settings that would open a hole in production. Each is refused at start with a sentence that

@@ -1,4 +1,4 @@
-import type { ErrorAnswer } from "../../common/api/endpoint";
+import type { ErrorAnswer } from "@common/api/endpoint";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import type { Server } from "node:http";

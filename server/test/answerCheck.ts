@@ -1,7 +1,7 @@
 import type { z } from "zod";
-import { API } from "../../common/api";
-import { type Endpoint, ErrorAnswer, impliedErrors, type Method, splitKey } from "../../common/api/endpoint";
-import { PATH_PARAM } from "../../common/api/keys";
+import { API } from "@common/api";
+import { type Endpoint, ErrorAnswer, impliedErrors, type Method, splitKey } from "@common/api/endpoint";
+import { PATH_PARAM } from "@common/api/keys";
 
 /**
  * Every answer the server suite receives is checked against the API's declaration (common/api):

@@ -10,8 +10,8 @@ import { gzipSync } from "node:zlib";
 import { createHmac } from "node:crypto";
 import { expect } from "chai";
 import { Wallet } from "ethers";
-import { API } from "../../common/api";
-import { EVENTS_MAX_LIMIT, HISTORY_MAX_LIMIT } from "../../common/events";
+import { API } from "@common/api";
+import { EVENTS_MAX_LIMIT, HISTORY_MAX_LIMIT } from "@common/events";
 import {
   auditLog,
   bankAccounts,

@@ -7,7 +7,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import { expect } from "chai";
 import { Wallet } from "ethers";
-import { MAINNET_CHAINS } from "../../common/networks";
+import { MAINNET_CHAINS } from "@common/networks";
 import { loadConfig } from "../src/config";
 import { startServer } from "../src/index";
 import { createLogger } from "../src/logger";

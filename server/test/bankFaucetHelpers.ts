@@ -1,8 +1,8 @@
 /** What the mock bank faucet's two test files share: settings, users, and the proof and deposit steps. */
 import { expect } from "chai";
 import { Wallet, ZeroAddress } from "ethers";
-import { USDX__factory } from "../../typechain-types";
-import { readManifest } from "../../common/manifestFile";
+import { USDX__factory } from "@bindings";
+import { readManifest } from "@common/manifestFile";
 import { type RunningServer } from "../src/index";
 import { call, provider, stack } from "./helpers";
 

@@ -1,6 +1,6 @@
 import { expect } from "chai";
 import type { RunningServer } from "../src/index";
-import { SEEDED_ACCOUNTS } from "../../common/seedAccounts";
+import { SEEDED_ACCOUNTS } from "@common/seedAccounts";
 import { call, DASHBOARD_ORIGIN, stack, startTestServer } from "./helpers";
 import { rpc } from "./stack";
 

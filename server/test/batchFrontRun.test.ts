@@ -1,7 +1,7 @@
 import { expect } from "chai";
 import { eq } from "drizzle-orm";
 import { HDNodeWallet, getAddress, hexlify, parseUnits, randomBytes } from "ethers";
-import { BatchPayments__factory, USDX__factory } from "../../typechain-types";
+import { BatchPayments__factory, USDX__factory } from "@bindings";
 import { batchJobs, batchRecipients } from "../src/db/schema";
 import type { RunningServer } from "../src/index";
 import { BatchPlan, call, emailUser, PlanChunk, revert, seeded, snapshot, startTestServer, walletUser } from "./helpers";

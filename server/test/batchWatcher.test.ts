@@ -1,7 +1,7 @@
 import { expect } from "chai";
 import { eq } from "drizzle-orm";
 import { HDNodeWallet, getAddress, hexlify, keccak256, randomBytes } from "ethers";
-import { BatchPayments__factory, USDX__factory } from "../../typechain-types";
+import { BatchPayments__factory, USDX__factory } from "@bindings";
 import { batchChunks, batchJobs } from "../src/db/schema";
 import type { RunningServer } from "../src/index";
 import { POKE_GAP_MS, TX_CHECKS_PER_STEP } from "../src/services/batchWatcher";

@@ -1,9 +1,9 @@
 import { expect } from "chai";
 import { formatUnits, parseUnits } from "ethers";
-import { USDX__factory } from "../../typechain-types";
-import { readManifest } from "../../common/manifestFile";
-import { ROLE_NAMES, ROLES } from "../../common/roles";
-import { SEEDED_ACCOUNTS, seededAccount } from "../../common/seedAccounts";
+import { USDX__factory } from "@bindings";
+import { readManifest } from "@common/manifestFile";
+import { ROLE_NAMES, ROLES } from "@common/roles";
+import { SEEDED_ACCOUNTS, seededAccount } from "@common/seedAccounts";
 import type { RunningServer } from "../src/index";
 import { call, provider, revert, signer, snapshot, stack, startTestServer } from "./helpers";
 

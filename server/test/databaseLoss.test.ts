@@ -7,8 +7,8 @@
  */
 import { expect } from "chai";
 import { parseUnits } from "ethers";
-import { USDX__factory } from "../../typechain-types";
-import { readManifest } from "../../common/manifestFile";
+import { USDX__factory } from "@bindings";
+import { readManifest } from "@common/manifestFile";
 import { sql } from "drizzle-orm";
 import { isDatabaseUnavailable } from "../src/db/errors";
 import { DATABASE_UNAVAILABLE } from "../src/errors";

@@ -1,8 +1,8 @@
 import { HDNodeWallet, JsonRpcProvider, Wallet, getAddress, hexlify, randomBytes } from "ethers";
 import { checkAnswer } from "./answerCheck";
-import { LOCAL_DEV_MNEMONIC, localAccountPath, seededAccount } from "../../common/seedAccounts";
+import { LOCAL_DEV_MNEMONIC, localAccountPath, seededAccount } from "@common/seedAccounts";
 import { SiweMessage } from "siwe";
-import { readManifest } from "../../common/manifestFile";
+import { readManifest } from "@common/manifestFile";
 import { chainEvents } from "../src/db/schema";
 import { loadConfig, Config } from "../src/config";
 import { startServer, RunningServer } from "../src/index";

@@ -1,7 +1,7 @@
 import { expect } from "chai";
 import { HDNodeWallet, getAddress, hexlify, parseUnits, randomBytes } from "ethers";
-import { BatchPayments__factory, USDX__factory } from "../../typechain-types";
-import { readManifest } from "../../common/manifestFile";
+import { BatchPayments__factory, USDX__factory } from "@bindings";
+import { readManifest } from "@common/manifestFile";
 import { RpcError, RpcRateLimitedError, RpcTransport, retryAfterMs } from "../src/rpcTransport";
 import { rangeAdvice } from "../src/services/logRanges";
 import { BatchPlan, call, provider, revert, seeded, snapshot, stack, startTestServer, until, walletUser, chainKeys, indexKeys } from "./helpers";

@@ -3,9 +3,9 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseUnits } from "ethers";
-import { USDX__factory } from "../../typechain-types";
-import { readManifest } from "../../common/manifestFile";
-import { seededAccount } from "../../common/seedAccounts";
+import { USDX__factory } from "@bindings";
+import { readManifest } from "@common/manifestFile";
+import { seededAccount } from "@common/seedAccounts";
 import { chainEvents, indexedBlocks } from "../src/db/schema";
 import { call, mine, provider, revert, signer, snapshot, stack, startTestServer, chainKeys, indexKeys } from "./helpers";
 

@@ -6,7 +6,7 @@
 import { randomBytes } from "node:crypto";
 import { expect } from "chai";
 import { parseUnits } from "ethers";
-import { USDX__factory } from "../../typechain-types";
+import { USDX__factory } from "@bindings";
 import type { RunningServer } from "../src/index";
 import { isLoopbackAddress, sameSecret } from "../src/middleware/metricsAccess";
 import { call, emailUser, randomAddress, revert, seeded, snapshot, startTestServer, until } from "./helpers";

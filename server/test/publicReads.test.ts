@@ -1,9 +1,9 @@
 import { expect } from "chai";
 import { formatUnits, parseUnits, ZeroAddress } from "ethers";
-import { USDX__factory } from "../../typechain-types";
-import { readManifest } from "../../common/manifestFile";
-import { EVENTS_MAX_LIMIT, HISTORY_MAX_LIMIT } from "../../common/events";
-import { seededAccount } from "../../common/seedAccounts";
+import { USDX__factory } from "@bindings";
+import { readManifest } from "@common/manifestFile";
+import { EVENTS_MAX_LIMIT, HISTORY_MAX_LIMIT } from "@common/events";
+import { seededAccount } from "@common/seedAccounts";
 import type { RunningServer } from "../src/index";
 import { SUPPLY_EVENTS } from "../src/services/events";
 import { call, mine, provider, revert, signer, snapshot, stack, startTestServer } from "./helpers";

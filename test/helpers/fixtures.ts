@@ -1,10 +1,10 @@
 import { ethers, upgrades } from "hardhat";
 import { parseUnits, Signature } from "ethers";
 import type { HardhatEthersSigner } from "@nomicfoundation/hardhat-ethers/signers";
-import type { BatchPayments, USDX } from "../../typechain-types";
-import { ROLES } from "../../common/roles";
-import { TOKEN_NAME, TOKEN_SYMBOL } from "../../common/token";
-import { PERMIT_TYPES, PermitMessage, permitDomain } from "../../common/permit";
+import type { BatchPayments, USDX } from "@bindings";
+import { ROLES } from "@common/roles";
+import { TOKEN_NAME, TOKEN_SYMBOL } from "@common/token";
+import { PERMIT_TYPES, PermitMessage, permitDomain } from "@common/permit";
 
 /** USDX amounts in tests: usd("12.5") is 12.5 tokens in base units. */
 export const usd = (amount: string | number): bigint => parseUnits(String(amount), 18);

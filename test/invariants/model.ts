@@ -8,7 +8,7 @@ import { expect } from "chai";
 import fc from "fast-check";
 import { MaxUint256, Wallet, ZeroAddress } from "ethers";
 import type { HardhatEthersSigner } from "@nomicfoundation/hardhat-ethers/signers";
-import type { BatchPayments, USDX } from "../../typechain-types";
+import type { BatchPayments, USDX } from "@bindings";
 import type { deployFixture } from "../helpers/fixtures";
 import { isReadable, MAX_UINT, maxMintAmount, maxMultiplierFor } from "../helpers/limits";
 

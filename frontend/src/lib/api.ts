@@ -3,9 +3,9 @@
  * the signed-in user's Firebase ID token as a bearer token when there is one.
  */
 
-import type { Api, EndpointKey } from "../../../common/api";
-import type { AnswerOf, RequestOf } from "../../../common/api/endpoint";
-import { PATH_PARAM, splitKey } from "../../../common/api/keys";
+import type { Api, EndpointKey } from "@common/api";
+import type { AnswerOf, RequestOf } from "@common/api/endpoint";
+import { PATH_PARAM, splitKey } from "@common/api/keys";
 
 type TokenGetter = () => Promise<string | null>;
 let getToken: TokenGetter = async () => null;

@@ -1,5 +1,5 @@
 import { useContext, createContext } from "react";
-import type { DashboardConfig } from "../../../common/api/configuration";
+import type { DashboardConfig } from "@common/api/configuration";
 import { groupDigits } from "./format";
 
 /** What GET /api/config answers (declared in common/api/configuration.ts): the one source of addresses and settings for the dashboard. */

@@ -1,5 +1,5 @@
-import { exactTokenAmount, formatTokenAmount } from "../../../common/amounts";
-export { shortAddress } from "../../../common/addresses";
+import { exactTokenAmount, formatTokenAmount } from "@common/amounts";
+export { shortAddress } from "@common/addresses";
 
 /** PRODUCT.md section 9: balances, shares, supply and batch totals to 2 decimals (rounded down). */
 export const formatUsdx = (value: bigint) => formatTokenAmount(value, 2);

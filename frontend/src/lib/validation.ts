@@ -1,7 +1,7 @@
-import { parseTokenAmount } from "../../../common/amounts";
-import { isValidAddress, parseAddress } from "../../../common/addresses";
-import { parseRoleName, type RoleName } from "../../../common/roles";
-import { MAX_UINT256 } from "../../../common/token";
+import { parseTokenAmount } from "@common/amounts";
+import { isValidAddress, parseAddress } from "@common/addresses";
+import { parseRoleName, type RoleName } from "@common/roles";
+import { MAX_UINT256 } from "@common/token";
 
 /**
  * PRODUCT.md section 5's rules for the forms of these screens. Each check answers the value it parsed,

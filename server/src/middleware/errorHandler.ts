@@ -1,4 +1,4 @@
-import type { ErrorAnswer } from "../../../common/api/endpoint";
+import type { ErrorAnswer } from "@common/api/endpoint";
 import type { ErrorRequestHandler, RequestHandler } from "express";
 import { isDatabaseUnavailable } from "../db/errors";
 import { DATABASE_UNAVAILABLE, HttpError } from "../errors";

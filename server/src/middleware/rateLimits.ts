@@ -1,4 +1,4 @@
-import type { ErrorAnswer } from "../../../common/api/endpoint";
+import type { ErrorAnswer } from "@common/api/endpoint";
 import type { Request, Response } from "express";
 import { rateLimit } from "express-rate-limit";
 import type { RateLimitStores } from "../services/rateLimitStore";

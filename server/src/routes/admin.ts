@@ -1,6 +1,6 @@
 import { Router } from "express";
-import { exactTokenAmount, parseTokenAmount } from "../../../common/amounts";
-import { MAX_UINT256, MULTIPLIER_BASE } from "../../../common/token";
+import { exactTokenAmount, parseTokenAmount } from "@common/amounts";
+import { MAX_UINT256, MULTIPLIER_BASE } from "@common/token";
 import { currentUser, requireAdmin, requireUser } from "../middleware/auth";
 import { badRequest } from "../errors";
 import type { Services } from "../services";

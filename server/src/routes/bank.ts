@@ -1,7 +1,7 @@
 import { type RequestHandler, Router } from "express";
 import { z } from "zod";
-import { API, type EndpointKey } from "../../../common/api";
-import type { Endpoint } from "../../../common/api/endpoint";
+import { API, type EndpointKey } from "@common/api";
+import type { Endpoint } from "@common/api/endpoint";
 import { currentUser, requireUser } from "../middleware/auth";
 import { perUserRateLimit } from "../middleware/rateLimits";
 import { parse } from "../middleware/validate";

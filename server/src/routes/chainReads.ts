@@ -1,6 +1,6 @@
 import { Router } from "express";
-import { isValidAddress } from "../../../common/addresses";
-import { EVENT_FILTERS, resolveEventName } from "../../../common/events";
+import { isValidAddress } from "@common/addresses";
+import { EVENT_FILTERS, resolveEventName } from "@common/events";
 import { quoted } from "../middleware/errorHandler";
 import { badRequest } from "../errors";
 import type { Services } from "../services";

@@ -1,7 +1,7 @@
 import { Router } from "express";
-import { chainById, chainIdHex } from "../../../common/networks";
-import { SEEDED_ACCOUNTS, seededAddresses } from "../../../common/seedAccounts";
-import { TOKEN_DECIMALS } from "../../../common/token";
+import { chainById, chainIdHex } from "@common/networks";
+import { SEEDED_ACCOUNTS, seededAddresses } from "@common/seedAccounts";
+import { TOKEN_DECIMALS } from "@common/token";
 import type { Services } from "../services";
 import { declaredRoutes } from "./declared";
 

@@ -1,6 +1,6 @@
 import type { NextFunction, Request, RequestHandler, Response, Router } from "express";
-import { API, type Api, type EndpointKey } from "../../../common/api";
-import { type AnswerOf, type Endpoint, type InputOf, type OtherAnswerOf, splitKey } from "../../../common/api/endpoint";
+import { API, type Api, type EndpointKey } from "@common/api";
+import { type AnswerOf, type Endpoint, type InputOf, type OtherAnswerOf, splitKey } from "@common/api/endpoint";
 import { parse } from "../middleware/validate";
 
 /** Where in a route's middleware its input is validated; by default just before the handler. */

@@ -3,8 +3,8 @@ import type { Database } from "../db/client";
 import { auditLog } from "../db/schema";
 import type { SessionUser } from "./firebaseAuth";
 
-export type { AuditEntry } from "../../../common/api/administration";
-import type { AuditEntry } from "../../../common/api/administration";
+export type { AuditEntry } from "@common/api/administration";
+import type { AuditEntry } from "@common/api/administration";
 
 /** The audit log of admin actions requested through the dashboard. */
 export class AuditService {

@@ -7,14 +7,14 @@ import type { Database } from "../db/client";
 import { batchChunks, batchJobs, batchRecipients } from "../db/schema";
 import { badRequest, conflict, notFound, tooMany } from "../errors";
 import type { SessionUser } from "./firebaseAuth";
-import { MAX_UINT256 } from "../../../common/token";
+import { MAX_UINT256 } from "@common/token";
 import { checkRecipient, Recipient } from "./batchRecipients";
-import { exactTokenAmount } from "../../../common/amounts";
-import { parseAddress } from "../../../common/addresses";
+import { exactTokenAmount } from "@common/amounts";
+import { parseAddress } from "@common/addresses";
 import { fromChain } from "./tokenState";
-import type { Api } from "../../../common/api";
-import type { AnswerOf, InputOf } from "../../../common/api/endpoint";
-import type { ChunkDetail, ChunkPlan, ChunkStatus, JobStatus, JobSummary, RecipientStatus } from "../../../common/apiTypes";
+import type { Api } from "@common/api";
+import type { AnswerOf, InputOf } from "@common/api/endpoint";
+import type { ChunkDetail, ChunkPlan, ChunkStatus, JobStatus, JobSummary, RecipientStatus } from "@common/apiTypes";
 
 /** GET /api/batch/:id's answer without its envelope: the job, its chunks and a page of its recipients. */
 type JobDetailAnswer = Omit<AnswerOf<Api["GET /api/batch/:id"]>, "success">;

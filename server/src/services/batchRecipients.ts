@@ -1,8 +1,8 @@
-import { parseAddress } from "../../../common/addresses";
-import { exactTokenAmount, parsePositiveTokenAmount } from "../../../common/amounts";
-import { MAX_UINT256 } from "../../../common/token";
+import { parseAddress } from "@common/addresses";
+import { exactTokenAmount, parsePositiveTokenAmount } from "@common/amounts";
+import { MAX_UINT256 } from "@common/token";
 import { readCsv } from "./csv";
-import type { ParsedRecipients, RecipientProblem } from "../../../common/apiTypes";
+import type { ParsedRecipients, RecipientProblem } from "@common/apiTypes";
 
 /** The spec's reasons for a bad CSV row, shown under the cell they concern. */
 export const INVALID_ADDRESS = "Invalid Ethereum address";

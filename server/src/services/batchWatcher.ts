@@ -4,7 +4,7 @@ import type { Config } from "../config";
 import type { Database } from "../db/client";
 import { batchChunks, batchJobs, batchRecipients, chainEvents } from "../db/schema";
 import type { Logger } from "../logger";
-import { describeError } from "../../../common/contractErrors";
+import { describeError } from "@common/contractErrors";
 import { BatchService, duration, OPEN_CHUNK_STATUSES } from "./batch";
 import type { EventIndexer } from "./indexer";
 import { Ticker } from "./ticker";

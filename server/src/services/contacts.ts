@@ -1,10 +1,10 @@
 import { and, asc, count, desc, eq, ilike, ne, or, sql, SQL } from "drizzle-orm";
-import { isValidAddress, parseAddress } from "../../../common/addresses";
+import { isValidAddress, parseAddress } from "@common/addresses";
 import type { Database } from "../db/client";
 import { contacts } from "../db/schema";
 import { badRequest, conflict, HttpError, notFound, tooMany } from "../errors";
 import { readCsv } from "./csv";
-import type { Contact, ContactPage, ImportResult } from "../../../common/apiTypes";
+import type { Contact, ContactPage, ImportResult } from "@common/apiTypes";
 
 export type { Contact, ContactPage, ImportResult };
 

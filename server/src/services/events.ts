@@ -2,11 +2,11 @@ import { and, between, desc, eq, getTableColumns, gt, lte, sql, SQL } from "driz
 import { ZeroAddress } from "ethers";
 import type { Database } from "../db/client";
 import { chainEvents, indexedBlocks, indexerState } from "../db/schema";
-import { historyType } from "../../../common/events";
-import { exactTokenAmount, transferMoved } from "../../../common/amounts";
-import { MULTIPLIER_BASE } from "../../../common/token";
+import { historyType } from "@common/events";
+import { exactTokenAmount, transferMoved } from "@common/amounts";
+import { MULTIPLIER_BASE } from "@common/token";
 import { badRequest } from "../errors";
-import type { ContractEvent, EventPage, HistoryEntry, HistoryPage, TransferMoved } from "../../../common/apiTypes";
+import type { ContractEvent, EventPage, HistoryEntry, HistoryPage, TransferMoved } from "@common/apiTypes";
 
 export type { ContractEvent, EventPage, HistoryEntry, HistoryPage };
 

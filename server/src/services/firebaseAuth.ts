@@ -4,8 +4,8 @@ import { getAuth } from "firebase-admin/auth";
 import type { Config } from "../config";
 
 /** Who made a request, from a verified Firebase ID token. */
-export type { SessionUser } from "../../../common/api/signIn";
-import type { SessionUser } from "../../../common/api/signIn";
+export type { SessionUser } from "@common/api/signIn";
+import type { SessionUser } from "@common/api/signIn";
 
 export interface AuthProvider {
   /** Verifies an ID token; rejects with a Firebase error (code 'auth/...') when it is not valid. */

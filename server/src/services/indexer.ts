@@ -4,7 +4,7 @@ import type { Chain } from "../chain";
 import type { Config } from "../config";
 import type { Database } from "../db/client";
 import { batchChunks, batchJobs, batchRecipients, chainEvents, indexedBlocks, indexerState } from "../db/schema";
-import { checkDeploymentOnChain } from "../../../common/manifestFile";
+import { checkDeploymentOnChain } from "@common/manifestFile";
 import type { Logger } from "../logger";
 import { Ticker } from "./ticker";
 import { FreshRead, mapLimit } from "./concurrency";
@@ -18,8 +18,8 @@ const ANALYZE_EVERY_ROWS = 1000;
 /** How long a range size a provider named caps the indexer's eth_getLogs span. */
 const SPAN_CEILING_MS = 10 * 60_000;
 
-export type { IndexerStatus } from "../../../common/api/operations";
-import type { IndexerStatus } from "../../../common/api/operations";
+export type { IndexerStatus } from "@common/api/operations";
+import type { IndexerStatus } from "@common/api/operations";
 
 type EventRow = typeof chainEvents.$inferInsert;
 

@@ -1,5 +1,5 @@
-import type { MonitoredPart, MonitoringPoint, PartHealth } from "../../../common/apiTypes";
-import { MONITORED_PARTS } from "../../../common/api/operations";
+import type { MonitoredPart, MonitoringPoint, PartHealth } from "@common/apiTypes";
+import { MONITORED_PARTS } from "@common/api/operations";
 import type { Logger } from "../logger";
 import { FreshRead } from "./concurrency";
 

@@ -1,6 +1,6 @@
 import { describe, it, expect, vi, beforeEach } from "vitest";
 import { screen, within, waitFor } from "@testing-library/react";
-import { ROLE_NAMES, ROLES } from "../../../../common/roles";
+import { ROLE_NAMES, ROLES } from "@common/roles";
 import { AdminFunctions } from "./components/AdminFunctions";
 import { ME, OTHER, connect, renderScreen, resetAll, stubApi, tokenFigures, toasts, useChain } from "./testUtils";
 

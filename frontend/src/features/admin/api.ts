@@ -1,7 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { call } from "@/lib/api";
 
-export type { BlockedAccount, RoleHolders } from "../../../../common/apiTypes";
+export type { BlockedAccount, RoleHolders } from "@common/apiTypes";
 
 // The URL is the key's first element (the app's default queryFn agrees); the runner's refresh after
 // a write invalidates every query, so these reload after a grant, revoke, block or unblock.

@@ -1,7 +1,7 @@
 import type { ReactElement } from "react";
 import { afterAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { fireEvent, screen } from "@testing-library/react";
-import type { RoleName } from "../../../../common/roles";
+import type { RoleName } from "@common/roles";
 import { BAD_ADDRESSES, BAD_AMOUNTS, BAD_CHECKSUM, caseCounter, GOOD_ADDRESS } from "@/test/badInputs";
 import { AdminTransferForm } from "./components/AdminTransferForm";
 import { BlocklistForm } from "./components/BlocklistForm";

@@ -1,6 +1,6 @@
 import { describe, it, expect, vi, beforeEach } from "vitest";
 import { screen, within, waitFor } from "@testing-library/react";
-import { ROLES } from "../../../../common/roles";
+import { ROLES } from "@common/roles";
 import { blocklistCall, burnCall, mintCall, multiplierCall, pauseCall, roleCall, transferCall } from "@/lib/tx/calls";
 import type { TxRequest } from "@/lib/tx/runner";
 import { AdminTransferForm } from "./components/AdminTransferForm";

@@ -1,6 +1,6 @@
 import { describe, it, expect, vi, beforeEach } from "vitest";
 import { act, screen } from "@testing-library/react";
-import { ROLE_NAMES, ROLES } from "../../../../common/roles";
+import { ROLE_NAMES, ROLES } from "@common/roles";
 import { useWallet } from "@/lib/wallet/store";
 import AdminPanelPage from "./pages/AdminPanelPage";
 import BlocklistPage from "./pages/BlocklistPage";

@@ -1,6 +1,6 @@
 import { describe, it, expect, vi, beforeEach } from "vitest";
 import { screen, waitFor } from "@testing-library/react";
-import { ROLE_NAMES, ROLES } from "../../../../common/roles";
+import { ROLE_NAMES, ROLES } from "@common/roles";
 import { BlocklistTable } from "./components/BlocklistTable";
 import { RoleAssignmentsTable } from "./components/RoleAssignmentsTable";
 import { ME, OTHER, THIRD, flagsOf, json, renderScreen, resetAll, stubApi, toasts, useChain } from "./testUtils";

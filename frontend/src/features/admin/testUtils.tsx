@@ -5,7 +5,7 @@ import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { MemoryRouter, Route, Routes, useLocation } from "react-router-dom";
 import { vi } from "vitest";
 import { create } from "zustand";
-import { ROLE_NAMES, type RoleName } from "../../../../common/roles";
+import { ROLE_NAMES, type RoleName } from "@common/roles";
 import { useToasts } from "@/components/ui/toast";
 import type { AccountFigures, RoleFlags, TokenFigures } from "@/lib/chain/contracts";
 import { ConfigContext, type AppConfig } from "@/lib/config";

@@ -1,12 +1,12 @@
 import { useQuery } from "@tanstack/react-query";
 import { ApiError, call } from "@/lib/api";
 import { useSession } from "@/lib/auth/session";
-import type { Api, EndpointKey } from "../../../../common/api";
-import type { WalletProof } from "../../../../common/api/bank";
-import type { RequestOf } from "../../../../common/api/endpoint";
-import type { Deposit } from "../../../../common/apiTypes";
+import type { Api, EndpointKey } from "@common/api";
+import type { WalletProof } from "@common/api/bank";
+import type { RequestOf } from "@common/api/endpoint";
+import type { Deposit } from "@common/apiTypes";
 
-export type { BankAccount, BankAccountType, BankFaucetLimits, BankTerms, BankWallet, BankWalletChallenge, Deposit, DepositStatus } from "../../../../common/apiTypes";
+export type { BankAccount, BankAccountType, BankFaucetLimits, BankTerms, BankWallet, BankWalletChallenge, Deposit, DepositStatus } from "@common/apiTypes";
 export type { WalletProof };
 
 /**

@@ -1,5 +1,5 @@
-import { parseTokenAmount } from "../../../../common/amounts";
-import { TOKEN_DECIMALS } from "../../../../common/token";
+import { parseTokenAmount } from "@common/amounts";
+import { TOKEN_DECIMALS } from "@common/token";
 import type { Problem } from "@/lib/validation";
 import type { BankAccount, BankTerms } from "./api";
 import { usd } from "./format";

@@ -1,4 +1,4 @@
-import { isValidAddress, parseAddress } from "../../../../common/addresses";
+import { isValidAddress, parseAddress } from "@common/addresses";
 import type { Problem } from "@/lib/validation";
 import type { BankWallet } from "./api";
 

@@ -1,5 +1,5 @@
-import { exactTokenAmount } from "../../../../common/amounts";
-import { MULTIPLIER_BASE } from "../../../../common/token";
+import { exactTokenAmount } from "@common/amounts";
+import { MULTIPLIER_BASE } from "@common/token";
 import { formatMultiplier, formatUsdx, groupDigits } from "@/lib/format";
 export { groupDigits };
 

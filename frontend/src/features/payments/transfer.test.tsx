@@ -4,7 +4,7 @@ import type { UserEvent } from "@testing-library/user-event";
 import type { TxOutcome } from "@/lib/tx/runner";
 import type { ParsedRecipients } from "./api/types";
 import { chunkGasLimit, chunkRequest, PERMIT_LIFETIME_S } from "./hooks/useBatchTransfer";
-import { TRANSACTION_GAS_CAP } from "../../../../common/gasLimits";
+import { TRANSACTION_GAS_CAP } from "@common/gasLimits";
 import PaymentsPage from "./pages/PaymentsPage";
 import { FAILED_FALLBACK, TIMEOUT_MESSAGE, TRANSFER_TIMEOUT_MS, beginRun, usePayments } from "./stores/paymentsStore";
 import {

@@ -1,5 +1,5 @@
-import { exactTokenAmount } from "../../../../common/amounts";
-import { roleNameOfHash } from "../../../../common/roles";
+import { exactTokenAmount } from "@common/amounts";
+import { roleNameOfHash } from "@common/roles";
 import { formatMultiplier, groupDigits, shortAddress } from "@/lib/format";
 import type { BadgeProps } from "@/components/ui/badge";
 export { groupDigits };

@@ -1,6 +1,6 @@
 import { act, screen, within } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { EVENT_FILTERS } from "../../../../common/events";
+import { EVENT_FILTERS } from "@common/events";
 import { EVENTS_TIMEOUT_MS } from "./api/events";
 import { connect, event, eventPage, fetched, hash, json, ME, OTHER, renderPage, resetAll, stubApi, toasts } from "./testUtils";
 

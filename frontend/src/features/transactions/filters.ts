@@ -1,4 +1,4 @@
-import { EVENT_FILTERS } from "../../../../common/events";
+import { EVENT_FILTERS } from "@common/events";
 
 /** The Contract Events filter as applied: a label of EVENT_FILTERS and an optional block range. */
 export interface EventFilter {

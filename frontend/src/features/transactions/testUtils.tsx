@@ -8,7 +8,7 @@ import { api } from "@/lib/api";
 import { ConfigContext, type AppConfig } from "@/lib/config";
 import { initialWalletState, useWallet } from "@/lib/wallet/store";
 import { testConfig as makeTestConfig } from "@/test/config";
-import type { ContractEvent, HistoryEntry } from "../../../../common/apiTypes";
+import type { ContractEvent, HistoryEntry } from "@common/apiTypes";
 import TransactionsPage from "./pages/TransactionsPage";
 
 export const ME = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";

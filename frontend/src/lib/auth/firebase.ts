@@ -15,7 +15,7 @@ import {
 } from "firebase/auth";
 import type { AppConfig } from "@/lib/config";
 import { type Answer, call, setTokenGetter } from "@/lib/api";
-import type { ErrorAnswer } from "../../../../common/api/endpoint";
+import type { ErrorAnswer } from "@common/api/endpoint";
 import { useWallet } from "@/lib/wallet/store";
 import { AuthFailure, resetFailure, signInFailure, signUpFailure, walletAuthFailure } from "./messages";
 import { useSession, type SessionUser } from "./session";

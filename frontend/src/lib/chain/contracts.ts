@@ -1,10 +1,10 @@
 import { BrowserProvider, JsonRpcProvider, Signature, type AbstractProvider } from "ethers";
-import { PERMIT_TYPES, permitDomain } from "../../../../common/permit";
-import { ROLE_NAMES, ROLES, type RoleName } from "../../../../common/roles";
-import { USDX__factory } from "../../../../typechain-types/factories/contracts/USDX__factory";
-import { BatchPayments__factory } from "../../../../typechain-types/factories/contracts/BatchPayments__factory";
-import type { USDX } from "../../../../typechain-types/contracts/USDX";
-import type { BatchPayments } from "../../../../typechain-types/contracts/BatchPayments";
+import { PERMIT_TYPES, permitDomain } from "@common/permit";
+import { ROLE_NAMES, ROLES, type RoleName } from "@common/roles";
+import { USDX__factory } from "@bindings/factories/contracts/USDX__factory";
+import { BatchPayments__factory } from "@bindings/factories/contracts/BatchPayments__factory";
+import type { USDX } from "@bindings/contracts/USDX";
+import type { BatchPayments } from "@bindings/contracts/BatchPayments";
 import type { AppConfig } from "@/lib/config";
 import type { Eip1193Provider } from "@/lib/wallet/store";
 

@@ -1,6 +1,6 @@
-import { exactTokenAmount } from "../../../../common/amounts";
-import { shortAddress } from "../../../../common/addresses";
-import { ROLES, type RoleName } from "../../../../common/roles";
+import { exactTokenAmount } from "@common/amounts";
+import { shortAddress } from "@common/addresses";
+import { ROLES, type RoleName } from "@common/roles";
 import type { TxRequest } from "./runner";
 
 /**

@@ -1,5 +1,5 @@
 import { create } from "zustand";
-import type { HistoryType } from "../../../../common/events";
+import type { HistoryType } from "@common/events";
 
 /**
  * Transfers, mints and burns this browser has sent that the server's history does not show yet.

@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { QueryClient } from "@tanstack/react-query";
 import { Interface } from "ethers";
-import { USDX__factory } from "../../../../typechain-types/factories/contracts/USDX__factory";
+import { USDX__factory } from "@bindings/factories/contracts/USDX__factory";
 import { useToasts } from "@/components/ui/toast";
 import { testConfig } from "@/test/config";
 import { initialWalletState, useWallet } from "@/lib/wallet/store";

@@ -1,7 +1,7 @@
 import { useCallback } from "react";
 import { useQueryClient, type QueryClient } from "@tanstack/react-query";
 import type { ContractTransactionResponse } from "ethers";
-import { describeError } from "../../../../common/contractErrors";
+import { describeError } from "@common/contractErrors";
 import { toast } from "@/components/ui/toast";
 import { useConfig, type AppConfig } from "@/lib/config";
 import { ensureChain, NetworkSwitchError } from "@/lib/wallet/connect";

@@ -1,4 +1,4 @@
-import { parseAddress, shortAddress } from "../../../../common/addresses";
+import { parseAddress, shortAddress } from "@common/addresses";
 import { toast } from "@/components/ui/toast";
 import type { AppConfig } from "@/lib/config";
 import { STORAGE_KEYS, writeSetting } from "@/lib/storage";

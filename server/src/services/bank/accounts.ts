@@ -1,6 +1,6 @@
 import { and, count, eq, lte, ne } from "drizzle-orm";
-import type { NewBankAccount } from "../../../../common/api/bank";
-import type { BankAccount } from "../../../../common/apiTypes";
+import type { NewBankAccount } from "@common/api/bank";
+import type { BankAccount } from "@common/apiTypes";
 import type { BankConfig } from "../../config";
 import type { Database } from "../../db/client";
 import { bankAccounts, deposits } from "../../db/schema";

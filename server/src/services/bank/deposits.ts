@@ -1,6 +1,6 @@
 import { and, desc, eq, lte, ne } from "drizzle-orm";
-import type { NewDeposit } from "../../../../common/api/bank";
-import type { Deposit } from "../../../../common/apiTypes";
+import type { NewDeposit } from "@common/api/bank";
+import type { Deposit } from "@common/apiTypes";
 import type { BankConfig } from "../../config";
 import type { Database } from "../../db/client";
 import { bankAccounts, bankWallets, deposits } from "../../db/schema";

@@ -1,5 +1,5 @@
 import { and, gte, ne, sql } from "drizzle-orm";
-import type { BankFaucetLimits } from "../../../../common/apiTypes";
+import type { BankFaucetLimits } from "@common/apiTypes";
 import type { BankConfig } from "../../config";
 import type { Database } from "../../db/client";
 import { deposits } from "../../db/schema";

@@ -1,6 +1,6 @@
 import { Wallet } from "ethers";
-import type { NewBankAccount, NewDeposit, WalletProof } from "../../../../common/api/bank";
-import type { BankAccount, BankTerms, BankWallet, BankWalletChallenge, Deposit } from "../../../../common/apiTypes";
+import type { NewBankAccount, NewDeposit, WalletProof } from "@common/api/bank";
+import type { BankAccount, BankTerms, BankWallet, BankWalletChallenge, Deposit } from "@common/apiTypes";
 import type { Chain } from "../../chain";
 import type { BankConfig } from "../../config";
 import type { Database } from "../../db/client";

@@ -1,7 +1,7 @@
 import { Transaction, TransactionReceipt, Wallet, isError } from "ethers";
 import { and, eq, inArray, isNotNull, isNull, lte, sql } from "drizzle-orm";
-import { describeError } from "../../../../common/contractErrors";
-import { LOCAL_CHAIN, describeChain, isMainnet } from "../../../../common/networks";
+import { describeError } from "@common/contractErrors";
+import { LOCAL_CHAIN, describeChain, isMainnet } from "@common/networks";
 import type { Chain } from "../../chain";
 import type { BankMode } from "../../config";
 import type { Database } from "../../db/client";

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
-import { formatTokenAmount } from "../../../../common/amounts";
-import type { BankAccount, BankAccountType, Deposit, DepositStatus } from "../../../../common/apiTypes";
-import { TOKEN_DECIMALS } from "../../../../common/token";
+import { formatTokenAmount } from "@common/amounts";
+import type { BankAccount, BankAccountType, Deposit, DepositStatus } from "@common/apiTypes";
+import { TOKEN_DECIMALS } from "@common/token";
 import type { Database } from "../../db/client";
 import { bankAccounts, bankWallets, deposits } from "../../db/schema";
 import { badRequest } from "../../errors";

@@ -1,10 +1,10 @@
 import { randomBytes } from "node:crypto";
 import { and, eq, isNull, lt, sql } from "drizzle-orm";
 import { ZeroAddress, formatUnits, getAddress, verifyMessage } from "ethers";
-import { parseAddress } from "../../../../common/addresses";
-import type { WalletProof } from "../../../../common/api/bank";
-import type { BankWallet, BankWalletChallenge } from "../../../../common/apiTypes";
-import { TOKEN_DECIMALS } from "../../../../common/token";
+import { parseAddress } from "@common/addresses";
+import type { WalletProof } from "@common/api/bank";
+import type { BankWallet, BankWalletChallenge } from "@common/apiTypes";
+import { TOKEN_DECIMALS } from "@common/token";
 import type { Chain } from "../../chain";
 import type { BankConfig } from "../../config";
 import type { Database } from "../../db/client";

@@ -1,5 +1,5 @@
 import { Ban, CheckCircle2 } from "lucide-react";
-import { ROLE_NAMES } from "../../../../../common/roles";
+import { ROLE_NAMES } from "@common/roles";
 import { Spinner } from "@/components/ui/spinner";
 import { useAccountFigures, useRoleFlags } from "@/lib/chain/queries";
 import { formatUsdx } from "@/lib/format";

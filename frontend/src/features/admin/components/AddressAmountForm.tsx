@@ -1,5 +1,5 @@
 import { useState, type FormEvent, type ReactNode } from "react";
-import type { RoleName } from "../../../../../common/roles";
+import type { RoleName } from "@common/roles";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import type { TxRequest } from "@/lib/tx/runner";
 import { checkAddress, checkAmount, type Checked, type Problem } from "@/lib/validation";

@@ -1,6 +1,6 @@
 import { burnCall } from "@/lib/tx/calls";
 import { shortAddress } from "@/lib/format";
-import { exactTokenAmount } from "../../../../../common/amounts";
+import { exactTokenAmount } from "@common/amounts";
 import { AddressAmountForm, type AddressAmountFormProps } from "./AddressAmountForm";
 
 const NOT_CONNECTED = burnCall("", 0n).notConnected;

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from "react";
-import { exactTokenAmount } from "../../../../../common/amounts";
+import { exactTokenAmount } from "@common/amounts";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { useTokenFigures } from "@/lib/chain/queries";
 import { formatMultiplier } from "@/lib/format";

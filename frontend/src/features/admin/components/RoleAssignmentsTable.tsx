@@ -1,7 +1,7 @@
 import { Badge } from "@/components/ui/badge";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { useRoleFlags } from "@/lib/chain/queries";
-import { isRoleName } from "../../../../../common/roles";
+import { isRoleName } from "@common/roles";
 import { useRoleAssignments } from "../api";
 import { CopyableAddress, LoadError, TableLoading } from "./tableParts";
 

@@ -1,5 +1,5 @@
 import { useId, useState, type FormEvent } from "react";
-import { ROLE_NAMES, ROLE_PERMITS } from "../../../../../common/roles";
+import { ROLE_NAMES, ROLE_PERMITS } from "@common/roles";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Label } from "@/components/ui/label";
 import { Select, SelectContent, SelectItem, SelectSeparator, SelectTrigger, SelectValue } from "@/components/ui/select";

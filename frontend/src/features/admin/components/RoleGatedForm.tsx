@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import type { RoleName } from "../../../../../common/roles";
+import type { RoleName } from "@common/roles";
 import { Card, CardContent } from "@/components/ui/card";
 import { Spinner } from "@/components/ui/spinner";
 import { useMyRoles } from "@/lib/chain/queries";

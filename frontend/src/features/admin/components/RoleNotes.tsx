@@ -1,5 +1,5 @@
 import { Lock, ShieldCheck, ShieldAlert } from "lucide-react";
-import { ROLE_PERMITS, type RoleName } from "../../../../../common/roles";
+import { ROLE_PERMITS, type RoleName } from "@common/roles";
 import { useMyRoles } from "@/lib/chain/queries";
 import { cn } from "@/lib/utils";
 

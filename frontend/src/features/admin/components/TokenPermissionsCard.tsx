@@ -1,5 +1,5 @@
 import { Check, Minus } from "lucide-react";
-import { ROLE_NAMES, ROLE_PERMITS } from "../../../../../common/roles";
+import { ROLE_NAMES, ROLE_PERMITS } from "@common/roles";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { useMyRoles } from "@/lib/chain/queries";
 import { cn } from "@/lib/utils";

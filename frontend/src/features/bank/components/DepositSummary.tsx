@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { formatTokenAmount } from "../../../../../common/amounts";
+import { formatTokenAmount } from "@common/amounts";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { Spinner } from "@/components/ui/spinner";
 import { shortAddress } from "@/lib/format";

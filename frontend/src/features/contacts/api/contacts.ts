@@ -1,6 +1,6 @@
 import { useInfiniteQuery, useMutation, useQueryClient } from "@tanstack/react-query";
 import { call, endpointUrl } from "@/lib/api";
-import type { Contact, ContactPage, ImportResult } from "../../../../../common/apiTypes";
+import type { Contact, ContactPage, ImportResult } from "@common/apiTypes";
 
 export type { Contact, ContactPage, ImportResult };
 

@@ -1,5 +1,5 @@
 import { useQuery } from "@tanstack/react-query";
-import { RECENT_TRANSACTIONS } from "../../../../../common/events";
+import { RECENT_TRANSACTIONS } from "@common/events";
 import { type Answer, endpointUrl } from "@/lib/api";
 
 /**
@@ -7,7 +7,7 @@ import { type Answer, endpointUrl } from "@/lib/api";
  * element), so other screens asking for the same URL share the cache.
  */
 
-export type { HistoryEntry, HistoryPage, SupplyPoint } from "../../../../../common/apiTypes";
+export type { HistoryEntry, HistoryPage, SupplyPoint } from "@common/apiTypes";
 
 /** Enough points for a smooth line on a wide screen, few enough to stay light. */
 export const SUPPLY_CHART_POINTS = 200;

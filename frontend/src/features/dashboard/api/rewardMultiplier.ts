@@ -1,4 +1,4 @@
-import { exactTokenAmount } from "../../../../../common/amounts";
+import { exactTokenAmount } from "@common/amounts";
 import { call } from "@/lib/api";
 
 /**

@@ -6,7 +6,7 @@ import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { CopyButton } from "@/components/ui/copy-button";
 import { networkBadgeLabel, useConfig } from "@/lib/config";
 import { addressUrl } from "@/lib/explorer";
-import { TOKEN_SYMBOL } from "../../../../../common/token";
+import { TOKEN_SYMBOL } from "@common/token";
 import { ExplorerLink } from "@/components/ExplorerLink";
 
 /** PRODUCT.md section 2: symbol, network, the proxy and owner addresses with copy buttons, 'View Details'. */

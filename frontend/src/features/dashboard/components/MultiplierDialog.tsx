@@ -10,7 +10,7 @@ import { multiplierCall } from "@/lib/tx/calls";
 import { useTransactor } from "@/lib/tx/runner";
 import { checkMultiplier, type Problem } from "@/lib/validation";
 import { cn } from "@/lib/utils";
-import { exactTokenAmount, parseTokenAmount } from "../../../../../common/amounts";
+import { exactTokenAmount, parseTokenAmount } from "@common/amounts";
 import { recordMultiplierRequest } from "../api/rewardMultiplier";
 import { balanceChange, belowBase, shownMultiplier } from "../figures";
 import { FieldError } from "@/components/ui/field-error";

@@ -9,14 +9,14 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@
 import { useConfig } from "@/lib/config";
 import { addressUrl, txUrl } from "@/lib/explorer";
 import { groupDigits, movedNote, relativeTime, shortAddress } from "@/lib/format";
-import { exactTokenAmount } from "../../../../../common/amounts";
+import { exactTokenAmount } from "@common/amounts";
 import { useRecentTransactions, type HistoryEntry } from "../api/queries";
 import { errorMessage, shownUsdx } from "../figures";
 import { useNow } from "@/lib/useNow";
 import { ExplorerLink } from "@/components/ExplorerLink";
 import { MovedNote } from "@/components/MovedNote";
 import { pendingFor, usePendingEntries, type PendingEntry } from "@/lib/tx/pending";
-import { RECENT_TRANSACTIONS } from "../../../../../common/events";
+import { RECENT_TRANSACTIONS } from "@common/events";
 
 const ZERO_ADDRESS = /^0x0{40}$/i;
 

@@ -1,7 +1,7 @@
 import { Coins } from "lucide-react";
 import { Badge } from "@/components/ui/badge";
 import type { TokenFigures } from "@/lib/chain/contracts";
-import { formatTokenAmount } from "../../../../../common/amounts";
+import { formatTokenAmount } from "@common/amounts";
 import { groupDigits } from "../figures";
 import { CardNote, DataCard } from "./DataCard";
 

@@ -10,7 +10,7 @@ import { transferCall } from "@/lib/tx/calls";
 import { useTransactor } from "@/lib/tx/runner";
 import { checkAddress, checkTransferAmount, type Problem } from "@/lib/validation";
 import { cn } from "@/lib/utils";
-import { exactTokenAmount } from "../../../../../common/amounts";
+import { exactTokenAmount } from "@common/amounts";
 import { shownUsdx } from "../figures";
 import { FieldError } from "@/components/ui/field-error";
 

@@ -1,11 +1,11 @@
 import { ZeroAddress, formatEther, formatUnits, type AbstractProvider, type Interface, type ParamType, type TransactionResponse } from "ethers";
-import { USDX__factory } from "../../../../../typechain-types/factories/contracts/USDX__factory";
-import { BatchPayments__factory } from "../../../../../typechain-types/factories/contracts/BatchPayments__factory";
-import { describeError } from "../../../../../common/contractErrors";
-import { exactTokenAmount, transferMoved } from "../../../../../common/amounts";
-import { MULTIPLIER_BASE } from "../../../../../common/token";
-import { roleNameOfHash } from "../../../../../common/roles";
-import { TOKEN_SYMBOL } from "../../../../../common/token";
+import { USDX__factory } from "@bindings/factories/contracts/USDX__factory";
+import { BatchPayments__factory } from "@bindings/factories/contracts/BatchPayments__factory";
+import { describeError } from "@common/contractErrors";
+import { exactTokenAmount, transferMoved } from "@common/amounts";
+import { MULTIPLIER_BASE } from "@common/token";
+import { roleNameOfHash } from "@common/roles";
+import { TOKEN_SYMBOL } from "@common/token";
 import type { AppConfig } from "@/lib/config";
 import type { ArgValue, BlockLookup, BlockTransaction, DecodedArg, DecodedCall, DecodedLog, TransactionView } from "./types";
 

@@ -7,8 +7,8 @@ import { CopyButton } from "@/components/ui/copy-button";
 import { useConfig } from "@/lib/config";
 import { blockUrl, txUrl } from "@/lib/explorer";
 import { movedNote } from "@/lib/format";
-import { exactTokenAmount } from "../../../../../common/amounts";
-import { TOKEN_SYMBOL } from "../../../../../common/token";
+import { exactTokenAmount } from "@common/amounts";
+import { TOKEN_SYMBOL } from "@common/token";
 import type { DecodedLog, TransactionView, TxStatus } from "../api/types";
 import {
   AddressValue,

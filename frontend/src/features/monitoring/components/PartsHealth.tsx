@@ -1,5 +1,5 @@
 import { Badge } from "@/components/ui/badge";
-import type { MonitoredPart } from "../../../../../common/apiTypes";
+import type { MonitoredPart } from "@common/apiTypes";
 import type { PartHealth } from "../api/queries";
 
 /** The parts' names as an operator reads them. */

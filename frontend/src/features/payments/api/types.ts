@@ -2,8 +2,8 @@
  * What the batch API answers (common/api/batch.ts, the API's declaration): the records, and the
  * envelopes as the declared answers' types. Types only: the dashboard's bundle carries no zod.
  */
-import type { Api } from "../../../../../common/api";
-import type { AnswerOf } from "../../../../../common/api/endpoint";
+import type { Api } from "@common/api";
+import type { AnswerOf } from "@common/api/endpoint";
 
 export type {
   ChunkDetail,
@@ -16,7 +16,7 @@ export type {
   RecipientField,
   RecipientProblem,
   RecipientStatus,
-} from "../../../../../common/apiTypes";
+} from "@common/apiTypes";
 
 /** POST /api/batch/parse-csv: `{ success, error: null, data }`. */
 export type ParseCsvAnswer = AnswerOf<Api["POST /api/batch/parse-csv"]>;

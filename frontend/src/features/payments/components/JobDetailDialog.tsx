@@ -10,7 +10,7 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@
 import { useConfig } from "@/lib/config";
 import { blockUrl, isExternal } from "@/lib/explorer";
 import { formatUsdx, shortAddress } from "@/lib/format";
-import { parseTokenAmount } from "../../../../../common/amounts";
+import { parseTokenAmount } from "@common/amounts";
 import { fetchJobDetail, HISTORY_KEY, RECIPIENT_PAGE, serverMessage } from "../api/batch";
 import type { ChunkDetail, RecipientDetail } from "../api/types";
 import { count } from "../format";

@@ -1,8 +1,8 @@
 import { useState } from "react";
 import { useQueryClient } from "@tanstack/react-query";
-import { describeError } from "../../../../../common/contractErrors";
-import { shortAddress } from "../../../../../common/addresses";
-import { BATCH_GAS_FIXED, BATCH_GAS_PER_RECIPIENT, TRANSACTION_GAS_CAP } from "../../../../../common/gasLimits";
+import { describeError } from "@common/contractErrors";
+import { shortAddress } from "@common/addresses";
+import { BATCH_GAS_FIXED, BATCH_GAS_PER_RECIPIENT, TRANSACTION_GAS_CAP } from "@common/gasLimits";
 import { toast } from "@/components/ui/toast";
 import type { SignedPermit } from "@/lib/chain/contracts";
 import { useAccountFigures } from "@/lib/chain/queries";

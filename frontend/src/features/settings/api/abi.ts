@@ -6,6 +6,6 @@ export const ABI_FILE_NAME = "usdxAbi.json";
  * demand: the factory pulls in ethers, which the Settings page does not otherwise need.
  */
 export async function loadMinifiedAbi(): Promise<string> {
-  const { USDX__factory } = await import("../../../../../typechain-types/factories/contracts/USDX__factory");
+  const { USDX__factory } = await import("@bindings/factories/contracts/USDX__factory");
   return JSON.stringify(USDX__factory.abi);
 }

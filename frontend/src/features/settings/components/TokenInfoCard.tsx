@@ -9,7 +9,7 @@ import { useTokenFigures } from "@/lib/chain/queries";
 import { copyText } from "@/lib/clipboard";
 import { useConfig } from "@/lib/config";
 import { addressUrl } from "@/lib/explorer";
-import { TOKEN_DECIMALS, TOKEN_NAME, TOKEN_SYMBOL } from "../../../../../common/token";
+import { TOKEN_DECIMALS, TOKEN_NAME, TOKEN_SYMBOL } from "@common/token";
 import { saveTextFile } from "@/lib/download";
 import { ABI_FILE_NAME, loadMinifiedAbi } from "../api/abi";
 

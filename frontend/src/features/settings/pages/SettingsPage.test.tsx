@@ -7,7 +7,7 @@ import { useToasts } from "@/components/ui/toast";
 import { useRpcSetting } from "@/lib/chain/rpc";
 import { ConfigContext, type AppConfig } from "@/lib/config";
 import { initialWalletState, useWallet, type Eip1193Provider } from "@/lib/wallet/store";
-import { USDX__factory } from "../../../../../typechain-types/factories/contracts/USDX__factory";
+import { USDX__factory } from "@bindings/factories/contracts/USDX__factory";
 import { WALLET_RECONNECT_DELAY_MS } from "../hooks/useRpcSettings";
 import SettingsPage from "./SettingsPage";
 import { testConfig as makeTestConfig } from "@/test/config";

@@ -1,11 +1,11 @@
 import { useInfiniteQuery } from "@tanstack/react-query";
-import { EVENT_FILTERS, EVENTS_DEFAULT_LIMIT } from "../../../../../common/events";
+import { EVENT_FILTERS, EVENTS_DEFAULT_LIMIT } from "@common/events";
 import { call, endpointUrl } from "@/lib/api";
 import type { EventFilter } from "../filters";
 
-export type { ContractEvent, EventPage } from "../../../../../common/apiTypes";
+export type { ContractEvent, EventPage } from "@common/apiTypes";
 
-import { EVENTS_TIMEOUT_MS } from "../../../../../common/events";
+import { EVENTS_TIMEOUT_MS } from "@common/events";
 
 export { EVENTS_TIMEOUT_MS };
 

@@ -1,8 +1,8 @@
 import { useInfiniteQuery } from "@tanstack/react-query";
-import { HISTORY_DEFAULT_LIMIT } from "../../../../../common/events";
+import { HISTORY_DEFAULT_LIMIT } from "@common/events";
 import { call, endpointUrl } from "@/lib/api";
 
-export type { HistoryEntry, HistoryPage } from "../../../../../common/apiTypes";
+export type { HistoryEntry, HistoryPage } from "@common/apiTypes";
 
 /** The first page's URL (PRODUCT.md section 9: history limit 50); later pages add the server's cursor. */
 export const historyUrl = (address: string) => endpointUrl("GET /api/accounts/:address/history", { params: { address }, query: { limit: HISTORY_DEFAULT_LIMIT } });

@@ -1,6 +1,6 @@
 import { useId, type FormEvent } from "react";
 import { Filter, RotateCcw } from "lucide-react";
-import { EVENT_FILTERS } from "../../../../../common/events";
+import { EVENT_FILTERS } from "@common/events";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
