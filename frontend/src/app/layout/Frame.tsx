@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { useCallback, useEffect, useState } from "react";
 import { Link, NavLink, Outlet, useLocation } from "react-router-dom";
 import { Menu, X } from "lucide-react";
 import { useMyRoles } from "@/lib/chain/queries";
@@ -37,14 +37,15 @@ function NavLinks({ admin }: { admin: boolean }) {
 export function Frame() {
   // PRODUCT.md section 6: the shell asks the chain whether the connected wallet holds the admin role.
   const admin = useMyRoles().isAdmin;
-  const [drawerOpen, setDrawerOpen] = useState(false);
   const { pathname } = useLocation();
-
-  // The drawer closes on navigation and when the window reaches the desktop width.
-  useEffect(() => setDrawerOpen(false), [pathname]);
+  // The drawer is open on the page it was opened on: navigating closes it. It also closes when
+  // the window reaches the desktop width.
+  const [drawerOpenOn, setDrawerOpenOn] = useState<string | null>(null);
+  const drawerOpen = drawerOpenOn === pathname;
+  const setDrawerOpen = useCallback((open: boolean) => setDrawerOpenOn(open ? pathname : null), [pathname]);
   useEffect(() => {
     const query = window.matchMedia(`(min-width: ${MOBILE_BREAKPOINT_PX}px)`);
-    const close = () => query.matches && setDrawerOpen(false);
+    const close = () => query.matches && setDrawerOpenOn(null);
     query.addEventListener("change", close);
     return () => query.removeEventListener("change", close);
   }, []);

@@ -17,7 +17,8 @@ export function useDepositTracker() {
   const queryClient = useQueryClient();
   const uid = useUid();
   const [id, setId] = useState<number | null>(null);
-  const [succeeded, setSucceeded] = useState<Deposit | null>(null);
+  // The 'Deposit Successful!' dialog shows the tracked deposit once it has completed, until closed.
+  const [closedId, setClosedId] = useState<number | null>(null);
   const query = useDeposit(id);
   const settled = useRef<number | null>(null);
   const deposit = id !== null && query.data?.id === id ? query.data : undefined;
@@ -31,7 +32,6 @@ export function useDepositTracker() {
       // reloads as after any transaction, now and again once the indexer has caught up.
       void queryClient.invalidateQueries({ predicate: (q) => q.queryKey[0] !== chainKeys.all[0] });
       setTimeout(() => void queryClient.invalidateQueries(), INDEXER_SETTLE_MS);
-      setSucceeded(deposit);
     } else {
       void queryClient.invalidateQueries({ queryKey: bankKeys.deposits(uid) });
       toast({ title: "Deposit Failed", description: deposit.error ?? "The mint failed; no USDX was minted.", variant: "destructive" });
@@ -53,7 +53,7 @@ export function useDepositTracker() {
     /** A failed look while the deposit is still under way: the poll keeps trying. */
     pollError: deposit && isInFlight(deposit) && query.isError ? query.error : null,
     track,
-    succeeded,
-    closeSuccess: useCallback(() => setSucceeded(null), []),
+    succeeded: deposit?.status === "completed" && deposit.id !== closedId ? deposit : null,
+    closeSuccess: useCallback(() => setClosedId(id), [id]),
   };
 }

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState } from "react";
+import { useEffect, useRef, useState, type ComponentType } from "react";
 import SwaggerUI, { type SwaggerUISystem } from "swagger-ui";
 import "swagger-ui/dist/swagger-ui.css";
 import { Spinner } from "@/components/ui/spinner";
@@ -35,12 +35,14 @@ async function prefillAuthorize(system: SwaggerUISystem, prefilled: { current: s
  */
 export function ApiViewer({ uid }: { uid: string | null | undefined }) {
   const prefilled = useRef<string | null>(null);
-  const [system, setSystem] = useState<SwaggerUISystem | null>(null);
+  // swagger-ui's system and its root component, made once (a component made during render would
+  // be a new type each time, and React would remount the whole viewer).
+  const [viewer, setViewer] = useState<{ system: SwaggerUISystem; Root: ComponentType } | null>(null);
+  const system = viewer?.system ?? null;
   const [loaded, setLoaded] = useState(false);
 
   useEffect(() => {
-    setSystem(
-      SwaggerUI({
+    const made = SwaggerUI({
         url: OPENAPI_URL,
         // Rendered below as a component of this page: swagger-ui's own mounting calls
         // react-dom's createRoot, which React 19 exports from react-dom/client only.
@@ -55,8 +57,8 @@ export function ApiViewer({ uid }: { uid: string | null | undefined }) {
         requestInterceptor: (request) =>
           attachIdToken(request, { idToken: currentIdToken, prefilled: () => prefilled.current, origin: window.location.origin }),
         onComplete: () => setLoaded(true),
-      }),
-    );
+      });
+    setViewer({ system: made, Root: made.getComponent("App", "root") });
   }, []);
 
   // Again whenever someone signs in or out (in this tab or another).
@@ -64,7 +66,7 @@ export function ApiViewer({ uid }: { uid: string | null | undefined }) {
     if (system && loaded && uid !== undefined) void prefillAuthorize(system, prefilled);
   }, [system, loaded, uid]);
 
-  const Root = useMemo(() => system?.getComponent("App", "root"), [system]);
+  const Root = viewer?.Root;
   return (
     <div className="api-viewer">
       {Root ? (

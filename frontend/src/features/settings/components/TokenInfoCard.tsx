@@ -50,10 +50,10 @@ function AddressRow({ label, address }: { label: string; address: string }) {
 function AbiStrip() {
   const [busy, setBusy] = useState<"copy" | "download" | null>(null);
 
-  const withAbi = async (action: "copy" | "download", use: (abi: string) => Promise<void> | void) => {
+  const withAbi = async (action: "copy" | "download", act: (abi: string) => Promise<void> | void) => {
     setBusy(action);
     try {
-      await use(await loadMinifiedAbi());
+      await act(await loadMinifiedAbi());
     } catch {
       toast({ title: "ABI unavailable", description: "The contract ABI could not be loaded. Reload the page and try again.", variant: "destructive" });
     } finally {
