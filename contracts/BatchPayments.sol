@@ -16,10 +16,16 @@ import {IERC20Permit} from "@openzeppelin/contracts/token/ERC20/extensions/IERC2
  */
 contract BatchPayments {
     /// @notice The token every payment is made in (the USDX proxy).
-    IERC20 public immutable token;
+    /// @dev Named as the ABI's getter `token()`, which the dashboard and server call.
+    IERC20 public immutable token; // solhint-disable-line immutable-vars-naming
 
     /// @notice `payer` paid `recipientCount` recipients `total` tokens in all, for `paymentRef`.
-    event BatchPaid(bytes32 indexed paymentRef, address indexed payer, uint256 recipientCount, uint256 total);
+    /// @param paymentRef The server's batch job and chunk the payment belongs to.
+    /// @param payer Who paid.
+    /// @param recipientCount How many recipients were paid.
+    /// @param total The sum paid.
+    /// @dev The counts stay unindexed: logs are found by paymentRef and payer, never by a sum.
+    event BatchPaid(bytes32 indexed paymentRef, address indexed payer, uint256 recipientCount, uint256 total); // solhint-disable-line gas-indexed-events
 
     /// @notice The list of recipients is empty.
     error BatchPaymentsEmpty();
@@ -34,6 +40,7 @@ contract BatchPayments {
     /// @notice The token returned false for the payment at `index` instead of reverting.
     error BatchPaymentsTransferFailed(uint256 index);
 
+    /// @notice Binds the contract to the one token it pays in.
     /// @param token_ The token to pay in.
     constructor(IERC20 token_) {
         if (address(token_) == address(0)) revert BatchPaymentsInvalidToken();
@@ -81,10 +88,15 @@ contract BatchPayments {
         bytes32 r,
         bytes32 s
     ) external returns (uint256 total) {
+        // A permit already used (front-run from the mempool) reverts, yet leaves the allowance it
+        // set: then there is nothing to do here, and the payment goes on.
+        // solhint-disable-next-line no-empty-blocks
         try IERC20Permit(address(token)).permit(msg.sender, address(this), permitValue, deadline, v, r, s) {
             // allowance set
         } catch (bytes memory reason) {
             if (token.allowance(msg.sender, address(this)) < permitValue) {
+                // The permit's own revert, bubbled up unchanged (its custom error and arguments).
+                // solhint-disable-next-line no-inline-assembly
                 assembly {
                     revert(add(reason, 32), mload(reason))
                 }

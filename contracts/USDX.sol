@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 pragma solidity 0.8.28;
 
-import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
 import {IERC20Metadata} from "@openzeppelin/contracts/token/ERC20/extensions/IERC20Metadata.sol";
 import {IERC20Permit} from "@openzeppelin/contracts/token/ERC20/extensions/IERC20Permit.sol";
 import {IERC20Errors} from "@openzeppelin/contracts/interfaces/draft-IERC6093.sol";
@@ -55,7 +54,9 @@ contract USDX is
     /// @dev The multiplier's fixed-point base: 1e18 is a multiplier of 1.0.
     uint256 private constant BASE = 1e18;
 
+    // A compile-time constant: the string is hashed by the compiler and never stored.
     bytes32 private constant PERMIT_TYPEHASH =
+        // solhint-disable-next-line gas-small-strings
         keccak256("Permit(address owner,address spender,uint256 value,uint256 nonce,uint256 deadline)");
 
     /// @custom:storage-location erc7201:usdx.storage.USDX
@@ -73,10 +74,13 @@ contract USDX is
     bytes32 private constant USDX_STORAGE_LOCATION = 0x2bda4f5999dc3bd4e7b7f2ae20c087e091e889b7fa2af55bdcf96437fa22b400;
 
     /// @notice The reward multiplier changed to `value` (1e18 = 1.0).
+    /// @param value The new multiplier.
     event RewardMultiplier(uint256 indexed value);
     /// @notice `account` can no longer send tokens, nor be burned from.
+    /// @param account The blocked account.
     event AccountBlocked(address indexed account);
     /// @notice `account` may send tokens again.
+    /// @param account The unblocked account.
     event AccountUnblocked(address indexed account);
 
     /// @notice Tokens cannot move while the contract is paused.
@@ -336,8 +340,8 @@ contract USDX is
 
     /// @notice The EIP-712 domain separator permits are signed under.
     /// @return The domain separator for this chain and proxy.
-    // solhint-disable-next-line func-name-mixedcase
-    function DOMAIN_SEPARATOR() external view returns (bytes32) {
+    /// @dev Named by EIP-2612, not by our naming rule.
+    function DOMAIN_SEPARATOR() external view returns (bytes32) { // solhint-disable-line func-name-mixedcase
         return _domainSeparatorV4();
     }
 
@@ -451,11 +455,15 @@ contract USDX is
     // ---------------------------------------------------------------- Internals
 
     function _getUSDXStorage() private pure returns (USDXStorage storage $) {
+        // ERC-7201: the namespaced storage's slot can only be set in assembly.
+        // solhint-disable-next-line no-inline-assembly
         assembly {
             $.slot := USDX_STORAGE_LOCATION
         }
     }
 
+    // The role check is the whole authorisation: an empty body once the modifier has passed.
+    // solhint-disable-next-line no-empty-blocks
     function _authorizeUpgrade(address) internal override onlyRole(UPGRADE_ROLE) {}
 
     function _transfer(address from, address to, uint256 amount) private {

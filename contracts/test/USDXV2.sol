@@ -3,6 +3,7 @@ pragma solidity 0.8.28;
 
 import {USDX} from "../USDX.sol";
 
+/// @title USDXV2
 /// @notice Test-only upgrade of USDX: adds a field in its own namespace, keeps every old one.
 contract USDXV2 is USDX {
     /// @custom:storage-location erc7201:usdx.storage.USDXV2
@@ -32,6 +33,8 @@ contract USDXV2 is USDX {
     }
 
     function _getV2Storage() private pure returns (USDXV2Storage storage $) {
+        // ERC-7201: the namespaced storage's slot can only be set in assembly.
+        // solhint-disable-next-line no-inline-assembly
         assembly {
             $.slot := USDXV2_STORAGE_LOCATION
         }
