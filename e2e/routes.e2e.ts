@@ -49,7 +49,7 @@ const ROUTES: RouteCase[] = [
   { route: "/auth", name: "auth", access: "visitor", ready: heading("Welcome") },
   { route: "/forgot-password", name: "forgot-password", access: "visitor", ready: (p) => p.getByRole("button", { name: "Send Reset Link" }).waitFor() },
   { route: "/no/such/page", name: "not-found", access: "visitor", ready: heading("404 Page Not Found") },
-  // Open signed out (decisions.md): an operator may have no account.
+  // Open signed out (PRODUCT.md section 2, Routes): an operator may have no account.
   { route: "/monitoring", name: "monitoring", access: "visitor", ready: (p) => p.getByRole("list", { name: "Health of each part" }).waitFor() },
   // Open signed out too: an integrator may have no account. Ready once the viewer lists the operations.
   { route: "/docs", name: "docs", access: "visitor", ready: (p) => p.getByRole("button", { name: /^GET \/api\/token / }).waitFor() },

@@ -26,7 +26,7 @@ function renderAt(path: string) {
   return router;
 }
 
-describe("redirect rules (spec section 2)", () => {
+describe("redirect rules (PRODUCT.md section 2)", () => {
   beforeEach(() => {
     useSession.setState({ user: null, ready: true });
     roles.isAdmin = false;

@@ -66,7 +66,7 @@ export const routes: RouteObject[] = [
     ],
   },
   { path: "/auth", element: page(<AuthPage />) },
-  // Open signed out (decisions.md): an operator may have no account. Outside the redirect rules and the frame.
+  // Open signed out (PRODUCT.md section 2, Routes): an operator may have no account. Outside the redirect rules and the frame.
   { path: "/monitoring", element: page(<Monitoring />) },
   // Open signed out too: an integrator may have no account.
   { path: "/docs", element: page(<Docs />) },

@@ -18,7 +18,7 @@ describe("the API client", () => {
     expect(init.body).toBe('{"name":"A"}');
   });
 
-  it("raises 'status: message' with the server's sentence, or the status text when the body is empty (spec section 7)", async () => {
+  it("raises 'status: message' with the server's sentence, or the status text when the body is empty (PRODUCT.md section 7)", async () => {
     vi.stubGlobal("fetch", async () => new Response(JSON.stringify({ success: false, error: "Contact not found - It may have been deleted" }), { status: 404 }));
     await expect(api("/api/contacts/9")).rejects.toThrow(new ApiError(404, "404: Contact not found - It may have been deleted"));
     vi.stubGlobal("fetch", async () => new Response("", { status: 503, statusText: "Service Unavailable" }));

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { formatMultiplier, formatUsdx, movedNote, relativeTime, shortAddress } from "./format";
 
-describe("formatting (spec section 9)", () => {
+describe("formatting (PRODUCT.md section 9)", () => {
   it("shows balances to 2 decimals and the multiplier to 4, rounding down, without floating point", () => {
     expect(formatUsdx(123_456789012345678901n)).toBe("123.45");
     expect(formatUsdx(10n ** 30n + 9n)).toBe("1000000000000.00");

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { checkAddress, checkAmount, checkMultiplier, checkRole, checkTransferAmount } from "./validation";
 
-describe("spec section 5's form rules", () => {
+describe("PRODUCT.md section 5's form rules", () => {
   it("accepts 0x and exactly 40 hex characters, answering the checksummed address", () => {
     expect(checkAddress("0x14dc79964da2c08b23698b3d3cc7ca32193d9955")).toEqual({ ok: true, value: "0x14dC79964da2C08b23698B3D3cc7Ca32193d9955" });
     for (const bad of ["", "0x123", "14dc79964da2c08b23698b3d3cc7ca32193d9955", "0x14dc79964da2c08b23698b3d3cc7ca32193d995g"]) {

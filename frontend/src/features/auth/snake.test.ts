@@ -44,7 +44,7 @@ const GRIDS: [number, number][] = [
   [6, 2],
 ];
 
-describe("snake constants (spec section 9)", () => {
+describe("snake constants (PRODUCT.md section 9)", () => {
   it("steps every 8 frames on a 20 px grid after 3 s, with 5 cells", () => {
     expect(SNAKE_STEP_FRAMES).toBe(8);
     expect(SNAKE_GRID_PX).toBe(20);

@@ -97,7 +97,7 @@ async function loadRecipients(user: UserEvent) {
   return screen.findByRole("button", { name: /^Pay / });
 }
 
-describe("Payments: starting a batch (spec section 5)", () => {
+describe("Payments: starting a batch (PRODUCT.md section 5)", () => {
   it("says 'Cannot process payments' without a wallet", async () => {
     const { api } = batchServer(parsedOf(2), [2]);
     const { user } = renderPage(<PaymentsPage />);
@@ -358,7 +358,7 @@ describe("Payments: a chunk that fails, and Try Again", () => {
   });
 });
 
-describe("Payments: the status poll (spec section 4)", () => {
+describe("Payments: the status poll (PRODUCT.md section 4)", () => {
   const job = () => {
     const answer = executeAnswer([2]);
     return { jobId: JOB_ID, totalAmount: answer.totalAmount, totalAmountRaw: answer.totalAmountRaw, recipients: 2, chunks: answer.chunks };

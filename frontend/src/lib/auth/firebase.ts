@@ -81,7 +81,7 @@ export async function signUpWithEmail(email: string, password: string): Promise<
   }
 }
 
-/** Decisions.md: a real reset email (the emulator prints the link in its log). */
+/** PRODUCT.md section 2: a real reset email (the emulator prints the link in its log). */
 export async function sendPasswordReset(email: string): Promise<void> {
   try {
     await sendPasswordResetEmail(requireAuth(), email.trim());

@@ -3,7 +3,7 @@ import { AuthFailure, signInFailure, signUpFailure, walletAuthFailure } from "./
 
 const firebaseError = (code: string) => Object.assign(new Error(`Firebase: Error (${code}).`), { code });
 
-describe("sign-in error texts (spec section 8)", () => {
+describe("sign-in error texts (PRODUCT.md section 8)", () => {
   it.each([
     ["auth/wrong-password", "Invalid password"],
     ["auth/invalid-credential", "Invalid password"],

@@ -68,7 +68,7 @@ function failure(table: Record<string, string>, fallback: string, useOwnMessage:
 export const signInFailure = failure(SIGN_IN, "Failed to sign in", true);
 /** Sign-up: the spec's texts, else 'Failed to sign up'. */
 export const signUpFailure = failure(SIGN_UP, "Failed to sign up", false);
-/** Password reset (decisions.md: a real reset): the same kind of sentences. */
+/** Password reset (PRODUCT.md section 2: a real reset): the same kind of sentences. */
 export const resetFailure = failure(RESET, "Failed to send the reset link", true);
 /** Wallet sign-in: the server's sentence (it starts 'Invalid custom token' or 'Token mismatch'), else the spec's fallback. */
 export const walletAuthFailure = failure(COMMON, "Failed to authenticate wallet", true);

@@ -1,6 +1,6 @@
 /**
  * The Sign-In with Ethereum (EIP-4361) message the wallet signs. The server issues the nonce and
- * checks the domain, chain, expiry and signature (decisions.md: not the spec's replayable phrase).
+ * checks the domain, chain, expiry and signature (PRODUCT.md section 1: not a replayable fixed phrase).
  */
 
 export interface SiweFields {

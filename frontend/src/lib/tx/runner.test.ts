@@ -160,7 +160,7 @@ describe("on a network whose blocks are final only some blocks deep (Sepolia)", 
 });
 
 describe("the status modal's state", () => {
-  it("hiding resets it to pending with no message or hash (spec section 4)", () => {
+  it("hiding resets it to pending with no message or hash (PRODUCT.md section 4)", () => {
     useTxModal.setState({ isOpen: true, status: "error", errorMessage: "x", transactionHash: "0x1", action: "a" });
     useTxModal.getState().hide();
     expect(useTxModal.getState()).toMatchObject({ isOpen: false, status: "pending", errorMessage: null, transactionHash: null });

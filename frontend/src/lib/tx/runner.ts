@@ -12,7 +12,7 @@ import { awaitConfirmations, RevertedError } from "./confirmations";
 import { usePendingEntries, type PendingEntry } from "./pending";
 
 /**
- * The one transaction runner (house-style.md, after Scaffold-ETH's transactor). Every write is
+ * The one transaction runner (after Scaffold-ETH's transactor). Every write is
  * "build the call, run it here": the runner checks the wallet and the network, shows the status
  * modal, waits for the receipt (and, on Sepolia, for the blocks that make it final), raises the success or failure toast with the contract's error in
  * words, and refreshes what changed. Forms only validate and build calls.

@@ -76,7 +76,7 @@ describe("moving the wallet to the configured chain", () => {
   });
 });
 
-describe("connecting and disconnecting (spec sections 4 and 8)", () => {
+describe("connecting and disconnecting (PRODUCT.md sections 4 and 8)", () => {
   it("connects: checksummed address, chain, remembered flag and 'Wallet Connected' with the short address", async () => {
     const { provider } = fakeWallet({ eth_requestAccounts: () => [ALICE.toLowerCase()], eth_chainId: () => "0xaa36a7" });
     expect(await connectWallet({ id: "io.metamask", name: "MetaMask", provider }, sepolia)).toBe(true);

@@ -10,7 +10,7 @@ import { BusyLabel, EmailField, FormError, linkClass } from "../components/field
 import { useAuthAction } from "../useAuthAction";
 
 /**
- * Reset Password (/forgot-password, no page frame). Decisions.md: a real reset email through
+ * Reset Password (/forgot-password, no page frame). PRODUCT.md section 2: a real reset email through
  * Firebase instead of the spec's simulation; the toast and the return to /login stay as specified.
  */
 export default function ForgotPasswordPage() {

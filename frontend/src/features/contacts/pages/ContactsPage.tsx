@@ -19,7 +19,7 @@ export const SEARCH_DEBOUNCE_MS = 250;
 /** The add/edit dialog: closed, adding, or editing one contact. */
 type Editing = { contact: Contact | null } | null;
 
-/** /contacts: the signed-in user's address book, kept by the server (decisions.md). */
+/** /contacts: the signed-in user's address book, kept by the server (PRODUCT.md section 2, Contacts). */
 export default function ContactsPage() {
   const [search, setSearch] = useState("");
   const query = useDebouncedValue(search.trim(), SEARCH_DEBOUNCE_MS);

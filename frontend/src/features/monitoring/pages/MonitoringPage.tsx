@@ -59,7 +59,7 @@ function BuildInfo({ build, replica }: Pick<MonitoringAnswer, "build" | "replica
 
 /**
  * /monitoring ('CI/CD Monitoring' in the footer): the service's health, live figures and build,
- * for an operator. Open signed out (decisions.md); the server shows nothing secret here.
+ * for an operator. Open signed out (PRODUCT.md section 2, Routes); the server shows nothing secret here.
  */
 export default function MonitoringPage() {
   const query = useMonitoring();

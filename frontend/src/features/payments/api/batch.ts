@@ -1,6 +1,6 @@
 import { ApiError, call, endpointUrl } from "@/lib/api";
 
-/** A recipient as the execute call takes it: each row with its own amount (decisions.md). */
+/** A recipient as the execute call takes it: each row with its own amount (PRODUCT.md section 2, Payments). */
 export interface PaymentRow {
   name: string;
   address: string;
