@@ -12,6 +12,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseUnits } from "ethers";
 import { USDX__factory } from "@bindings";
+import type { Api } from "@common/api";
+import type { AnswerOf } from "@common/api/endpoint";
 import { readManifest } from "@common/manifestFile";
 import { openDatabase } from "../src/db/client";
 import { DATABASE_UNAVAILABLE } from "../src/errors";
@@ -33,9 +35,12 @@ async function transfers(count: number): Promise<void> {
   for (let i = 0; i < count; i++) await (await usdx.transfer(seeded("bob").address, parseUnits("0.01", 18))).wait();
 }
 
-async function json(url: string): Promise<{ status: number; body: any }> {
+/** GET /api/health's report (its 503 answers the same report, degraded). */
+type Health = AnswerOf<Api["GET /api/health"]>;
+
+async function json(url: string): Promise<{ status: number; body: Health }> {
   const res = await fetch(url, { signal: AbortSignal.timeout(5000) });
-  return { status: res.status, body: await res.json() };
+  return { status: res.status, body: (await res.json()) as Health };
 }
 
 async function isLeader(url: string): Promise<boolean | null> {
