@@ -134,7 +134,7 @@ export async function request<T = LooseJson>(base: ApiBase, method: string, path
     checkAnswer(method, path, res.status, body, res.headers.get("content-type"));
     return { status: res.status, body: body as T };
   } catch (error) {
-    if (abort.signal.aborted) throw new Error(`${method} ${path} hung: no answer within ${HANG_LIMIT_MS / 1000} s`);
+    if (abort.signal.aborted) throw new Error(`${method} ${path} hung: no answer within ${HANG_LIMIT_MS / 1000} s`, { cause: error });
     throw error;
   } finally {
     clearTimeout(timer);
