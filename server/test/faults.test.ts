@@ -81,7 +81,7 @@ class RpcProxy {
   ) {}
 
   static async start(target: string): Promise<RpcProxy> {
-    let proxy!: RpcProxy;
+    // The handlers reach the proxy, made once the server listens; no request comes before start returns the URL.
     const server = http.createServer(async (req, res) => {
       let text = "";
       for await (const chunk of req) text += chunk;
@@ -103,7 +103,7 @@ class RpcProxy {
       socket.once("close", () => proxy.sockets.delete(socket));
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
-    proxy = new RpcProxy(server, `http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+    const proxy = new RpcProxy(server, `http://127.0.0.1:${(server.address() as AddressInfo).port}`);
     return proxy;
   }
 
@@ -353,7 +353,7 @@ describe("Server faults", () => {
 
     /** The index equals the chain, and what the API says of it agrees with the node. */
     async function expectIndexIsTheChain(abandoned: string[]) {
-      expect(abandoned, "the abandoned fork had events").not.to.be.empty;
+      expect(abandoned, "the abandoned fork had events").not.to.have.lengthOf(0);
       const chain = await untilIndexEqualsChain(server.services.db.db);
       expect(chain.filter((k) => abandoned.includes(k)), "events of the abandoned fork").to.deep.equal([]);
       const { proxy: token, batchPayments, deploymentBlock } = manifest();

@@ -22,7 +22,6 @@ import { createLogger } from "../src/logger";
 import { call, provider, seeded, stack, startTestServer, testConfig, testPostgres, until, untilIndexEqualsChain } from "./helpers";
 import { killServerProcesses, startServerProcess } from "./serverProcess";
 
-const ROOT = path.resolve(__dirname, "..", "..");
 /** The bound on a takeover. */
 const TAKEOVER_MS = 10_000;
 
@@ -70,7 +69,7 @@ class DatabaseLink {
   ) {}
 
   static async open(targetPort: number): Promise<DatabaseLink> {
-    let link!: DatabaseLink;
+    // The handler reaches the link, made once the server listens; no connection comes before open returns the port.
     const server = net.createServer((socket) => {
       if (link.cutOff) return socket.destroy();
       const upstream = net.connect(targetPort, "127.0.0.1");
@@ -86,7 +85,7 @@ class DatabaseLink {
       socket.pipe(upstream).pipe(socket);
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    link = new DatabaseLink(server, (server.address() as net.AddressInfo).port);
+    const link = new DatabaseLink(server, (server.address() as net.AddressInfo).port);
     return link;
   }
 
