@@ -29,7 +29,7 @@ export interface DecodedContractError {
 export function decodeRevertData(data: string): DecodedContractError | null {
   if (!/^0x[0-9a-fA-F]{8}/.test(data)) return null;
   for (const iface of INTERFACES) {
-    let parsed: ErrorDescription | null = null;
+    let parsed: ErrorDescription | null;
     try {
       parsed = iface.parseError(data);
     } catch {

@@ -29,7 +29,7 @@ export function readManifest(network: string, env: NodeJS.ProcessEnv = process.e
   try {
     parsed = JSON.parse(readFileSync(file, "utf8"));
   } catch (e) {
-    throw new Error(`${file} is not valid JSON: ${(e as Error).message}`);
+    throw new Error(`${file} is not valid JSON: ${(e as Error).message}`, { cause: e });
   }
   return validateManifest(parsed, file);
 }

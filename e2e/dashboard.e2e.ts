@@ -23,7 +23,7 @@ const shown = (value: bigint, places = 2) => grouped(formatTokenAmount(value, pl
 /** Waits (up to 10 s) until the element's normalised text equals `expected`; fails showing the last text. */
 async function expectText(locator: Locator, expected: string): Promise<void> {
   const deadline = Date.now() + 10_000;
-  let last = "";
+  let last: string;
   for (;;) {
     last = ((await locator.textContent({ timeout: 10_000 })) ?? "").replace(/\s+/g, " ").trim();
     if (last === expected || Date.now() > deadline) break;

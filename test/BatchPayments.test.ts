@@ -9,7 +9,7 @@ const REF = encodeBytes32String("job-42/chunk-0");
 
 /** Ten fresh recipients with ten different amounts (1.01, 2.02, ... 10.10 USDX). */
 function tenPayments() {
-  const recipients = Array.from({ length: 10 }, (_, i) => ethers.Wallet.createRandom().address);
+  const recipients = Array.from({ length: 10 }, () => ethers.Wallet.createRandom().address);
   const amounts = recipients.map((_, i) => usd(((i + 1) * 1.01).toFixed(2)));
   return { recipients, amounts, total: amounts.reduce((a, b) => a + b, 0n) };
 }

@@ -18,6 +18,7 @@ import type { DeploymentManifest } from "@common/manifest";
 import { ROLES } from "@common/roles";
 import { TOKEN_DECIMALS, TOKEN_NAME, TOKEN_SYMBOL } from "@common/token";
 import { DEPLOYER, HARDHAT, RunningNode, deployToStandIn, run, startStandIn } from "../scripts/lib/standIn";
+import { withoutColours } from "./helpers/terminal";
 
 let node: RunningNode;
 let url: string;
@@ -47,7 +48,7 @@ async function adoptCli(args: string[], dir: string, key: string) {
     DEPLOYMENTS_DIR: dir,
   });
   // Under `npm test` Hardhat colours its output; the sentences are checked without the colour codes.
-  return { code: ran.code, output: ran.output.replace(/\x1b\[[0-9;]*m/g, "") };
+  return { code: ran.code, output: withoutColours(ran.output) };
 }
 
 /** Runs `body`, which must refuse with `message`, and checks the deployer sent nothing. */

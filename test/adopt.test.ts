@@ -19,6 +19,7 @@ import { SEPOLIA } from "@common/networks";
 import { TOKEN_NAME, TOKEN_SYMBOL } from "@common/token";
 import { rpc } from "../server/test/stack";
 import { HARDHAT, QUIET, ROOT, RunningNode, deployToStandIn, startStandIn } from "../scripts/lib/standIn";
+import { withoutColours } from "./helpers/terminal";
 
 interface Ran {
   code: number | null;
@@ -33,8 +34,7 @@ function run(command: string, args: string[], env: Record<string, string>): Prom
     child.stdout.on("data", (d) => (stdout += d));
     child.stderr.on("data", (d) => (stderr += d));
     // Under `npm test` Hardhat colours its output; the sentences are checked without the colour codes.
-    const plain = (text: string) => text.replace(/\x1b\[[0-9;]*m/g, "");
-    child.once("exit", (code) => resolve({ code, stdout: plain(stdout), stderr: plain(stderr) }));
+    child.once("exit", (code) => resolve({ code, stdout: withoutColours(stdout), stderr: withoutColours(stderr) }));
   });
 }
 

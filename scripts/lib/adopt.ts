@@ -151,7 +151,7 @@ function parseOption(flag: string, input: string): string {
   try {
     return parseAddress(input);
   } catch (error) {
-    throw new Error(`${flag} ${(error as Error).message}.`);
+    throw new Error(`${flag} ${(error as Error).message}.`, { cause: error });
   }
 }
 
@@ -220,6 +220,7 @@ async function findDeploymentBlock(provider: Provider, proxy: string, latest: nu
       const reason = (error as { shortMessage?: string }).shortMessage ?? (error as Error).message;
       throw new Error(
         `The node could not read ${proxy}'s code at block ${middle} (${reason}): adopt needs an RPC URL that serves past state (an archive node).`,
+        { cause: error },
       );
     }
     if (code === "0x") low = middle + 1;

@@ -1,6 +1,7 @@
 import type { ErrorAnswer } from "@common/api/endpoint";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
+import { config as loadDotenv } from "dotenv";
 import type { Server } from "node:http";
 import type { Duplex } from "node:stream";
 import { createApp } from "./app";
@@ -114,7 +115,7 @@ function missingDashboard(config: Config): string | null {
 
 if (require.main === module) {
   // A .env beside package.json may set what the environment does not (see .env.example).
-  require("dotenv").config({ path: path.resolve(__dirname, "..", "..", ".env") });
+  loadDotenv({ path: path.resolve(__dirname, "..", "..", ".env") });
   // npm run serve: the dashboard is the point, so no build stops the server instead of a log line.
   const serving = process.argv.includes("--dashboard");
   let config: Config;

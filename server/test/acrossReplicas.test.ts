@@ -13,6 +13,7 @@ import path from "node:path";
 import { Wallet, formatUnits, getAddress, hexlify, parseUnits, randomBytes } from "ethers";
 import { BatchPayments__factory, USDX__factory } from "@bindings";
 import { readManifest } from "@common/manifestFile";
+import type { BankAccount, ChunkDetail, Deposit, HistoryEntry, RecipientDetail } from "@common/apiTypes";
 import { startServer, RunningServer } from "../src/index";
 import { createLogger } from "../src/logger";
 import { BatchPlan, call, emailUser, revert, seeded, snapshot, stack, testConfig, testPostgres, walletUser } from "./helpers";
@@ -79,7 +80,7 @@ describe("Across replicas: two servers on one PostgreSQL database", function () 
     expect(token.body.totalSupply).to.equal(supply.toString());
     expect(token.body.blockNumber).to.be.at.least(mint!.blockNumber);
     expect(chart.body.points.at(-1).totalSupply).to.equal(formatUnits(supply, 18));
-    expect(history.body.items.map((e: any) => e.hash)).to.deep.equal([mint!.hash]);
+    expect(history.body.items.map((e: HistoryEntry) => e.hash)).to.deep.equal([mint!.hash]);
     // And the same answers as the leader's.
     for (const p of reads) expect((await call(b, "GET", p)).body, p).to.deep.equal((await call(a, "GET", p)).body);
   });
@@ -93,7 +94,7 @@ describe("Across replicas: two servers on one PostgreSQL database", function () 
     const plan = started.body as unknown as BatchPlan;
     const status = (server: RunningServer) => call(server, "GET", `/api/batch/${plan.jobId}?offset=0&limit=10`, { token: idToken });
     // B keeps its answer: pending, nothing reported.
-    expect((await status(b)).body.chunks.map((c: any) => c.status)).to.deep.equal(["pending"]);
+    expect((await status(b)).body.chunks.map((c: ChunkDetail) => c.status)).to.deep.equal(["pending"]);
 
     await (await USDX__factory.connect(manifest().proxy, alice).approve(manifest().batchPayments, plan.totalAmountRaw)).wait();
     const chunk = plan.chunks[0];
@@ -101,7 +102,7 @@ describe("Across replicas: two servers on one PostgreSQL database", function () 
     const reported = await call(a, "POST", `/api/batch/${plan.jobId}/transactions`, { token: idToken, body: { chunkIndex: 0, txHash: paid!.hash } });
     expect(reported.status).to.equal(200);
     const submitted = await status(b);
-    expect(submitted.body.chunks.map((c: any) => [c.status, c.txHash])).to.deep.equal([["submitted", paid!.hash]]);
+    expect(submitted.body.chunks.map((c: ChunkDetail) => [c.status, c.txHash])).to.deep.equal([["submitted", paid!.hash]]);
     expect(submitted.body.job.txHashes).to.deep.equal([paid!.hash]);
 
     // The leader's watcher confirms it: B says so at once, recipients paid.
@@ -109,7 +110,7 @@ describe("Across replicas: two servers on one PostgreSQL database", function () 
     await a.services.batchWatcher.runOnce();
     const done = await status(b);
     expect(done.body.job).to.include({ status: "completed", recipientsPaid: 2 });
-    expect(done.body.recipients.map((r: any) => r.status)).to.deep.equal(["paid", "paid"]);
+    expect(done.body.recipients.map((r: RecipientDetail) => r.status)).to.deep.equal(["paid", "paid"]);
     expect(done.body).to.deep.equal((await status(a)).body);
   });
 
@@ -128,13 +129,13 @@ describe("Across replicas: two servers on one PostgreSQL database", function () 
 
     const account = await on(b).post("/bank/accounts", { name: "Everyday", type: "checking", accountNumber: "000123456789", routingNumber: "021000021" });
     expect(account.status).to.equal(201);
-    expect((await on(a).get("/bank/accounts")).body.accounts.map((x: any) => x.id)).to.deep.equal([account.body.account.id]);
+    expect((await on(a).get("/bank/accounts")).body.accounts.map((x: BankAccount) => x.id)).to.deep.equal([account.body.account.id]);
     expect((await on(a).post("/bank/wallets", { name: "Mine", address: randomAddress() })).status).to.equal(201);
     const deposit = await on(a).post("/bank/deposits", { bankAccountId: account.body.account.id, amount: "20.30" });
     expect(deposit.status, JSON.stringify(deposit.body)).to.equal(201);
     const id = deposit.body.deposit.id;
     expect((await on(b).get(`/bank/deposits/${id}`)).body.deposit.id).to.equal(id);
-    expect((await on(b).get("/bank/deposits")).body.deposits.map((d: any) => d.id)).to.deep.equal([id]);
+    expect((await on(b).get("/bank/deposits")).body.deposits.map((d: Deposit) => d.id)).to.deep.equal([id]);
     // As the leader's worker moves it, both say the same at every moment it is asked.
     for (let i = 0; i < 20; i++) {
       const [fromA, fromB] = [await on(a).get(`/bank/deposits/${id}`), await on(b).get(`/bank/deposits/${id}`)];

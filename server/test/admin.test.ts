@@ -1,5 +1,6 @@
 import { expect } from "chai";
 import { Wallet } from "ethers";
+import type { AuditEntry } from "@common/apiTypes";
 import { auditLog } from "../src/db/schema";
 import type { RunningServer } from "../src/index";
 import { call, emailUser, startTestServer, walletUser } from "./helpers";
@@ -25,9 +26,9 @@ describe("POST /api/reward-multiplier and GET /api/audit", () => {
     expect(answer.body.success).to.equal(true);
     const { idToken } = await walletUser(server, admin as unknown as Wallet);
     const audit = await call(server, "GET", "/api/audit", { token: idToken });
-    const entry = audit.body.entries.find((e: any) => e.id === answer.body.id);
+    const entry = audit.body.entries.find((e: AuditEntry) => e.id === answer.body.id);
     expect(entry).to.include({ uid: user.uid, email: user.email, wallet: null, action: "reward-multiplier" });
-    expect(entry.details).to.deep.equal({ operation: "set", value: "1.0125", valueRaw: "1012500000000000000" });
+    expect(entry?.details).to.deep.equal({ operation: "set", value: "1.0125", valueRaw: "1012500000000000000" });
   });
 
   it("accepts 'add' with a small increment", async () => {

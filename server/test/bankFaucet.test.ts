@@ -6,6 +6,7 @@
  */
 import { expect } from "chai";
 import { eq } from "drizzle-orm";
+import type { BankWallet } from "@common/apiTypes";
 import { bankWalletChallenges, bankWallets, deposits } from "../src/db/schema";
 import { type RunningServer } from "../src/index";
 import { call, emailUser, revert, snapshot, stack, startTestServer, until, walletUser } from "./helpers";
@@ -95,8 +96,8 @@ describe("Mock bank as a test faucet (MOCK_BANK=faucet)", function () {
       const verified = await bankOf(server)(alice).post(`/wallets/${added.id}/verify`, { challenge: proof.challenge, signature: proof.signature });
       expect(verified.status, JSON.stringify(verified.body)).to.equal(200);
       expect(verified.body.wallet).to.include({ id: added.id, verified: true, verifiedBy: "signature" });
-      const listed = (await bankOf(server)(alice).get("/wallets")).body.wallets.find((w: any) => w.id === added.id);
-      expect(listed.verified).to.equal(true);
+      const listed = (await bankOf(server)(alice).get("/wallets")).body.wallets.find((w: BankWallet) => w.id === added.id);
+      expect(listed?.verified).to.equal(true);
       const deposit = await bankOf(server)(alice).post("/deposits", { bankAccountId: aliceAccount, amount: "1", walletId: added.id });
       expect(deposit.status).to.equal(201);
     });

@@ -3,6 +3,7 @@ import { expect } from "chai";
 import { Wallet, ZeroAddress } from "ethers";
 import { USDX__factory } from "@bindings";
 import { readManifest } from "@common/manifestFile";
+import type { BankAccount, BankWallet } from "@common/apiTypes";
 import { type RunningServer } from "../src/index";
 import { call, provider, stack } from "./helpers";
 
@@ -37,7 +38,7 @@ export async function verifiedAccount(server: RunningServer, user: User): Promis
   const answer = await as.post("/accounts", { name: "Checking", type: "checking", accountNumber: "000123456789", routingNumber: "021000021" });
   expect(answer.status, JSON.stringify(answer.body)).to.equal(201);
   const listed = await as.get("/accounts");
-  expect(listed.body.accounts.find((a: any) => a.id === answer.body.account.id).status).to.equal("verified");
+  expect(listed.body.accounts.find((a: BankAccount) => a.id === answer.body.account.id)?.status).to.equal("verified");
   return answer.body.account.id;
 }
 
@@ -49,7 +50,7 @@ export async function signedChallenge(server: RunningServer, user: User, wallet:
 }
 
 /** Adds `wallet` to `user`'s wallets with a signed challenge. */
-export async function provedWallet(server: RunningServer, user: User, wallet: Wallet, name = "Proved"): Promise<any> {
+export async function provedWallet(server: RunningServer, user: User, wallet: Wallet, name = "Proved"): Promise<BankWallet> {
   const { challenge, signature } = await signedChallenge(server, user, wallet);
   const added = await bankOf(server)(user).post("/wallets", { name, address: wallet.address, challenge, signature });
   expect(added.status, JSON.stringify(added.body)).to.equal(201);

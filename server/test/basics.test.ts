@@ -1,8 +1,12 @@
 import { expect } from "chai";
 import type { RunningServer } from "../src/index";
 import { SEEDED_ACCOUNTS } from "@common/seedAccounts";
+import type { DashboardConfig } from "@common/apiTypes";
 import { call, DASHBOARD_ORIGIN, stack, startTestServer } from "./helpers";
 import { rpc } from "./stack";
+
+/** One of the development wallet's accounts, as GET /api/config lists them. */
+type DevAccount = NonNullable<DashboardConfig["devAccounts"]>[number];
 
 describe("API basics", () => {
   let server: RunningServer;
@@ -55,7 +59,7 @@ describe("API basics", () => {
       for (const account of body.devAccounts) {
         expect(account.address.toLowerCase(), account.name).to.equal(nodeAccounts[SEEDED_ACCOUNTS.find((a) => a.name === account.name)!.index]);
       }
-      expect(body.devAccounts.find((a: any) => a.name === "minter").roles).to.deep.equal(["MINTER_ROLE"]);
+      expect(body.devAccounts.find((a: DevAccount) => a.name === "minter")?.roles).to.deep.equal(["MINTER_ROLE"]);
     });
   });
 

@@ -1,5 +1,6 @@
 import { expect } from "chai";
 import { getAddress, hexlify, randomBytes } from "ethers";
+import type { ParsedRecipients, RecipientProblem } from "@common/apiTypes";
 import type { RunningServer } from "../src/index";
 import { call, emailUser, startTestServer } from "./helpers";
 
@@ -57,14 +58,14 @@ describe("POST /api/batch/parse-csv", () => {
     ];
     const answer = await parseCsv(rows.join("\n"));
     expect(answer.status).to.equal(200);
-    const invalid = answer.body.data.invalidEntries as any[];
+    const invalid = answer.body.data.invalidEntries as ParsedRecipients["invalidEntries"];
     const byLine = Object.fromEntries(invalid.map((e) => [e.line, e]));
-    expect(answer.body.data.validRecipients.map((r: any) => r.line)).to.deep.equal([2]);
+    expect(answer.body.data.validRecipients.map((r: ParsedRecipients["validRecipients"][number]) => r.line)).to.deep.equal([2]);
     expect(byLine[3]).to.deep.include({ reason: "Invalid Ethereum address", name: "short", address: "0x1234", amount: "1" });
     for (const line of [4, 5, 6, 7, 8]) expect(byLine[line].reason, `line ${line}`).to.equal("Invalid amount");
     expect(byLine[4].errors[0].detail).to.match(/greater than 0/);
     expect(byLine[7].errors[0].detail).to.match(/19 decimals/);
-    expect(byLine[9].errors.map((e: any) => [e.field, e.reason])).to.deep.equal([
+    expect(byLine[9].errors.map((e: RecipientProblem) => [e.field, e.reason])).to.deep.equal([
       ["address", "Invalid Ethereum address"],
       ["amount", "Invalid amount"],
     ]);

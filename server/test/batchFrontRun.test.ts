@@ -2,6 +2,7 @@ import { expect } from "chai";
 import { eq } from "drizzle-orm";
 import { HDNodeWallet, getAddress, hexlify, parseUnits, randomBytes } from "ethers";
 import { BatchPayments__factory, USDX__factory } from "@bindings";
+import type { ChunkDetail, RecipientDetail } from "@common/apiTypes";
 import { batchJobs, batchRecipients } from "../src/db/schema";
 import type { RunningServer } from "../src/index";
 import { BatchPlan, call, emailUser, PlanChunk, revert, seeded, snapshot, startTestServer, walletUser } from "./helpers";
@@ -76,7 +77,7 @@ describe("batch payments: a copied payment reference (front-running)", () => {
     await settle();
     let seen = await detail(plan.jobId);
     expect(seen.job).to.include({ status: "processing", error: null, payer: alice.address });
-    expect(seen.chunks.map((c: any) => c.status)).to.deep.equal(["pending", "pending"]);
+    expect(seen.chunks.map((c: ChunkDetail) => c.status)).to.deep.equal(["pending", "pending"]);
 
     // The real payments: chunk 0 reported by the dashboard, chunk 1 found by its reference alone.
     const real0 = await payChunk(alice, c0);
@@ -86,11 +87,11 @@ describe("batch payments: a copied payment reference (front-running)", () => {
 
     seen = await detail(plan.jobId);
     expect(seen.job).to.include({ status: "completed", recipientsPaid: 3, error: null, payer: alice.address });
-    expect(seen.chunks.map((c: any) => [c.status, c.txHash])).to.deep.equal([
+    expect(seen.chunks.map((c: ChunkDetail) => [c.status, c.txHash])).to.deep.equal([
       ["confirmed", real0],
       ["confirmed", real1],
     ]);
-    expect(seen.recipients.map((r: any) => [r.status, r.txHash])).to.deep.equal([
+    expect(seen.recipients.map((r: RecipientDetail) => [r.status, r.txHash])).to.deep.equal([
       ["paid", real0],
       ["paid", real0],
       ["paid", real1],

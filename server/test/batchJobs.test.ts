@@ -6,6 +6,7 @@ import path from "node:path";
 import { HDNodeWallet, Signature, getAddress, hexlify, keccak256, parseUnits, randomBytes } from "ethers";
 import { BatchPayments__factory, USDX__factory } from "@bindings";
 import { PERMIT_TYPES, permitDomain } from "@common/permit";
+import type { ChunkDetail, ChunkPlan, JobSummary } from "@common/apiTypes";
 import { batchJobs, batchRecipients } from "../src/db/schema";
 import type { RunningServer } from "../src/index";
 import { BatchPlan, call, emailUser, provider, revert, seeded, snapshot, startTestServer, walletUser } from "./helpers";
@@ -108,10 +109,10 @@ describe("batch payment jobs: /api/batch/execute, transactions, status, history"
 
     const detail = await call(server, "GET", `/api/batch/${plan.jobId}`, { token: aliceToken });
     expect(detail.status).to.equal(200);
-    expect(detail.body.chunks.map((c: any) => c.status)).to.deep.equal(["confirmed", "confirmed", "confirmed"]);
+    expect(detail.body.chunks.map((c: ChunkDetail) => c.status)).to.deep.equal(["confirmed", "confirmed", "confirmed"]);
     expect(detail.body.recipients[11]).to.deep.include({ position: 11, chunkIndex: 2, name: "Payee 11", amount: "12.115", status: "paid", txHash: tx2 });
     const history = await call(server, "GET", "/api/batch", { token: aliceToken });
-    expect(history.body.jobs.map((j: any) => j.jobId)).to.include(plan.jobId);
+    expect(history.body.jobs.map((j: JobSummary) => j.jobId)).to.include(plan.jobId);
 
     // Reporting the same transaction again changes nothing; another transaction for a paid chunk is refused.
     expect((await report(plan.jobId, 2, tx2)).status).to.equal(200);
@@ -222,7 +223,7 @@ describe("batch payment jobs: /api/batch/execute, transactions, status, history"
       const started = await execute(body, other, big);
       expect(started.status).to.equal(201);
       // The default chunk: as many as fit under the per-transaction gas cap.
-      expect(started.body.chunks.map((c: any) => c.recipients.length).slice(0, 2)).to.deep.equal([564, 564]);
+      expect(started.body.chunks.map((c: ChunkPlan) => c.recipients.length).slice(0, 2)).to.deep.equal([564, 564]);
       expect(started.body.chunks).to.have.length(18);
       expect(started.body.totalAmount).to.equal("100");
     } finally {
@@ -238,7 +239,7 @@ describe("batch payment jobs: /api/batch/execute, transactions, status, history"
     const hijack = await report(mine.jobId, 0, `0x${"ab".repeat(32)}`, other);
     expect(hijack.status).to.equal(404);
     const list = await call(server, "GET", "/api/batch", { token: other });
-    expect(list.body.jobs.map((j: any) => j.jobId)).not.to.include(mine.jobId);
+    expect(list.body.jobs.map((j: JobSummary) => j.jobId)).not.to.include(mine.jobId);
     const detail = await call(server, "GET", `/api/batch/${mine.jobId}`, { token: aliceToken });
     expect(detail.body.chunks[0]).to.include({ status: "pending", txHash: null });
   });

@@ -1,9 +1,10 @@
 import { expect } from "chai";
-import { formatUnits, parseUnits } from "ethers";
+import { type BaseContract, formatUnits, parseUnits } from "ethers";
 import { USDX__factory } from "@bindings";
 import { readManifest } from "@common/manifestFile";
 import { ROLE_NAMES, ROLES } from "@common/roles";
 import { SEEDED_ACCOUNTS, seededAccount } from "@common/seedAccounts";
+import type { ContractEvent, HistoryEntry, RoleHolders } from "@common/apiTypes";
 import type { RunningServer } from "../src/index";
 import { call, provider, revert, signer, snapshot, stack, startTestServer } from "./helpers";
 
@@ -59,7 +60,7 @@ describe("Chain reads", () => {
       const { status, body } = await call(server, "GET", "/api/events");
       expect(status).to.equal(200);
       expect(body.events).to.have.length(10);
-      const keys = body.events.map((e: any) => e.blockNumber * 1000 + e.logIndex);
+      const keys = body.events.map((e: ContractEvent) => e.blockNumber * 1000 + e.logIndex);
       expect(keys).to.deep.equal([...keys].sort((a, b) => b - a));
       const newest = body.events[0];
       expect(newest).to.include({ name: "AccountBlocked", signature: "AccountBlocked(address)", contract: "USDX" });
@@ -70,13 +71,14 @@ describe("Chain reads", () => {
     });
 
     it("pages with the cursor through every event, nothing lost or repeated", async () => {
-      const all = await usdx().queryFilter("*" as any, readManifest("localhost", { DEPLOYMENTS_DIR: stack().deploymentsDir }).deploymentBlock);
+      // Every log of the token: "*" is a name only the untyped contract's queryFilter takes.
+      const all = await (usdx() as BaseContract).queryFilter("*", readManifest("localhost", { DEPLOYMENTS_DIR: stack().deploymentsDir }).deploymentBlock);
       const seen: string[] = [];
       let query = "limit=7";
       for (let page = 0; page < 50; page++) {
         const { body } = await call(server, "GET", `/api/events?${query}`);
         expect(body.events.length).to.be.at.most(7);
-        seen.push(...body.events.map((e: any) => `${e.blockNumber}-${e.logIndex}`));
+        seen.push(...body.events.map((e: ContractEvent) => `${e.blockNumber}-${e.logIndex}`));
         if (!body.range.hasMore) {
           expect(body.cursor).to.equal(null);
           break;
@@ -107,10 +109,10 @@ describe("Chain reads", () => {
     it("filters by the screen's labels and by event names alike", async () => {
       const byLabel = await call(server, "GET", "/api/events?eventName=RewardMultiplierUpdated&limit=100");
       const byName = await call(server, "GET", "/api/events?eventName=RewardMultiplier&limit=100");
-      expect(byLabel.body.events.map((e: any) => e.args.value)).to.deep.equal(["1015000000000000000", "1012500000000000000", "1000000000000000000"]);
+      expect(byLabel.body.events.map((e: ContractEvent) => e.args.value)).to.deep.equal(["1015000000000000000", "1012500000000000000", "1000000000000000000"]);
       expect(byName.body).to.deep.equal(byLabel.body);
       const blocked = await call(server, "GET", "/api/events?eventName=Blocked");
-      expect(blocked.body.events.map((e: any) => e.name)).to.deep.equal(["AccountBlocked"]);
+      expect(blocked.body.events.map((e: ContractEvent) => e.name)).to.deep.equal(["AccountBlocked"]);
     });
 
     it("answers a block range with only that range's events", async () => {
@@ -154,7 +156,7 @@ describe("Chain reads", () => {
       const token = usdx();
       const onChain = [...(await token.queryFilter(token.filters.Transfer(alice))), ...(await token.queryFilter(token.filters.Transfer(undefined, alice)))];
       expect(body.items).to.have.length(onChain.length);
-      expect(body.items.map((i: any) => i.type)).to.deep.equal(["Transfer", "Transfer", "Transfer", "Mint"]);
+      expect(body.items.map((i: HistoryEntry) => i.type)).to.deep.equal(["Transfer", "Transfer", "Transfer", "Mint"]);
       expect(body.items[3]).to.include({ type: "Mint", to: alice, amount: "10000", status: "confirmed" });
       expect(body.items[2]).to.include({ type: "Transfer", from: alice, to: seeded("bob"), amount: "250" });
       expect(body.nextCursor).to.equal(null);
@@ -165,7 +167,7 @@ describe("Chain reads", () => {
       const first = await call(server, "GET", `/api/accounts/${alice}/history?limit=3`);
       expect(first.body.items).to.have.length(3);
       const second = await call(server, "GET", `/api/accounts/${alice}/history?limit=3&cursor=${first.body.nextCursor}`);
-      expect(second.body.items.map((i: any) => i.type)).to.deep.equal(["Mint"]);
+      expect(second.body.items.map((i: HistoryEntry) => i.type)).to.deep.equal(["Mint"]);
       expect(second.body.nextCursor).to.equal(null);
     });
 
@@ -190,12 +192,12 @@ describe("Chain reads", () => {
   describe("GET /api/roles and GET /api/blocklist", () => {
     it("lists each role's current holders, as hasRole says", async () => {
       const { body } = await call(server, "GET", "/api/roles");
-      expect(body.roles.map((r: any) => r.roleName)).to.deep.equal([...ROLE_NAMES]);
+      expect(body.roles.map((r: RoleHolders) => r.roleName)).to.deep.equal([...ROLE_NAMES]);
       for (const account of SEEDED_ACCOUNTS) {
         for (const role of account.roles) {
-          const entry = body.roles.find((r: any) => r.roleName === role);
-          expect(entry.roleHash).to.equal(ROLES[role]);
-          expect(entry.holders).to.deep.equal([seeded(account.name)]);
+          const entry = body.roles.find((r: RoleHolders) => r.roleName === role);
+          expect(entry?.roleHash).to.equal(ROLES[role]);
+          expect(entry?.holders).to.deep.equal([seeded(account.name)]);
         }
       }
     });
@@ -207,7 +209,7 @@ describe("Chain reads", () => {
         await (await usdx().connect(admin).revokeRole(ROLES.PAUSE_ROLE, seeded("pauser"))).wait();
         await server.services.indexer.syncOnce();
         const { body } = await call(server, "GET", "/api/roles");
-        expect(body.roles.find((r: any) => r.roleName === "PAUSE_ROLE").holders).to.deep.equal([]);
+        expect(body.roles.find((r: RoleHolders) => r.roleName === "PAUSE_ROLE")?.holders).to.deep.equal([]);
       } finally {
         await revert(id);
         await server.services.indexer.syncOnce();

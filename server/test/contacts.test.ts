@@ -1,5 +1,6 @@
 import { expect } from "chai";
 import { eq } from "drizzle-orm";
+import type { Contact } from "@common/apiTypes";
 import { contacts } from "../src/db/schema";
 import type { RunningServer } from "../src/index";
 import { call, emailUser, startTestServer, unsignedToken } from "./helpers";
@@ -69,9 +70,9 @@ describe("/api/contacts", () => {
       const user = await emailUser();
       for (const [name, address] of [["First", A], ["Second", B], ["Third", C]]) await add(user.idToken, { name, address });
       const all = await list(user.idToken);
-      expect(all.body.contacts.map((c: any) => c.name)).to.deep.equal(["Third", "Second", "First"]);
+      expect(all.body.contacts.map((c: Contact) => c.name)).to.deep.equal(["Third", "Second", "First"]);
       const page = await list(user.idToken, "?limit=1&offset=1");
-      expect(page.body.contacts.map((c: any) => c.name)).to.deep.equal(["Second"]);
+      expect(page.body.contacts.map((c: Contact) => c.name)).to.deep.equal(["Second"]);
       expect(page.body.total).to.equal(3);
     });
 
@@ -85,7 +86,7 @@ describe("/api/contacts", () => {
         const answer = await list(user.idToken, `?search=${encodeURIComponent(search)}`);
         expect(answer.status).to.equal(200);
         expect(answer.body.total).to.equal(answer.body.contacts.length);
-        return answer.body.contacts.map((c: any) => c.name).sort();
+        return answer.body.contacts.map((c: Contact) => c.name).sort();
       };
       expect(await names("aLiCe")).to.deep.equal(["Alice Landlord"]);
       expect(await names("RENT")).to.deep.equal(["Alice Landlord"]);
@@ -274,7 +275,7 @@ describe("/api/contacts", () => {
 
       const listed = await list(intruder.idToken, "?search=Secret");
       expect(listed.body).to.deep.equal({ success: true, contacts: [], total: 0 });
-      expect((await list(intruder.idToken)).body.contacts.map((c: any) => c.name)).to.deep.equal(["Own"]);
+      expect((await list(intruder.idToken)).body.contacts.map((c: Contact) => c.name)).to.deep.equal(["Own"]);
 
       const patch = await call(server, "PATCH", `/api/contacts/${secret.id}`, { token: intruder.idToken, body: { name: "Mine now" } });
       expect(patch.status).to.equal(404);
@@ -343,7 +344,7 @@ describe("/api/contacts", () => {
       expect(answer.status).to.equal(200);
       expect(answer.body.success).to.equal(true);
       expect(answer.body.imported).to.equal(2);
-      expect(answer.body.contacts.map((c: any) => [c.name, c.address, c.notes])).to.deep.equal([
+      expect(answer.body.contacts.map((c: Contact) => [c.name, c.address, c.notes])).to.deep.equal([
         ["Smith, John", A, "rent, monthly"],
         ['Frank "F"', C, null],
       ]);
@@ -364,8 +365,8 @@ describe("/api/contacts", () => {
         ["Smith, John", A, "rent, monthly"],
         ['Frank "F"', C, null],
       ]);
-      const ids = answer.body.contacts.map((c: any) => c.id);
-      expect((await list(user.idToken)).body.contacts.filter((c: any) => ids.includes(c.id))).to.deep.include.members(answer.body.contacts);
+      const ids = answer.body.contacts.map((c: Contact) => c.id);
+      expect((await list(user.idToken)).body.contacts.filter((c: Contact) => ids.includes(c.id))).to.deep.include.members(answer.body.contacts);
     });
 
     it("answers 200 with nothing imported for a file of bad rows only, and stores nothing", async () => {

@@ -68,11 +68,19 @@ export interface Answer<T = Record<string, unknown>> {
   headers: Headers;
 }
 
+/**
+ * An answer's JSON as a test reads it when it names no type: each answer was already checked
+ * against its endpoint's declaration in common/api (answerCheck.ts), and a test names the declared
+ * record types (@common/apiTypes) where it reads the records inside.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the wire's JSON of any endpoint; checkAnswer validates it against common/api at runtime
+export type LooseJson = Record<string, any>;
+
 /** Anything with the API's base URL: a server started in this process, a child process, a load balancer. */
 export type ApiBase = Pick<RunningServer, "url">;
 
 /** Calls the API; `body` is sent as JSON unless it is already a string. */
-export async function call<T = Record<string, any>>(
+export async function call<T = LooseJson>(
   server: ApiBase,
   method: string,
   path: string,
@@ -102,7 +110,7 @@ export async function call<T = Record<string, any>>(
 const HANG_LIMIT_MS = 15_000;
 
 /** One API call with a hang limit: a request that never answers fails with its path. */
-export async function request(base: ApiBase, method: string, path: string, options: { token?: string; body?: unknown } = {}): Promise<{ status: number; body: any }> {
+export async function request<T = LooseJson>(base: ApiBase, method: string, path: string, options: { token?: string; body?: unknown } = {}): Promise<{ status: number; body: T }> {
   const headers: Record<string, string> = {};
   if (options.token) headers.authorization = `Bearer ${options.token}`;
   if (options.body !== undefined) headers["content-type"] = "application/json";
@@ -124,9 +132,9 @@ export async function request(base: ApiBase, method: string, path: string, optio
       /* not JSON: the assertion shows the text */
     }
     checkAnswer(method, path, res.status, body, res.headers.get("content-type"));
-    return { status: res.status, body };
+    return { status: res.status, body: body as T };
   } catch (error) {
-    if (abort.signal.aborted) throw new Error(`${method} ${path} hung: no answer within ${HANG_LIMIT_MS / 1000} s`);
+    if (abort.signal.aborted) throw new Error(`${method} ${path} hung: no answer within ${HANG_LIMIT_MS / 1000} s`, { cause: error });
     throw error;
   } finally {
     clearTimeout(timer);

@@ -6,6 +6,7 @@ import { parseUnits } from "ethers";
 import { USDX__factory } from "@bindings";
 import { readManifest } from "@common/manifestFile";
 import { seededAccount } from "@common/seedAccounts";
+import type { HistoryEntry } from "@common/apiTypes";
 import { chainEvents, indexedBlocks } from "../src/db/schema";
 import { call, mine, provider, revert, signer, snapshot, stack, startTestServer, chainKeys, indexKeys } from "./helpers";
 
@@ -69,7 +70,7 @@ describe("Event indexer", () => {
       expect(now).to.deep.equal(await chainKeys());
       expect(now.filter((k) => abandoned.includes(k))).to.have.length(abandoned.length - 2);
       const history = await call(server, "GET", `/api/accounts/${await (await signer(seededAccount("carol").index)).getAddress()}/history`);
-      expect(history.body.items.map((i: any) => i.amount)).not.to.include("4");
+      expect(history.body.items.map((i: HistoryEntry) => i.amount)).not.to.include("4");
       const blocks = await server.services.db.db.select().from(indexedBlocks);
       for (const b of blocks) expect((await provider().getBlock(b.blockNumber))!.hash).to.equal(b.blockHash);
     } finally {

@@ -12,6 +12,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseUnits } from "ethers";
 import { USDX__factory } from "@bindings";
+import type { Api } from "@common/api";
+import type { AnswerOf } from "@common/api/endpoint";
 import { readManifest } from "@common/manifestFile";
 import { openDatabase } from "../src/db/client";
 import { DATABASE_UNAVAILABLE } from "../src/errors";
@@ -20,7 +22,6 @@ import { createLogger } from "../src/logger";
 import { call, provider, seeded, stack, startTestServer, testConfig, testPostgres, until, untilIndexEqualsChain } from "./helpers";
 import { killServerProcesses, startServerProcess } from "./serverProcess";
 
-const ROOT = path.resolve(__dirname, "..", "..");
 /** The bound on a takeover. */
 const TAKEOVER_MS = 10_000;
 
@@ -33,9 +34,12 @@ async function transfers(count: number): Promise<void> {
   for (let i = 0; i < count; i++) await (await usdx.transfer(seeded("bob").address, parseUnits("0.01", 18))).wait();
 }
 
-async function json(url: string): Promise<{ status: number; body: any }> {
+/** GET /api/health's report (its 503 answers the same report, degraded). */
+type Health = AnswerOf<Api["GET /api/health"]>;
+
+async function json(url: string): Promise<{ status: number; body: Health }> {
   const res = await fetch(url, { signal: AbortSignal.timeout(5000) });
-  return { status: res.status, body: await res.json() };
+  return { status: res.status, body: (await res.json()) as Health };
 }
 
 async function isLeader(url: string): Promise<boolean | null> {
@@ -65,7 +69,7 @@ class DatabaseLink {
   ) {}
 
   static async open(targetPort: number): Promise<DatabaseLink> {
-    let link!: DatabaseLink;
+    // The handler reaches the link, made once the server listens; no connection comes before open returns the port.
     const server = net.createServer((socket) => {
       if (link.cutOff) return socket.destroy();
       const upstream = net.connect(targetPort, "127.0.0.1");
@@ -81,7 +85,7 @@ class DatabaseLink {
       socket.pipe(upstream).pipe(socket);
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    link = new DatabaseLink(server, (server.address() as net.AddressInfo).port);
+    const link = new DatabaseLink(server, (server.address() as net.AddressInfo).port);
     return link;
   }
 

@@ -1,6 +1,7 @@
 import { expect } from "chai";
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import type { PartHealth } from "@common/apiTypes";
 import type { RunningServer } from "../src/index";
 import { createLogger } from "../src/logger";
 import { Figures, histogramQuantile, MonitoringHistory, PartProbe } from "../src/services/monitoring";
@@ -130,7 +131,7 @@ describe("GET /api/monitoring", () => {
     });
     expect(body.build.commit).to.match(/^[0-9a-f]{7,}$/); // this checkout's
     expect(body.replica).to.deep.include({ leader: true, mode: "sole" });
-    expect(body.parts.map((p: any) => [p.part, p.ok])).to.deep.equal([
+    expect(body.parts.map((p: PartHealth) => [p.part, p.ok])).to.deep.equal([
       ["chain", true],
       ["database", true],
       ["auth", true],

@@ -99,7 +99,7 @@ describe("The API's declaration and its OpenAPI document", () => {
       expect(Object.keys(operation.responses), key).to.include(String(endpoint.status ?? 200));
       expect(Object.keys(operation.responses), key).to.include("500");
       if (endpoint.access === "public") expect(operation.security, key).to.equal(undefined);
-      else expect(operation.security, key).to.be.an("array").that.is.not.empty;
+      else expect(operation.security, key).to.be.an("array").that.does.not.have.lengthOf(0);
     }
   });
 

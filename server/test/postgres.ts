@@ -81,7 +81,7 @@ export async function startPostgres(): Promise<PostgresServer> {
       return execFileSync(command[0] as string, command[1] as string[], { cwd: dir, encoding: "utf8", stdio: "pipe" });
     } catch (error) {
       const e = error as { stderr?: string; stdout?: string; message: string };
-      throw new Error(`${program} failed: ${e.stderr || e.stdout || e.message}`);
+      throw new Error(`${program} failed: ${e.stderr || e.stdout || e.message}`, { cause: error });
     }
   };
 
@@ -116,7 +116,7 @@ export async function startPostgres(): Promise<PostgresServer> {
     try {
       server("pg_ctl", ["start", "-D", data, "-o", options, "-l", log, "-w", "-t", "60"]);
     } catch (error) {
-      throw new Error(`${(error as Error).message}\n${existsSync(log) ? readFileSync(log, "utf8") : ""}`);
+      throw new Error(`${(error as Error).message}\n${existsSync(log) ? readFileSync(log, "utf8") : ""}`, { cause: error });
     }
   };
 
@@ -139,7 +139,7 @@ export async function startPostgres(): Promise<PostgresServer> {
           stdio: "pipe",
         });
       } catch (error) {
-        throw new Error(`psql failed: ${(error as { stderr?: string }).stderr || (error as Error).message}`);
+        throw new Error(`psql failed: ${(error as { stderr?: string }).stderr || (error as Error).message}`, { cause: error });
       }
     },
     pause() {

@@ -4,6 +4,7 @@ import { USDX__factory } from "@bindings";
 import { readManifest } from "@common/manifestFile";
 import { EVENTS_MAX_LIMIT, HISTORY_MAX_LIMIT } from "@common/events";
 import { seededAccount } from "@common/seedAccounts";
+import type { BlockedAccount, ContractEvent, HistoryEntry, RoleHolders, SupplyPoint } from "@common/apiTypes";
 import type { RunningServer } from "../src/index";
 import { SUPPLY_EVENTS } from "../src/services/events";
 import { call, mine, provider, revert, signer, snapshot, stack, startTestServer } from "./helpers";
@@ -27,7 +28,8 @@ async function replayFromChain(): Promise<{ blockNumber: number; totalSupply: st
   let shares = 0n;
   const points: { blockNumber: number; totalSupply: string; totalShares: string; rewardMultiplier: string }[] = [];
   for (const log of logs) {
-    const args = (log as any).args;
+    // A Transfer's arguments or a RewardMultiplier's (only its value).
+    const args: { value: bigint; from?: string; to?: string } = log.args;
     if (log.fragment.name === "RewardMultiplier") multiplier = args.value;
     else if (args.from === ZeroAddress) shares += (args.value * ONE) / multiplier;
     else if (args.to === ZeroAddress) shares -= (args.value * ONE) / multiplier;
@@ -42,6 +44,12 @@ async function replayFromChain(): Promise<{ blockNumber: number; totalSupply: st
     else points.push(point);
   }
   return points;
+}
+
+/** The token's reads a test counts: isBlocked and hasRole, called with their arguments as the server passes them. */
+interface CountedReads {
+  isBlocked: (...args: unknown[]) => Promise<boolean>;
+  hasRole: (...args: unknown[]) => Promise<boolean>;
 }
 
 /** How many mints, burns and multiplier changes the chain holds. */
@@ -59,7 +67,7 @@ async function supplyEventCount(): Promise<number> {
 async function supplyAnswer(server: RunningServer) {
   const { status, body } = await call(server, "GET", "/api/stats/supply?points=5000");
   expect(status).to.equal(200);
-  return body.points.map(({ timestamp, ...rest }: any) => rest);
+  return body.points.map(({ timestamp, ...rest }: SupplyPoint) => rest);
 }
 
 /** Records how the supply fold reads the index: carrying on after a head ("since"), or replaying all ("replay"). */
@@ -201,21 +209,21 @@ describe("Public reads: cost bounded by the page, not by history", () => {
         ]);
 
         const history = await call(server, "GET", `/api/accounts/${alice}/history?limit=4`);
-        expect(history.body.items.map((i: any) => [i.hash, i.amountRaw, i.sharesMoved, i.amountMoved])).to.deep.equal(
+        expect(history.body.items.map((i: HistoryEntry) => [i.hash, i.amountRaw, i.sharesMoved, i.amountMoved])).to.deep.equal(
           [whole, four, two, one].map((r) => [r!.hash, expected.get(r!.hash)!.amountRaw, expected.get(r!.hash)!.sharesMoved, expected.get(r!.hash)!.amountMoved]),
         );
         const erinHistory = await call(server, "GET", `/api/accounts/${erin}/history`);
         expect(erinHistory.body.items[0]).to.include({ type: "Mint", amount: "0.000000000000000001", amountRaw: "1", sharesMoved: "0", amountMoved: "0" });
 
         const events = await call(server, "GET", "/api/events?limit=6");
-        const transfers = events.body.events.filter((e: any) => e.name === "Transfer");
+        const transfers = events.body.events.filter((e: ContractEvent) => e.name === "Transfer");
         expect(transfers).to.have.length(5);
         for (const e of transfers) {
           const { sharesMoved, amountMoved, amountRaw } = expected.get(e.transactionHash)!;
           expect(e).to.include({ sharesMoved, amountMoved });
           expect(e.args.value).to.equal(amountRaw); // the event's own value is kept as it was emitted
         }
-        const multiplier = events.body.events.find((e: any) => e.name === "RewardMultiplier");
+        const multiplier = events.body.events.find((e: ContractEvent) => e.name === "RewardMultiplier");
         expect(multiplier).not.to.have.property("sharesMoved");
 
         // Before the change, at 1.0, every seeded transfer moved exactly its value.
@@ -231,7 +239,8 @@ describe("Public reads: cost bounded by the page, not by history", () => {
   describe("GET /api/roles and /api/blocklist", () => {
     it("follow block, unblock, grant and revoke from the index, ask the chain only when they change, and forget a rewound fork", async () => {
       let id = await snapshot();
-      const token = server.services.chain.usdx as any;
+      // The two reads counted, replaced on the server's own contract object for the test.
+      const token = server.services.chain.usdx as unknown as CountedReads;
       const originalIsBlocked = token.isBlocked;
       const originalHasRole = token.hasRole;
       let isBlockedCalls = 0;
@@ -242,7 +251,7 @@ describe("Public reads: cost bounded by the page, not by history", () => {
         const dave = await addressOf("dave");
         const erin = await addressOf("erin");
         const first = await call(server, "GET", "/api/blocklist");
-        expect(first.body.blocked.map((b: any) => b.address)).to.deep.equal([dave]);
+        expect(first.body.blocked.map((b: BlockedAccount) => b.address)).to.deep.equal([dave]);
         await call(server, "GET", "/api/roles");
 
         // A new block without blocklist or role events: the answers are reused, the chain not asked.
@@ -262,7 +271,7 @@ describe("Public reads: cost bounded by the page, not by history", () => {
           { address: erin, isBlocked: true, since: { blockNumber: blocked!.blockNumber, timestamp: (await provider().getBlock(blocked!.blockNumber))!.timestamp, transactionHash: blocked!.hash } },
         ]);
         const roles = await call(server, "GET", "/api/roles");
-        expect(roles.body.roles.find((r: any) => r.roleName === "MINTER_ROLE").holders).to.deep.equal(
+        expect(roles.body.roles.find((r: RoleHolders) => r.roleName === "MINTER_ROLE")?.holders).to.deep.equal(
           [await addressOf("minter"), erin].sort(),
         );
 
@@ -270,7 +279,7 @@ describe("Public reads: cost bounded by the page, not by history", () => {
         id = await snapshot();
         await server.services.indexer.syncOnce();
         expect((await call(server, "GET", "/api/blocklist")).body).to.deep.equal(first.body);
-        expect((await call(server, "GET", "/api/roles")).body.roles.find((r: any) => r.roleName === "MINTER_ROLE").holders).to.deep.equal([
+        expect((await call(server, "GET", "/api/roles")).body.roles.find((r: RoleHolders) => r.roleName === "MINTER_ROLE")?.holders).to.deep.equal([
           await addressOf("minter"),
         ]);
       } finally {

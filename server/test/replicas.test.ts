@@ -15,6 +15,7 @@ import { HDNodeWallet, ZeroAddress, parseUnits } from "ethers";
 import { and, eq, inArray } from "drizzle-orm";
 import { BatchPayments__factory, USDX__factory } from "@bindings";
 import { readManifest } from "@common/manifestFile";
+import type { Deposit, RecipientDetail } from "@common/apiTypes";
 import { DatabaseHandle, openDatabase } from "../src/db/client";
 import { batchChunks, chainEvents, deposits } from "../src/db/schema";
 import { BatchPlan, provider, randomAddress, request, revert, seeded, snapshot, stack, testConfig, testPostgres, until, untilIndexEqualsChain, walletUser } from "./helpers";
@@ -110,7 +111,7 @@ describe("Replicas: three API servers on one PostgreSQL database behind a round 
   it("a batch of 1,200 recipients completes while the leader is SIGKILLed in the middle: a new leader within 10 s, every chunk confirmed once", async () => {
     const { batchPayments } = manifest();
     const batch = BatchPayments__factory.connect(batchPayments, alice);
-    const started = await request(balancer, "POST", "/api/batch/execute", { token, body: { recipients } });
+    const started = await request<BatchPlan>(balancer, "POST", "/api/batch/execute", { token, body: { recipients } });
     expect(started.status, JSON.stringify(started.body)).to.equal(201);
     plan = started.body;
     expect(plan.chunks.map((c) => c.recipients.length)).to.deep.equal(Array(12).fill(100));
@@ -158,7 +159,7 @@ describe("Replicas: three API servers on one PostgreSQL database behind a round 
     expect(done.job).to.include({ status: "completed", recipients: RECIPIENTS, recipientsPaid: RECIPIENTS, totalAmountRaw: total.toString(), payer: alice.address, error: null });
     expect(done.job.chunks).to.deep.equal({ total: 12, confirmed: 12, submitted: 0, failed: 0 });
     expect(done.job.txHashes).to.deep.equal(hashes);
-    expect(done.recipients.map((r: any) => [r.position, r.address, r.status, r.txHash])).to.deep.equal(
+    expect(done.recipients.map((r: RecipientDetail) => [r.position, r.address, r.status, r.txHash])).to.deep.equal(
       recipients.map((r, i) => [i, r.address, "paid", hashes[Math.floor(i / 100)]]),
     );
     // The rows themselves: twelve chunks, each once, each confirmed by its own transaction.
@@ -267,7 +268,7 @@ describe("Replicas: three API servers on one PostgreSQL database behind a round 
     const { job, events, figures, depositList } = seen[0];
     expect(figures).to.include({ totalSupply: (await usdx().totalSupply()).toString(), blockNumber: head });
     expect(events.events[0]).to.include({ transactionHash: deposit.txHash, name: "Transfer" });
-    expect(depositList.deposits.map((d: any) => [d.id, d.status, d.txHash])).to.deep.equal([[deposit.id, "completed", deposit.txHash]]);
+    expect(depositList.deposits.map((d: Deposit) => [d.id, d.status, d.txHash])).to.deep.equal([[deposit.id, "completed", deposit.txHash]]);
     expect(job.job.status).to.equal("completed");
   });
 });

@@ -35,11 +35,11 @@ export class RoundRobin {
   ) {}
 
   static async start(replicas: string[]): Promise<RoundRobin> {
-    let balancer!: RoundRobin;
+    // The handler reaches the balancer, made once the server listens; no request comes before start returns the URL.
     const server = http.createServer((req, res) => void balancer.handle(req, res));
     const port = await freePort();
     await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
-    balancer = new RoundRobin(server, `http://127.0.0.1:${port}`, [...replicas]);
+    const balancer = new RoundRobin(server, `http://127.0.0.1:${port}`, [...replicas]);
     balancer.check();
     return balancer;
   }

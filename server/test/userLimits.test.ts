@@ -1,6 +1,7 @@
 import { expect } from "chai";
 import { eq } from "drizzle-orm";
 import { getAddress, hexlify, randomBytes } from "ethers";
+import type { Contact } from "@common/apiTypes";
 import { batchChunks, batchJobs, contacts } from "../src/db/schema";
 import type { RunningServer } from "../src/index";
 import { utcTime } from "../src/services/batch";
@@ -132,7 +133,7 @@ describe("per-user limits (config.limits)", () => {
     const answer = await call(server, "POST", "/api/contacts/import", { token: user.idToken, body: { csvData } });
     expect(answer.status).to.equal(200);
     expect(answer.body.imported).to.equal(2);
-    expect(answer.body.contacts.map((x: any) => x.address)).to.deep.equal([a, b]);
+    expect(answer.body.contacts.map((x: Contact) => x.address)).to.deep.equal([a, b]);
     const past = "Contact limit reached - At most 3 contacts per account: this row was not added (delete some contacts and import it again)";
     expect(answer.body.skipped).to.deep.equal([
       { line: 3, reason: "Invalid address - Please enter a valid Ethereum address" },

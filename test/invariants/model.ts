@@ -364,7 +364,7 @@ async function mustRead<T>(what: string, where: string, read: () => Promise<T>):
   try {
     return await read();
   } catch (error) {
-    throw new Error(`${where}: ${what} reverted, the token's figures became unreadable: ${(error as Error).message}`);
+    throw new Error(`${where}: ${what} reverted, the token's figures became unreadable: ${(error as Error).message}`, { cause: error });
   }
 }
 

@@ -51,8 +51,10 @@ export function errorHandler(log: Logger): ErrorRequestHandler {
       message = error.expose && error.message ? error.message : "Bad request.";
     }
     // An outage is one warning a request, not a stack each: the cause is the same every time.
-    if (databaseDown) req.log?.warn({ err: String(error?.cause?.message ?? error?.message) }, "request failed: the database is not answering");
-    else if (status >= 500) req.log?.error({ err: error }, "request failed");
+    // The request's logger, or the app's for a request that failed before it was given one.
+    const logger = req.log ?? log;
+    if (databaseDown) logger.warn({ err: String(error?.cause?.message ?? error?.message) }, "request failed: the database is not answering");
+    else if (status >= 500) logger.error({ err: error }, "request failed");
     if (res.headersSent) return;
     res.status(status).json({ success: false, error: message } satisfies ErrorAnswer);
   };

@@ -25,8 +25,9 @@ export interface Recipient {
 export type RecipientCheck = { ok: true; recipient: Recipient } | { ok: false; problems: RecipientProblem[] };
 
 // Control characters would corrupt a CSV export or a log line, and bidi overrides make a name read as
-// another ("Bob\u202Egnp.exe"); a name never needs either (contacts refuse the same).
-const CONTROL = /[\u0000-\u001f\u007f-\u009f\u202A-\u202E\u2066-\u2069]/;
+// another ("Bob\u202Egnp.exe"); a name never needs either (contacts refuse the same). \p{Cc} is the
+// C0 and C1 controls, U+0000-U+001F and U+007F-U+009F.
+const CONTROL = /[\p{Cc}\u202A-\u202E\u2066-\u2069]/u;
 
 /** The largest amount the token (and BatchPayments' sum) can hold, in base units. */
 

@@ -226,7 +226,7 @@ export class EventIndexer {
         // nothing is skipped (the checkpoint moves only when a range is stored whole).
         const advice = rangeAdvice(error, from, to);
         if (!advice) throw error;
-        if (to === from) throw new Error(`block ${from} alone has more events than the RPC provider answers at once (${(error as Error).message}); use a provider or plan with a higher eth_getLogs limit`);
+        if (to === from) throw new Error(`block ${from} alone has more events than the RPC provider answers at once (${(error as Error).message}); use a provider or plan with a higher eth_getLogs limit`, { cause: error });
         // A block-range limit is the same further on: the span stays within it for a while (growing
         // back would only be refused again). A results limit was about this stretch's density: the
         // span shrinks for it and grows back after it.

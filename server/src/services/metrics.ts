@@ -63,7 +63,7 @@ function statusGauge(registry: Registry, name: string, help: string, rows: () =>
     labelNames: ["status"],
     registers: [registry],
     async collect() {
-      let counted: { status: string; n: number }[] | null = null;
+      let counted: { status: string; n: number }[] | null;
       try {
         counted = await within(rows(), SCRAPE_QUERY_TIMEOUT_MS, "the database did not answer in time");
       } catch {
