@@ -1,18 +1,11 @@
 import { z } from "zod";
 import { endpoints } from "./endpoint";
+import { HOLDER_SEARCH, HOLDER_SEARCH_MAX, HOLDER_SORTS, HOLDERS_DEFAULT_LIMIT, HOLDERS_MAX_LIMIT } from "../holders";
 import { Address, BaseUnits, BlockNumber, UnixSeconds } from "./schemas";
 
 /** /api/holders and /api/rewards: who holds USDX, and what a balance earned from the multiplier. */
 
-export const HOLDERS_DEFAULT_LIMIT = 50;
-export const HOLDERS_MAX_LIMIT = 500;
-export const HOLDER_SORTS = ["balance", "address", "firstActivity", "lastActivity"] as const;
-export type HolderSort = (typeof HOLDER_SORTS)[number];
-export type SortOrder = "asc" | "desc";
-/** Each sort's order when none is asked for: the largest balance, the newest activity, addresses A to Z. */
-export const DEFAULT_ORDER: Record<HolderSort, SortOrder> = { balance: "desc", address: "asc", firstActivity: "desc", lastActivity: "desc" };
-/** The rewards' recent window: 30 days, in seconds of block time. */
-export const REWARDS_WINDOW_SECONDS = 30 * 24 * 60 * 60;
+export type { HolderSort, SortOrder } from "../holders";
 
 const Activity = z
   .strictObject({ blockNumber: BlockNumber, timestamp: UnixSeconds })
@@ -78,8 +71,8 @@ const sort = z.enum(HOLDER_SORTS).default("balance").meta({ description: "balanc
 const order = z.enum(["asc", "desc"]).optional().meta({ description: "asc or desc; by default desc, but asc for address. desc is exactly asc reversed (ties go by address)." });
 const search = z
   .string()
-  .max(42)
-  .regex(/^(0x)?[0-9a-fA-F]*$/, "must be part of an address: hex digits (0-9, a-f), with or without a leading 0x")
+  .max(HOLDER_SEARCH_MAX)
+  .regex(HOLDER_SEARCH, "must be part of an address: hex digits (0-9, a-f), with or without a leading 0x")
   .optional()
   .meta({
     description: "Any case. Hex digits match anywhere in the address's 40 hex digits; with a leading 0x they match its beginning.",

@@ -1,6 +1,6 @@
 import { ZeroAddress } from "ethers";
 import { exactTokenAmount, transferMoved } from "@common/amounts";
-import { DEFAULT_ORDER, type HolderSort, type SortOrder } from "@common/api/holders";
+import { DEFAULT_ORDER, type HolderSort, type SortOrder } from "@common/holders";
 import { MULTIPLIER_BASE } from "@common/token";
 import type { Holder, HolderPage } from "@common/apiTypes";
 import { IndexFold, type EventFilter, type EventRecord, type EventsService } from "./events";

@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { ZeroAddress } from "ethers";
 import { parseAddress } from "@common/addresses";
 import { transferMoved } from "@common/amounts";
-import { REWARDS_WINDOW_SECONDS } from "@common/api/holders";
+import { REWARDS_WINDOW_SECONDS } from "@common/holders";
 import { MULTIPLIER_BASE } from "@common/token";
 import type { Rewards } from "@common/apiTypes";
 import type { Database } from "../db/client";
