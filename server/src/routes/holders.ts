@@ -1,6 +1,9 @@
 import type { Response } from "express";
 import { Router } from "express";
+import { isValidAddress } from "@common/addresses";
+import { badRequest } from "../errors";
 import { requireUser } from "../middleware/auth";
+import { quoted } from "../middleware/errorHandler";
 import { perUserRateLimit } from "../middleware/rateLimits";
 import type { Services } from "../services";
 import { declaredRoutes } from "./declared";
@@ -50,7 +53,18 @@ export function holderRoutes(services: Services): Router {
     await stream(res, chunks);
   });
 
-  on("GET /api/rewards/:address", [signedIn], ({ params }) => services.rewards.rewards(params.address));
+  on(
+    "GET /api/rewards/:address",
+    [
+      signedIn,
+      // As the history's: the address is checked in words of its own, and a long one is not echoed whole.
+      (req, _res, next) => {
+        const address = String(req.params.address);
+        next(isValidAddress(address) ? undefined : badRequest(`'${quoted(address, 100)}' is not a valid address: it must be 0x followed by 40 hex characters.`));
+      },
+    ],
+    ({ params }) => services.rewards.rewards(params.address),
+  );
 
   return router;
 }
