@@ -5,6 +5,7 @@
  */
 export type { ContractEvent, TransferMoved, EventPage, HistoryEntry, HistoryPage, TokenInfo, RoleHolders, BlockedAccount, SupplyPoint } from "./api/token";
 export type { Contact, ContactPage, ImportResult } from "./api/contacts";
+export type { Holder, HolderPage, HolderSort, SortOrder, Rewards } from "./api/holders";
 export type { MonitoredPart, PartHealth, MonitoringPoint, MonitoringAnswer } from "./api/operations";
 export type { DashboardConfig } from "./api/configuration";
 export type { SessionUser } from "./api/signIn";

@@ -29,6 +29,7 @@ const heading = (name: string | RegExp) => (page: Page) => page.getByRole("headi
 const ROUTES: RouteCase[] = [
   { route: "/", name: "dashboard", access: "connected", ready: (p) => p.getByText("Your Balance").first().waitFor() },
   { route: "/transactions", name: "transactions", access: "connected", ready: heading("Transaction History") },
+  { route: "/holders", name: "holders", access: "connected", ready: (p) => p.getByRole("table", { name: "Holders" }).waitFor() },
   { route: "/roles", name: "roles", access: "connected", ready: heading("Role Management") },
   { route: "/blocklist", name: "blocklist", access: "connected", ready: heading("Blocklist Management") },
   { route: "/accounts", name: "accounts", access: "connected", ready: heading("Bank Accounts & Deposits") },

@@ -15,7 +15,7 @@ const ACCOUNT = process.env.SCREENSHOT_ACCOUNT || "admin";
 const OUT = path.resolve(__dirname, "..", ".local", "screenshots");
 const WIDTHS = [1280, 390];
 const SIGNED_OUT = ["/login", "/auth", "/forgot-password"];
-const SIGNED_IN = ["/", "/transactions", "/roles", "/blocklist", "/accounts", "/payments", "/contacts", "/settings", "/admin", "/no-such-page"];
+const SIGNED_IN = ["/", "/transactions", "/holders", "/roles", "/blocklist", "/accounts", "/payments", "/contacts", "/settings", "/admin", "/no-such-page"];
 // Chromium on a closed network: no background connections (see the toolchain notes).
 const CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
 

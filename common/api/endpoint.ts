@@ -62,6 +62,7 @@ export const API_TAGS = {
   Operations: "Health, readiness, metrics and what /monitoring shows.",
   Configuration: "What the dashboard needs to start: the network, the contracts' addresses, sign-in settings.",
   Token: "Reads of USDX from the chain and its index: supply, events, an account's history, roles, the blocklist.",
+  Holders: "Who holds USDX (balances, share of supply, activity, a CSV export), and what a balance earned from the reward multiplier.",
   "Sign-in": "Wallet sign-in (Sign-In with Ethereum) and the signed-in user.",
   Administration: "Requests audited for the issuer's operators.",
   "Batch payments": "Pay many recipients from a CSV: parse, start a job, report each chunk's transaction, follow the job.",

@@ -3,6 +3,7 @@ import { bankApi } from "./bank";
 import { batchApi } from "./batch";
 import { configurationApi } from "./configuration";
 import { contactsApi } from "./contacts";
+import { holdersApi } from "./holders";
 import { operationsApi } from "./operations";
 import { signInApi } from "./signIn";
 import { tokenApi } from "./token";
@@ -16,6 +17,7 @@ export const API = {
   ...operationsApi,
   ...configurationApi,
   ...tokenApi,
+  ...holdersApi,
   ...signInApi,
   ...administrationApi,
   ...batchApi,

@@ -12,6 +12,7 @@ import { contactRoutes } from "./routes/contacts";
 import { chainReadRoutes } from "./routes/chainReads";
 import { configRoutes } from "./routes/config";
 import { healthRoutes } from "./routes/health";
+import { holderRoutes } from "./routes/holders";
 import { metricsRoutes } from "./routes/metrics";
 import { monitoringRoutes } from "./routes/monitoring";
 import { openApiRoutes } from "./routes/openapi";
@@ -55,6 +56,7 @@ export function createApp(services: Services, log: Logger, dashboard: string | n
   api.use(openApiRoutes());
   api.use(configRoutes(services));
   api.use(chainReadRoutes(services));
+  api.use(holderRoutes(services));
   api.use("/auth", authRoutes(services));
   api.use(adminRoutes(services));
   api.use("/batch", batchRoutes(services));

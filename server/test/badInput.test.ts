@@ -133,6 +133,9 @@ const ENDPOINTS: Endpoint[] = [
   { method: "GET", route: "/api/roles", path: () => "/api/roles", auth: "public" },
   { method: "GET", route: "/api/blocklist", path: () => "/api/blocklist", auth: "public" },
   { method: "GET", route: "/api/stats/supply", path: () => "/api/stats/supply", auth: "public" },
+  { method: "GET", route: "/api/holders", path: () => "/api/holders", auth: "user" },
+  { method: "GET", route: "/api/holders/export", path: () => "/api/holders/export", auth: "user" },
+  { method: "GET", route: "/api/rewards/:address", path: () => `/api/rewards/${A}`, auth: "user" },
   { method: "POST", route: "/api/auth/nonce", path: () => "/api/auth/nonce", auth: "public" },
   { method: "POST", route: "/api/auth/wallet-auth", path: () => "/api/auth/wallet-auth", auth: "public", body: (w) => ({ ...w.signIn }) },
   { method: "GET", route: "/api/auth/me", path: () => "/api/auth/me", auth: "user" },
@@ -795,6 +798,9 @@ for (const query of ["limit=0", `limit=${HISTORY_MAX_LIMIT + 1}`, "limit=x", "cu
   add(q("query/path", "GET", `/api/accounts/${A}/history?${query}`, "nobody", 400));
 }
 for (const query of ["points=0", "points=5001", "points=abc", "points=1.5", "points=-5"]) add(q("query/path", "GET", `/api/stats/supply?${query}`, "nobody", 400));
+// The holders' own cases (sort, order, search, paging, addresses) are in holders.test.ts.
+for (const query of ["sort=rank", "order=up", "search=alice", "offset=-1", "limit=501"]) add(q("query/path", "GET", `/api/holders?${query}`, "alice", 400, /^Invalid request query: /));
+add(q("query/path", "GET", `/api/rewards/${BAD_CHECKSUM}`, "alice", 400, /wrong checksum/));
 for (const query of [
   "limit=0",
   "limit=101",

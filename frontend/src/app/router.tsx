@@ -20,6 +20,7 @@ const page = (node: ReactNode) => (
 
 const Dashboard = lazy(() => import("./pages/DashboardRoute"));
 const Transactions = lazy(() => import("@/features/transactions/pages/TransactionsPage"));
+const Holders = lazy(() => import("@/features/holders/pages/HoldersPage"));
 const Roles = lazy(() => import("@/features/admin/pages/RoleManagementPage"));
 const Blocklist = lazy(() => import("@/features/admin/pages/BlocklistPage"));
 const Accounts = lazy(() => import("@/features/bank/pages/BankAccountsPage"));
@@ -51,6 +52,7 @@ export const routes: RouteObject[] = [
         children: [
           { path: "/", element: page(<Dashboard />) },
           { path: "/transactions", element: page(<Transactions />) },
+          { path: "/holders", element: page(<Holders />) },
           { path: "/roles", element: page(<Roles />) },
           { path: "/blocklist", element: page(<Blocklist />) },
           { path: "/accounts", element: page(<Accounts />) },

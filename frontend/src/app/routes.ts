@@ -2,6 +2,7 @@
 export const NAV_LINKS = [
   { to: "/", label: "Dashboard" },
   { to: "/transactions", label: "Transactions" },
+  { to: "/holders", label: "Holders" },
   { to: "/roles", label: "Role Management" },
   { to: "/blocklist", label: "Blocklist" },
   { to: "/accounts", label: "Accounts" },

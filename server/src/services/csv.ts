@@ -91,3 +91,12 @@ export function safeCsvCell(value: string): string {
 export function writeCsv(fields: readonly string[], rows: readonly (readonly string[])[]): string {
   return Papa.unparse({ fields: [...fields], data: rows.map((row) => row.map(safeCsvCell)) }, { newline: "\r\n", quotes: false });
 }
+
+/**
+ * Rows as CSV lines, each ending in CRLF, every cell made safe: a part of a file written a chunk at
+ * a time (the holders export), which writeCsv's header and final line end would break up.
+ */
+export function csvLines(rows: readonly (readonly string[])[]): string {
+  if (rows.length === 0) return "";
+  return `${Papa.unparse(rows.map((row) => row.map(safeCsvCell)), { newline: "\r\n", quotes: false })}\r\n`;
+}

@@ -308,7 +308,7 @@ export class IndexFold<S> {
   async get(): Promise<FoldResult<S>> {
     const version = await this.indexVersion();
     const current = this.current;
-    if (current && current.version === version) return { state: current.state, generation: current.generation };
+    if (current && current.version === version) return { state: current.state, generation: current.generation, head: current.head };
     if (this.update?.version === version) return this.update.value;
     // Updates run one after another: each carries on from where the previous one stopped.
     const previous = this.update?.value.catch(() => undefined) ?? Promise.resolve();
@@ -337,11 +337,13 @@ export class IndexFold<S> {
       this.generation++;
       this.current = { version, head, state, generation: this.generation };
     }
-    return { state: this.current.state, generation: this.current.generation };
+    return { state: this.current.state, generation: this.current.generation, head: this.current.head };
   }
 }
 
 export interface FoldResult<S> {
   state: S;
   generation: number;
+  /** Where the index stood when the state was read (null before its first step). */
+  head: IndexHead | null;
 }

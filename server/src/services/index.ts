@@ -9,12 +9,14 @@ import { BatchWatcher } from "./batchWatcher";
 import { ContactsService } from "./contacts";
 import { EventsService } from "./events";
 import { AuthProvider } from "./firebaseAuth";
+import { HoldersService } from "./holders";
 import { EventIndexer } from "./indexer";
 import { RateLimitStores } from "./rateLimitStore";
 import { createLeadership, Leadership } from "./leader";
 import { Metrics } from "./metrics";
 import { MonitoringHistory } from "./monitoring";
 import { probeParts } from "./monitoringProbe";
+import { RewardsService } from "./rewards";
 import { SiweService } from "./siwe";
 import { TokenStateService } from "./tokenState";
 
@@ -27,6 +29,9 @@ export interface Services {
   indexer: EventIndexer;
   events: EventsService;
   tokenState: TokenStateService;
+  /** Who holds USDX (a fold over every Transfer), and what a balance earned from the multiplier. */
+  holders: HoldersService;
+  rewards: RewardsService;
   siwe: SiweService;
   audit: AuditService;
   batch: BatchService;
@@ -52,6 +57,8 @@ export function buildServices(config: Config, chain: Chain, db: DatabaseHandle, 
   const indexVersion = () => indexer.currentVersion();
   const events = new EventsService(db.db, chain.manifest.deploymentBlock, indexVersion);
   const tokenState = new TokenStateService(chain, events, indexVersion, Date.now, () => indexer.status().checkpoint);
+  const holders = new HoldersService(events, indexVersion);
+  const rewards = new RewardsService(db.db, events, indexVersion);
   const siwe = new SiweService(db.db, auth, { domains: config.siweDomains, chainId: config.chainId, adminWallets: config.adminWallets });
   // The service pokes the watcher when a chunk's transaction is reported, so it looks at once.
   let batchWatcher: BatchWatcher | undefined = undefined;
@@ -92,6 +99,6 @@ export function buildServices(config: Config, chain: Chain, db: DatabaseHandle, 
     },
     log.child({ component: "monitoring" }),
   );
-  services = { config, chain, db, auth, indexer, events, tokenState, siwe, audit: new AuditService(db.db), batch, batchWatcher, contacts, bank, leadership, rateLimits, metrics, monitoring, serving: { draining: false } };
+  services = { config, chain, db, auth, indexer, events, tokenState, holders, rewards, siwe, audit: new AuditService(db.db), batch, batchWatcher, contacts, bank, leadership, rateLimits, metrics, monitoring, serving: { draining: false } };
   return services;
 }

@@ -8,6 +8,7 @@ import { MultiplierDialog } from "../components/MultiplierDialog";
 import { QuickActions } from "../components/QuickActions";
 import { RecentTransactions } from "../components/RecentTransactions";
 import { RewardMultiplierCard } from "../components/RewardMultiplierCard";
+import { RewardsCard } from "../components/RewardsCard";
 import { SupplyChartCard } from "../components/SupplyChartCard";
 import { TotalSupplyCard } from "../components/TotalSupplyCard";
 import { TransferDialog } from "../components/TransferDialog";
@@ -82,6 +83,8 @@ export default function DashboardPage({ adminFunctions }: { adminFunctions?: Rea
           onAdvanced={() => setMultiplierOpen(true)}
         />
       </section>
+
+      {connected && <RewardsCard address={address} />}
 
       {connected && adminFunctions}
 
