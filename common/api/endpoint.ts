@@ -64,6 +64,7 @@ export const API_TAGS = {
   Token: "Reads of USDX from the chain and its index: supply, events, an account's history, roles, the blocklist.",
   "Sign-in": "Wallet sign-in (Sign-In with Ethereum) and the signed-in user.",
   Administration: "Requests audited for the issuer's operators.",
+  Alerts: "Operators' alert rules on the token's events, each delivered to a webhook as signed JSON, and the delivery log (the server's admins).",
   "Batch payments": "Pay many recipients from a CSV: parse, start a job, report each chunk's transaction, follow the job.",
   Contacts: "The signed-in user's address book.",
   "Mock bank": "A simulated bank that mints USDX for US dollar deposits (local chain), or a capped test faucet.",

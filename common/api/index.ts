@@ -1,4 +1,5 @@
 import { administrationApi } from "./administration";
+import { alertsApi } from "./alerts";
 import { bankApi } from "./bank";
 import { batchApi } from "./batch";
 import { configurationApi } from "./configuration";
@@ -18,6 +19,7 @@ export const API = {
   ...tokenApi,
   ...signInApi,
   ...administrationApi,
+  ...alertsApi,
   ...batchApi,
   ...contactsApi,
   ...bankApi,
