@@ -2,12 +2,24 @@ import { createHmac, timingSafeEqual } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 
+/** The JSON a delivery carries (services/alerts/payload.ts), as a receiver reads it. */
+export interface WebhookBody {
+  test: boolean;
+  rule: { id: number; kind: string };
+  event: { name: string; args: Record<string, string>; blockNumber: number; blockHash: string; logIndex: number; transactionHash: string; timestamp: number } | null;
+  summary: string;
+  chainId: number;
+  deliveryId: string;
+  sentAt: string;
+}
+
 /** One POST a receiver got, as it arrived, and what it answered. */
 export interface Received {
   path: string;
   headers: http.IncomingHttpHeaders;
   raw: string;
-  body: any;
+  /** Parsed; a body that is not JSON fails the signature check and every field read. */
+  body: WebhookBody;
   answered: number;
 }
 
@@ -27,25 +39,26 @@ export class AlertReceiver {
   ) {}
 
   static async start(): Promise<AlertReceiver> {
-    let receiver!: AlertReceiver;
+    const receiver: { current?: AlertReceiver } = {};
     const server = http.createServer(async (req, res) => {
       let raw = "";
       for await (const chunk of req) raw += chunk;
       const path = req.url ?? "/";
-      const n = receiver.received.filter((r) => r.path === path).length;
-      const answered = receiver.answer(n, path);
+      const self = receiver.current!;
+      const n = self.received.filter((r) => r.path === path).length;
+      const answered = self.answer(n, path);
       let body: unknown = raw;
       try {
         body = JSON.parse(raw);
       } catch {
         /* kept as text: the test's signature check fails on it */
       }
-      receiver.received.push({ path, headers: req.headers, raw, body, answered });
+      self.received.push({ path, headers: req.headers, raw, body: body as WebhookBody, answered });
       res.writeHead(answered, { "content-type": "text/plain" }).end(answered < 300 ? "received" : `receiver says no (${answered})`);
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
-    receiver = new AlertReceiver(server, `http://127.0.0.1:${(server.address() as AddressInfo).port}`);
-    return receiver;
+    receiver.current = new AlertReceiver(server, `http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+    return receiver.current;
   }
 
   /** Requests to `path`. */

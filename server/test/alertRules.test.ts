@@ -7,6 +7,7 @@
  */
 import { expect } from "chai";
 import { Wallet } from "ethers";
+import type { AlertDelivery } from "@common/api/alerts";
 import { alertDeliveries, alertRules } from "../src/db/schema";
 import type { RunningServer } from "../src/index";
 import { postWebhook } from "../src/services/alerts/webhook";
@@ -93,12 +94,12 @@ describe("Operators' alerts: the API", function () {
     expect(unreachable.attempts[0]).to.include({ statusCode: null, error: "connection refused: nothing listens at that address and port" });
 
     const log = (await call(server, "GET", "/api/alerts/deliveries", { token: admin })).body.deliveries;
-    expect(log.map((d: any) => d.id)).to.deep.equal([unreachable.id, refused.id, sent.id]);
+    expect(log.map((d: AlertDelivery) => d.id)).to.deep.equal([unreachable.id, refused.id, sent.id]);
     expect(log[2]).to.deep.equal(sent);
     const page = (await call(server, "GET", `/api/alerts/deliveries?limit=1&before=${refused.id}`, { token: admin })).body.deliveries;
-    expect(page.map((d: any) => d.id)).to.deep.equal([sent.id]);
+    expect(page.map((d: AlertDelivery) => d.id)).to.deep.equal([sent.id]);
     const one = (await call(server, "GET", `/api/alerts/deliveries?ruleId=${no.rule.id}`, { token: admin })).body.deliveries;
-    expect(one.map((d: any) => d.id)).to.deep.equal([refused.id]);
+    expect(one.map((d: AlertDelivery) => d.id)).to.deep.equal([refused.id]);
     receiver.answer = () => 200;
   });
 

@@ -13,6 +13,7 @@ import { eq } from "drizzle-orm";
 import { USDX__factory } from "@bindings";
 import { readManifest } from "@common/manifestFile";
 import { ROLES } from "@common/roles";
+import type { AlertAttempt } from "@common/api/alerts";
 import { alertDeliveries, alertRules } from "../src/db/schema";
 import type { RunningServer } from "../src/index";
 import { CANCELLED } from "../src/services/alerts/deliverer";
@@ -122,7 +123,7 @@ describe("Operators' alerts: deliveries", function () {
 
     for (const [p, rule] of Object.entries(rules)) {
       const got = receiver.at(p);
-      expect(got.map((r) => r.body.event.name), p).to.deep.equal(expected[p as keyof typeof rules]);
+      expect(got.map((r) => r.body.event?.name), p).to.deep.equal(expected[p as keyof typeof rules]);
       for (const r of got) {
         expect(signedBy(r, rule.secret), `${p}: signature`).to.equal(true);
         expect(r.body).to.include({ test: false, chainId: 31337 });
@@ -131,10 +132,10 @@ describe("Operators' alerts: deliveries", function () {
         expect(Number(r.headers["x-usdx-timestamp"])).to.equal(Math.floor(Date.parse(r.body.sentAt) / 1000));
       }
     }
-    expect(receiver.at("/mint-big")[0].body.event.args).to.include({ to: bob, value: usd("2000").toString() });
+    expect(receiver.at("/mint-big")[0].body.event?.args).to.include({ to: bob, value: usd("2000").toString() });
     expect(receiver.at("/mint-big")[0].body.summary).to.equal(`Mint of 2000 USDX to ${bob}`);
     expect(receiver.at("/role")[0].body.summary).to.equal(`MINTER_ROLE granted to ${erin} by ${seeded("admin").address}`);
-    expect(receiver.at("/multiplier-step")[0].body.event.args.value).to.equal((multiplier + usd("0.051")).toString());
+    expect(receiver.at("/multiplier-step")[0].body.event?.args.value).to.equal((multiplier + usd("0.051")).toString());
     const ids = receiver.received.map((r) => r.body.deliveryId);
     expect(new Set(ids).size).to.equal(ids.length);
   });
@@ -149,9 +150,9 @@ describe("Operators' alerts: deliveries", function () {
     const [failed] = await until("the broken receiver's last attempt", () => log(broken.id), (d) => d[0]?.status === "failed");
     const [delivered] = await log(flaky.id);
     expect(delivered).to.include({ status: "delivered", attemptCount: 3, test: false, kind: "pause", nextAttemptAt: null });
-    expect(delivered.attempts.map((a: any) => a.statusCode)).to.deep.equal([500, 500, 200]);
+    expect(delivered.attempts.map((a: AlertAttempt) => a.statusCode)).to.deep.equal([500, 500, 200]);
     expect(delivered.attempts[0].excerpt).to.equal("receiver says no (500)");
-    const times = delivered.attempts.map((a: any) => Date.parse(a.attemptedAt));
+    const times = delivered.attempts.map((a: AlertAttempt) => Date.parse(a.attemptedAt));
     expect(times[1] - times[0]).to.be.at.least(150);
     expect(times[2] - times[1]).to.be.at.least(300);
     const sent = receiver.at("/flaky");
@@ -159,7 +160,7 @@ describe("Operators' alerts: deliveries", function () {
     expect(new Set(sent.map((r) => r.headers["x-usdx-delivery"])).size).to.equal(1);
     for (const r of sent) expect(signedBy(r, flaky.secret)).to.equal(true);
 
-    expect(failed.attempts.map((a: any) => a.statusCode)).to.deep.equal([500, 500, 500, 500]);
+    expect(failed.attempts.map((a: AlertAttempt) => a.statusCode)).to.deep.equal([500, 500, 500, 500]);
     expect(failed.note).to.equal("No success after 4 attempts; the last: HTTP 500.");
     await sleep(800);
     expect(receiver.at("/always-500")).to.have.length(4);
@@ -190,7 +191,7 @@ describe("Operators' alerts: deliveries", function () {
       const { idToken: again } = await walletUser(second, adminWallet);
       const [delivery] = (await call(second, "GET", `/api/alerts/deliveries?ruleId=${rule.id}`, { token: again })).body.deliveries;
       expect(delivery).to.include({ status: "delivered", attemptCount: 2 });
-      expect(delivery.attempts.map((a: any) => a.statusCode)).to.deep.equal([500, 200]);
+      expect(delivery.attempts.map((a: AlertAttempt) => a.statusCode)).to.deep.equal([500, 200]);
       await second.kill("SIGTERM");
     } finally {
       receiver.answer = () => 200;
@@ -243,7 +244,7 @@ describe("Operators' alerts: reorganisations", function () {
       await caughtUp();
       await caughtUp();
       const got = receiver.delivered("/shallow");
-      expect(got.map((r) => r.body.event.args.value)).to.deep.equal([usd("8").toString()]);
+      expect(got.map((r) => r.body.event?.args.value)).to.deep.equal([usd("8").toString()]);
       expect(signedBy(got[0], rule.secret)).to.equal(true);
     } finally {
       await server.close();
