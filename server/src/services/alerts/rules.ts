@@ -77,7 +77,16 @@ export class AlertRules {
   async checkUrl(raw: string): Promise<string> {
     try {
       const url = parseWebhookUrl(raw);
-      await resolveChecked(url, this.options.allowPrivateUrls);
+      // The system resolver has no time limit of its own: a request waits no longer than an attempt would.
+      let timer: NodeJS.Timeout | undefined;
+      const slow = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new RefusedUrl(`The webhook's host ${url.hostname} did not resolve within ${this.options.timeoutMs} ms: check the name.`)), this.options.timeoutMs);
+      });
+      try {
+        await Promise.race([resolveChecked(url, this.options.allowPrivateUrls), slow]);
+      } finally {
+        clearTimeout(timer);
+      }
       return url.href;
     } catch (error) {
       if (error instanceof RefusedUrl) throw badRequest(`Invalid webhook URL: ${error.message}`);

@@ -64,7 +64,7 @@ export function RuleForm({ onCreated }: { onCreated(made: { rule: AlertRule; sec
           id={`${id}-threshold`}
           inputMode="decimal"
           autoComplete="off"
-          placeholder={info.threshold ? `e.g. ${info.threshold.example} (empty: any)` : "Not used by this kind"}
+          placeholder={info.threshold ? `e.g. ${info.threshold.example}` : "Not used by this kind"}
           disabled={!info.threshold}
           value={info.threshold ? threshold : ""}
           onChange={(e) => setThreshold(e.target.value)}
@@ -85,10 +85,16 @@ export function RuleForm({ onCreated }: { onCreated(made: { rule: AlertRule; sec
           aria-describedby={problem ? errorId : undefined}
         />
       </div>
-      <Button type="submit" className="md:mt-7" disabled={add.isPending}>
-        {add.isPending ? <Loader2 className="h-4 w-4 animate-spin" aria-hidden /> : <Plus className="h-4 w-4" aria-hidden />}
-        Add Rule
-      </Button>
+      {/* Last on a phone (after the hint and any refusal); on a wide screen beside the fields, level with them under a label's height. */}
+      <div className="order-last grid gap-2 md:order-none">
+        <span aria-hidden className="hidden text-sm leading-none md:block">
+          &nbsp;
+        </span>
+        <Button type="submit" disabled={add.isPending}>
+          {add.isPending ? <Loader2 className="h-4 w-4 animate-spin" aria-hidden /> : <Plus className="h-4 w-4" aria-hidden />}
+          Add Rule
+        </Button>
+      </div>
       {info.threshold && (
         <p id={`${id}-hint`} className="text-xs text-muted-foreground md:col-span-4">
           {info.threshold.hint}

@@ -66,7 +66,7 @@ export function RulesTable({ rules, onSecret }: { rules: AlertRule[]; onSecret(s
                   <div className="font-medium">{ruleLabel(rule)}</div>
                   <div className="text-xs text-muted-foreground">#{rule.id}</div>
                 </TableCell>
-                <TableCell className="max-w-[18rem] font-mono text-xs [overflow-wrap:anywhere]">{rule.webhookUrl}</TableCell>
+                <TableCell className="min-w-[12rem] max-w-[18rem] font-mono text-xs [overflow-wrap:anywhere]">{rule.webhookUrl}</TableCell>
                 <TableCell className="whitespace-nowrap font-mono text-xs" title="The secret's last four characters">
                   {rule.secretHint}
                 </TableCell>
@@ -84,10 +84,10 @@ export function RulesTable({ rules, onSecret }: { rules: AlertRule[]; onSecret(s
                       {testing ? <Loader2 className="h-4 w-4 animate-spin" aria-hidden /> : <Send className="h-4 w-4" aria-hidden />}
                       Send test
                     </Button>
-                    <Button type="button" size="sm" variant="ghost" onClick={() => setConfirming({ action: "rotate", rule })} aria-label={`Rotate the secret of rule #${rule.id}`}>
+                    <Button type="button" size="sm" variant="ghost" onClick={() => setConfirming({ action: "rotate", rule })} aria-label={`Rotate the secret of rule #${rule.id}`} title="Rotate the secret">
                       <KeyRound className="h-4 w-4" aria-hidden />
                     </Button>
-                    <Button type="button" size="sm" variant="ghost" onClick={() => setConfirming({ action: "delete", rule })} aria-label={`Delete rule #${rule.id}`}>
+                    <Button type="button" size="sm" variant="ghost" onClick={() => setConfirming({ action: "delete", rule })} aria-label={`Delete rule #${rule.id}`} title="Delete the rule">
                       <Trash2 className="h-4 w-4 text-destructive" aria-hidden />
                     </Button>
                   </div>
