@@ -8,7 +8,7 @@ import { postWebhook, type AttemptResult, type WebhookOptions } from "./webhook"
 
 type Delivery = typeof alertDeliveries.$inferSelect;
 
-/** Due deliveries taken per step, and how many are sent at once (a slow receiver holds one of them). */
+/** Due deliveries taken per step, and how many rules' are sent at once (a slow receiver holds one of them). */
 export const DELIVERIES_PER_STEP = 20;
 const CONCURRENT_SENDS = 4;
 
@@ -45,7 +45,13 @@ export class AlertDeliverer {
       .where(and(eq(alertDeliveries.status, "pending"), lte(alertDeliveries.nextAttemptAt, new Date())))
       .orderBy(asc(alertDeliveries.nextAttemptAt), asc(alertDeliveries.id))
       .limit(DELIVERIES_PER_STEP);
-    await mapLimit(due, CONCURRENT_SENDS, ({ delivery, rule }) => this.attempt(delivery, rule));
+    // One rule's deliveries go one after another, in the order they are due (events in chain order),
+    // so a receiver that answers sees them in order; different rules' go at once.
+    const byRule = new Map<number, typeof due>();
+    for (const item of due) byRule.set(item.rule.id, [...(byRule.get(item.rule.id) ?? []), item]);
+    await mapLimit([...byRule.values()], CONCURRENT_SENDS, async (queue) => {
+      for (const { delivery, rule } of queue) await this.attempt(delivery, rule);
+    });
   }
 
   /** Waits after attempt `n` (1-based) failed. */
