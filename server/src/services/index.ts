@@ -36,7 +36,7 @@ export interface Services {
   bank: MockBankService;
   /** Operators' alerts: the rules, the delivery log, and the leader's loop that matches and delivers. */
   alerts: AlertsService;
-  /** Whether this replica runs the background work (the indexer, the batch watcher, the bank's worker); started by startServer. */
+  /** Whether this replica runs the background work (the indexer, the batch watcher, the bank's worker, the alerts); started by startServer. */
   leadership: Leadership;
   /** The rate limits' counters, in the database so that they hold across replicas. */
   rateLimits: RateLimitStores;
