@@ -49,12 +49,14 @@ describe("Alerts (browser)", function () {
     const dialog = page.getByRole("dialog", { name: /signing secret$/ });
     const secret = (await dialog.getByLabel("Signing secret").textContent())?.trim() ?? "";
     expect(secret).to.match(/^whsec_[0-9a-f]{64}$/);
+    mkdirSync(path.join(ARTIFACTS, "screens"), { recursive: true });
+    await page.screenshot({ path: path.join(ARTIFACTS, "screens", "alerts-secret-1280.png") });
     await dialog.getByRole("button", { name: "Done" }).click();
     await dialog.waitFor({ state: "hidden" });
 
-    const table = page.getByRole("table", { name: "Alert rules" });
-    await table.getByText("Mint above an amount: more than 1000 USDX").waitFor();
-    await table.getByRole("button", { name: /^Send test for rule #\d+$/ }).click();
+    const rules = page.getByRole("list", { name: "Alert rules" });
+    await rules.getByText("Mint above an amount: more than 1000 USDX").waitFor();
+    await rules.getByRole("button", { name: /^Send test for rule #\d+$/ }).click();
     expect(await expectToast(page, "Test delivered")).to.match(/HTTP 200 in \d+ ms/);
     const entry = page.getByRole("list", { name: "Deliveries" }).getByRole("listitem").first();
     await entry.getByText("Test delivery").waitFor();
@@ -67,7 +69,6 @@ describe("Alerts (browser)", function () {
     expect(signedBy(got[0], secret)).to.equal(true);
     expect(got[0].body).to.include({ test: true, event: null });
 
-    mkdirSync(path.join(ARTIFACTS, "screens"), { recursive: true });
     await page.screenshot({ path: path.join(ARTIFACTS, "screens", "alerts-1280.png"), fullPage: true });
     await page.setViewportSize({ width: 390, height: 844 });
     await page.waitForTimeout(300);

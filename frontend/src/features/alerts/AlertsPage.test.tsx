@@ -148,7 +148,7 @@ describe("Alerts page (/alerts)", () => {
     expect(alert).toHaveTextContent("503: The database is not answering: try again in a moment.");
     fail = false;
     await user.click(within(alert).getByRole("button", { name: "Retry" }));
-    expect(await screen.findByRole("table", { name: "Alert rules" })).toHaveTextContent("Mint above an amount: any");
+    expect(await screen.findByRole("list", { name: "Alert rules" })).toHaveTextContent("Mint above an amount: any");
   });
 
   it("adds a rule with its amount and webhook, then shows its secret once, to copy (the toast does not repeat it)", async () => {
@@ -167,9 +167,9 @@ describe("Alerts page (/alerts)", () => {
     expect(JSON.stringify(useToasts.getState().toasts)).not.toContain(SECRET);
     await user.click(within(dialog).getByRole("button", { name: "Done" }));
     expect(screen.queryByText(SECRET)).not.toBeInTheDocument();
-    const table = await screen.findByRole("table", { name: "Alert rules" });
-    expect(table).toHaveTextContent("Mint above an amount: more than 10000 USDX");
-    expect(table).toHaveTextContent("https://hooks.example.com/usdx");
+    const rules = await screen.findByRole("list", { name: "Alert rules" });
+    expect(rules).toHaveTextContent("Mint above an amount: more than 10000 USDX");
+    expect(rules).toHaveTextContent("https://hooks.example.com/usdx");
     expect(screen.getByLabelText("Webhook URL")).toHaveValue("");
   });
 
@@ -209,7 +209,7 @@ describe("Alerts page (/alerts)", () => {
   it("turns a rule off, deletes one after asking, and rotates a secret after asking (showing the new one)", async () => {
     const server = fakeServer({ rules: [rule(1), rule(2, { kind: "multiplier", threshold: "0.01" })] });
     const { user } = renderPage();
-    expect(await screen.findByRole("table", { name: "Alert rules" })).toHaveTextContent("Reward multiplier change: by more than 0.01");
+    expect(await screen.findByRole("list", { name: "Alert rules" })).toHaveTextContent("Reward multiplier change: by more than 0.01");
     await user.click(screen.getByRole("checkbox", { name: "Rule #1 on" }));
     await waitFor(() => expect(lastToast()).toMatchObject({ title: "Alert rule off" }));
     await user.click(screen.getByRole("button", { name: "Delete rule #2" }));

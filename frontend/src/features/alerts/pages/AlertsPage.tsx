@@ -8,7 +8,7 @@ import { useSession } from "@/lib/auth/session";
 import { useAlertRules, useDeliveries } from "../api";
 import { DeliveryLog } from "../components/DeliveryLog";
 import { RuleForm } from "../components/RuleForm";
-import { RulesTable } from "../components/RulesTable";
+import { RulesList } from "../components/RulesList";
 import { SecretDialog } from "../components/SecretDialog";
 
 /**
@@ -59,7 +59,7 @@ function AlertsAdmin() {
             empty={!!rules.data && rules.data.length === 0}
             emptyState={<Empty icon={<BellRing className="h-6 w-6" aria-hidden />} title="No alert rules yet" text="Add a rule above to be told when the token changes." />}
           >
-            {rules.data && <RulesTable rules={rules.data} onSecret={setSecret} />}
+            {rules.data && <RulesList rules={rules.data} onSecret={setSecret} />}
           </Loaded>
         </CardContent>
       </Card>

@@ -4,7 +4,6 @@ import { ALERT_KIND_INFO } from "@common/alerts";
 import { Button } from "@/components/ui/button";
 import { Checkbox } from "@/components/ui/checkbox";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { toast } from "@/components/ui/toast";
 import { problemText, useDeleteRule, useRotateSecret, useSendTest, useSetEnabled, type AlertRule } from "../api";
 import { attemptSummary } from "./DeliveryLog";
@@ -18,8 +17,8 @@ export function ruleLabel(rule: Pick<AlertRule, "kind" | "threshold">): string {
 
 type Confirming = { action: "delete" | "rotate"; rule: AlertRule } | null;
 
-/** The rules: on or off, 'Send test', a new secret, delete (the last two ask first). */
-export function RulesTable({ rules, onSecret }: { rules: AlertRule[]; onSecret(secret: { ruleId: number; value: string }): void }) {
+/** The rules, each with what it watches, its webhook and secret hint: on or off, 'Send test', a new secret, delete (the last two ask first). */
+export function RulesList({ rules, onSecret }: { rules: AlertRule[]; onSecret(secret: { ruleId: number; value: string }): void }) {
   const setEnabled = useSetEnabled();
   const sendTest = useSendTest();
   const [confirming, setConfirming] = useState<Confirming>(null);
@@ -47,56 +46,44 @@ export function RulesTable({ rules, onSecret }: { rules: AlertRule[]; onSecret(s
 
   return (
     <>
-      <Table aria-label="Alert rules">
-        <TableHeader>
-          <TableRow>
-            <TableHead>Rule</TableHead>
-            <TableHead>Webhook</TableHead>
-            <TableHead>Secret</TableHead>
-            <TableHead>On</TableHead>
-            <TableHead className="text-right">Actions</TableHead>
-          </TableRow>
-        </TableHeader>
-        <TableBody>
-          {rules.map((rule) => {
-            const testing = sendTest.isPending && sendTest.variables === rule.id;
-            return (
-              <TableRow key={rule.id}>
-                <TableCell className="min-w-[12rem]">
-                  <div className="font-medium">{ruleLabel(rule)}</div>
-                  <div className="text-xs text-muted-foreground">#{rule.id}</div>
-                </TableCell>
-                <TableCell className="min-w-[12rem] max-w-[18rem] font-mono text-xs [overflow-wrap:anywhere]">{rule.webhookUrl}</TableCell>
-                <TableCell className="whitespace-nowrap font-mono text-xs" title="The secret's last four characters">
-                  {rule.secretHint}
-                </TableCell>
-                <TableCell>
-                  <Checkbox
-                    aria-label={`Rule #${rule.id} on`}
-                    checked={rule.enabled}
-                    disabled={setEnabled.isPending && setEnabled.variables?.id === rule.id}
-                    onChange={(e) => void toggle(rule, e.target.checked)}
-                  />
-                </TableCell>
-                <TableCell>
-                  <div className="flex justify-end gap-1">
-                    <Button type="button" size="sm" variant="outline" onClick={() => void test(rule)} disabled={testing} aria-label={`Send test for rule #${rule.id}`}>
-                      {testing ? <Loader2 className="h-4 w-4 animate-spin" aria-hidden /> : <Send className="h-4 w-4" aria-hidden />}
-                      Send test
-                    </Button>
-                    <Button type="button" size="sm" variant="ghost" onClick={() => setConfirming({ action: "rotate", rule })} aria-label={`Rotate the secret of rule #${rule.id}`} title="Rotate the secret">
-                      <KeyRound className="h-4 w-4" aria-hidden />
-                    </Button>
-                    <Button type="button" size="sm" variant="ghost" onClick={() => setConfirming({ action: "delete", rule })} aria-label={`Delete rule #${rule.id}`} title="Delete the rule">
-                      <Trash2 className="h-4 w-4 text-destructive" aria-hidden />
-                    </Button>
-                  </div>
-                </TableCell>
-              </TableRow>
-            );
-          })}
-        </TableBody>
-      </Table>
+      {/* A list rather than a table: on a phone each rule wraps onto lines of its own, its actions in reach. */}
+      <ul className="grid gap-2" aria-label="Alert rules">
+        {rules.map((rule) => {
+          const testing = sendTest.isPending && sendTest.variables === rule.id;
+          return (
+            <li key={rule.id} aria-label={`Rule #${rule.id}`} className="flex flex-wrap items-center gap-x-4 gap-y-2 rounded-md border border-border p-3">
+              <div className="grid min-w-0 flex-1 basis-64 gap-0.5">
+                <span className="font-medium">{ruleLabel(rule)}</span>
+                <span className="font-mono text-xs [overflow-wrap:anywhere]">{rule.webhookUrl}</span>
+                <span className="text-xs text-muted-foreground">
+                  #{rule.id} · secret <span className="font-mono" title="The secret's last four characters">{rule.secretHint}</span>
+                </span>
+              </div>
+              <label className="flex cursor-pointer items-center gap-2 text-sm">
+                <Checkbox
+                  aria-label={`Rule #${rule.id} on`}
+                  checked={rule.enabled}
+                  disabled={setEnabled.isPending && setEnabled.variables?.id === rule.id}
+                  onChange={(e) => void toggle(rule, e.target.checked)}
+                />
+                <span aria-hidden>{rule.enabled ? "On" : "Off"}</span>
+              </label>
+              <div className="flex gap-1">
+                <Button type="button" size="sm" variant="outline" onClick={() => void test(rule)} disabled={testing} aria-label={`Send test for rule #${rule.id}`}>
+                  {testing ? <Loader2 className="h-4 w-4 animate-spin" aria-hidden /> : <Send className="h-4 w-4" aria-hidden />}
+                  Send test
+                </Button>
+                <Button type="button" size="sm" variant="ghost" onClick={() => setConfirming({ action: "rotate", rule })} aria-label={`Rotate the secret of rule #${rule.id}`} title="Rotate the secret">
+                  <KeyRound className="h-4 w-4" aria-hidden />
+                </Button>
+                <Button type="button" size="sm" variant="ghost" onClick={() => setConfirming({ action: "delete", rule })} aria-label={`Delete rule #${rule.id}`} title="Delete the rule">
+                  <Trash2 className="h-4 w-4 text-destructive" aria-hidden />
+                </Button>
+              </div>
+            </li>
+          );
+        })}
+      </ul>
       <ConfirmDialog confirming={confirming} onClose={() => setConfirming(null)} onSecret={onSecret} />
     </>
   );
