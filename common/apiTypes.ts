@@ -10,5 +10,6 @@ export type { MonitoredPart, PartHealth, MonitoringPoint, MonitoringAnswer } fro
 export type { DashboardConfig } from "./api/configuration";
 export type { SessionUser } from "./api/signIn";
 export type { AuditEntry } from "./api/administration";
+export type { AlertRule, AlertAttempt, AlertDelivery } from "./api/alerts";
 export type { RecipientField, JobStatus, ChunkStatus, RecipientStatus, RecipientProblem, ParsedRecipients, ChunkPlan, JobSummary, ChunkDetail, RecipientDetail } from "./api/batch";
 export type { BankAccountType, DepositStatus, BankAccount, BankWallet, BankWalletChallenge, BankFaucetLimits, Deposit, BankTerms } from "./api/bank";

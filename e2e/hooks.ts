@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { chromium, type Browser } from "playwright-core";
+import { seededAccount, seededAddresses } from "@common/seedAccounts";
 import { loadConfig } from "../server/src/config";
 import { startServer, type RunningServer } from "../server/src/index";
 import { createLogger } from "../server/src/logger";
@@ -87,6 +88,8 @@ export const mochaHooks = {
       DASHBOARD_DIST: distDir,
       INDEXER_POLL_MS: "200",
       RATE_LIMIT_AUTH_PER_MINUTE: "1000",
+      // As npm start does: the seeded admin's wallet sign-in carries the server's admin claim (the Alerts page).
+      ADMIN_WALLETS: seededAddresses()[seededAccount("admin").index],
       LOG_LEVEL: "silent",
     });
     const server = await startServer(config, createLogger(config.logLevel));

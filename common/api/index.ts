@@ -1,4 +1,5 @@
 import { administrationApi } from "./administration";
+import { alertsApi } from "./alerts";
 import { bankApi } from "./bank";
 import { batchApi } from "./batch";
 import { configurationApi } from "./configuration";
@@ -20,6 +21,7 @@ export const API = {
   ...holdersApi,
   ...signInApi,
   ...administrationApi,
+  ...alertsApi,
   ...batchApi,
   ...contactsApi,
   ...bankApi,

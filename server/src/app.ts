@@ -5,6 +5,7 @@ import { dashboardRoutes } from "./dashboard";
 import type { Logger } from "./logger";
 import { errorHandler, notFoundHandler } from "./middleware/errorHandler";
 import { adminRoutes } from "./routes/admin";
+import { alertRoutes } from "./routes/alerts";
 import { authRoutes } from "./routes/auth";
 import { bankRoutes } from "./routes/bank";
 import { batchRoutes } from "./routes/batch";
@@ -59,6 +60,7 @@ export function createApp(services: Services, log: Logger, dashboard: string | n
   api.use(holderRoutes(services));
   api.use("/auth", authRoutes(services));
   api.use(adminRoutes(services));
+  api.use("/alerts", alertRoutes(services));
   api.use("/batch", batchRoutes(services));
   api.use("/contacts", contactRoutes(services));
   api.use("/bank", bankRoutes(services));

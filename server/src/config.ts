@@ -66,6 +66,24 @@ export interface Config {
     txNotFoundMs: number;
   };
   bank: BankConfig;
+  /** Operators' alerts (services/alerts/): when an event is matched, and how deliveries are sent. */
+  alerts: {
+    /** Blocks the index must hold above an event's block before it is matched (ALERT_CONFIRMATIONS), beyond INDEXER_CONFIRMATIONS. */
+    confirmations: number;
+    /** Whether a webhook may reach loopback, private and link-local addresses (ALERT_ALLOW_PRIVATE_URLS): the local chain's default only. */
+    allowPrivateUrls: boolean;
+    pollMs: number;
+    /** One attempt's limit, connection to the answer's end. */
+    timeoutMs: number;
+    maxAttempts: number;
+    /** Waits between attempts: retryBaseMs, doubling, at most retryMaxMs. */
+    retryBaseMs: number;
+    retryMaxMs: number;
+    /** Rules the server keeps, all admins together. */
+    maxRules: number;
+    /** 'Send test' requests one admin may make a minute. */
+    testsPerMinute: number;
+  };
   /**
    * The bearer secret a scraper of GET /api/metrics must send (METRICS_TOKEN, at least
    * METRICS_TOKEN_MIN_LENGTH characters), or null: then only clients on this machine may read it.
@@ -108,6 +126,13 @@ function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number
     throw new ConfigError(`${name} must be a whole number from ${min} to ${max}, not '${raw}'.`);
   }
   return value;
+}
+
+function flag(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return fallback;
+  if (raw === "true" || raw === "false") return raw === "true";
+  throw new ConfigError(`${name} must be 'true' or 'false', not '${raw}'.`);
 }
 
 /** TRUST_PROXY: 'loopback' (default), 'off', or the number of proxies in front of the server. */
@@ -304,6 +329,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       totalDailyUsd: int(env, "MOCK_BANK_TOTAL_DAILY_USD", 100_000, 1, 1_000_000_000),
       userDailyDeposits: int(env, "MOCK_BANK_USER_DAILY_DEPOSITS", 10, 1, 100_000),
       totalDailyDeposits: int(env, "MOCK_BANK_TOTAL_DAILY_DEPOSITS", 1000, 1, 10_000_000),
+    },
+    alerts: {
+      // On top of the index's own depth: a webhook cannot be taken back, so Sepolia waits 7 more blocks (12 in all, about 2.5 minutes).
+      confirmations: int(env, "ALERT_CONFIRMATIONS", local ? 0 : 7, 0, 1000),
+      allowPrivateUrls: flag(env, "ALERT_ALLOW_PRIVATE_URLS", local),
+      pollMs: int(env, "ALERT_POLL_MS", local ? 500 : 5000, 50, 600_000),
+      timeoutMs: int(env, "ALERT_TIMEOUT_MS", 5000, 100, 30_000),
+      maxAttempts: int(env, "ALERT_MAX_ATTEMPTS", 8, 1, 20),
+      retryBaseMs: int(env, "ALERT_RETRY_BASE_MS", 10_000, 10, 3_600_000),
+      retryMaxMs: int(env, "ALERT_RETRY_MAX_MS", 3_600_000, 10, 86_400_000),
+      maxRules: int(env, "ALERT_MAX_RULES", 50, 1, 1000),
+      testsPerMinute: int(env, "ALERT_TESTS_PER_MINUTE", 10, 1, 1000),
     },
     metricsToken: metricsToken(env),
     dashboardDist: env.DASHBOARD_DIST === "off" ? null : env.DASHBOARD_DIST ? path.resolve(env.DASHBOARD_DIST) : DEFAULT_DASHBOARD_DIST,

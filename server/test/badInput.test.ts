@@ -141,6 +141,15 @@ const ENDPOINTS: Endpoint[] = [
   { method: "GET", route: "/api/auth/me", path: () => "/api/auth/me", auth: "user" },
   { method: "POST", route: "/api/reward-multiplier", path: () => "/api/reward-multiplier", auth: "user", body: () => ({ value: "1.5", operation: "set" }) },
   { method: "GET", route: "/api/audit", path: () => "/api/audit", auth: "admin" },
+  // Operators' alerts. No working bodies: this table's body cases are Alice's, and the admin check
+  // answers her 403 before any body is read; alertRules.test.ts sends an admin's bad bodies.
+  { method: "GET", route: "/api/alerts/rules", path: () => "/api/alerts/rules", auth: "admin" },
+  { method: "POST", route: "/api/alerts/rules", path: () => "/api/alerts/rules", auth: "admin" },
+  { method: "PATCH", route: "/api/alerts/rules/:id", path: () => "/api/alerts/rules/1", auth: "admin" },
+  { method: "DELETE", route: "/api/alerts/rules/:id", path: () => "/api/alerts/rules/1", auth: "admin" },
+  { method: "POST", route: "/api/alerts/rules/:id/rotate-secret", path: () => "/api/alerts/rules/1/rotate-secret", auth: "admin" },
+  { method: "POST", route: "/api/alerts/rules/:id/test", path: () => "/api/alerts/rules/1/test", auth: "admin" },
+  { method: "GET", route: "/api/alerts/deliveries", path: () => "/api/alerts/deliveries", auth: "admin" },
   {
     method: "POST",
     route: "/api/batch/parse-csv",

@@ -30,6 +30,7 @@ const Settings = lazy(() => import("@/features/settings/pages/SettingsPage"));
 const TransactionView = lazy(() => import("@/features/explorer/pages/TransactionPage"));
 const BlockView = lazy(() => import("@/features/explorer/pages/BlockPage"));
 const Admin = lazy(() => import("@/features/admin/pages/AdminPanelPage"));
+const Alerts = lazy(() => import("@/features/alerts/pages/AlertsPage"));
 const Login = lazy(() => import("@/features/auth/pages/LoginPage"));
 const ForgotPassword = lazy(() => import("@/features/auth/pages/ForgotPasswordPage"));
 const AuthPage = lazy(() => import("@/features/auth/pages/AuthPage"));
@@ -60,6 +61,8 @@ export const routes: RouteObject[] = [
           { path: "/contacts", element: page(<Contacts />) },
           { path: "/settings", element: page(<Settings />) },
           { path: "/admin", element: page(<Admin />) },
+          // Operators' alerts: for the server's admins (the admin claim), who see its link.
+          { path: "/alerts", element: page(<Alerts />) },
           // The local chain has no block explorer: transaction and block links come here.
           { path: "/tx/:hash", element: page(<TransactionView />) },
           { path: "/block/:number", element: page(<BlockView />) },

@@ -277,3 +277,94 @@ export const rateLimitHits = pgTable(
   },
   (t) => [index("rate_limit_hits_reset").on(t.resetAt)],
 );
+
+// ---------------------------------------------------------------- operators' alerts (services/alerts/)
+
+/**
+ * An admin's alert rule: a kind of USDX event (common/alerts.ts), an optional threshold, and the
+ * webhook each matching event is delivered to, signed with the rule's secret. A rule alerts on
+ * events in blocks after start_block: the index's checkpoint when it was made or last turned on,
+ * so a new rule never replays history.
+ */
+export const alertRules = pgTable("alert_rules", {
+  id: serial("id").primaryKey(),
+  kind: text("kind").notNull(),
+  /** Base units (18 decimals) as a decimal string: an amount of USDX, or a step of the multiplier; null: any. */
+  threshold: text("threshold"),
+  webhookUrl: text("webhook_url").notNull(),
+  /** The HMAC key. Kept as it is: the server must sign with it (see docs/SECURITY.md, "Alerts"). */
+  secret: text("secret").notNull(),
+  enabled: boolean("enabled").notNull().default(true),
+  startBlock: bigint("start_block", { mode: "number" }).notNull(),
+  createdBy: text("created_by").notNull(),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * One rule's delivery of one event (or a 'Send test'). The unique key on the rule and the event
+ * (block, log index and block hash) makes a rule deliver an event at most once, however often the
+ * matcher reads it. status: pending, delivered, failed, cancelled.
+ */
+export const alertDeliveries = pgTable(
+  "alert_deliveries",
+  {
+    id: serial("id").primaryKey(),
+    /** What the receiver sees (X-USDX-Delivery and the body's deliveryId): the same on every attempt. */
+    publicId: text("public_id").notNull(),
+    ruleId: integer("rule_id")
+      .notNull()
+      .references(() => alertRules.id, { onDelete: "cascade" }),
+    test: boolean("test").notNull().default(false),
+    /** The event (null for a test). */
+    blockNumber: bigint("block_number", { mode: "number" }),
+    logIndex: integer("log_index"),
+    blockHash: text("block_hash"),
+    /** The body without its sentAt, which each attempt adds. */
+    payload: jsonb("payload").notNull().$type<Record<string, unknown>>(),
+    status: text("status").notNull(),
+    /** Attempts begun; counted before each is sent, so a crash mid-attempt still counts it. */
+    attempts: integer("attempts").notNull().default(0),
+    nextAttemptAt: timestamp("next_attempt_at", { withTimezone: true }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    deliveredAt: timestamp("delivered_at", { withTimezone: true }),
+    note: text("note"),
+  },
+  (t) => [
+    uniqueIndex("alert_deliveries_public_id").on(t.publicId),
+    uniqueIndex("alert_deliveries_rule_event").on(t.ruleId, t.blockNumber, t.logIndex, t.blockHash),
+    // The deliverer's due list, and the log per rule, newest first.
+    index("alert_deliveries_due").on(t.status, t.nextAttemptAt),
+    index("alert_deliveries_rule").on(t.ruleId, t.id),
+  ],
+);
+
+/** Each attempt of a delivery and the receiver's answer (its start only). */
+export const alertAttempts = pgTable(
+  "alert_attempts",
+  {
+    id: serial("id").primaryKey(),
+    deliveryId: integer("delivery_id")
+      .notNull()
+      .references(() => alertDeliveries.id, { onDelete: "cascade" }),
+    attemptedAt: timestamp("attempted_at", { withTimezone: true }).notNull(),
+    statusCode: integer("status_code"),
+    error: text("error"),
+    excerpt: text("excerpt"),
+    durationMs: integer("duration_ms").notNull(),
+  },
+  (t) => [index("alert_attempts_delivery").on(t.deliveryId, t.id)],
+);
+
+/**
+ * Where the alert matcher is in the index: the last event it matched (its block hash tells a
+ * rewound index), and the deployment the index belonged to then. One row.
+ */
+export const alertState = pgTable("alert_state", {
+  id: text("id").primaryKey(),
+  cursorBlock: bigint("cursor_block", { mode: "number" }),
+  cursorLog: integer("cursor_log"),
+  cursorHash: text("cursor_hash"),
+  deploymentBlockHash: text("deployment_block_hash"),
+  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+});

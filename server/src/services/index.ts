@@ -2,6 +2,7 @@ import type { Chain } from "../chain";
 import type { Config } from "../config";
 import type { DatabaseHandle } from "../db/client";
 import type { Logger } from "../logger";
+import { AlertsService } from "./alerts";
 import { AuditService } from "./audit";
 import { MockBankService } from "./bank";
 import { BatchService } from "./batch";
@@ -38,7 +39,9 @@ export interface Services {
   batchWatcher: BatchWatcher;
   contacts: ContactsService;
   bank: MockBankService;
-  /** Whether this replica runs the background work (the indexer, the batch watcher, the bank's worker); started by startServer. */
+  /** Operators' alerts: the rules, the delivery log, and the leader's loop that matches and delivers. */
+  alerts: AlertsService;
+  /** Whether this replica runs the background work (the indexer, the batch watcher, the bank's worker, the alerts); started by startServer. */
   leadership: Leadership;
   /** The rate limits' counters, in the database so that they hold across replicas. */
   rateLimits: RateLimitStores;
@@ -66,6 +69,8 @@ export function buildServices(config: Config, chain: Chain, db: DatabaseHandle, 
   batchWatcher = new BatchWatcher(db.db, chain, batch, indexer, config.batch, config.indexer.pollMs, log.child({ component: "batch" }));
   const contacts = new ContactsService(db.db);
   const bank = new MockBankService(db.db, chain, config.bank, log.child({ component: "bank" }));
+  const head = () => chain.provider.getBlockNumber().catch(() => null);
+  const alerts = new AlertsService(db.db, config.alerts, config.chainId, head, log.child({ component: "alerts" }));
   // Exactly one replica on a database runs the loops; the others follow the index it writes.
   const leadership = createLeadership(
     config.database,
@@ -76,9 +81,10 @@ export function buildServices(config: Config, chain: Chain, db: DatabaseHandle, 
         indexer.start();
         batchWatcher!.start();
         bank.start();
+        alerts.start();
       },
       yield: async () => {
-        await Promise.all([bank.stop(), batchWatcher!.stop(), indexer.stop()]);
+        await Promise.all([alerts.stop(), bank.stop(), batchWatcher!.stop(), indexer.stop()]);
         indexer.follow();
       },
     },
@@ -99,6 +105,6 @@ export function buildServices(config: Config, chain: Chain, db: DatabaseHandle, 
     },
     log.child({ component: "monitoring" }),
   );
-  services = { config, chain, db, auth, indexer, events, tokenState, holders, rewards, siwe, audit: new AuditService(db.db), batch, batchWatcher, contacts, bank, leadership, rateLimits, metrics, monitoring, serving: { draining: false } };
+  services = { config, chain, db, auth, indexer, events, tokenState, holders, rewards, siwe, audit: new AuditService(db.db), batch, batchWatcher, contacts, bank, alerts, leadership, rateLimits, metrics, monitoring, serving: { draining: false } };
   return services;
 }

@@ -6,11 +6,12 @@ import { WalletMenu } from "@/components/wallet/WalletMenu";
 import { AccountMenu } from "./AccountMenu";
 import { Button } from "@/components/ui/button";
 import { cn } from "@/lib/utils";
-import { ADMIN_LINK, COPYRIGHT_YEAR, DRAWER_WIDTH_PX, MOBILE_BREAKPOINT_PX, NAV_LINKS } from "../routes";
+import { useSession } from "@/lib/auth/session";
+import { ADMIN_LINK, ALERTS_LINK, COPYRIGHT_YEAR, DRAWER_WIDTH_PX, MOBILE_BREAKPOINT_PX, NAV_LINKS } from "../routes";
 import { Header } from "./Header";
 
-function NavLinks({ admin }: { admin: boolean }) {
-  const links = admin ? [...NAV_LINKS, ADMIN_LINK] : NAV_LINKS;
+function NavLinks({ admin, operator }: { admin: boolean; operator: boolean }) {
+  const links = [...NAV_LINKS, ...(operator ? [ALERTS_LINK] : []), ...(admin ? [ADMIN_LINK] : [])];
   return (
     <nav className="flex flex-col gap-1" aria-label="Main">
       {links.map((link) => (
@@ -37,6 +38,8 @@ function NavLinks({ admin }: { admin: boolean }) {
 export function Frame() {
   // PRODUCT.md section 6: the shell asks the chain whether the connected wallet holds the admin role.
   const admin = useMyRoles().isAdmin;
+  // The server's admin claim (ADMIN_WALLETS): the alerts are the server's, not the contract's.
+  const operator = useSession((s) => s.user?.admin ?? false);
   const { pathname } = useLocation();
   // The drawer is open on the page it was opened on: navigating closes it. It also closes when
   // the window reaches the desktop width.
@@ -63,7 +66,7 @@ export function Frame() {
       />
       <div className="flex flex-1">
         <aside className="hidden w-56 shrink-0 border-r border-border bg-card p-4 md:block">
-          <NavLinks admin={admin} />
+          <NavLinks admin={admin} operator={operator} />
         </aside>
         {drawerOpen && (
           <div className="fixed inset-0 z-40 md:hidden">
@@ -75,7 +78,7 @@ export function Frame() {
                   <X className="h-5 w-5" />
                 </Button>
               </div>
-              <NavLinks admin={admin} />
+              <NavLinks admin={admin} operator={operator} />
             </div>
           </div>
         )}

@@ -1,0 +1,72 @@
+/**
+ * Operators' alerts (issue 18): the kinds of rule an admin may set on the event index, in the
+ * product's words, shared by the server (which matches events with them) and the dashboard (which
+ * offers them). No zod here: the dashboard imports it at run time.
+ */
+
+export const ALERT_KINDS = ["mint", "burn", "role", "pause", "upgrade", "multiplier", "blocklist"] as const;
+export type AlertKind = (typeof ALERT_KINDS)[number];
+
+export interface AlertKindInfo {
+  /** What the dashboard calls it. */
+  label: string;
+  /** The USDX events the kind watches (a Transfer only from or to the zero address). */
+  events: readonly string[];
+  /**
+   * What the rule's threshold means, or null when the kind takes none: an amount of USDX (a mint or
+   * burn of more than it), or a step of the multiplier (a change of more than it from the one before).
+   */
+  threshold: { label: string; hint: string; example: string } | null;
+}
+
+export const ALERT_KIND_INFO: Readonly<Record<AlertKind, AlertKindInfo>> = {
+  mint: {
+    label: "Mint above an amount",
+    events: ["Transfer"],
+    threshold: { label: "More than (USDX)", hint: "Alert on each mint of more than this many USDX; leave it empty for every mint.", example: "10000" },
+  },
+  burn: {
+    label: "Burn above an amount",
+    events: ["Transfer"],
+    threshold: { label: "More than (USDX)", hint: "Alert on each burn of more than this many USDX; leave it empty for every burn.", example: "10000" },
+  },
+  role: { label: "Role granted or revoked", events: ["RoleGranted", "RoleRevoked"], threshold: null },
+  pause: { label: "Pause or unpause", events: ["Paused", "Unpaused"], threshold: null },
+  upgrade: { label: "Upgrade", events: ["Upgraded"], threshold: null },
+  multiplier: {
+    label: "Reward multiplier change",
+    events: ["RewardMultiplier"],
+    threshold: {
+      label: "Step (multiplier)",
+      hint: "Alert only when the multiplier moves by more than this from the one before (0.01 is one percentage point); leave it empty for every change.",
+      example: "0.01",
+    },
+  },
+  blocklist: { label: "Account blocked or unblocked", events: ["AccountBlocked", "AccountUnblocked"], threshold: null },
+};
+
+export function isAlertKind(value: string): value is AlertKind {
+  return (ALERT_KINDS as readonly string[]).includes(value);
+}
+
+/** A delivery's state: waiting for its next attempt, answered 2xx, out of attempts, or called off (the event left the chain, the rule was turned off). */
+export const DELIVERY_STATUSES = ["pending", "delivered", "failed", "cancelled"] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+
+/** The headers each delivery carries: how a receiver checks it came from this server and drops a repeat. */
+export const ALERT_HEADERS = {
+  /** `sha256=<hex HMAC-SHA256 of the raw body, keyed by the rule's secret>`. */
+  signature: "X-USDX-Signature",
+  /** The delivery's id: the same on every attempt of one delivery, so a receiver can drop a repeat. */
+  delivery: "X-USDX-Delivery",
+  /** Unix seconds when this attempt was sent (the signed body's sentAt, as a number). */
+  timestamp: "X-USDX-Timestamp",
+} as const;
+
+/** Bounds on what one admin can make the server keep or do. */
+export const ALERT_LIMITS = {
+  /** Characters of a webhook URL. */
+  urlLength: 2048,
+  /** Characters of a receiver's answer kept per attempt. */
+  excerptChars: 500,
+} as const;
