@@ -2,7 +2,8 @@ import { Check, Loader2, X } from "lucide-react";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { shortAddress } from "@/lib/format";
 import { cn } from "@/lib/utils";
-import { serverSentence, type Deposit } from "../api";
+import { errorSentence } from "@/lib/api";
+import type { Deposit } from "../api";
 import { maskedNumber, usd, usdx } from "../format";
 import { DepositStatusBadge, TxLink } from "./parts";
 
@@ -73,7 +74,7 @@ export function DepositProgress({ deposit, pollError }: { deposit: Deposit; poll
         </ol>
         {pollError !== null && pollError !== undefined && (
           <p role="status" className="text-xs text-muted-foreground [overflow-wrap:anywhere]">
-            Could not check on the deposit ({serverSentence(pollError)}); trying again every second.
+            Could not check on the deposit ({errorSentence(pollError, "Unknown error")}); trying again every second.
           </p>
         )}
       </CardContent>

@@ -8,9 +8,10 @@ import { Label } from "@/components/ui/label";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
 import { toast } from "@/components/ui/toast";
 import { ConnectWalletButton } from "@/components/wallet/ConnectWalletButton";
+import { errorSentence } from "@/lib/api";
 import { shortAddress } from "@/lib/format";
 import { useWallet } from "@/lib/wallet/store";
-import { bankKeys, requestDeposit, serverSentence, useBankAccounts, useBankWallets, useUid, type BankTerms, type BankWallet } from "../api";
+import { bankKeys, requestDeposit, useBankAccounts, useBankWallets, useUid, type BankTerms, type BankWallet } from "../api";
 import { checkDeposit } from "../depositRules";
 import { maskedNumber, usd, usdx } from "../format";
 import type { DepositTracker } from "../hooks/useDepositTracker";
@@ -103,7 +104,7 @@ export function DepositTab({ terms, tracker, onGoTo }: DepositTabProps) {
       setAmount("");
       setProblem(null);
     } catch (error) {
-      const sentence = serverSentence(error);
+      const sentence = errorSentence(error, "Unknown error");
       setProblem({ field: "form", text: sentence });
       toast({ title: "Deposit Failed", description: sentence, variant: "destructive" });
     } finally {

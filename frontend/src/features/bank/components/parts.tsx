@@ -9,7 +9,8 @@ import { useConfig } from "@/lib/config";
 import { isExternal, txUrl } from "@/lib/explorer";
 import { shortAddress } from "@/lib/format";
 import { cn } from "@/lib/utils";
-import { serverSentence, type BankAccount, type DepositStatus } from "../api";
+import { errorSentence } from "@/lib/api";
+import type { BankAccount, DepositStatus } from "../api";
 
 /** A form's problem under the field it concerns; announced as it appears. */
 export function FieldError({ id, children }: { id: string; children: ReactNode }) {
@@ -36,7 +37,7 @@ export function LoadFailed({ title, error, onRetry, retrying }: { title: string;
       <AlertCircle className="h-4 w-4" aria-hidden />
       <AlertTitle>{title}</AlertTitle>
       <AlertDescription className="flex flex-wrap items-center justify-between gap-2">
-        <span className="min-w-0 [overflow-wrap:anywhere]">{serverSentence(error)}</span>
+        <span className="min-w-0 [overflow-wrap:anywhere]">{errorSentence(error, "Unknown error")}</span>
         <Button type="button" size="sm" variant="outline" onClick={onRetry} disabled={retrying}>
           <RotateCw className={cn("h-4 w-4", retrying && "animate-spin")} aria-hidden />
           Retry

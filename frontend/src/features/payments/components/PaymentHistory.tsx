@@ -5,8 +5,9 @@ import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Spinner } from "@/components/ui/spinner";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { errorSentence } from "@/lib/api";
 import { formatUsdx, relativeTime } from "@/lib/format";
-import { fetchJobs, HISTORY_KEY, serverMessage } from "../api/batch";
+import { fetchJobs, HISTORY_KEY } from "../api/batch";
 import type { JobSummary } from "../api/types";
 import { count } from "../format";
 import { STATUS_POLL_MS } from "../hooks/useBatchStatus";
@@ -42,7 +43,7 @@ export function PaymentHistory() {
         ) : query.isError && jobs.length === 0 ? (
           <div role="alert" className="flex flex-col items-center gap-2 py-8 text-center">
             <p className="text-sm font-medium text-destructive">Failed to load batch payments</p>
-            <p className="text-xs text-muted-foreground">{serverMessage(query.error) ?? "Unknown error"}</p>
+            <p className="text-xs text-muted-foreground">{errorSentence(query.error, "Unknown error")}</p>
             <Button size="sm" variant="outline" onClick={() => void query.refetch()} disabled={query.isFetching}>
               <RotateCw className={query.isFetching ? "h-4 w-4 animate-spin" : "h-4 w-4"} aria-hidden />
               Retry

@@ -4,6 +4,7 @@ import { describeError } from "@common/contractErrors";
 import { shortAddress } from "@common/addresses";
 import { BATCH_GAS_FIXED, BATCH_GAS_PER_RECIPIENT, TRANSACTION_GAS_CAP } from "@common/gasLimits";
 import { toast } from "@/components/ui/toast";
+import { errorSentence } from "@/lib/api";
 import type { SignedPermit } from "@/lib/chain/contracts";
 import { useAccountFigures } from "@/lib/chain/queries";
 import { useConfig, type AppConfig } from "@/lib/config";
@@ -11,7 +12,7 @@ import { formatUsdx } from "@/lib/format";
 import { useTransactor, type TxOutcome, type TxRequest } from "@/lib/tx/runner";
 import { ensureChain, NetworkSwitchError } from "@/lib/wallet/connect";
 import { useWallet } from "@/lib/wallet/store";
-import { executeBatch, fetchJobDetail, HISTORY_KEY, importContacts, reportChunkTransaction, serverMessage, type PaymentRow } from "../api/batch";
+import { executeBatch, fetchJobDetail, HISTORY_KEY, importContacts, reportChunkTransaction, type PaymentRow } from "../api/batch";
 import type { ChunkPlan } from "../api/types";
 import { count, plural } from "../format";
 import {
@@ -156,7 +157,7 @@ export function useBatchTransfer() {
         usePayments.setState({ contactsNote: "Every recipient is already in your contacts." });
       }
     } catch (error) {
-      const message = serverMessage(error) ?? "Unknown error";
+      const message = errorSentence(error, "Unknown error");
       toast({ title: "Contacts not updated", description: message, variant: "destructive" });
       usePayments.setState({ contactsNote: `Contacts not updated: ${message}` });
     }
@@ -186,7 +187,7 @@ export function useBatchTransfer() {
       try {
         answer = await executeBatch(rows, address);
       } catch (error) {
-        transferFailed(serverMessage(error) ?? "Unknown error");
+        transferFailed(errorSentence(error, "Unknown error"));
         return;
       }
       // The declaration rules this out (this server refuses with a 4xx); an answer that says otherwise starts no payment.
@@ -220,7 +221,7 @@ export function useBatchTransfer() {
     try {
       detail = await fetchJobDetail(job.jobId);
     } catch (error) {
-      transferFailed(serverMessage(error) ?? "Unknown error");
+      transferFailed(errorSentence(error, "Unknown error"));
       return;
     } finally {
       setStarting(false);
