@@ -3,6 +3,7 @@ import { ROLE_NAMES, ROLE_PERMITS } from "@common/roles";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Label } from "@/components/ui/label";
 import { Select, SelectContent, SelectItem, SelectSeparator, SelectTrigger, SelectValue } from "@/components/ui/select";
+import { FieldError } from "@/components/ui/field-error";
 import { useRoleFlags } from "@/lib/chain/queries";
 import { shortAddress } from "@/lib/format";
 import { roleCall } from "@/lib/tx/calls";
@@ -109,9 +110,7 @@ export function RoleForm({ adminPanel = false }: { adminPanel?: boolean }) {
               </SelectContent>
             </Select>
             {form.errors.role ? (
-              <p id={`${roleId}-error`} role="alert" className="text-xs text-destructive">
-                {form.errors.role}
-              </p>
+              <FieldError id={`${roleId}-error`}>{form.errors.role}</FieldError>
             ) : (
               chosen.ok && <p className="text-xs text-muted-foreground">Allows the holder to {ROLE_PERMITS[chosen.value]}.</p>
             )}

@@ -1,14 +1,16 @@
 import { useState } from "react";
 import { useQueryClient } from "@tanstack/react-query";
 import { Landmark, Plus, Trash2 } from "lucide-react";
+import { EmptyState, Loading, LoadFailed } from "@/components/states";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { toast } from "@/components/ui/toast";
+import { errorSentence } from "@/lib/api";
 import { relativeTime } from "@/lib/format";
 import { bankKeys, removeBankAccount, serverProblem, useBankAccounts, useUid, type BankAccount } from "../api";
 import { AddAccountDialog } from "./AddAccountDialog";
 import { ConfirmDialog } from "./ConfirmDialog";
-import { AccountStatusBadge, EmptyState, Loading, LoadFailed } from "./parts";
+import { AccountStatusBadge } from "./parts";
 import { isoSeconds, maskedNumber } from "../format";
 
 const lowerFirst = (text: string) => text.charAt(0).toLowerCase() + text.slice(1);
@@ -27,7 +29,7 @@ export function BankAccountsTab({ verifyMs }: { verifyMs: number | undefined }) 
 
   let body;
   if (accounts.isError && !accounts.data) {
-    body = <LoadFailed title="Could not load your bank accounts" error={accounts.error} onRetry={() => void accounts.refetch()} retrying={accounts.isFetching} />;
+    body = <LoadFailed title="Could not load your bank accounts" sentence={errorSentence(accounts.error, "Unknown error")} onRetry={() => void accounts.refetch()} retrying={accounts.isFetching} />;
   } else if (!accounts.data) {
     body = <Loading label="Loading bank accounts" />;
   } else if (accounts.data.length === 0) {

@@ -1,10 +1,12 @@
 import { History } from "lucide-react";
+import { EmptyState, Loading, LoadFailed } from "@/components/states";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { errorSentence } from "@/lib/api";
 import { relativeTime, shortAddress } from "@/lib/format";
 import { useDeposits } from "../api";
 import { isoSeconds, maskedNumber, usd } from "../format";
-import { DepositStatusBadge, EmptyState, Loading, LoadFailed, TxLink } from "./parts";
+import { DepositStatusBadge, TxLink } from "./parts";
 
 /** Deposit History: newest first, the status early so a phone shows it without scrolling; it refreshes itself while a deposit in it is under way. */
 export function DepositHistoryTab() {
@@ -12,7 +14,7 @@ export function DepositHistoryTab() {
 
   let body;
   if (deposits.isError && !deposits.data) {
-    body = <LoadFailed title="Could not load your deposits" error={deposits.error} onRetry={() => void deposits.refetch()} retrying={deposits.isFetching} />;
+    body = <LoadFailed title="Could not load your deposits" sentence={errorSentence(deposits.error, "Unknown error")} onRetry={() => void deposits.refetch()} retrying={deposits.isFetching} />;
   } else if (!deposits.data) {
     body = <Loading label="Loading deposits" />;
   } else if (deposits.data.length === 0) {

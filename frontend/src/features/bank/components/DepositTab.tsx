@@ -1,6 +1,8 @@
 import { useState, type FormEvent } from "react";
 import { useQueryClient } from "@tanstack/react-query";
 import { ArrowDownToLine, Landmark, Wallet } from "lucide-react";
+import { EmptyState, Loading, LoadFailed } from "@/components/states";
+import { FieldError } from "@/components/ui/field-error";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Input } from "@/components/ui/input";
@@ -18,7 +20,6 @@ import type { DepositTracker } from "../hooks/useDepositTracker";
 import { ConnectedWalletOffer, useUnlistedConnectedWallet } from "./ConnectedWalletOffer";
 import { DepositProgress } from "./DepositProgress";
 import { DepositSummary } from "./DepositSummary";
-import { EmptyState, FieldError, Loading, LoadFailed } from "./parts";
 
 interface DepositTabProps {
   terms: { data: BankTerms | undefined; error: unknown; isFetching: boolean; refetch(): unknown };
@@ -61,10 +62,10 @@ export function DepositTab({ terms, tracker, onGoTo }: DepositTabProps) {
   const faucet = terms.data?.walletProofRequired === true;
 
   if (accounts.isError && !accounts.data) {
-    return <LoadFailed title="Could not load your bank accounts" error={accounts.error} onRetry={() => void accounts.refetch()} retrying={accounts.isFetching} />;
+    return <LoadFailed title="Could not load your bank accounts" sentence={errorSentence(accounts.error, "Unknown error")} onRetry={() => void accounts.refetch()} retrying={accounts.isFetching} />;
   }
   if (wallets.isError && !wallets.data) {
-    return <LoadFailed title="Could not load your wallets" error={wallets.error} onRetry={() => void wallets.refetch()} retrying={wallets.isFetching} />;
+    return <LoadFailed title="Could not load your wallets" sentence={errorSentence(wallets.error, "Unknown error")} onRetry={() => void wallets.refetch()} retrying={wallets.isFetching} />;
   }
   if (!accounts.data || !wallets.data) return <Loading label="Loading your accounts and wallets" />;
 

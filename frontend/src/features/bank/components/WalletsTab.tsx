@@ -1,11 +1,13 @@
 import { useState } from "react";
 import { useQueryClient } from "@tanstack/react-query";
 import { Plus, ShieldAlert, ShieldCheck, Star, Trash2, Wallet } from "lucide-react";
+import { EmptyState, Loading, LoadFailed } from "@/components/states";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { CopyButton } from "@/components/ui/copy-button";
 import { toast } from "@/components/ui/toast";
+import { errorSentence } from "@/lib/api";
 import { shortAddress } from "@/lib/format";
 import { useWallet } from "@/lib/wallet/store";
 import { bankKeys, removeWallet, serverProblem, setPrimaryWallet, useBankTerms, useBankWallets, useUid, verifyWallet, type BankWallet } from "../api";
@@ -13,7 +15,6 @@ import { ProofProblem, proveWallet } from "../hooks/useProveWallet";
 import { AddWalletDialog } from "./AddWalletDialog";
 import { ConfirmDialog } from "./ConfirmDialog";
 import { ConnectedWalletOffer, useUnlistedConnectedWallet } from "./ConnectedWalletOffer";
-import { EmptyState, Loading, LoadFailed } from "./parts";
 import { usdx } from "../format";
 
 /** My Wallets: where deposits can mint to. One is primary; it cannot be removed. */
@@ -84,7 +85,7 @@ export function WalletsTab() {
 
   let body;
   if (wallets.isError && !wallets.data) {
-    body = <LoadFailed title="Could not load your wallets" error={wallets.error} onRetry={() => void wallets.refetch()} retrying={wallets.isFetching} />;
+    body = <LoadFailed title="Could not load your wallets" sentence={errorSentence(wallets.error, "Unknown error")} onRetry={() => void wallets.refetch()} retrying={wallets.isFetching} />;
   } else if (!wallets.data) {
     body = <Loading label="Loading wallets" />;
   } else if (wallets.data.length === 0) {

@@ -1,11 +1,9 @@
 import type { ReactNode } from "react";
 import { Link } from "react-router-dom";
-import { AlertCircle, ExternalLink, RefreshCw, SearchX } from "lucide-react";
-import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
+import { ExternalLink, SearchX } from "lucide-react";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent } from "@/components/ui/card";
 import { CopyButton } from "@/components/ui/copy-button";
-import { Spinner } from "@/components/ui/spinner";
 import { ConnectWalletButton } from "@/components/wallet/ConnectWalletButton";
 import { relativeTime } from "@/lib/format";
 import type { ArgValue, DecodedArg } from "../api/types";
@@ -91,33 +89,6 @@ export function ArgList({ args }: { args: DecodedArg[] }) {
         </div>
       ))}
     </dl>
-  );
-}
-
-export function LoadingState({ label }: { label: string }) {
-  return (
-    <div className="flex items-center justify-center gap-3 py-16 text-sm text-muted-foreground">
-      <Spinner label={label} />
-      {label}...
-    </div>
-  );
-}
-
-export function ErrorState({ message, onRetry, retrying }: { message: string; onRetry: () => void; retrying: boolean }) {
-  return (
-    <Alert variant="destructive">
-      <AlertCircle className="h-4 w-4" aria-hidden />
-      <AlertTitle>Error</AlertTitle>
-      <AlertDescription className="grid gap-3">
-        <p className="break-words">{message}</p>
-        <div>
-          <Button variant="outline" size="sm" onClick={onRetry} disabled={retrying}>
-            <RefreshCw className={retrying ? "h-4 w-4 animate-spin" : "h-4 w-4"} aria-hidden />
-            Retry
-          </Button>
-        </div>
-      </AlertDescription>
-    </Alert>
   );
 }
 

@@ -1,5 +1,6 @@
 import { Link, useParams } from "react-router-dom";
 import { ChevronLeft, ChevronRight } from "lucide-react";
+import { Loading, LoadFailed } from "@/components/states";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { CopyButton } from "@/components/ui/copy-button";
@@ -8,7 +9,7 @@ import { useConfig } from "@/lib/config";
 import { blockUrl, txUrl } from "@/lib/explorer";
 import { shortAddress } from "@/lib/format";
 import type { BlockTransaction, BlockView } from "../api/types";
-import { AddressValue, DetailList, DetailRow, ErrorState, ExplorerHeading, ExternalExplorer, LoadingState, MessageCard, Mono, NoReadSource, TimeValue } from "../components/parts";
+import { AddressValue, DetailList, DetailRow, ExplorerHeading, ExternalExplorer, MessageCard, Mono, NoReadSource, TimeValue } from "../components/parts";
 import { useBlockView, useReadSource } from "../hooks/useChainView";
 
 const BLOCK_NUMBER = /^\d{1,15}$/;
@@ -150,8 +151,8 @@ function BlockDetails({ number }: { number: number }) {
   const { canRead } = useReadSource();
   const query = useBlockView(number);
   if (!canRead) return <NoReadSource />;
-  if (query.isPending) return <LoadingState label="Loading block" />;
-  if (query.isError) return <ErrorState message={query.error.message} onRetry={() => void query.refetch()} retrying={query.isFetching} />;
+  if (query.isPending) return <Loading label="Loading block" className="py-16" />;
+  if (query.isError) return <LoadFailed title="Error" sentence={query.error.message} onRetry={() => void query.refetch()} retrying={query.isFetching} />;
   if (!query.data.found) {
     return (
       <MessageCard title="Block not found on this chain.">

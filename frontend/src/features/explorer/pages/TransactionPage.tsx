@@ -1,5 +1,6 @@
 import { Link, useParams } from "react-router-dom";
 import { AlertCircle, CheckCircle2, Clock, Info, XCircle } from "lucide-react";
+import { Loading, LoadFailed } from "@/components/states";
 import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
@@ -15,10 +16,8 @@ import {
   ArgList,
   DetailList,
   DetailRow,
-  ErrorState,
   ExplorerHeading,
   ExternalExplorer,
-  LoadingState,
   MessageCard,
   Mono,
   NoReadSource,
@@ -224,8 +223,8 @@ function TransactionDetails({ hash }: { hash: string }) {
   const { canRead } = useReadSource();
   const query = useTransactionView(hash);
   if (!canRead) return <NoReadSource />;
-  if (query.isPending) return <LoadingState label="Loading transaction" />;
-  if (query.isError) return <ErrorState message={query.error.message} onRetry={() => void query.refetch()} retrying={query.isFetching} />;
+  if (query.isPending) return <Loading label="Loading transaction" className="py-16" />;
+  if (query.isError) return <LoadFailed title="Error" sentence={query.error.message} onRetry={() => void query.refetch()} retrying={query.isFetching} />;
   const tx = query.data;
   if (!tx) {
     return (
