@@ -2,8 +2,8 @@ import { useCallback } from "react";
 import { useQueryClient, type QueryClient } from "@tanstack/react-query";
 import type { ContractTransactionResponse } from "ethers";
 import { describeError } from "@common/contractErrors";
-import { toast } from "@/components/ui/toast";
 import { useConfig, type AppConfig } from "@/lib/config";
+import { notify } from "@/lib/notices";
 import { ensureChain, NetworkSwitchError } from "@/lib/wallet/connect";
 import { useWallet } from "@/lib/wallet/store";
 import type { WriteContracts } from "@/lib/chain/contracts";
@@ -51,7 +51,7 @@ export const INDEXER_SETTLE_MS = 2000;
 export async function runTransaction(request: TxRequest, config: AppConfig, queryClient: QueryClient): Promise<TxOutcome> {
   const wallet = useWallet.getState();
   if (wallet.status !== "connected" || !wallet.provider || !wallet.address) {
-    toast({ title: "Wallet not connected", description: request.notConnected, variant: "destructive" });
+    notify({ title: "Wallet not connected", description: request.notConnected, variant: "destructive" });
     return { ok: false, hash: null, error: "Wallet not connected" };
   }
   const modal = request.modal !== false;
@@ -76,7 +76,7 @@ export async function runTransaction(request: TxRequest, config: AppConfig, quer
       );
     }
     setModal({ status: "success", confirmations: null });
-    if (request.success) toast({ title: request.success.title, description: request.success.description });
+    if (request.success) notify({ title: request.success.title, description: request.success.description });
     void queryClient.invalidateQueries();
     setTimeout(() => void queryClient.invalidateQueries(), INDEXER_SETTLE_MS);
     return { ok: true, hash, error: null };
@@ -85,7 +85,7 @@ export async function runTransaction(request: TxRequest, config: AppConfig, quer
     if (hash) usePendingEntries.getState().remove([hash]);
     const message = describeError(error);
     setModal({ isOpen: true, status: "error", errorMessage: message, transactionHash: hash, action: request.action, confirmations: null });
-    toast({ title: request.failureTitle, description: message || "Unknown error", variant: "destructive" });
+    notify({ title: request.failureTitle, description: message || "Unknown error", variant: "destructive" });
     return { ok: false, hash, error: message };
   }
 }
