@@ -6,7 +6,7 @@ import { formatMultiplier } from "@/lib/format";
 import { multiplierCall } from "@/lib/tx/calls";
 import { checkMultiplier } from "@/lib/validation";
 import { recordMultiplierRequest } from "../api";
-import { useTxForm } from "../hooks/useTxForm";
+import { useTxForm } from "@/lib/tx/useTxForm";
 import { FormFooter, TextField } from "./fields";
 import { RoleRequirement } from "./RoleNotes";
 
@@ -23,7 +23,7 @@ export function MultiplierForm() {
 
   function submit(event: FormEvent) {
     event.preventDefault();
-    if (!form.connected) return form.reject([[null, { title: "Wallet not connected", description: NOT_CONNECTED }]]);
+    if (!form.needWallet(NOT_CONNECTED)) return;
     const checked = checkMultiplier(value);
     if (!checked.ok) return form.reject([["value", checked.problem]]);
     form.start(multiplierCall("set", checked.value), {

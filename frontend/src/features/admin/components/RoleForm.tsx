@@ -9,7 +9,7 @@ import { shortAddress } from "@/lib/format";
 import { roleCall } from "@/lib/tx/calls";
 import { checkAddress, checkRole, type Problem } from "@/lib/validation";
 import { useWallet } from "@/lib/wallet/store";
-import { useTxForm } from "../hooks/useTxForm";
+import { useTxForm } from "@/lib/tx/useTxForm";
 import { AccountPreview, validAddress } from "./AccountPreview";
 import { ChoiceField, FormFooter, TextField } from "./fields";
 import { RoleRequirement } from "./RoleNotes";
@@ -38,7 +38,7 @@ export function RoleForm({ adminPanel = false }: { adminPanel?: boolean }) {
 
   function submit(event: FormEvent) {
     event.preventDefault();
-    if (!form.connected) return form.reject([[null, { title: "Wallet not connected", description: NOT_CONNECTED }]]);
+    if (!form.needWallet(NOT_CONNECTED)) return;
     const to = checkAddress(account);
     const name = role === "" ? ({ ok: false, problem: { title: "Invalid role", description: "Please choose a role" } } as const) : checkRole(role);
     const problems: ["account" | "role", Problem][] = [];

@@ -6,7 +6,7 @@ import { Label } from "@/components/ui/label";
 import { RadioGroup, RadioGroupItem } from "@/components/ui/radio-group";
 import { FieldError } from "@/components/ui/field-error";
 import { cn } from "@/lib/utils";
-import type { TxFormStatus } from "../hooks/useTxForm";
+import type { TxFormStatus } from "@/lib/tx/useTxForm";
 
 /** PRODUCT.md section 9: amount inputs step 0.01, min 0. */
 export const AMOUNT_STEP = "0.01";
