@@ -6,15 +6,16 @@ import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { RadioGroup, RadioGroupItem } from "@/components/ui/radio-group";
 import { multiplierCall } from "@/lib/tx/calls";
+import { recordMultiplierRequest } from "@/lib/tx/multiplierAudit";
 import { useTxForm, type TxForm } from "@/lib/tx/useTxForm";
 import { checkMultiplier } from "@/lib/validation";
 import { cn } from "@/lib/utils";
 import { exactTokenAmount, parseTokenAmount } from "@common/amounts";
-import { recordMultiplierRequest } from "../api/rewardMultiplier";
-import { balanceChange, belowBase, shownMultiplier } from "../figures";
+import { MIN_REWARD_MULTIPLIER, MULTIPLIER_QUICK_ADD, type MultiplierOperation } from "@common/token";
+import { balanceChange, shownMultiplier } from "../figures";
 import { FieldError } from "@/components/ui/field-error";
 
-type Operation = "set" | "add";
+type Operation = MultiplierOperation;
 
 const NOT_CONNECTED = multiplierCall("set", 0n).notConnected;
 
@@ -26,7 +27,7 @@ const MODES: Record<Operation, { option: string; label: string; placeholder: str
 
 /** Spec: 0.01 for add; the current multiplier (exactly, so an unchanged set is a no-op) for set. */
 const defaultValue = (operation: Operation, current: bigint | undefined) =>
-  operation === "add" ? "0.01" : current !== undefined ? exactTokenAmount(current) : "";
+  operation === "add" ? exactTokenAmount(MULTIPLIER_QUICK_ADD) : current !== undefined ? exactTokenAmount(current) : "";
 
 interface MultiplierDialogProps {
   open: boolean;
@@ -144,9 +145,9 @@ function MultiplierForm({ form, current, onDone }: { form: TxForm<"value">; curr
         // What the change means for holders, before the oracle signs it.
         <div
           aria-live="polite"
-          className={cn("rounded-md border px-3 py-2 text-sm", belowBase(next) ? "border-destructive/50 bg-destructive/5 text-destructive" : "border-border")}
+          className={cn("rounded-md border px-3 py-2 text-sm", next < MIN_REWARD_MULTIPLIER ? "border-destructive/50 bg-destructive/5 text-destructive" : "border-border")}
         >
-          {belowBase(next) ? (
+          {next < MIN_REWARD_MULTIPLIER ? (
             <p>The contract only accepts a multiplier of 1.0 or more; {shownMultiplier(next)} would be refused.</p>
           ) : (
             <p>

@@ -1,8 +1,9 @@
 import { Percent, Plus, SlidersHorizontal } from "lucide-react";
 import { Button } from "@/components/ui/button";
-import { QUICK_ADD, quickAddCall } from "@/lib/tx/calls";
+import { MULTIPLIER_QUICK_ADD } from "@common/token";
+import { quickAddCall } from "@/lib/tx/calls";
+import { recordMultiplierRequest } from "@/lib/tx/multiplierAudit";
 import { useTxForm } from "@/lib/tx/useTxForm";
-import { recordMultiplierRequest } from "../api/rewardMultiplier";
 import { shownMultiplier } from "../figures";
 import { CardNote, DataCard } from "./DataCard";
 
@@ -28,7 +29,7 @@ export function RewardMultiplierCard(props: RewardMultiplierCardProps) {
   const allowed = connected && oracle === true;
 
   // The same audit entry as the dialog's: every multiplier change asked for through the dashboard.
-  const addQuick = () => form.start(quickAddCall(), { before: () => recordMultiplierRequest("add", QUICK_ADD) });
+  const addQuick = () => form.start(quickAddCall(), { before: () => recordMultiplierRequest("add", MULTIPLIER_QUICK_ADD) });
 
   return (
     <DataCard
