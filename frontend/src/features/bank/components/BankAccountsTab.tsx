@@ -10,7 +10,7 @@ import { relativeTime } from "@/lib/format";
 import { bankKeys, removeBankAccount, serverProblem, useBankAccounts, useUid, type BankAccount } from "../api";
 import { AddAccountDialog } from "./AddAccountDialog";
 import { ConfirmDialog } from "./ConfirmDialog";
-import { AccountStatusBadge } from "./parts";
+import { AccountStatusBadge } from "./StatusBadges";
 import { isoSeconds, maskedNumber } from "../format";
 
 const lowerFirst = (text: string) => text.charAt(0).toLowerCase() + text.slice(1);

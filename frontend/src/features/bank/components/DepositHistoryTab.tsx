@@ -6,7 +6,8 @@ import { errorSentence } from "@/lib/api";
 import { relativeTime, shortAddress } from "@/lib/format";
 import { useDeposits } from "../api";
 import { isoSeconds, maskedNumber, usd } from "../format";
-import { DepositStatusBadge, TxLink } from "./parts";
+import { MintTxLink } from "./MintTxLink";
+import { DepositStatusBadge } from "./StatusBadges";
 
 /** Deposit History: newest first, the status early so a phone shows it without scrolling; it refreshes itself while a deposit in it is under way. */
 export function DepositHistoryTab() {
@@ -51,7 +52,7 @@ export function DepositHistoryTab() {
               <TableCell className="font-mono text-xs" title={deposit.walletAddress}>
                 {shortAddress(deposit.walletAddress)}
               </TableCell>
-              <TableCell>{deposit.txHash ? <TxLink hash={deposit.txHash} /> : <span className="text-muted-foreground">—</span>}</TableCell>
+              <TableCell>{deposit.txHash ? <MintTxLink hash={deposit.txHash} /> : <span className="text-muted-foreground">—</span>}</TableCell>
             </TableRow>
           ))}
         </TableBody>

@@ -5,7 +5,8 @@ import { cn } from "@/lib/utils";
 import { errorSentence } from "@/lib/api";
 import type { Deposit } from "../api";
 import { maskedNumber, usd, usdx } from "../format";
-import { DepositStatusBadge, TxLink } from "./parts";
+import { MintTxLink } from "./MintTxLink";
+import { DepositStatusBadge } from "./StatusBadges";
 
 type StepState = "done" | "current" | "upcoming" | "failed";
 
@@ -65,7 +66,7 @@ export function DepositProgress({ deposit, pollError }: { deposit: Deposit; poll
                 <p className={cn("text-sm text-muted-foreground [overflow-wrap:anywhere]", step.state === "failed" && "text-destructive")}>{step.detail}</p>
                 {step.title === "Completed" && step.state === "done" && deposit.txHash && (
                   <p className="mt-1 text-xs text-muted-foreground">
-                    Mint transaction <TxLink hash={deposit.txHash} />
+                    Mint transaction <MintTxLink hash={deposit.txHash} />
                   </p>
                 )}
               </div>

@@ -9,7 +9,10 @@ import { useConfig } from "@/lib/config";
 import { blockUrl, txUrl } from "@/lib/explorer";
 import { shortAddress } from "@/lib/format";
 import type { BlockTransaction, BlockView } from "../api/types";
-import { AddressValue, DetailList, DetailRow, ExplorerHeading, ExternalExplorer, MessageCard, Mono, NoReadSource, TimeValue } from "../components/parts";
+import { DetailList, DetailRow } from "../components/DetailList";
+import { AddressValue, Mono, TimeValue } from "../components/DetailValues";
+import { ExplorerHeading } from "../components/ExplorerHeading";
+import { ExternalExplorer, MessageCard, NoReadSource } from "../components/ExplorerNotices";
 import { useBlockView, useReadSource } from "../hooks/useChainView";
 
 const BLOCK_NUMBER = /^\d{1,15}$/;

@@ -11,18 +11,10 @@ import { movedNote } from "@/lib/format";
 import { exactTokenAmount } from "@common/amounts";
 import { TOKEN_SYMBOL } from "@common/token";
 import type { DecodedLog, TransactionView, TxStatus } from "../api/types";
-import {
-  AddressValue,
-  ArgList,
-  DetailList,
-  DetailRow,
-  ExplorerHeading,
-  ExternalExplorer,
-  MessageCard,
-  Mono,
-  NoReadSource,
-  TimeValue,
-} from "../components/parts";
+import { DetailList, DetailRow } from "../components/DetailList";
+import { AddressValue, ArgList, Mono, TimeValue } from "../components/DetailValues";
+import { ExplorerHeading } from "../components/ExplorerHeading";
+import { ExternalExplorer, MessageCard, NoReadSource } from "../components/ExplorerNotices";
 import { useReadSource, useTransactionView } from "../hooks/useChainView";
 
 const TX_HASH = /^0x[0-9a-fA-F]{64}$/;
