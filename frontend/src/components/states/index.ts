@@ -2,3 +2,4 @@
 export { EmptyState } from "./EmptyState";
 export { Loading } from "./Loading";
 export { LoadFailed } from "./LoadFailed";
+export { ReadStates } from "./ReadStates";

@@ -1,6 +1,6 @@
 import { useState } from "react";
 import { BookUser, Plus, Search, SearchX } from "lucide-react";
-import { EmptyState, Loading, LoadFailed } from "@/components/states";
+import { EmptyState, LoadFailed, ReadStates } from "@/components/states";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardHeader } from "@/components/ui/card";
 import { Input } from "@/components/ui/input";
@@ -73,41 +73,46 @@ export default function ContactsPage() {
           )}
         </CardHeader>
         <CardContent className="p-4 pt-0 sm:p-6 sm:pt-0">
-          {contacts.isError && !contacts.data ? (
-            <LoadFailed title={LOAD_FAILED} sentence={contacts.error.message || "Unknown error"} retrying={contacts.isFetching} onRetry={() => void contacts.refetch()} />
-          ) : !contacts.data ? (
-            <Loading label="Loading contacts" />
-          ) : rows.length === 0 ? (
-            <EmptyState
-              icon={query !== "" ? <SearchX aria-hidden /> : <BookUser aria-hidden />}
-              title="No contacts found"
-              hint={query !== "" ? "Try changing your search query" : "Add contacts to manage your frequently used addresses"}
-            />
-          ) : (
-            <div className="grid gap-4">
-              {contacts.isError && (
-                // A reload or the next page failed: what was loaded stays, with the reason and a retry.
-                <LoadFailed
-                  title={LOAD_FAILED}
-                  sentence={contacts.error.message || "Unknown error"}
-                  retrying={contacts.isFetching}
-                  onRetry={() => void (contacts.isFetchNextPageError ? contacts.fetchNextPage() : contacts.refetch())}
-                />
-              )}
-              <ContactsTable contacts={rows} onEdit={(contact) => setEditing({ contact })} onDelete={setDeleting} />
-              {contacts.hasNextPage && (
-                <div className="flex flex-wrap items-center justify-between gap-2 border-t border-border pt-4 text-sm text-muted-foreground">
-                  <span>
-                    Showing {rows.length.toLocaleString("en-US")} of {total.toLocaleString("en-US")}
-                  </span>
-                  <Button type="button" variant="outline" size="sm" onClick={() => void contacts.fetchNextPage()} disabled={contacts.isFetchingNextPage}>
-                    {contacts.isFetchingNextPage && <Spinner className="h-4 w-4 text-current" label="Loading more contacts" />}
-                    Load more
-                  </Button>
-                </div>
-              )}
-            </div>
-          )}
+          <ReadStates
+            query={contacts}
+            failed={LOAD_FAILED}
+            sentence={contacts.error?.message || "Unknown error"}
+            loading="Loading contacts"
+            isEmpty={() => rows.length === 0}
+            empty={
+              <EmptyState
+                icon={query !== "" ? <SearchX aria-hidden /> : <BookUser aria-hidden />}
+                title="No contacts found"
+                hint={query !== "" ? "Try changing your search query" : "Add contacts to manage your frequently used addresses"}
+              />
+            }
+          >
+            {() => (
+              <div className="grid gap-4">
+                {contacts.isError && (
+                  // A reload or the next page failed: what was loaded stays, with the reason and a retry.
+                  <LoadFailed
+                    title={LOAD_FAILED}
+                    sentence={contacts.error.message || "Unknown error"}
+                    retrying={contacts.isFetching}
+                    onRetry={() => void (contacts.isFetchNextPageError ? contacts.fetchNextPage() : contacts.refetch())}
+                  />
+                )}
+                <ContactsTable contacts={rows} onEdit={(contact) => setEditing({ contact })} onDelete={setDeleting} />
+                {contacts.hasNextPage && (
+                  <div className="flex flex-wrap items-center justify-between gap-2 border-t border-border pt-4 text-sm text-muted-foreground">
+                    <span>
+                      Showing {rows.length.toLocaleString("en-US")} of {total.toLocaleString("en-US")}
+                    </span>
+                    <Button type="button" variant="outline" size="sm" onClick={() => void contacts.fetchNextPage()} disabled={contacts.isFetchingNextPage}>
+                      {contacts.isFetchingNextPage && <Spinner className="h-4 w-4 text-current" label="Loading more contacts" />}
+                      Load more
+                    </Button>
+                  </div>
+                )}
+              </div>
+            )}
+          </ReadStates>
         </CardContent>
       </Card>
 

@@ -3,16 +3,19 @@ import { CopyButton } from "@/components/ui/copy-button";
 import { relativeTime } from "@/lib/format";
 import type { ArgValue, DecodedArg } from "../api/types";
 
-/** An address with its contract name (USDX, BatchPayments) when it is one of ours. */
+/** An address with its contract name (USDX, BatchPayments) when it is one of ours, and its copy button. */
 export function AddressValue({ address, label }: { address: string; label: string | null }) {
   return (
     <span className="inline-flex max-w-full flex-wrap items-center gap-x-2 gap-y-1">
       {label && <span className="font-semibold">{label}</span>}
-      <span className="break-all font-mono">{address}</span>
+      <Mono>{address}</Mono>
       <CopyButton value={address} className="h-6" />
     </span>
   );
 }
+
+/** A transaction's or block's hash in full, with its copy button. */
+export const HashValue = ({ hash }: { hash: string }) => <AddressValue address={hash} label={null} />;
 
 /** A hash in full, monospace, breaking anywhere so it fits a phone. */
 export function Mono({ children }: { children: ReactNode }) {

@@ -3,14 +3,13 @@ import { ChevronLeft, ChevronRight } from "lucide-react";
 import { Loading, LoadFailed } from "@/components/states";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
-import { CopyButton } from "@/components/ui/copy-button";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { useConfig } from "@/lib/config";
 import { blockUrl, txUrl } from "@/lib/explorer";
 import { shortAddress } from "@/lib/format";
 import type { BlockTransaction, BlockView } from "../api/types";
 import { DetailList, DetailRow } from "../components/DetailList";
-import { AddressValue, Mono, TimeValue } from "../components/DetailValues";
+import { AddressValue, HashValue, Mono, TimeValue } from "../components/DetailValues";
 import { ExplorerHeading } from "../components/ExplorerHeading";
 import { ExternalExplorer, MessageCard, NoReadSource } from "../components/ExplorerNotices";
 import { useBlockView, useReadSource } from "../hooks/useChainView";
@@ -110,10 +109,7 @@ function BlockSummary({ block }: { block: BlockView }) {
           <DetailList>
             <DetailRow label="Number">{block.number}</DetailRow>
             <DetailRow label="Hash">
-              <span className="inline-flex max-w-full flex-wrap items-center gap-2">
-                <Mono>{block.hash}</Mono>
-                <CopyButton value={block.hash} className="h-6" />
-              </span>
+              <HashValue hash={block.hash} />
             </DetailRow>
             <DetailRow label="Time">
               <TimeValue timestamp={block.timestamp} />

@@ -4,7 +4,6 @@ import { Loading, LoadFailed } from "@/components/states";
 import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
-import { CopyButton } from "@/components/ui/copy-button";
 import { useConfig } from "@/lib/config";
 import { blockUrl, txUrl } from "@/lib/explorer";
 import { movedNote } from "@/lib/format";
@@ -12,7 +11,7 @@ import { exactTokenAmount } from "@common/amounts";
 import { TOKEN_SYMBOL } from "@common/token";
 import type { DecodedLog, TransactionView, TxStatus } from "../api/types";
 import { DetailList, DetailRow } from "../components/DetailList";
-import { AddressValue, ArgList, Mono, TimeValue } from "../components/DetailValues";
+import { AddressValue, ArgList, HashValue, TimeValue } from "../components/DetailValues";
 import { ExplorerHeading } from "../components/ExplorerHeading";
 import { ExternalExplorer, MessageCard, NoReadSource } from "../components/ExplorerNotices";
 import { useReadSource, useTransactionView } from "../hooks/useChainView";
@@ -45,10 +44,7 @@ function Overview({ tx }: { tx: TransactionView }) {
       <CardContent>
         <DetailList>
           <DetailRow label="Hash">
-            <span className="inline-flex max-w-full flex-wrap items-center gap-2">
-              <Mono>{tx.hash}</Mono>
-              <CopyButton value={tx.hash} className="h-6" />
-            </span>
+            <HashValue hash={tx.hash} />
           </DetailRow>
           <DetailRow label="Status">
             <StatusBadge status={tx.status} />
