@@ -2,6 +2,7 @@ import { expect } from "chai";
 import { ethers } from "hardhat";
 import { loadFixture } from "@nomicfoundation/hardhat-network-helpers";
 import { ZeroAddress } from "ethers";
+import { MIN_REWARD_MULTIPLIER, MULTIPLIER_QUICK_ADD, multiplierRefusal, type MultiplierOperation } from "@common/token";
 import { deadlineIn, fundedFixture, mult, ONE, signPermit, usd } from "./helpers/fixtures";
 
 describe("USDX: mint", () => {
@@ -126,6 +127,24 @@ describe("USDX: reward multiplier", () => {
     await expect(usdx.connect(oracle).setRewardMultiplier(ONE - 1n)).to.be.revertedWithCustomError(usdx, "USDXInvalidRewardMultiplier").withArgs(ONE - 1n);
     await expect(usdx.connect(oracle).setRewardMultiplier(0)).to.be.revertedWithCustomError(usdx, "USDXInvalidRewardMultiplier").withArgs(0);
     await expect(usdx.connect(oracle).addRewardMultiplier(0)).to.be.revertedWithCustomError(usdx, "USDXInvalidRewardMultiplier").withArgs(0);
+  });
+
+  it("refuses exactly what common/token.ts's multiplierRefusal says it refuses (the dashboard and the server read the rule there)", async () => {
+    const { usdx, oracle } = await loadFixture(fundedFixture);
+    const cases: [MultiplierOperation, bigint][] = [
+      ["set", 0n],
+      ["set", MIN_REWARD_MULTIPLIER - 1n],
+      ["set", MIN_REWARD_MULTIPLIER],
+      ["set", MIN_REWARD_MULTIPLIER + 1n],
+      ["add", 0n],
+      ["add", 1n],
+      ["add", MULTIPLIER_QUICK_ADD],
+    ];
+    for (const [operation, value] of cases) {
+      const send = operation === "set" ? usdx.connect(oracle).setRewardMultiplier(value) : usdx.connect(oracle).addRewardMultiplier(value);
+      if (multiplierRefusal(operation, value) === null) await expect(send, `${operation} ${value}`).not.to.be.reverted;
+      else await expect(send, `${operation} ${value}`).to.be.revertedWithCustomError(usdx, "USDXInvalidRewardMultiplier").withArgs(value);
+    }
   });
 });
 

@@ -1,13 +1,17 @@
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { App } from "./app/App";
+import { toast } from "./components/ui/toast";
 import { startAuth } from "./lib/auth/firebase";
 import { fetchConfig } from "./lib/config";
+import { setNotifier } from "./lib/notices";
 import { startWalletDiscovery } from "./lib/wallet/discovery";
 import "./index.css";
 
 const root = createRoot(document.getElementById("root")!);
 
+// lib raises notices (the runner's and the wallet's outcomes); they show as toasts.
+setNotifier(toast);
 // Everything starts from the server's configuration; without it, say so plainly.
 startWalletDiscovery();
 fetchConfig()

@@ -20,20 +20,32 @@ export function currentIdToken(): Promise<string | null> {
   return getToken();
 }
 
-/** An answer that was not a success: the status and the server's sentence. */
+/**
+ * An answer that was not a success, as one structured error: `status` and the server's `sentence`
+ * (its `error` when it sent JSON, else the body's text, else the status text). Features read the
+ * fields; `message` is PRODUCT.md section 7's 'status: sentence', for screens that show it whole.
+ */
 export class ApiError extends Error {
   constructor(
     readonly status: number,
-    message: string,
+    readonly sentence: string,
   ) {
-    super(message);
+    super(`${status}: ${sentence}`);
   }
 }
 
 /**
- * PRODUCT.md section 7: a non-success answer raises an error whose message is the status, a colon and a
- * space, then the body's text (the server's `error` sentence when it sent JSON), or the status text.
+ * What went wrong, in words: the server's sentence for a refused call, else the error's message;
+ * when neither says anything, `fallback` (or null).
  */
+export function errorSentence(error: unknown): string | null;
+export function errorSentence(error: unknown, fallback: string): string;
+export function errorSentence(error: unknown, fallback: string | null = null): string | null {
+  if (error instanceof ApiError) return error.sentence || fallback;
+  if (error instanceof Error) return error.message || fallback;
+  return fallback;
+}
+
 async function failure(res: Response): Promise<ApiError> {
   const text = await res.text().catch(() => "");
   let detail = text;
@@ -43,7 +55,7 @@ async function failure(res: Response): Promise<ApiError> {
   } catch {
     /* not JSON: the text as it is */
   }
-  return new ApiError(res.status, `${res.status}: ${detail || res.statusText}`);
+  return new ApiError(res.status, detail || res.statusText);
 }
 
 /** Calls the API server: `path` is the full path, '/api/...' (the same string TanStack Query keys use). */

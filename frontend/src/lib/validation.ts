@@ -1,7 +1,7 @@
 import { parseTokenAmount } from "@common/amounts";
 import { isValidAddress, parseAddress } from "@common/addresses";
 import { parseRoleName, type RoleName } from "@common/roles";
-import { MAX_UINT256 } from "@common/token";
+import { isMultiplierArgument, MAX_UINT256 } from "@common/token";
 
 /**
  * PRODUCT.md section 5's rules for the forms of these screens. Each check answers the value it parsed,
@@ -48,11 +48,14 @@ export function checkTransferAmount(input: string, balance: bigint, shownBalance
   return amount;
 }
 
-/** Reward multiplier dialog: a positive number ('Invalid value'). */
+/**
+ * The multiplier forms: a positive number the contract can take ('Invalid value'). A set below 1.0
+ * passes: the dialog says the contract will refuse it, and the contract does, in words.
+ */
 export function checkMultiplier(input: string): Checked<bigint> {
   try {
     const value = parseTokenAmount(input);
-    if (value > 0n && value <= MAX_UINT256) return { ok: true, value };
+    if (isMultiplierArgument(value)) return { ok: true, value };
   } catch {
     /* falls through to the spec's message */
   }

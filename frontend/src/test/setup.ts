@@ -1,8 +1,13 @@
 import "@testing-library/jest-dom/vitest";
 import { cleanup } from "@testing-library/react";
 import { afterEach } from "vitest";
+import { toast } from "@/components/ui/toast";
+import { setNotifier } from "@/lib/notices";
 
 afterEach(() => cleanup());
+
+// As main.tsx does: what lib has to say (the runner, the wallet layer) shows as a toast.
+setNotifier(toast);
 
 // jsdom has no matchMedia; the frame listens to it for the mobile breakpoint.
 if (!window.matchMedia) {

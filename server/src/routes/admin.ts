@@ -1,6 +1,6 @@
 import { Router } from "express";
 import { exactTokenAmount, parseTokenAmount } from "@common/amounts";
-import { MAX_UINT256, MULTIPLIER_BASE } from "@common/token";
+import { multiplierRefusal } from "@common/token";
 import { currentUser, requireAdmin, requireUser } from "../middleware/auth";
 import { badRequest } from "../errors";
 import type { Services } from "../services";
@@ -19,11 +19,11 @@ export function adminRoutes(services: Services): Router {
     } catch (error) {
       throw badRequest(`Invalid value: ${(error as Error).message}. Please enter a valid positive number.`);
     }
-    if (value === 0n) throw badRequest("Invalid value: Please enter a valid positive number.");
-    if (value > MAX_UINT256) throw badRequest("Invalid value: the number is larger than the contract can hold (2^256 - 1 in 18-decimal units).");
-    if (body.operation === "set" && value < MULTIPLIER_BASE) {
-      throw badRequest("Invalid value: the reward multiplier cannot be set below 1.0.");
-    }
+    // The contract's own rule (common/token.ts), so the audit log holds only changes it could make.
+    const refusal = multiplierRefusal(body.operation, value);
+    if (refusal === "not positive") throw badRequest("Invalid value: Please enter a valid positive number.");
+    if (refusal === "too large") throw badRequest("Invalid value: the number is larger than the contract can hold (2^256 - 1 in 18-decimal units).");
+    if (refusal === "below 1.0") throw badRequest("Invalid value: the reward multiplier cannot be set below 1.0.");
     const entry = await services.audit.record(currentUser(res), "reward-multiplier", {
       operation: body.operation,
       value: exactTokenAmount(value),

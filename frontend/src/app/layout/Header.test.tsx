@@ -1,6 +1,6 @@
 import { screen, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
-import { renderAtHome, testConfig } from "@/features/dashboard/testUtils";
+import { renderAtHome, testConfig } from "@/test/render";
 import { Header } from "./Header";
 
 const header = (config = testConfig) => renderAtHome(<Header menuButton={null} />, config);

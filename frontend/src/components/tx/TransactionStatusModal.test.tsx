@@ -1,6 +1,6 @@
 import { act, screen } from "@testing-library/react";
 import { beforeEach, describe, expect, it } from "vitest";
-import { renderAtHome, testConfig } from "@/features/dashboard/testUtils";
+import { renderAtHome, testConfig } from "@/test/render";
 import { useTxModal } from "@/lib/tx/store";
 import { TransactionStatusModal } from "./TransactionStatusModal";
 

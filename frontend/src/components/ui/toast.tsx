@@ -1,17 +1,16 @@
 import * as ToastPrimitive from "@radix-ui/react-toast";
 import { X } from "lucide-react";
 import { create } from "zustand";
+import type { Notice } from "@/lib/notices";
 import { cn } from "@/lib/utils";
 
 /** PRODUCT.md section 9: at most one toast at a time, closing after 5,000 ms. */
 export const TOAST_LIMIT = 1;
 export const TOAST_DURATION_MS = 5000;
 
-export interface Toast {
+/** A notice (lib/notices.ts) on screen. */
+export interface Toast extends Notice {
   id: number;
-  title: string;
-  description?: string;
-  variant?: "default" | "destructive";
 }
 
 interface ToastStore {
@@ -35,7 +34,7 @@ export const useToasts = create<ToastStore>((set) => ({
   },
 }));
 
-/** Raises a toast from anywhere (components, the transaction runner, the wallet layer). */
+/** Raises a toast from a component or feature; lib raises notices, which main.tsx hands to this. */
 export const toast = (t: Omit<Toast, "id">) => useToasts.getState().show(t);
 
 /**

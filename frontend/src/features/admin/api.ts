@@ -21,15 +21,3 @@ export function useBlocklist() {
     queryFn: async () => (await call("GET /api/blocklist")).blocked,
   });
 }
-
-/**
- * POST /api/reward-multiplier: the audit entry the spec sends before the on-chain update. Its result
- * is ignored (PRODUCT.md section 7): the transaction, not the audit log, changes the multiplier.
- */
-export async function recordMultiplierRequest(value: string, operation: "set" | "add"): Promise<void> {
-  try {
-    await call("POST /api/reward-multiplier", { body: { value, operation } });
-  } catch {
-    /* ignored, as specified */
-  }
-}

@@ -1,5 +1,5 @@
 import { useQuery } from "@tanstack/react-query";
-import { ApiError, call } from "@/lib/api";
+import { ApiError, call, errorSentence } from "@/lib/api";
 import { useSession } from "@/lib/auth/session";
 import type { Api, EndpointKey } from "@common/api";
 import type { WalletProof } from "@common/api/bank";
@@ -115,18 +115,12 @@ export async function requestDeposit(body: BodyOf<"POST /api/bank/deposits">) {
   return (await call("POST /api/bank/deposits", { body })).deposit;
 }
 
-/** The server's sentence without the status prefix the API client adds ('409: Duplicate Wallet: ...'). */
-export function serverSentence(error: unknown): string {
-  if (!(error instanceof Error)) return "Unknown error";
-  return error instanceof ApiError ? error.message.replace(/^\d{3}: /, "") : error.message;
-}
-
 /**
  * A refusal as a toast: the server's sentences start with their title ('Duplicate Wallet: ...'),
  * which becomes the toast's title; without one, `fallback` is the title and the sentence the text.
  */
 export function serverProblem(error: unknown, fallback: string): { title: string; description: string } {
-  const sentence = serverSentence(error);
+  const sentence = errorSentence(error, "Unknown error");
   const titled = /^([A-Z][A-Za-z]*(?: [A-Z][A-Za-z]*)*): (.+)$/s.exec(sentence);
   if (!titled) return { title: fallback, description: sentence };
   // The server's reasons start in lower case after the title ('Invalid Address: the zero address ...').

@@ -1,5 +1,4 @@
 import { exactTokenAmount } from "@common/amounts";
-import { MULTIPLIER_BASE } from "@common/token";
 import { formatMultiplier, formatUsdx, groupDigits } from "@/lib/format";
 export { groupDigits };
 
@@ -20,9 +19,6 @@ export function balanceChange(current: bigint, next: bigint): string {
   const abs = hundredths < 0n ? -hundredths : hundredths;
   return `${sign}${groupDigits((abs / 100n).toString())}.${(abs % 100n).toString().padStart(2, "0")}%`;
 }
-
-/** The contract refuses a multiplier below 1.0 (USDXInvalidRewardMultiplier). */
-export const belowBase = (value: bigint) => value < MULTIPLIER_BASE;
 
 /** An error as one line: ethers' short message when it has one (its full message carries the whole request). */
 export function errorMessage(error: unknown): string | null {

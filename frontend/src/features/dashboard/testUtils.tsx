@@ -1,51 +1,14 @@
-import type { ReactNode } from "react";
-import { render } from "@testing-library/react";
-import userEvent from "@testing-library/user-event";
-import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { MemoryRouter, Route, Routes, useLocation } from "react-router-dom";
 import { vi } from "vitest";
 import { useToasts } from "@/components/ui/toast";
-import { api } from "@/lib/api";
-import { ConfigContext, type AppConfig } from "@/lib/config";
 import type { TxOutcome, TxRequest } from "@/lib/tx/runner";
 import { useWallet } from "@/lib/wallet/store";
 import type { WriteContracts } from "@/lib/chain/contracts";
-import { testConfig as makeTestConfig } from "@/test/config";
+import { testConfig } from "@/test/render";
+
+export { renderAtHome, testConfig, testQueryClient } from "@/test/render";
 
 export const ME = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";
 export const OTHER = "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC";
-
-export const testConfig: AppConfig = makeTestConfig({ devAccounts: null });
-
-/** The app's query rules (the default queryFn GETs the key's URL), without retries. */
-export const testQueryClient = () =>
-  new QueryClient({ defaultOptions: { queries: { retry: false, staleTime: Infinity, queryFn: ({ queryKey }) => api(String(queryKey[0])) } } });
-
-function Elsewhere() {
-  return <h1>At {useLocation().pathname}</h1>;
-}
-
-/** Renders at / with stand-ins for the places the Dashboard navigates to; `rerender` keeps the providers. */
-export function renderAtHome(element: ReactNode, config: AppConfig = testConfig) {
-  const user = userEvent.setup();
-  const client = testQueryClient();
-  const routes = (page: ReactNode) => (
-    <Routes>
-      <Route path="/" element={page} />
-      <Route path="*" element={<Elsewhere />} />
-    </Routes>
-  );
-  const wrapper = ({ children }: { children: ReactNode }) => (
-    <ConfigContext.Provider value={config}>
-      <QueryClientProvider client={client}>
-        <MemoryRouter initialEntries={["/"]}>{children}</MemoryRouter>
-      </QueryClientProvider>
-    </ConfigContext.Provider>
-  );
-  const view = render(routes(element), { wrapper });
-  return { user, client, rerender: (next: ReactNode) => view.rerender(routes(next)) };
-}
-
 
 export const connect = (address = ME) =>
   useWallet.setState({ status: "connected", address, chainId: testConfig.chainId, provider: { request: vi.fn() }, walletId: "dev", walletName: "Dev" });

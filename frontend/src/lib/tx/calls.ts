@@ -1,6 +1,7 @@
 import { exactTokenAmount } from "@common/amounts";
 import { shortAddress } from "@common/addresses";
 import { ROLES, type RoleName } from "@common/roles";
+import { MULTIPLIER_QUICK_ADD, type MultiplierOperation } from "@common/token";
 import type { TxRequest } from "./runner";
 
 /**
@@ -69,7 +70,7 @@ export const roleCall = (role: RoleName, account: string, action: "grant" | "rev
 });
 
 /** The multiplier is a decimal with 18 decimals (1.0 = 1e18): `value` is already scaled. */
-export const multiplierCall = (operation: "set" | "add", value: bigint): TxRequest => ({
+export const multiplierCall = (operation: MultiplierOperation, value: bigint): TxRequest => ({
   action: operation === "set" ? `Set the reward multiplier to ${exactTokenAmount(value)}` : `Add ${exactTokenAmount(value)} to the reward multiplier`,
   notConnected: "Please connect your wallet to update the reward multiplier",
   send: ({ usdx: token }) => (operation === "set" ? token.setRewardMultiplier(value) : token.addRewardMultiplier(value)),
@@ -81,9 +82,8 @@ export const multiplierCall = (operation: "set" | "add", value: bigint): TxReque
 });
 
 /** The Reward Multiplier card's 'Add 0.01' (spec: its own toasts). */
-export const QUICK_ADD = 10n ** 16n;
 export const quickAddCall = (): TxRequest => ({
-  ...multiplierCall("add", QUICK_ADD),
+  ...multiplierCall("add", MULTIPLIER_QUICK_ADD),
   success: { title: "Reward multiplier incremented", description: "Added 0.01 to the reward multiplier" },
   failureTitle: "Increment failed",
 });

@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it, vi } from "vitest";
 import { QueryClient } from "@tanstack/react-query";
 import { Interface } from "ethers";
 import { USDX__factory } from "@bindings/factories/contracts/USDX__factory";
-import { useToasts } from "@/components/ui/toast";
+import { recordNotices } from "@/test/notices";
 import { testConfig } from "@/test/config";
 import { initialWalletState, useWallet } from "@/lib/wallet/store";
 import { mintCall, transferCall } from "./calls";
@@ -20,7 +20,8 @@ vi.mock("@/lib/chain/contracts", () => ({ writeContracts: async () => ({ usdx: c
 
 const config = testConfig();
 const mined = (status: number) => ({ hash: "0x" + "ab".repeat(32), wait: async () => ({ status }) });
-const lastToast = () => useToasts.getState().toasts[0];
+const notices = recordNotices();
+const lastToast = notices.last;
 
 function connect(chainId = 31337) {
   const provider = { request: vi.fn(async ({ method }: { method: string }): Promise<unknown> => (method === "eth_chainId" ? "0x7a69" : null)) };
@@ -29,7 +30,7 @@ function connect(chainId = 31337) {
 }
 
 beforeEach(() => {
-  useToasts.setState({ toasts: [] });
+  notices.clear();
   useWallet.setState({ ...initialWalletState });
   useTxModal.getState().hide();
   contract.transfer.mockReset();

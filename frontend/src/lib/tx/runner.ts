@@ -1,15 +1,13 @@
 import { useCallback } from "react";
 import { useQueryClient, type QueryClient } from "@tanstack/react-query";
 import type { ContractTransactionResponse } from "ethers";
-import { describeError } from "@common/contractErrors";
-import { toast } from "@/components/ui/toast";
 import { useConfig, type AppConfig } from "@/lib/config";
-import { ensureChain, NetworkSwitchError } from "@/lib/wallet/connect";
-import { useWallet } from "@/lib/wallet/store";
+import { notify } from "@/lib/notices";
 import type { WriteContracts } from "@/lib/chain/contracts";
 import { useTxModal } from "./store";
 import { awaitConfirmations, RevertedError } from "./confirmations";
 import { usePendingEntries, type PendingEntry } from "./pending";
+import { onDashboardChain, signingWallet, writeFailure } from "./wallet";
 
 /**
  * The one transaction runner (after Scaffold-ETH's transactor). Every write is
@@ -49,16 +47,13 @@ export interface TxOutcome {
 export const INDEXER_SETTLE_MS = 2000;
 
 export async function runTransaction(request: TxRequest, config: AppConfig, queryClient: QueryClient): Promise<TxOutcome> {
-  const wallet = useWallet.getState();
-  if (wallet.status !== "connected" || !wallet.provider || !wallet.address) {
-    toast({ title: "Wallet not connected", description: request.notConnected, variant: "destructive" });
-    return { ok: false, hash: null, error: "Wallet not connected" };
-  }
+  const wallet = signingWallet(request.notConnected);
+  if (!wallet) return { ok: false, hash: null, error: "Wallet not connected" };
   const modal = request.modal !== false;
   const setModal = (state: Partial<ReturnType<typeof useTxModal.getState>>) => modal && useTxModal.setState(state);
   let hash: string | null = null;
   try {
-    if (wallet.chainId !== config.chainId) await ensureChain(wallet.provider, config);
+    await onDashboardChain(wallet, config);
     setModal({ isOpen: true, status: "pending", errorMessage: null, transactionHash: null, action: request.action, confirmations: null });
     const { writeContracts } = await import("@/lib/chain/contracts");
     const contracts = await writeContracts(config, wallet.provider, wallet.address);
@@ -76,16 +71,16 @@ export async function runTransaction(request: TxRequest, config: AppConfig, quer
       );
     }
     setModal({ status: "success", confirmations: null });
-    if (request.success) toast({ title: request.success.title, description: request.success.description });
+    if (request.success) notify({ title: request.success.title, description: request.success.description });
     void queryClient.invalidateQueries();
     setTimeout(() => void queryClient.invalidateQueries(), INDEXER_SETTLE_MS);
     return { ok: true, hash, error: null };
   } catch (error) {
-    if (error instanceof NetworkSwitchError) return { ok: false, hash, error: error.message };
+    const { message, told } = writeFailure(error);
+    if (told) return { ok: false, hash, error: message };
     if (hash) usePendingEntries.getState().remove([hash]);
-    const message = describeError(error);
     setModal({ isOpen: true, status: "error", errorMessage: message, transactionHash: hash, action: request.action, confirmations: null });
-    toast({ title: request.failureTitle, description: message || "Unknown error", variant: "destructive" });
+    notify({ title: request.failureTitle, description: message || "Unknown error", variant: "destructive" });
     return { ok: false, hash, error: message };
   }
 }

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import { useToasts } from "@/components/ui/toast";
+import { recordNotices } from "@/test/notices";
 import { testConfig } from "@/test/config";
 import { STORAGE_KEYS } from "@/lib/storage";
 import { connectWallet, disconnectWallet, ensureChain } from "./connect";
@@ -25,10 +25,11 @@ function fakeWallet(answers: Record<string, (params: unknown) => unknown>) {
   return { provider, listeners, requests };
 }
 
-const lastToast = () => useToasts.getState().toasts[0];
+const notices = recordNotices();
+const lastToast = notices.last;
 
 beforeEach(() => {
-  useToasts.setState({ toasts: [] });
+  notices.clear();
   useWallet.setState({ ...initialWalletState });
   localStorage.clear();
 });

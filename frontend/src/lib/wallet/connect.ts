@@ -1,6 +1,6 @@
 import { parseAddress, shortAddress } from "@common/addresses";
-import { toast } from "@/components/ui/toast";
 import type { AppConfig } from "@/lib/config";
+import { notify } from "@/lib/notices";
 import { STORAGE_KEYS, writeSetting } from "@/lib/storage";
 import { initialWalletState, useWallet, type Eip1193Provider } from "./store";
 
@@ -40,7 +40,7 @@ export async function ensureChain(provider: Eip1193Provider, config: AppConfig):
     await provider.request({ method: "wallet_switchEthereumChain", params: [{ chainId: config.chainIdHex }] });
   } catch (error) {
     if (errorCode(error) !== 4902) {
-      toast({ title: "Network Error", description: `Could not switch to ${config.networkLabel} network. Please try again.`, variant: "destructive" });
+      notify({ title: "Network Error", description: `Could not switch to ${config.networkLabel} network. Please try again.`, variant: "destructive" });
       throw new NetworkSwitchError(`Could not switch to ${config.networkLabel} network.`);
     }
     try {
@@ -57,7 +57,7 @@ export async function ensureChain(provider: Eip1193Provider, config: AppConfig):
         ],
       });
     } catch {
-      toast({ title: "Network Error", description: `Could not switch to ${config.networkLabel} network. Please add it manually.`, variant: "destructive" });
+      notify({ title: "Network Error", description: `Could not switch to ${config.networkLabel} network. Please add it manually.`, variant: "destructive" });
       throw new NetworkSwitchError(`Could not add the ${config.networkLabel} network.`);
     }
   }
@@ -102,12 +102,12 @@ export async function connectWallet(choice: WalletChoice, config: AppConfig): Pr
     follow(choice.provider);
     useWallet.setState({ status: "connected", address, chainId, provider: choice.provider, walletId: choice.id, walletName: choice.name });
     writeSetting(STORAGE_KEYS.walletConnected, choice.id);
-    toast({ title: "Wallet Connected", description: shortAddress(address) });
+    notify({ title: "Wallet Connected", description: shortAddress(address) });
     return true;
   } catch (error) {
     useWallet.setState({ ...initialWalletState });
     const description = errorCode(error) === 4001 ? "You rejected the connection request in your wallet." : (errorMessage(error) ?? "Failed to connect to wallet");
-    toast({ title: "Connection Failed", description, variant: "destructive" });
+    notify({ title: "Connection Failed", description, variant: "destructive" });
     return false;
   }
 }
@@ -120,5 +120,5 @@ export function disconnectWallet(): void {
   provider?.request({ method: "wallet_revokePermissions", params: [{ eth_accounts: {} }] }).catch(() => undefined);
   useWallet.setState({ ...initialWalletState });
   writeSetting(STORAGE_KEYS.walletConnected, null);
-  toast({ title: "Wallet Disconnected", description: "Your wallet has been disconnected" });
+  notify({ title: "Wallet Disconnected", description: "Your wallet has been disconnected" });
 }

@@ -3,7 +3,7 @@ import type { RoleName } from "@common/roles";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import type { TxRequest } from "@/lib/tx/runner";
 import { checkAddress, checkAmount, type Checked, type Problem } from "@/lib/validation";
-import { useTxForm, type Confirmation } from "../hooks/useTxForm";
+import { useTxForm, type Confirmation } from "@/lib/tx/useTxForm";
 import { useAccountFigures } from "@/lib/chain/queries";
 import { AccountPreview, validAddress } from "./AccountPreview";
 import { FormFooter, TextField } from "./fields";
@@ -41,7 +41,7 @@ export function AddressAmountForm(props: Props) {
 
   function submit(event: FormEvent) {
     event.preventDefault();
-    if (!form.connected) return form.reject([[null, { title: "Wallet not connected", description: props.notConnected }]]);
+    if (!form.needWallet(props.notConnected)) return;
     const to = checkAddress(address);
     const value = (props.checkAmount ?? checkAmount)(amount);
     const problems: ["address" | "amount", Problem][] = [];

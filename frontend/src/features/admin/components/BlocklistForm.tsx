@@ -4,7 +4,7 @@ import { useAccountFigures } from "@/lib/chain/queries";
 import { shortAddress } from "@/lib/format";
 import { blocklistCall } from "@/lib/tx/calls";
 import { checkAddress } from "@/lib/validation";
-import { useTxForm } from "../hooks/useTxForm";
+import { useTxForm } from "@/lib/tx/useTxForm";
 import { AccountPreview, validAddress } from "./AccountPreview";
 import { ChoiceField, FormFooter, TextField } from "./fields";
 import { RoleRequirement } from "./RoleNotes";
@@ -28,7 +28,7 @@ export function BlocklistForm({ adminPanel = false }: { adminPanel?: boolean }) 
 
   function submit(event: FormEvent) {
     event.preventDefault();
-    if (!form.connected) return form.reject([[null, { title: "Wallet not connected", description: NOT_CONNECTED }]]);
+    if (!form.needWallet(NOT_CONNECTED)) return;
     const checked = checkAddress(account);
     if (!checked.ok) return form.reject([["account", checked.problem]]);
     form.start(blocklistCall(checked.value, action), {

@@ -1,5 +1,7 @@
 import { Link } from "react-router-dom";
 import { ShieldCheck } from "lucide-react";
+import { CopyableAddress } from "@/components/CopyableAddress";
+import { EmptyState, Loading, LoadFailed } from "@/components/states";
 import { Badge } from "@/components/ui/badge";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { useBlockedFlags } from "@/lib/chain/queries";
@@ -7,7 +9,6 @@ import { useConfig } from "@/lib/config";
 import { isExternal, txUrl } from "@/lib/explorer";
 import { relativeTime } from "@/lib/format";
 import { useBlocklist, type BlockedAccount } from "../api";
-import { CopyableAddress, LoadError, TableLoading } from "./tableParts";
 
 /** The Blocklist page says Blocked / Not Blocked; the Dashboard's overview, Blocked / Active. */
 const WORDS = {
@@ -41,17 +42,18 @@ export function BlocklistTable({ words = "page" }: { words?: keyof typeof WORDS 
   const flags = useBlockedFlags(addresses);
   if (query.isError) {
     return (
-      <LoadError title="Failed to load blocklist information" error={query.error} errorAt={query.errorUpdatedAt} onRetry={() => void query.refetch()} retrying={query.isFetching} />
+      <LoadFailed
+        title="Failed to load blocklist information"
+        sentence={query.error.message || "Unknown error"}
+        toastAt={query.errorUpdatedAt}
+        onRetry={() => void query.refetch()}
+        retrying={query.isFetching}
+      />
     );
   }
-  if (!query.data) return <TableLoading label="Loading the blocklist" />;
+  if (!query.data) return <Loading label="Loading the blocklist" />;
   if (query.data.length === 0) {
-    return (
-      <div className="flex flex-col items-center gap-2 py-8 text-center text-sm text-muted-foreground">
-        <ShieldCheck className="h-6 w-6" aria-hidden />
-        No addresses currently blocklisted
-      </div>
-    );
+    return <EmptyState icon={<ShieldCheck aria-hidden />} title="No addresses currently blocklisted" />;
   }
   return (
     <Table>

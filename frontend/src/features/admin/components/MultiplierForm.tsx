@@ -1,12 +1,11 @@
 import { useState, type FormEvent } from "react";
-import { exactTokenAmount } from "@common/amounts";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { useTokenFigures } from "@/lib/chain/queries";
 import { formatMultiplier } from "@/lib/format";
 import { multiplierCall } from "@/lib/tx/calls";
+import { recordMultiplierRequest } from "@/lib/tx/multiplierAudit";
 import { checkMultiplier } from "@/lib/validation";
-import { recordMultiplierRequest } from "../api";
-import { useTxForm } from "../hooks/useTxForm";
+import { useTxForm } from "@/lib/tx/useTxForm";
 import { FormFooter, TextField } from "./fields";
 import { RoleRequirement } from "./RoleNotes";
 
@@ -23,12 +22,12 @@ export function MultiplierForm() {
 
   function submit(event: FormEvent) {
     event.preventDefault();
-    if (!form.connected) return form.reject([[null, { title: "Wallet not connected", description: NOT_CONNECTED }]]);
+    if (!form.needWallet(NOT_CONNECTED)) return;
     const checked = checkMultiplier(value);
     if (!checked.ok) return form.reject([["value", checked.problem]]);
     form.start(multiplierCall("set", checked.value), {
       // PRODUCT.md section 7: the audit request goes first; its answer does not stop the update.
-      before: () => recordMultiplierRequest(exactTokenAmount(checked.value), "set"),
+      before: () => recordMultiplierRequest("set", checked.value),
       onSuccess: () => setValue(""),
     });
   }

@@ -6,7 +6,7 @@ import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { chainKeys, useTokenFigures } from "@/lib/chain/queries";
 import { pauseCall } from "@/lib/tx/calls";
-import { useTxForm } from "../hooks/useTxForm";
+import { useTxForm } from "@/lib/tx/useTxForm";
 import { RoleRequirement } from "./RoleNotes";
 
 /**

@@ -1,9 +1,10 @@
+import { CopyableAddress } from "@/components/CopyableAddress";
+import { Loading, LoadFailed } from "@/components/states";
 import { Badge } from "@/components/ui/badge";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { useRoleFlags } from "@/lib/chain/queries";
 import { isRoleName } from "@common/roles";
 import { useRoleAssignments } from "../api";
-import { CopyableAddress, LoadError, TableLoading } from "./tableParts";
 
 function StatusBadge({ granted }: { granted: boolean }) {
   return <Badge variant={granted ? "success" : "secondary"} className="whitespace-nowrap">{granted ? "Granted" : "Not Granted"}</Badge>;
@@ -33,9 +34,17 @@ function HolderRow({ roleName, address }: { roleName: string; address: string })
 export function RoleAssignmentsTable() {
   const query = useRoleAssignments();
   if (query.isError) {
-    return <LoadError title="Failed to load role information" error={query.error} errorAt={query.errorUpdatedAt} onRetry={() => void query.refetch()} retrying={query.isFetching} />;
+    return (
+      <LoadFailed
+        title="Failed to load role information"
+        sentence={query.error.message || "Unknown error"}
+        toastAt={query.errorUpdatedAt}
+        onRetry={() => void query.refetch()}
+        retrying={query.isFetching}
+      />
+    );
   }
-  if (!query.data) return <TableLoading label="Loading role assignments" />;
+  if (!query.data) return <Loading label="Loading role assignments" />;
   return (
     <Table>
       <TableHeader>

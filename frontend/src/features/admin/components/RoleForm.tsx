@@ -3,12 +3,13 @@ import { ROLE_NAMES, ROLE_PERMITS } from "@common/roles";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Label } from "@/components/ui/label";
 import { Select, SelectContent, SelectItem, SelectSeparator, SelectTrigger, SelectValue } from "@/components/ui/select";
+import { FieldError } from "@/components/ui/field-error";
 import { useRoleFlags } from "@/lib/chain/queries";
 import { shortAddress } from "@/lib/format";
 import { roleCall } from "@/lib/tx/calls";
 import { checkAddress, checkRole, type Problem } from "@/lib/validation";
 import { useWallet } from "@/lib/wallet/store";
-import { useTxForm } from "../hooks/useTxForm";
+import { useTxForm } from "@/lib/tx/useTxForm";
 import { AccountPreview, validAddress } from "./AccountPreview";
 import { ChoiceField, FormFooter, TextField } from "./fields";
 import { RoleRequirement } from "./RoleNotes";
@@ -37,7 +38,7 @@ export function RoleForm({ adminPanel = false }: { adminPanel?: boolean }) {
 
   function submit(event: FormEvent) {
     event.preventDefault();
-    if (!form.connected) return form.reject([[null, { title: "Wallet not connected", description: NOT_CONNECTED }]]);
+    if (!form.needWallet(NOT_CONNECTED)) return;
     const to = checkAddress(account);
     const name = role === "" ? ({ ok: false, problem: { title: "Invalid role", description: "Please choose a role" } } as const) : checkRole(role);
     const problems: ["account" | "role", Problem][] = [];
@@ -109,9 +110,7 @@ export function RoleForm({ adminPanel = false }: { adminPanel?: boolean }) {
               </SelectContent>
             </Select>
             {form.errors.role ? (
-              <p id={`${roleId}-error`} role="alert" className="text-xs text-destructive">
-                {form.errors.role}
-              </p>
+              <FieldError id={`${roleId}-error`}>{form.errors.role}</FieldError>
             ) : (
               chosen.ok && <p className="text-xs text-muted-foreground">Allows the holder to {ROLE_PERMITS[chosen.value]}.</p>
             )}

@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
 import type { RoleName } from "@common/roles";
 import { Card, CardContent } from "@/components/ui/card";
-import { Spinner } from "@/components/ui/spinner";
+import { Loading } from "@/components/states";
 import { useMyRoles } from "@/lib/chain/queries";
 import { RoleRequiredNote } from "./RoleNotes";
 import { WalletPrompt } from "./WalletPrompt";
@@ -13,8 +13,8 @@ export function RoleGatedForm({ role, connectPurpose, children }: { role: RoleNa
   if (mine.loading) {
     return (
       <Card>
-        <CardContent className="flex items-center justify-center gap-2 p-6 text-sm text-muted-foreground">
-          <Spinner label="Checking your roles" /> Checking your roles...
+        <CardContent className="p-0">
+          <Loading label="Checking your roles" className="py-6" />
         </CardContent>
       </Card>
     );

@@ -4,8 +4,9 @@ import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { RadioGroup, RadioGroupItem } from "@/components/ui/radio-group";
+import { FieldError } from "@/components/ui/field-error";
 import { cn } from "@/lib/utils";
-import type { TxFormStatus } from "../hooks/useTxForm";
+import type { TxFormStatus } from "@/lib/tx/useTxForm";
 
 /** PRODUCT.md section 9: amount inputs step 0.01, min 0. */
 export const AMOUNT_STEP = "0.01";
@@ -22,7 +23,7 @@ interface TextFieldProps {
   amount?: boolean;
 }
 
-/** A labelled input with its problem under it (role="alert") and optional details below. */
+/** A labelled input with its problem under it (FieldError) and optional details below. */
 export function TextField({ label, value, onChange, error, children, placeholder, disabled, amount }: TextFieldProps) {
   const id = useId();
   const errorId = `${id}-error`;
@@ -42,11 +43,7 @@ export function TextField({ label, value, onChange, error, children, placeholder
         className={cn(!amount && "font-mono", error && "border-destructive focus-visible:ring-destructive")}
         {...(amount ? { type: "number", step: AMOUNT_STEP, min: "0", inputMode: "decimal" as const } : {})}
       />
-      {error && (
-        <p id={errorId} role="alert" className="text-xs text-destructive">
-          {error}
-        </p>
-      )}
+      {error && <FieldError id={errorId}>{error}</FieldError>}
       {children}
     </div>
   );

@@ -3,7 +3,7 @@ import { ShieldCheck } from "lucide-react";
 import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { Card, CardContent } from "@/components/ui/card";
-import { Spinner } from "@/components/ui/spinner";
+import { Loading } from "@/components/states";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
 import { useMyRoles } from "@/lib/chain/queries";
 import { shortAddress } from "@/lib/format";
@@ -30,9 +30,7 @@ export default function AdminPanelPage() {
     return (
       <div>
         <PageHeading title={TITLE} />
-        <div className="flex items-center justify-center gap-2 py-16 text-sm text-muted-foreground">
-          <Spinner label="Checking admin access" /> Checking admin access...
-        </div>
+        <Loading label="Checking admin access" className="py-16" />
       </div>
     );
   }

@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from "react";
 import { useQueryClient } from "@tanstack/react-query";
+import { FieldError } from "@/components/ui/field-error";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
 import { Input } from "@/components/ui/input";
@@ -7,7 +8,6 @@ import { Label } from "@/components/ui/label";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
 import { toast } from "@/components/ui/toast";
 import { addBankAccount, bankKeys, serverProblem, useUid, type BankAccount, type BankAccountType } from "../api";
-import { FieldError } from "./parts";
 import { maskedNumber } from "../format";
 
 const EMPTY = { name: "", type: "" as BankAccountType | "", accountNumber: "", routingNumber: "" };

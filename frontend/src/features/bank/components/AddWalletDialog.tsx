@@ -1,4 +1,5 @@
 import { useState, type FormEvent } from "react";
+import { FieldError } from "@/components/ui/field-error";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
 import { Input } from "@/components/ui/input";
@@ -7,7 +8,6 @@ import { toast } from "@/components/ui/toast";
 import { useBankTerms, type BankWallet } from "../api";
 import { useAddWallet } from "../hooks/useAddWallet";
 import { checkNewWallet } from "../walletRules";
-import { FieldError } from "./parts";
 
 interface AddWalletDialogProps {
   open: boolean;

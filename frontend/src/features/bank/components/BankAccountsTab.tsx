@@ -1,6 +1,7 @@
 import { useState } from "react";
 import { useQueryClient } from "@tanstack/react-query";
 import { Landmark, Plus, Trash2 } from "lucide-react";
+import { EmptyState, ReadStates } from "@/components/states";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { toast } from "@/components/ui/toast";
@@ -8,7 +9,7 @@ import { relativeTime } from "@/lib/format";
 import { bankKeys, removeBankAccount, serverProblem, useBankAccounts, useUid, type BankAccount } from "../api";
 import { AddAccountDialog } from "./AddAccountDialog";
 import { ConfirmDialog } from "./ConfirmDialog";
-import { AccountStatusBadge, EmptyState, Loading, LoadFailed } from "./parts";
+import { AccountStatusBadge } from "./StatusBadges";
 import { isoSeconds, maskedNumber } from "../format";
 
 const lowerFirst = (text: string) => text.charAt(0).toLowerCase() + text.slice(1);
@@ -25,44 +26,45 @@ export function BankAccountsTab({ verifyMs }: { verifyMs: number | undefined }) 
     </Button>
   );
 
-  let body;
-  if (accounts.isError && !accounts.data) {
-    body = <LoadFailed title="Could not load your bank accounts" error={accounts.error} onRetry={() => void accounts.refetch()} retrying={accounts.isFetching} />;
-  } else if (!accounts.data) {
-    body = <Loading label="Loading bank accounts" />;
-  } else if (accounts.data.length === 0) {
-    body = (
-      <EmptyState icon={<Landmark />} title="No bank accounts yet" hint="Add a mock bank account to deposit USD and receive USDX. It is verified a few seconds after you add it.">
-        {addButton}
-      </EmptyState>
-    );
-  } else {
-    body = (
-      <ul className="divide-y divide-border rounded-lg border border-border" aria-label="Bank accounts">
-        {accounts.data.map((account) => (
-          <li key={account.id} className="flex items-center gap-3 p-4">
-            <div className="hidden rounded-full bg-muted p-2 text-muted-foreground sm:block">
-              <Landmark className="h-5 w-5" aria-hidden />
-            </div>
-            <div className="min-w-0 flex-1">
-              <p className="truncate font-medium">{account.name}</p>
-              <p className="text-sm text-muted-foreground">
-                <span className="capitalize">{account.type}</span> · <span className="font-mono text-xs" aria-label={`ending in ${account.lastFour}`}>{maskedNumber(account.lastFour)}</span>
-                <span className="hidden sm:inline" title={new Date(account.createdAt).toLocaleString()}>
-                  {" "}
-                  · Added {lowerFirst(relativeTime(isoSeconds(account.createdAt)))}
-                </span>
-              </p>
-            </div>
-            <AccountStatusBadge status={account.status} />
-            <Button size="icon" variant="ghost" className="h-8 w-8 shrink-0 text-muted-foreground hover:text-destructive" aria-label={`Remove ${account.name}`} title="Remove" onClick={() => setRemoving(account)}>
-              <Trash2 className="h-4 w-4" aria-hidden />
-            </Button>
-          </li>
-        ))}
-      </ul>
-    );
-  }
+  const body = (
+    <ReadStates
+      query={accounts}
+      failed="Could not load your bank accounts"
+      loading="Loading bank accounts"
+      isEmpty={(list) => list.length === 0}
+      empty={
+        <EmptyState icon={<Landmark />} title="No bank accounts yet" hint="Add a mock bank account to deposit USD and receive USDX. It is verified a few seconds after you add it.">
+          {addButton}
+        </EmptyState>
+      }
+    >
+      {(list) => (
+        <ul className="divide-y divide-border rounded-lg border border-border" aria-label="Bank accounts">
+          {list.map((account) => (
+            <li key={account.id} className="flex items-center gap-3 p-4">
+              <div className="hidden rounded-full bg-muted p-2 text-muted-foreground sm:block">
+                <Landmark className="h-5 w-5" aria-hidden />
+              </div>
+              <div className="min-w-0 flex-1">
+                <p className="truncate font-medium">{account.name}</p>
+                <p className="text-sm text-muted-foreground">
+                  <span className="capitalize">{account.type}</span> · <span className="font-mono text-xs" aria-label={`ending in ${account.lastFour}`}>{maskedNumber(account.lastFour)}</span>
+                  <span className="hidden sm:inline" title={new Date(account.createdAt).toLocaleString()}>
+                    {" "}
+                    · Added {lowerFirst(relativeTime(isoSeconds(account.createdAt)))}
+                  </span>
+                </p>
+              </div>
+              <AccountStatusBadge status={account.status} />
+              <Button size="icon" variant="ghost" className="h-8 w-8 shrink-0 text-muted-foreground hover:text-destructive" aria-label={`Remove ${account.name}`} title="Remove" onClick={() => setRemoving(account)}>
+                <Trash2 className="h-4 w-4" aria-hidden />
+              </Button>
+            </li>
+          ))}
+        </ul>
+      )}
+    </ReadStates>
+  );
 
   return (
     <Card>

@@ -2,9 +2,11 @@ import { Check, Loader2, X } from "lucide-react";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { shortAddress } from "@/lib/format";
 import { cn } from "@/lib/utils";
-import { serverSentence, type Deposit } from "../api";
+import { errorSentence } from "@/lib/api";
+import type { Deposit } from "../api";
 import { maskedNumber, usd, usdx } from "../format";
-import { DepositStatusBadge, TxLink } from "./parts";
+import { MintTxLink } from "./MintTxLink";
+import { DepositStatusBadge } from "./StatusBadges";
 
 type StepState = "done" | "current" | "upcoming" | "failed";
 
@@ -64,7 +66,7 @@ export function DepositProgress({ deposit, pollError }: { deposit: Deposit; poll
                 <p className={cn("text-sm text-muted-foreground [overflow-wrap:anywhere]", step.state === "failed" && "text-destructive")}>{step.detail}</p>
                 {step.title === "Completed" && step.state === "done" && deposit.txHash && (
                   <p className="mt-1 text-xs text-muted-foreground">
-                    Mint transaction <TxLink hash={deposit.txHash} />
+                    Mint transaction <MintTxLink hash={deposit.txHash} />
                   </p>
                 )}
               </div>
@@ -73,7 +75,7 @@ export function DepositProgress({ deposit, pollError }: { deposit: Deposit; poll
         </ol>
         {pollError !== null && pollError !== undefined && (
           <p role="status" className="text-xs text-muted-foreground [overflow-wrap:anywhere]">
-            Could not check on the deposit ({serverSentence(pollError)}); trying again every second.
+            Could not check on the deposit ({errorSentence(pollError, "Unknown error")}); trying again every second.
           </p>
         )}
       </CardContent>

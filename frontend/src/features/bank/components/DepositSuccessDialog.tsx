@@ -4,7 +4,7 @@ import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
 import type { Deposit } from "../api";
 import { maskedNumber, usd, usdx } from "../format";
-import { TxLink } from "./parts";
+import { MintTxLink } from "./MintTxLink";
 
 /** PRODUCT.md section 2: 'Deposit Successful!' once the deposit's USDX is minted. */
 export function DepositSuccessDialog({ deposit, onClose }: { deposit: Deposit | null; onClose(): void }) {
@@ -33,7 +33,7 @@ export function DepositSuccessDialog({ deposit, onClose }: { deposit: Deposit | 
                 <div className="flex justify-between gap-4">
                   <dt className="text-muted-foreground">Mint transaction</dt>
                   <dd>
-                    <TxLink hash={deposit.txHash} />
+                    <MintTxLink hash={deposit.txHash} />
                   </dd>
                 </div>
               )}

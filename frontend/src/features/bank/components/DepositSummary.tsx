@@ -1,12 +1,13 @@
 import type { ReactNode } from "react";
 import { formatTokenAmount } from "@common/amounts";
+import { LoadFailed } from "@/components/states";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { Spinner } from "@/components/ui/spinner";
+import { errorSentence } from "@/lib/api";
 import { shortAddress } from "@/lib/format";
 import type { BankFaucetLimits, BankTerms, BankWallet } from "../api";
 import { parseCents, receivedUsdx } from "../depositRules";
 import { usd, usdx } from "../format";
-import { LoadFailed } from "./parts";
 
 interface DepositSummaryProps {
   terms: { data: BankTerms | undefined; error: unknown; isFetching: boolean; refetch(): unknown };
@@ -78,7 +79,7 @@ export function DepositSummary({ terms, amount, wallet }: DepositSummaryProps) {
             </div>
           </dl>
         ) : terms.error ? (
-          <LoadFailed title="Could not load the deposit terms" error={terms.error} onRetry={() => void terms.refetch()} retrying={terms.isFetching} />
+          <LoadFailed title="Could not load the deposit terms" sentence={errorSentence(terms.error, "Unknown error")} onRetry={() => void terms.refetch()} retrying={terms.isFetching} />
         ) : (
           <div className="flex justify-center py-4">
             <Spinner label="Loading the deposit terms" />

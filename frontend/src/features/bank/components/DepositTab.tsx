@@ -1,6 +1,8 @@
 import { useState, type FormEvent } from "react";
 import { useQueryClient } from "@tanstack/react-query";
 import { ArrowDownToLine, Landmark, Wallet } from "lucide-react";
+import { EmptyState, Loading, LoadFailed } from "@/components/states";
+import { FieldError } from "@/components/ui/field-error";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Input } from "@/components/ui/input";
@@ -8,16 +10,16 @@ import { Label } from "@/components/ui/label";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
 import { toast } from "@/components/ui/toast";
 import { ConnectWalletButton } from "@/components/wallet/ConnectWalletButton";
+import { errorSentence } from "@/lib/api";
 import { shortAddress } from "@/lib/format";
 import { useWallet } from "@/lib/wallet/store";
-import { bankKeys, requestDeposit, serverSentence, useBankAccounts, useBankWallets, useUid, type BankTerms, type BankWallet } from "../api";
+import { bankKeys, requestDeposit, useBankAccounts, useBankWallets, useUid, type BankTerms, type BankWallet } from "../api";
 import { checkDeposit } from "../depositRules";
 import { maskedNumber, usd, usdx } from "../format";
 import type { DepositTracker } from "../hooks/useDepositTracker";
 import { ConnectedWalletOffer, useUnlistedConnectedWallet } from "./ConnectedWalletOffer";
 import { DepositProgress } from "./DepositProgress";
 import { DepositSummary } from "./DepositSummary";
-import { EmptyState, FieldError, Loading, LoadFailed } from "./parts";
 
 interface DepositTabProps {
   terms: { data: BankTerms | undefined; error: unknown; isFetching: boolean; refetch(): unknown };
@@ -60,10 +62,10 @@ export function DepositTab({ terms, tracker, onGoTo }: DepositTabProps) {
   const faucet = terms.data?.walletProofRequired === true;
 
   if (accounts.isError && !accounts.data) {
-    return <LoadFailed title="Could not load your bank accounts" error={accounts.error} onRetry={() => void accounts.refetch()} retrying={accounts.isFetching} />;
+    return <LoadFailed title="Could not load your bank accounts" sentence={errorSentence(accounts.error, "Unknown error")} onRetry={() => void accounts.refetch()} retrying={accounts.isFetching} />;
   }
   if (wallets.isError && !wallets.data) {
-    return <LoadFailed title="Could not load your wallets" error={wallets.error} onRetry={() => void wallets.refetch()} retrying={wallets.isFetching} />;
+    return <LoadFailed title="Could not load your wallets" sentence={errorSentence(wallets.error, "Unknown error")} onRetry={() => void wallets.refetch()} retrying={wallets.isFetching} />;
   }
   if (!accounts.data || !wallets.data) return <Loading label="Loading your accounts and wallets" />;
 
@@ -103,7 +105,7 @@ export function DepositTab({ terms, tracker, onGoTo }: DepositTabProps) {
       setAmount("");
       setProblem(null);
     } catch (error) {
-      const sentence = serverSentence(error);
+      const sentence = errorSentence(error, "Unknown error");
       setProblem({ field: "form", text: sentence });
       toast({ title: "Deposit Failed", description: sentence, variant: "destructive" });
     } finally {

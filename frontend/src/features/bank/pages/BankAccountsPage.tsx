@@ -4,8 +4,9 @@ import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { Spinner } from "@/components/ui/spinner";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
+import { errorSentence } from "@/lib/api";
 import { useConfig } from "@/lib/config";
-import { isUnavailable, serverSentence, useBankAccounts, useBankTerms } from "../api";
+import { isUnavailable, useBankAccounts, useBankTerms } from "../api";
 import { BankAccountsTab } from "../components/BankAccountsTab";
 import { DepositHistoryTab } from "../components/DepositHistoryTab";
 import { DepositSuccessDialog } from "../components/DepositSuccessDialog";
@@ -67,7 +68,7 @@ function Off() {
   return (
     <div className="mx-auto grid grid-cols-1 max-w-6xl gap-6">
       <Heading />
-      {terms.isPending ? <Spinner label="Loading the mock bank" /> : <Unavailable reason={isUnavailable(terms.error) ? serverSentence(terms.error) : OFF_REASON} />}
+      {terms.isPending ? <Spinner label="Loading the mock bank" /> : <Unavailable reason={isUnavailable(terms.error) ? errorSentence(terms.error, "Unknown error") : OFF_REASON} />}
     </div>
   );
 }
@@ -83,7 +84,7 @@ function MockBank() {
     return (
       <div className="mx-auto grid grid-cols-1 max-w-6xl gap-6">
         <Heading />
-        <Unavailable reason={serverSentence(terms.error)} />
+        <Unavailable reason={errorSentence(terms.error, "Unknown error")} />
       </div>
     );
   }

@@ -1,5 +1,5 @@
 import { useInfiniteQuery, useMutation, useQueryClient } from "@tanstack/react-query";
-import { call, endpointUrl } from "@/lib/api";
+import { call, endpointUrl, errorSentence } from "@/lib/api";
 import type { Contact, ContactPage, ImportResult } from "@common/apiTypes";
 
 export type { Contact, ContactPage, ImportResult };
@@ -93,12 +93,11 @@ export function useImportContacts() {
 }
 
 /**
- * A failed call as a toast: the server's 'Title - description' sentence split in two (the API client
- * puts the status in front), or `fallbackTitle` with whatever the error says.
+ * A failed call as a toast: the server's 'Title - description' sentence split in two, or
+ * `fallbackTitle` with whatever the error says.
  */
 export function serverProblem(error: unknown, fallbackTitle: string): { title: string; description: string } {
-  const message = error instanceof Error ? error.message : String(error);
-  const sentence = message.replace(/^\d{3}: /, "");
+  const sentence = errorSentence(error, "");
   const dash = sentence.indexOf(" - ");
   if (dash > 0) return { title: sentence.slice(0, dash), description: sentence.slice(dash + 3) };
   return { title: fallbackTitle, description: sentence || "Unknown error" };

@@ -3,7 +3,7 @@ import { Loader2, Upload } from "lucide-react";
 import { Button } from "@/components/ui/button";
 import { toast } from "@/components/ui/toast";
 import { serverProblem, useImportContacts, type ImportResult } from "../api/contacts";
-import { contactsAdded } from "../texts";
+import { contactsAdded } from "../contactsAdded";
 import { ImportResultDialog } from "./ImportResultDialog";
 
 /** The file's text (FileReader: Blob.text() is missing from older browsers and jsdom). */

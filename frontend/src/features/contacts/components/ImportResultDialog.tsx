@@ -3,7 +3,7 @@ import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import type { ImportResult } from "../api/contacts";
-import { contactsAdded } from "../texts";
+import { contactsAdded } from "../contactsAdded";
 
 /** What an import did: how many contacts were added, and each skipped line with the server's reason. */
 /** Enough skipped lines to fix a file by; a 10,000-line file of mistakes stays a light dialog. */

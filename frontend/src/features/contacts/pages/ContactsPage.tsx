@@ -1,6 +1,6 @@
 import { useState } from "react";
-import { AlertCircle, BookUser, Plus, RotateCw, Search, SearchX } from "lucide-react";
-import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
+import { BookUser, Plus, Search, SearchX } from "lucide-react";
+import { EmptyState, LoadFailed, ReadStates } from "@/components/states";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardHeader } from "@/components/ui/card";
 import { Input } from "@/components/ui/input";
@@ -12,6 +12,8 @@ import { DeleteContactDialog } from "../components/DeleteContactDialog";
 import { ExportButton } from "../components/ExportButton";
 import { ImportButton } from "../components/ImportButton";
 import { useDebouncedValue } from "../hooks/useDebouncedValue";
+
+const LOAD_FAILED = "Failed to load contacts";
 
 /** Typing pauses this long before the server is asked. */
 export const SEARCH_DEBOUNCE_MS = 250;
@@ -71,72 +73,51 @@ export default function ContactsPage() {
           )}
         </CardHeader>
         <CardContent className="p-4 pt-0 sm:p-6 sm:pt-0">
-          {contacts.isError && !contacts.data ? (
-            <LoadError error={contacts.error} retrying={contacts.isFetching} onRetry={() => void contacts.refetch()} />
-          ) : !contacts.data ? (
-            <div className="flex items-center justify-center gap-2 py-12 text-sm text-muted-foreground">
-              <Spinner label="Loading contacts" /> Loading contacts...
-            </div>
-          ) : rows.length === 0 ? (
-            <EmptyState searching={query !== ""} />
-          ) : (
-            <div className="grid gap-4">
-              {contacts.isError && (
-                // A reload or the next page failed: what was loaded stays, with the reason and a retry.
-                <LoadError
-                  error={contacts.error}
-                  retrying={contacts.isFetching}
-                  onRetry={() => void (contacts.isFetchNextPageError ? contacts.fetchNextPage() : contacts.refetch())}
-                />
-              )}
-              <ContactsTable contacts={rows} onEdit={(contact) => setEditing({ contact })} onDelete={setDeleting} />
-              {contacts.hasNextPage && (
-                <div className="flex flex-wrap items-center justify-between gap-2 border-t border-border pt-4 text-sm text-muted-foreground">
-                  <span>
-                    Showing {rows.length.toLocaleString("en-US")} of {total.toLocaleString("en-US")}
-                  </span>
-                  <Button type="button" variant="outline" size="sm" onClick={() => void contacts.fetchNextPage()} disabled={contacts.isFetchingNextPage}>
-                    {contacts.isFetchingNextPage && <Spinner className="h-4 w-4 text-current" label="Loading more contacts" />}
-                    Load more
-                  </Button>
-                </div>
-              )}
-            </div>
-          )}
+          <ReadStates
+            query={contacts}
+            failed={LOAD_FAILED}
+            sentence={contacts.error?.message || "Unknown error"}
+            loading="Loading contacts"
+            isEmpty={() => rows.length === 0}
+            empty={
+              <EmptyState
+                icon={query !== "" ? <SearchX aria-hidden /> : <BookUser aria-hidden />}
+                title="No contacts found"
+                hint={query !== "" ? "Try changing your search query" : "Add contacts to manage your frequently used addresses"}
+              />
+            }
+          >
+            {() => (
+              <div className="grid gap-4">
+                {contacts.isError && (
+                  // A reload or the next page failed: what was loaded stays, with the reason and a retry.
+                  <LoadFailed
+                    title={LOAD_FAILED}
+                    sentence={contacts.error.message || "Unknown error"}
+                    retrying={contacts.isFetching}
+                    onRetry={() => void (contacts.isFetchNextPageError ? contacts.fetchNextPage() : contacts.refetch())}
+                  />
+                )}
+                <ContactsTable contacts={rows} onEdit={(contact) => setEditing({ contact })} onDelete={setDeleting} />
+                {contacts.hasNextPage && (
+                  <div className="flex flex-wrap items-center justify-between gap-2 border-t border-border pt-4 text-sm text-muted-foreground">
+                    <span>
+                      Showing {rows.length.toLocaleString("en-US")} of {total.toLocaleString("en-US")}
+                    </span>
+                    <Button type="button" variant="outline" size="sm" onClick={() => void contacts.fetchNextPage()} disabled={contacts.isFetchingNextPage}>
+                      {contacts.isFetchingNextPage && <Spinner className="h-4 w-4 text-current" label="Loading more contacts" />}
+                      Load more
+                    </Button>
+                  </div>
+                )}
+              </div>
+            )}
+          </ReadStates>
         </CardContent>
       </Card>
 
       <ContactDialog open={editing !== null} onOpenChange={(open) => !open && setEditing(null)} contact={editing?.contact ?? null} />
       <DeleteContactDialog contact={deleting} onClose={() => setDeleting(null)} />
     </div>
-  );
-}
-
-function EmptyState({ searching }: { searching: boolean }) {
-  const Icon = searching ? SearchX : BookUser;
-  return (
-    <div className="flex flex-col items-center gap-2 py-12 text-center">
-      <span className="mb-1 flex h-12 w-12 items-center justify-center rounded-full bg-accent text-accent-foreground">
-        <Icon className="h-6 w-6" aria-hidden />
-      </span>
-      <p className="font-medium">No contacts found</p>
-      <p className="text-sm text-muted-foreground">{searching ? "Try changing your search query" : "Add contacts to manage your frequently used addresses"}</p>
-    </div>
-  );
-}
-
-function LoadError({ error, retrying, onRetry }: { error: Error | null; retrying: boolean; onRetry(): void }) {
-  return (
-    <Alert variant="destructive">
-      <AlertCircle className="h-4 w-4" aria-hidden />
-      <AlertTitle>Failed to load contacts</AlertTitle>
-      <AlertDescription className="flex flex-wrap items-center justify-between gap-2">
-        <span className="min-w-0 [overflow-wrap:anywhere]">{error?.message || "Unknown error"}</span>
-        <Button type="button" size="sm" variant="outline" onClick={onRetry} disabled={retrying}>
-          <RotateCw className={retrying ? "h-4 w-4 animate-spin" : "h-4 w-4"} aria-hidden />
-          Retry
-        </Button>
-      </AlertDescription>
-    </Alert>
   );
 }

@@ -5,17 +5,19 @@ import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, D
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { RadioGroup, RadioGroupItem } from "@/components/ui/radio-group";
-import { toast } from "@/components/ui/toast";
 import { multiplierCall } from "@/lib/tx/calls";
-import { useTransactor } from "@/lib/tx/runner";
-import { checkMultiplier, type Problem } from "@/lib/validation";
+import { recordMultiplierRequest } from "@/lib/tx/multiplierAudit";
+import { useTxForm, type TxForm } from "@/lib/tx/useTxForm";
+import { checkMultiplier } from "@/lib/validation";
 import { cn } from "@/lib/utils";
 import { exactTokenAmount, parseTokenAmount } from "@common/amounts";
-import { recordMultiplierRequest } from "../api/rewardMultiplier";
-import { balanceChange, belowBase, shownMultiplier } from "../figures";
+import { MIN_REWARD_MULTIPLIER, MULTIPLIER_QUICK_ADD, type MultiplierOperation } from "@common/token";
+import { balanceChange, shownMultiplier } from "../figures";
 import { FieldError } from "@/components/ui/field-error";
 
-type Operation = "set" | "add";
+type Operation = MultiplierOperation;
+
+const NOT_CONNECTED = multiplierCall("set", 0n).notConnected;
 
 /** PRODUCT.md section 2's labels, placeholders, hints and buttons for each operation. */
 const MODES: Record<Operation, { option: string; label: string; placeholder: string; hint: string; submit: string }> = {
@@ -25,7 +27,7 @@ const MODES: Record<Operation, { option: string; label: string; placeholder: str
 
 /** Spec: 0.01 for add; the current multiplier (exactly, so an unchanged set is a no-op) for set. */
 const defaultValue = (operation: Operation, current: bigint | undefined) =>
-  operation === "add" ? "0.01" : current !== undefined ? exactTokenAmount(current) : "";
+  operation === "add" ? exactTokenAmount(MULTIPLIER_QUICK_ADD) : current !== undefined ? exactTokenAmount(current) : "";
 
 interface MultiplierDialogProps {
   open: boolean;
@@ -37,9 +39,14 @@ interface MultiplierDialogProps {
 
 /** 'Update Reward Multiplier' (PRODUCT.md section 2). The form mounts with the dialog, so each opening starts from the defaults. */
 export function MultiplierDialog({ open, onOpenChange, connected, current }: MultiplierDialogProps) {
-  const [busy, setBusy] = useState(false);
+  // Here, not in the form: the dialog may not close while the form is busy.
+  const form = useTxForm<"value">({ connected });
+  const close = () => {
+    form.clearErrors();
+    onOpenChange(false);
+  };
   return (
-    <Dialog open={open} onOpenChange={(next) => !busy && onOpenChange(next)}>
+    <Dialog open={open} onOpenChange={(next) => !form.busy && (next ? onOpenChange(true) : close())}>
       <DialogContent className="max-h-[calc(100dvh-2rem)] overflow-y-auto">
         <DialogHeader>
           <DialogTitle>Update Reward Multiplier</DialogTitle>
@@ -48,63 +55,41 @@ export function MultiplierDialog({ open, onOpenChange, connected, current }: Mul
             all balances at once.
           </DialogDescription>
         </DialogHeader>
-        <MultiplierForm connected={connected} current={current} busy={busy} setBusy={setBusy} onDone={() => onOpenChange(false)} />
+        <MultiplierForm form={form} current={current} onDone={close} />
       </DialogContent>
     </Dialog>
   );
 }
 
-function MultiplierForm({
-  connected,
-  current,
-  busy,
-  setBusy,
-  onDone,
-}: {
-  connected: boolean;
-  current: bigint | undefined;
-  busy: boolean;
-  setBusy(b: boolean): void;
-  onDone(): void;
-}) {
-  const run = useTransactor();
+function MultiplierForm({ form, current, onDone }: { form: TxForm<"value">; current: bigint | undefined; onDone(): void }) {
   const [operation, setOperation] = useState<Operation>("set");
   const [value, setValue] = useState(() => defaultValue("set", current));
-  const [problem, setProblem] = useState<string | null>(null);
+  const { busy } = form;
+  const problem = form.errors.value;
   const mode = MODES[operation];
 
   const choose = (next: Operation) => {
     setOperation(next);
     setValue(defaultValue(next, current));
-    setProblem(null);
+    form.clearError("value");
   };
 
-  const reject = (p: Problem) => {
-    setProblem(p.description);
-    toast({ title: p.title, description: p.description, variant: "destructive" });
-  };
-
-  const submit = async (event: FormEvent) => {
+  const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (busy) return;
-    if (!connected) return reject({ title: "Wallet not connected", description: "Please connect your wallet to update the reward multiplier" });
+    if (busy || !form.needWallet(NOT_CONNECTED, "value")) return;
     const checked = checkMultiplier(value);
-    if (!checked.ok) return reject(checked.problem);
-    setProblem(null);
-    setBusy(true);
-    try {
-      await recordMultiplierRequest(operation, checked.value);
-      const outcome = await run(multiplierCall(operation, checked.value));
-      if (outcome.ok) onDone();
-    } finally {
-      setBusy(false);
-    }
+    if (!checked.ok) return form.reject([["value", checked.problem]]);
+    form.start(multiplierCall(operation, checked.value), {
+      // PRODUCT.md section 7: the audit request goes first; its answer does not stop the update.
+      before: () => recordMultiplierRequest(operation, checked.value),
+      onSuccess: onDone,
+    });
   };
 
   const next = resulting(operation, value, current);
 
   return (
-    <form onSubmit={(e) => void submit(e)} noValidate aria-busy={busy} className="grid gap-4">
+    <form onSubmit={submit} noValidate aria-busy={busy} className="grid gap-4">
       <div className="flex items-baseline justify-between gap-2 rounded-md bg-muted px-3 py-2 text-sm">
         <span className="text-muted-foreground">Current multiplier</span>
         <span className="font-semibold tabular-nums" data-testid="current-multiplier">
@@ -160,9 +145,9 @@ function MultiplierForm({
         // What the change means for holders, before the oracle signs it.
         <div
           aria-live="polite"
-          className={cn("rounded-md border px-3 py-2 text-sm", belowBase(next) ? "border-destructive/50 bg-destructive/5 text-destructive" : "border-border")}
+          className={cn("rounded-md border px-3 py-2 text-sm", next < MIN_REWARD_MULTIPLIER ? "border-destructive/50 bg-destructive/5 text-destructive" : "border-border")}
         >
-          {belowBase(next) ? (
+          {next < MIN_REWARD_MULTIPLIER ? (
             <p>The contract only accepts a multiplier of 1.0 or more; {shownMultiplier(next)} would be refused.</p>
           ) : (
             <p>

@@ -1,6 +1,7 @@
 import { useEffect } from "react";
 import { Link } from "react-router-dom";
-import { ArrowRight, RotateCw } from "lucide-react";
+import { ArrowRight } from "lucide-react";
+import { EmptyState, LoadFailed } from "@/components/states";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
@@ -59,32 +60,21 @@ export function RecentTransactions({ address }: { address: string | null }) {
       </CardHeader>
       <CardContent>
         {address === null ? (
-          <Empty>Connect your wallet to view your transaction history.</Empty>
+          <EmptyState title="Connect your wallet to view your transaction history." />
         ) : query.isLoading ? (
           <div className="flex justify-center py-8">
             <Spinner label="Loading recent transactions" />
           </div>
         ) : query.isError ? (
-          <div role="alert" className="flex flex-col items-center gap-2 py-6 text-center">
-            <p className="text-sm font-medium text-destructive">Failed to load transactions</p>
-            {errorMessage(query.error) && <p className="text-xs text-muted-foreground">{errorMessage(query.error)}</p>}
-            <Button size="sm" variant="outline" onClick={() => void query.refetch()} disabled={query.isFetching}>
-              <RotateCw className={query.isFetching ? "h-4 w-4 animate-spin" : "h-4 w-4"} aria-hidden />
-              Retry
-            </Button>
-          </div>
+          <LoadFailed title="Failed to load transactions" sentence={errorMessage(query.error)} onRetry={() => void query.refetch()} retrying={query.isFetching} />
         ) : (!query.data || query.data.items.length === 0) && waiting.length === 0 ? (
-          <Empty>No recent transactions found.</Empty>
+          <EmptyState title="No recent transactions found." />
         ) : (
           <HistoryTable pending={waiting} items={query.data?.items ?? []} me={address} />
         )}
       </CardContent>
     </Card>
   );
-}
-
-function Empty({ children }: { children: string }) {
-  return <p className="py-8 text-center text-sm text-muted-foreground">{children}</p>;
 }
 
 /** Spec: pending first, then the latest confirmed, five rows in all. */

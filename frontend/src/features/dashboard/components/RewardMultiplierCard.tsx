@@ -1,9 +1,9 @@
-import { useState } from "react";
 import { Percent, Plus, SlidersHorizontal } from "lucide-react";
 import { Button } from "@/components/ui/button";
-import { QUICK_ADD, quickAddCall } from "@/lib/tx/calls";
-import { useTransactor } from "@/lib/tx/runner";
-import { recordMultiplierRequest } from "../api/rewardMultiplier";
+import { MULTIPLIER_QUICK_ADD } from "@common/token";
+import { quickAddCall } from "@/lib/tx/calls";
+import { recordMultiplierRequest } from "@/lib/tx/multiplierAudit";
+import { useTxForm } from "@/lib/tx/useTxForm";
 import { shownMultiplier } from "../figures";
 import { CardNote, DataCard } from "./DataCard";
 
@@ -24,20 +24,12 @@ interface RewardMultiplierCardProps {
 /** PRODUCT.md section 2: the multiplier (4 decimals and x), 'Add 0.01' and 'Advanced Settings', for oracles only. */
 export function RewardMultiplierCard(props: RewardMultiplierCardProps) {
   const { rewardMultiplier, readAt, loading, refreshing, error, readable, onRefresh, connected, oracle, onAdvanced } = props;
-  const run = useTransactor();
-  const [adding, setAdding] = useState(false);
+  const form = useTxForm();
+  const adding = form.busy;
   const allowed = connected && oracle === true;
 
-  const addQuick = async () => {
-    setAdding(true);
-    try {
-      // The same audit entry as the dialog's: every multiplier change asked for through the dashboard.
-      await recordMultiplierRequest("add", QUICK_ADD);
-      await run(quickAddCall());
-    } finally {
-      setAdding(false);
-    }
-  };
+  // The same audit entry as the dialog's: every multiplier change asked for through the dashboard.
+  const addQuick = () => form.start(quickAddCall(), { before: () => recordMultiplierRequest("add", MULTIPLIER_QUICK_ADD) });
 
   return (
     <DataCard
@@ -51,7 +43,7 @@ export function RewardMultiplierCard(props: RewardMultiplierCardProps) {
       footer={
         <div className="space-y-2">
           <div className="flex flex-wrap gap-2">
-            <Button size="sm" variant="outline" onClick={() => void addQuick()} disabled={!allowed || adding}>
+            <Button size="sm" variant="outline" onClick={addQuick} disabled={!allowed || adding}>
               <Plus className="h-4 w-4" aria-hidden />
               Add 0.01
             </Button>

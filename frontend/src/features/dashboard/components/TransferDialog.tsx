@@ -5,10 +5,9 @@ import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, D
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { Spinner } from "@/components/ui/spinner";
-import { toast } from "@/components/ui/toast";
 import { transferCall } from "@/lib/tx/calls";
-import { useTransactor } from "@/lib/tx/runner";
-import { checkAddress, checkTransferAmount, type Problem } from "@/lib/validation";
+import { useTxForm } from "@/lib/tx/useTxForm";
+import { checkAddress, checkTransferAmount } from "@/lib/validation";
 import { cn } from "@/lib/utils";
 import { exactTokenAmount } from "@common/amounts";
 import { shownUsdx } from "../figures";
@@ -26,47 +25,37 @@ interface TransferDialogProps {
 
 type Field = "wallet" | "to" | "amount";
 
+const NOT_CONNECTED = transferCall("", 0n).notConnected;
+
 /** 'Transfer USDX' (PRODUCT.md section 2): recipient, amount with Max, validation in PRODUCT.md section 5's order. */
 export function TransferDialog({ open, onOpenChange, address, balance, balanceLoading }: TransferDialogProps) {
-  const run = useTransactor();
+  const form = useTxForm<Field>({ connected: address !== null });
   const [to, setTo] = useState("");
   const [amount, setAmount] = useState("");
-  const [problem, setProblem] = useState<{ field: Field; text: string } | null>(null);
-  const [busy, setBusy] = useState(false);
+  const busy = form.busy;
   const shownBalance = balance !== undefined ? shownUsdx(balance) : null;
 
-  const reject = (field: Field, p: Problem) => {
-    setProblem({ field, text: p.description });
-    toast({ title: p.title, description: p.description, variant: "destructive" });
-  };
-
-  const submit = async (event: FormEvent) => {
+  // PRODUCT.md section 5's order, stopping at the first problem: the wallet, the recipient, the amount.
+  const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (busy) return;
-    if (!address) return reject("wallet", { title: "Wallet not connected", description: "Please connect your wallet to transfer tokens" });
+    if (busy || !form.needWallet(NOT_CONNECTED, "wallet")) return;
     const recipient = checkAddress(to);
-    if (!recipient.ok) return reject("to", recipient.problem);
+    if (!recipient.ok) return form.reject([["to", recipient.problem]]);
     const value = checkTransferAmount(amount, balance ?? 0n, shownBalance ?? "0.00");
-    if (!value.ok) return reject("amount", value.problem);
-    setProblem(null);
-    setBusy(true);
-    try {
-      const outcome = await run(transferCall(recipient.value, value.value));
-      if (outcome.ok) close();
-    } finally {
-      setBusy(false);
-    }
+    if (!value.ok) return form.reject([["amount", value.problem]]);
+    form.start(transferCall(recipient.value, value.value), { onSuccess: close });
   };
 
   // Closing clears the form: the next transfer starts blank, not with an old recipient.
   function close() {
     setTo("");
     setAmount("");
-    setProblem(null);
+    form.clearErrors();
     onOpenChange(false);
   }
 
-  const invalid = (field: Field) => problem?.field === field;
+  const problem = (field: Field) => form.errors[field];
+  const invalid = (field: Field) => problem(field) !== undefined;
   const errorId = (field: Field) => (invalid(field) ? "transfer-error" : undefined);
 
   return (
@@ -77,7 +66,7 @@ export function TransferDialog({ open, onOpenChange, address, balance, balanceLo
           <DialogTitle>Transfer USDX</DialogTitle>
           <DialogDescription>Send USDX from your connected wallet to another address.</DialogDescription>
         </DialogHeader>
-        <form onSubmit={(e) => void submit(e)} noValidate aria-busy={busy} className="grid gap-4">
+        <form onSubmit={submit} noValidate aria-busy={busy} className="grid gap-4">
           <div className="grid gap-2">
             <Label htmlFor="transfer-to">Recipient Address</Label>
             <Input
@@ -91,7 +80,7 @@ export function TransferDialog({ open, onOpenChange, address, balance, balanceLo
               aria-invalid={invalid("to") || undefined}
               aria-describedby={errorId("to")}
             />
-            {invalid("to") && <FieldError id="transfer-error">{problem!.text}</FieldError>}
+            {invalid("to") && <FieldError id="transfer-error">{problem("to")}</FieldError>}
           </div>
           <div className="grid gap-2">
             <Label htmlFor="transfer-amount">Amount (USDX)</Label>
@@ -130,9 +119,9 @@ export function TransferDialog({ open, onOpenChange, address, balance, balanceLo
                 "Available: unknown (your balance could not be read)"
               )}
             </p>
-            {invalid("amount") && <FieldError id="transfer-error">{problem!.text}</FieldError>}
+            {invalid("amount") && <FieldError id="transfer-error">{problem("amount")}</FieldError>}
           </div>
-          {invalid("wallet") && <FieldError id="transfer-error">{problem!.text}</FieldError>}
+          {invalid("wallet") && <FieldError id="transfer-error">{problem("wallet")}</FieldError>}
           <DialogFooter>
             <Button type="button" variant="outline" onClick={close} disabled={busy}>
               Cancel

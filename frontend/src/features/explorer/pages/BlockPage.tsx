@@ -1,14 +1,17 @@
 import { Link, useParams } from "react-router-dom";
 import { ChevronLeft, ChevronRight } from "lucide-react";
+import { Loading, LoadFailed } from "@/components/states";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
-import { CopyButton } from "@/components/ui/copy-button";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { useConfig } from "@/lib/config";
 import { blockUrl, txUrl } from "@/lib/explorer";
 import { shortAddress } from "@/lib/format";
 import type { BlockTransaction, BlockView } from "../api/types";
-import { AddressValue, DetailList, DetailRow, ErrorState, ExplorerHeading, ExternalExplorer, LoadingState, MessageCard, Mono, NoReadSource, TimeValue } from "../components/parts";
+import { DetailList, DetailRow } from "../components/DetailList";
+import { AddressValue, HashValue, Mono, TimeValue } from "../components/DetailValues";
+import { ExplorerHeading } from "../components/ExplorerHeading";
+import { ExternalExplorer, MessageCard, NoReadSource } from "../components/ExplorerNotices";
 import { useBlockView, useReadSource } from "../hooks/useChainView";
 
 const BLOCK_NUMBER = /^\d{1,15}$/;
@@ -106,10 +109,7 @@ function BlockSummary({ block }: { block: BlockView }) {
           <DetailList>
             <DetailRow label="Number">{block.number}</DetailRow>
             <DetailRow label="Hash">
-              <span className="inline-flex max-w-full flex-wrap items-center gap-2">
-                <Mono>{block.hash}</Mono>
-                <CopyButton value={block.hash} className="h-6" />
-              </span>
+              <HashValue hash={block.hash} />
             </DetailRow>
             <DetailRow label="Time">
               <TimeValue timestamp={block.timestamp} />
@@ -150,8 +150,8 @@ function BlockDetails({ number }: { number: number }) {
   const { canRead } = useReadSource();
   const query = useBlockView(number);
   if (!canRead) return <NoReadSource />;
-  if (query.isPending) return <LoadingState label="Loading block" />;
-  if (query.isError) return <ErrorState message={query.error.message} onRetry={() => void query.refetch()} retrying={query.isFetching} />;
+  if (query.isPending) return <Loading label="Loading block" className="py-16" />;
+  if (query.isError) return <LoadFailed title="Error" sentence={query.error.message} onRetry={() => void query.refetch()} retrying={query.isFetching} />;
   if (!query.data.found) {
     return (
       <MessageCard title="Block not found on this chain.">

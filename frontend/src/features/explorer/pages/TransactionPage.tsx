@@ -1,29 +1,19 @@
 import { Link, useParams } from "react-router-dom";
 import { AlertCircle, CheckCircle2, Clock, Info, XCircle } from "lucide-react";
+import { Loading, LoadFailed } from "@/components/states";
 import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
-import { CopyButton } from "@/components/ui/copy-button";
 import { useConfig } from "@/lib/config";
 import { blockUrl, txUrl } from "@/lib/explorer";
 import { movedNote } from "@/lib/format";
 import { exactTokenAmount } from "@common/amounts";
 import { TOKEN_SYMBOL } from "@common/token";
 import type { DecodedLog, TransactionView, TxStatus } from "../api/types";
-import {
-  AddressValue,
-  ArgList,
-  DetailList,
-  DetailRow,
-  ErrorState,
-  ExplorerHeading,
-  ExternalExplorer,
-  LoadingState,
-  MessageCard,
-  Mono,
-  NoReadSource,
-  TimeValue,
-} from "../components/parts";
+import { DetailList, DetailRow } from "../components/DetailList";
+import { AddressValue, ArgList, HashValue, TimeValue } from "../components/DetailValues";
+import { ExplorerHeading } from "../components/ExplorerHeading";
+import { ExternalExplorer, MessageCard, NoReadSource } from "../components/ExplorerNotices";
 import { useReadSource, useTransactionView } from "../hooks/useChainView";
 
 const TX_HASH = /^0x[0-9a-fA-F]{64}$/;
@@ -54,10 +44,7 @@ function Overview({ tx }: { tx: TransactionView }) {
       <CardContent>
         <DetailList>
           <DetailRow label="Hash">
-            <span className="inline-flex max-w-full flex-wrap items-center gap-2">
-              <Mono>{tx.hash}</Mono>
-              <CopyButton value={tx.hash} className="h-6" />
-            </span>
+            <HashValue hash={tx.hash} />
           </DetailRow>
           <DetailRow label="Status">
             <StatusBadge status={tx.status} />
@@ -224,8 +211,8 @@ function TransactionDetails({ hash }: { hash: string }) {
   const { canRead } = useReadSource();
   const query = useTransactionView(hash);
   if (!canRead) return <NoReadSource />;
-  if (query.isPending) return <LoadingState label="Loading transaction" />;
-  if (query.isError) return <ErrorState message={query.error.message} onRetry={() => void query.refetch()} retrying={query.isFetching} />;
+  if (query.isPending) return <Loading label="Loading transaction" className="py-16" />;
+  if (query.isError) return <LoadFailed title="Error" sentence={query.error.message} onRetry={() => void query.refetch()} retrying={query.isFetching} />;
   const tx = query.data;
   if (!tx) {
     return (

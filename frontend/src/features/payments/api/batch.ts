@@ -1,17 +1,10 @@
-import { ApiError, call, endpointUrl } from "@/lib/api";
+import { call, endpointUrl } from "@/lib/api";
 
 /** A recipient as the execute call takes it: each row with its own amount (PRODUCT.md section 2, Payments). */
 export interface PaymentRow {
   name: string;
   address: string;
   amount: string;
-}
-
-/** The server's sentence without the 'NNN: ' the API client puts in front of it. */
-export function serverMessage(error: unknown): string | null {
-  if (error instanceof ApiError) return error.message.replace(/^\d{3}: /, "") || null;
-  if (error instanceof Error) return error.message || null;
-  return null;
 }
 
 export const parseCsv = (csvData: string) => call("POST /api/batch/parse-csv", { body: { csvData } });

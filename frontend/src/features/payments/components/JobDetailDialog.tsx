@@ -11,7 +11,8 @@ import { useConfig } from "@/lib/config";
 import { blockUrl, isExternal } from "@/lib/explorer";
 import { formatUsdx, shortAddress } from "@/lib/format";
 import { parseTokenAmount } from "@common/amounts";
-import { fetchJobDetail, HISTORY_KEY, RECIPIENT_PAGE, serverMessage } from "../api/batch";
+import { errorSentence } from "@/lib/api";
+import { fetchJobDetail, HISTORY_KEY, RECIPIENT_PAGE } from "../api/batch";
 import type { ChunkDetail, RecipientDetail } from "../api/types";
 import { count } from "../format";
 import { STATUS_POLL_MS } from "../hooks/useBatchStatus";
@@ -136,7 +137,7 @@ export function JobDetailDialog({ jobId, onClose }: { jobId: string | null; onCl
           </div>
         ) : query.isError || !first ? (
           <p role="alert" className="text-sm text-destructive">
-            {serverMessage(query.error) ?? "The batch payment could not be loaded."}
+            {errorSentence(query.error, "The batch payment could not be loaded.")}
           </p>
         ) : (
           <div className="min-w-0 space-y-5">

@@ -1,12 +1,14 @@
 import { useState } from "react";
 import { useInfiniteQuery } from "@tanstack/react-query";
-import { ChevronRight, Inbox, RotateCw } from "lucide-react";
+import { ChevronRight, Inbox } from "lucide-react";
+import { EmptyState, LoadFailed } from "@/components/states";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Spinner } from "@/components/ui/spinner";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { errorSentence } from "@/lib/api";
 import { formatUsdx, relativeTime } from "@/lib/format";
-import { fetchJobs, HISTORY_KEY, serverMessage } from "../api/batch";
+import { fetchJobs, HISTORY_KEY } from "../api/batch";
 import type { JobSummary } from "../api/types";
 import { count } from "../format";
 import { STATUS_POLL_MS } from "../hooks/useBatchStatus";
@@ -40,20 +42,14 @@ export function PaymentHistory() {
             <Spinner label="Loading batch payments" />
           </div>
         ) : query.isError && jobs.length === 0 ? (
-          <div role="alert" className="flex flex-col items-center gap-2 py-8 text-center">
-            <p className="text-sm font-medium text-destructive">Failed to load batch payments</p>
-            <p className="text-xs text-muted-foreground">{serverMessage(query.error) ?? "Unknown error"}</p>
-            <Button size="sm" variant="outline" onClick={() => void query.refetch()} disabled={query.isFetching}>
-              <RotateCw className={query.isFetching ? "h-4 w-4 animate-spin" : "h-4 w-4"} aria-hidden />
-              Retry
-            </Button>
-          </div>
+          <LoadFailed
+            title="Failed to load batch payments"
+            sentence={errorSentence(query.error, "Unknown error")}
+            onRetry={() => void query.refetch()}
+            retrying={query.isFetching}
+          />
         ) : jobs.length === 0 ? (
-          <div className="flex flex-col items-center gap-2 py-10 text-center">
-            <Inbox className="h-8 w-8 text-muted-foreground" aria-hidden />
-            <p className="text-sm font-medium">No batch payments found</p>
-            <p className="text-xs text-muted-foreground">A batch you start from a CSV file appears here.</p>
-          </div>
+          <EmptyState icon={<Inbox aria-hidden />} title="No batch payments found" hint="A batch you start from a CSV file appears here." />
         ) : (
           <div className="space-y-4">
             <JobsTable jobs={jobs} onOpen={setOpenJob} />

@@ -7,7 +7,6 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/com
 import { Progress } from "@/components/ui/progress";
 import { ApiError } from "@/lib/api";
 import { formatUsdx } from "@/lib/format";
-import { serverMessage } from "../api/batch";
 import { STATUS_POLL_MS } from "../hooks/useBatchStatus";
 import { count, plural } from "../format";
 import { progressOf, type ChunkView } from "../progress";
@@ -67,7 +66,7 @@ function ProgressFigures({ progress }: { progress: ReturnType<typeof progressOf>
  * poll goes on asking; the chunks already sent are on the chain whatever the server says.
  */
 function PollFailure({ error }: { error: Error }) {
-  const message = error instanceof ApiError ? serverMessage(error) : `The server could not be reached (${error.message || "no answer"}).`;
+  const message = error instanceof ApiError ? error.sentence : `The server could not be reached (${error.message || "no answer"}).`;
   return (
     <Alert variant="destructive">
       <CloudOff className="h-4 w-4" aria-hidden />

@@ -1,17 +1,17 @@
-import { useState } from "react";
 import { useQueryClient } from "@tanstack/react-query";
-import { describeError } from "@common/contractErrors";
 import { shortAddress } from "@common/addresses";
 import { BATCH_GAS_FIXED, BATCH_GAS_PER_RECIPIENT, TRANSACTION_GAS_CAP } from "@common/gasLimits";
 import { toast } from "@/components/ui/toast";
+import { errorSentence } from "@/lib/api";
 import type { SignedPermit } from "@/lib/chain/contracts";
 import { useAccountFigures } from "@/lib/chain/queries";
 import { useConfig, type AppConfig } from "@/lib/config";
 import { formatUsdx } from "@/lib/format";
-import { useTransactor, type TxOutcome, type TxRequest } from "@/lib/tx/runner";
-import { ensureChain, NetworkSwitchError } from "@/lib/wallet/connect";
+import type { TxOutcome, TxRequest } from "@/lib/tx/runner";
+import { useTxForm } from "@/lib/tx/useTxForm";
+import { onDashboardChain, signingWallet, writeFailure } from "@/lib/tx/wallet";
 import { useWallet } from "@/lib/wallet/store";
-import { executeBatch, fetchJobDetail, HISTORY_KEY, importContacts, reportChunkTransaction, serverMessage, type PaymentRow } from "../api/batch";
+import { executeBatch, fetchJobDetail, HISTORY_KEY, importContacts, reportChunkTransaction, type PaymentRow } from "../api/batch";
 import type { ChunkPlan } from "../api/types";
 import { count, plural } from "../format";
 import {
@@ -86,25 +86,24 @@ export async function sendChunks(job: StartedJob, indexes: number[], runNumber: 
   const toSend = job.chunks.filter((c) => indexes.includes(c.index));
   const reports: Promise<unknown>[] = [];
   if (toSend.length > 0) {
-    const wallet = useWallet.getState();
-    if (wallet.status !== "connected" || !wallet.provider || !wallet.address) {
-      toast({ title: "Wallet not connected", description: NOT_CONNECTED, variant: "destructive" });
+    // The runner's own checks, once for the whole run: the permit is signed before any chunk is sent.
+    const wallet = signingWallet(NOT_CONNECTED);
+    if (!wallet) {
       fail("Wallet not connected");
       return;
     }
     usePayments.setState({ step: "permit", activeChunk: null });
     let permit: SignedPermit;
     try {
-      if (wallet.chainId !== config.chainId) await ensureChain(wallet.provider, config);
+      await onDashboardChain(wallet, config);
       const { signBatchPermit } = await import("@/lib/chain/contracts");
       const value = toSend.reduce((sum, c) => sum + BigInt(c.total), 0n);
       const deadline = BigInt(Math.floor(Date.now() / 1000) + PERMIT_LIFETIME_S);
       permit = await signBatchPermit(config, wallet.provider, wallet.address, value, deadline);
     } catch (error) {
       if (!isCurrent(runNumber)) return;
-      // ensureChain has raised its own 'Network Error' toast.
-      const message = error instanceof NetworkSwitchError ? error.message : describeError(error);
-      if (!(error instanceof NetworkSwitchError)) transferFailed(message);
+      const { message, told } = writeFailure(error);
+      if (!told) transferFailed(message);
       fail(message);
       return;
     }
@@ -136,15 +135,15 @@ export async function sendChunks(job: StartedJob, indexes: number[], runNumber: 
 
 /**
  * Start (PRODUCT.md section 5's checks, the balance, POST /api/batch/execute, then the chunks) and Try
- * Again (the unpaid chunks of the same job, so nobody is paid twice).
+ * Again (the unpaid chunks of the same job, so nobody is paid twice). The form runner keeps the busy
+ * flag (Start and Try Again say so until the chunks are under way) and the refusals' toasts.
  */
 export function useBatchTransfer() {
   const config = useConfig();
-  const run = useTransactor();
+  const form = useTxForm();
   const queryClient = useQueryClient();
   const address = useWallet((s) => (s.status === "connected" ? s.address : null));
   const account = useAccountFigures(address);
-  const [starting, setStarting] = useState(false);
 
   async function addToContacts(rows: PaymentRow[]): Promise<void> {
     try {
@@ -156,7 +155,7 @@ export function useBatchTransfer() {
         usePayments.setState({ contactsNote: "Every recipient is already in your contacts." });
       }
     } catch (error) {
-      const message = serverMessage(error) ?? "Unknown error";
+      const message = errorSentence(error, "Unknown error");
       toast({ title: "Contacts not updated", description: message, variant: "destructive" });
       usePayments.setState({ contactsNote: `Contacts not updated: ${message}` });
     }
@@ -164,35 +163,32 @@ export function useBatchTransfer() {
 
   async function start(): Promise<void> {
     const { upload, addToContacts: wantContacts, phase } = usePayments.getState();
-    if (phase !== "initial" || starting) return;
+    if (phase !== "initial" || form.busy) return;
     if (!address || !upload || upload.rows.length === 0) {
-      toast({ title: "Cannot process payments", description: "Please connect your wallet and upload a valid CSV file", variant: "destructive" });
-      return;
+      return form.reject([[null, { title: "Cannot process payments", description: "Please connect your wallet and upload a valid CSV file" }]]);
     }
     const rows: PaymentRow[] = upload.parsed.validRecipients.map(({ name, address, amount }) => ({ name, address, amount }));
     if (rows.length === 0) {
-      toast({ title: "No valid recipients found", description: "Every row of the file has an error: fix the rows marked Error and upload it again.", variant: "destructive" });
-      return;
+      return form.reject([[null, { title: "No valid recipients found", description: "Every row of the file has an error: fix the rows marked Error and upload it again." }]]);
     }
-    setStarting(true);
-    try {
+    await form.perform(async (run) => {
       // A fresh balance: the one on screen may be older than the last payment.
       const balance = (await account.refetch()).data?.balance ?? account.data?.balance;
       if (balance !== undefined && BigInt(upload.parsed.totalAmountRaw) > balance) {
-        toast({ title: "Insufficient balance", description: `You only have ${formatUsdx(balance)} USDX available`, variant: "destructive" });
-        return;
+        form.reject([[null, { title: "Insufficient balance", description: `You only have ${formatUsdx(balance)} USDX available` }]]);
+        return false;
       }
       let answer;
       try {
         answer = await executeBatch(rows, address);
       } catch (error) {
-        transferFailed(serverMessage(error) ?? "Unknown error");
-        return;
+        transferFailed(errorSentence(error, "Unknown error"));
+        return false;
       }
       // The declaration rules this out (this server refuses with a 4xx); an answer that says otherwise starts no payment.
       if (!answer.success || answer.status !== "processing") {
         transferFailed(answer.message || "Unknown error");
-        return;
+        return false;
       }
       toast({ title: "Processing batch transfer", description: answer.message });
       const job: StartedJob = {
@@ -204,44 +200,43 @@ export function useBatchTransfer() {
       };
       const runNumber = beginRun(job);
       void queryClient.invalidateQueries({ queryKey: [HISTORY_KEY] });
-      setStarting(false);
       if (wantContacts) void addToContacts(rows);
-      await sendChunks(job, job.chunks.map((c) => c.index), runNumber, config, run);
-    } finally {
-      setStarting(false);
-    }
+      // From here the page shows the run's own progress: the form is no longer busy.
+      void sendChunks(job, job.chunks.map((c) => c.index), runNumber, config, run);
+      return true;
+    });
   }
 
   async function retry(): Promise<void> {
     const { job, phase } = usePayments.getState();
-    if (!job || phase !== "failed" || starting) return;
-    setStarting(true);
-    let detail;
-    try {
-      detail = await fetchJobDetail(job.jobId);
-    } catch (error) {
-      transferFailed(serverMessage(error) ?? "Unknown error");
-      return;
-    } finally {
-      setStarting(false);
-    }
-    // A closed batch (failed, and its time to send is over) takes no more transactions.
-    if (detail.chunks.some((c) => c.status === "closed")) {
-      transferFailed(detail.job.error ? `${detail.job.error} ${CLOSED}` : CLOSED);
-      return;
-    }
-    const runNumber = beginRun(job, true);
-    applyServerStatus(detail, Date.now());
-    if (!isCurrent(runNumber)) return;
-    // Paid and in-flight chunks are left alone, as the server or this browser knows them: only
-    // those never sent, or that failed, go again (anything else could pay someone twice).
-    const local = usePayments.getState().chunks;
-    const unpaid = detail.chunks
-      .filter((c) => (c.status === "pending" || c.status === "failed") && !["sending", "submitted", "paid"].includes(local[c.index]?.status ?? "waiting"))
-      .map((c) => c.index);
-    for (const index of unpaid) updateChunk(index, { status: "waiting", txHash: null });
-    await sendChunks(job, unpaid, runNumber, config, run);
+    if (!job || phase !== "failed" || form.busy) return;
+    await form.perform(async (run) => {
+      let detail;
+      try {
+        detail = await fetchJobDetail(job.jobId);
+      } catch (error) {
+        transferFailed(errorSentence(error, "Unknown error"));
+        return false;
+      }
+      // A closed batch (failed, and its time to send is over) takes no more transactions.
+      if (detail.chunks.some((c) => c.status === "closed")) {
+        transferFailed(detail.job.error ? `${detail.job.error} ${CLOSED}` : CLOSED);
+        return false;
+      }
+      const runNumber = beginRun(job, true);
+      applyServerStatus(detail, Date.now());
+      if (!isCurrent(runNumber)) return false;
+      // Paid and in-flight chunks are left alone, as the server or this browser knows them: only
+      // those never sent, or that failed, go again (anything else could pay someone twice).
+      const local = usePayments.getState().chunks;
+      const unpaid = detail.chunks
+        .filter((c) => (c.status === "pending" || c.status === "failed") && !["sending", "submitted", "paid"].includes(local[c.index]?.status ?? "waiting"))
+        .map((c) => c.index);
+      for (const index of unpaid) updateChunk(index, { status: "waiting", txHash: null });
+      void sendChunks(job, unpaid, runNumber, config, run);
+      return true;
+    });
   }
 
-  return { start, retry, starting };
+  return { start, retry, starting: form.busy };
 }

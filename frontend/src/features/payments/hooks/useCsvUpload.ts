@@ -1,6 +1,7 @@
 import { useState } from "react";
 import { toast } from "@/components/ui/toast";
-import { parseCsv, serverMessage } from "../api/batch";
+import { errorSentence } from "@/lib/api";
+import { parseCsv } from "../api/batch";
 import type { ParseCsvAnswer } from "../api/types";
 import { setUpload } from "../stores/paymentsStore";
 import { count } from "../format";
@@ -40,7 +41,7 @@ export function useCsvUpload() {
     try {
       answer = await parseCsv(text);
     } catch (error) {
-      toast({ title: "Failed to parse CSV", description: serverMessage(error) ?? "Invalid CSV format", variant: "destructive" });
+      toast({ title: "Failed to parse CSV", description: errorSentence(error, "Invalid CSV format"), variant: "destructive" });
       return;
     } finally {
       setParsing(false);

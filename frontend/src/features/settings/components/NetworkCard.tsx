@@ -5,6 +5,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/com
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { Spinner } from "@/components/ui/spinner";
+import { FieldError } from "@/components/ui/field-error";
 import { useConfig } from "@/lib/config";
 import { useRpcSettings } from "../hooks/useRpcSettings";
 
@@ -63,11 +64,7 @@ export function NetworkCard() {
             aria-describedby={problem ? "settings-rpc-error settings-rpc-hint" : "settings-rpc-hint"}
             className="font-mono"
           />
-          {problem && (
-            <p id="settings-rpc-error" role="alert" className="text-sm text-destructive">
-              {problem.description}
-            </p>
-          )}
+          {problem && <FieldError id="settings-rpc-error">{problem.description}</FieldError>}
           <p id="settings-rpc-hint" className="text-xs text-muted-foreground">
             {readsFrom ? (
               <>

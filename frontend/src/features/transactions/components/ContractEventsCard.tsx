@@ -1,7 +1,7 @@
-import { useState, type ReactNode } from "react";
+import { useState } from "react";
 import { useQueryClient } from "@tanstack/react-query";
 import { Clock, History, SearchX } from "lucide-react";
-import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
+import { EmptyState, Loading, LoadFailed } from "@/components/states";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Spinner } from "@/components/ui/spinner";
@@ -12,7 +12,6 @@ import { EVENTS_TIMEOUT_MS, RequestTimeoutError, eventsKey, eventsUrl, latestBlo
 import { ALL_EVENTS, checkFilter, draftOf, narrowRange, type EventFilter, type FilterDraft, type RangeProblems } from "../filters";
 import { EventFilterForm } from "./EventFilterForm";
 import { EventsTable } from "./EventsTable";
-import { Empty, FailureAlert, Loading, RetryButton } from "./states";
 
 /**
  * The 'Contract Events' tab: every event of the USDX contracts, newest first, 10 at a time, by
@@ -64,19 +63,20 @@ export function ContractEventsCard() {
     }
   };
 
-  const timeoutAlert = (action: ReactNode) => (
-    <Alert variant="destructive">
-      <Clock className="h-4 w-4" aria-hidden />
-      <AlertTitle>Request Timeout</AlertTitle>
-      <AlertDescription className="flex flex-wrap items-center justify-between gap-3">
-        <span>The server took longer than {EVENTS_TIMEOUT_MS / 1000} seconds to answer. A smaller block range loads faster.</span>
-        {action}
-      </AlertDescription>
-    </Alert>
-  );
-  const errorAlert = (onRetry: () => void) => (
-    <FailureAlert title="Error" message={`Failed to load contract events: ${query.error?.message || "Unknown error"}`} action={<RetryButton onClick={onRetry} busy={query.isFetching} />} />
-  );
+  /** A read that failed: 'Request Timeout' after EVENTS_TIMEOUT_MS, else the 'Error' alert with the message. */
+  const failure = (onRetry: () => void, retryLabel?: string, retrying = query.isFetching) =>
+    timedOut ? (
+      <LoadFailed
+        icon={Clock}
+        title="Request Timeout"
+        sentence={`The server took longer than ${EVENTS_TIMEOUT_MS / 1000} seconds to answer. A smaller block range loads faster.`}
+        onRetry={onRetry}
+        retrying={retrying}
+        retryLabel={retryLabel}
+      />
+    ) : (
+      <LoadFailed title="Error" sentence={`Failed to load contract events: ${query.error?.message || "Unknown error"}`} onRetry={onRetry} retrying={retrying} />
+    );
 
   const newest = pages[0]?.range.toBlock;
   const oldest = pages[pages.length - 1]?.range.fromBlock;
@@ -104,26 +104,18 @@ export function ContractEventsCard() {
           <Loading label="Loading contract events" />
         ) : query.isError && events.length === 0 && !query.isFetchNextPageError ? (
           timedOut ? (
-            timeoutAlert(
-              <RetryButton onClick={() => void retrySmaller()} busy={narrowing || query.isFetching}>
-                Retry with smaller block range
-              </RetryButton>,
-            )
+            // The first page timed out: the way out is a smaller range, not the same request again.
+            failure(() => void retrySmaller(), "Retry with smaller block range", narrowing || query.isFetching)
           ) : (
-            errorAlert(() => void query.refetch())
+            failure(() => void query.refetch())
           )
         ) : events.length === 0 ? (
-          <Empty icon={<SearchX className="h-5 w-5" aria-hidden />} hint="Try another event type or a wider block range.">
-            No events found for the specified criteria.
-          </Empty>
+          <EmptyState icon={<SearchX aria-hidden />} title="No events found for the specified criteria." hint="Try another event type or a wider block range." />
         ) : (
           <>
-            {query.isRefetchError && (timedOut ? timeoutAlert(<RetryButton onClick={() => void query.refetch()} busy={query.isFetching} />) : errorAlert(() => void query.refetch()))}
+            {query.isRefetchError && failure(() => void query.refetch())}
             <EventsTable events={events} wallet={wallet} />
-            {query.isFetchNextPageError &&
-              (timedOut
-                ? timeoutAlert(<RetryButton onClick={() => void query.fetchNextPage()} busy={query.isFetching} />)
-                : errorAlert(() => void query.fetchNextPage()))}
+            {query.isFetchNextPageError && failure(() => void query.fetchNextPage())}
             <div className="flex flex-wrap items-center justify-between gap-3 border-t border-border pt-4">
               <p className="text-xs text-muted-foreground">
                 {events.length === 1 ? "1 event" : `${events.length.toLocaleString()} events`}

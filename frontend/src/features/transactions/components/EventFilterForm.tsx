@@ -5,6 +5,7 @@ import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
+import { FieldError } from "@/components/ui/field-error";
 import { cn } from "@/lib/utils";
 import type { FilterDraft, RangeProblems } from "../filters";
 
@@ -86,11 +87,7 @@ function BlockField({ id, label, placeholder, value, problem, onChange }: { id: 
         aria-describedby={problem ? `${id}-error` : undefined}
         className={cn("tabular-nums", problem && "border-destructive")}
       />
-      {problem && (
-        <p id={`${id}-error`} role="alert" className="text-xs text-destructive">
-          {problem}
-        </p>
-      )}
+      {problem && <FieldError id={`${id}-error`}>{problem}</FieldError>}
     </div>
   );
 }

@@ -6,14 +6,14 @@ import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { CopyButton } from "@/components/ui/copy-button";
 import { Spinner } from "@/components/ui/spinner";
+import { EmptyState, Loading, LoadFailed } from "@/components/states";
 import { ConnectWalletButton } from "@/components/wallet/ConnectWalletButton";
 import { checkAddress } from "@/lib/validation";
 import { useWallet } from "@/lib/wallet/store";
 import { useAccountHistory } from "../api/history";
 import { sameAddress } from "../display";
-import { useFailureToast } from "../hooks/useFailureToast";
 import { HistoryTable } from "./HistoryTable";
-import { Empty, FailureAlert, Loading, RetryButton } from "./states";
+
 
 const LOAD_FAILED = "Failed to load transactions";
 
@@ -69,15 +69,16 @@ function AccountHistory({ account, wallet, readOnly }: { account: string; wallet
   const query = useAccountHistory(account);
   const items = query.data?.pages.flatMap((page) => page.items) ?? [];
   const message = query.error?.message || "Unknown error";
-  useFailureToast(LOAD_FAILED, query.errorUpdatedAt, query.error?.message);
   const own = sameAddress(account, wallet);
   const refreshing = query.isFetching && !query.isFetchingNextPage && !query.isPending;
 
   const failure = (
-    <FailureAlert
+    <LoadFailed
       title={LOAD_FAILED}
-      message={message}
-      action={<RetryButton onClick={() => void (query.isFetchNextPageError ? query.fetchNextPage() : query.refetch())} busy={query.isFetching} />}
+      sentence={message}
+      onRetry={() => void (query.isFetchNextPageError ? query.fetchNextPage() : query.refetch())}
+      retrying={query.isFetching}
+      toastAt={query.errorUpdatedAt}
     />
   );
 
@@ -125,9 +126,11 @@ function AccountHistory({ account, wallet, readOnly }: { account: string; wallet
           query.isError ? (
             failure
           ) : (
-            <Empty icon={<History className="h-5 w-5" aria-hidden />} hint={readOnly ? "This account has not sent or received USDX." : "Transfers to and from your wallet, and mints and burns of it, appear here."}>
-              No transactions found.
-            </Empty>
+            <EmptyState
+              icon={<History aria-hidden />}
+              title="No transactions found."
+              hint={readOnly ? "This account has not sent or received USDX." : "Transfers to and from your wallet, and mints and burns of it, appear here."}
+            />
           )
         ) : (
           <>

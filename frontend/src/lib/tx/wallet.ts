@@ -1,0 +1,44 @@
+import { describeError } from "@common/contractErrors";
+import type { AppConfig } from "@/lib/config";
+import { notify, type Notice } from "@/lib/notices";
+import { ensureChain, NetworkSwitchError } from "@/lib/wallet/connect";
+import { useWallet, type Eip1193Provider } from "@/lib/wallet/store";
+
+/**
+ * What every write asks of the wallet before anything is signed, once for the runner, the forms and
+ * a batch's permit: a connected wallet ('Wallet not connected' with the purpose line otherwise), on
+ * the dashboard's chain (ensureChain asks it to switch, and says so when it will not).
+ */
+
+/** PRODUCT.md section 8: 'Wallet not connected', with what the wallet was needed for ('Please connect your wallet to mint tokens'). */
+export const walletNotConnected = (purpose: string): Notice & { description: string } => ({ title: "Wallet not connected", description: purpose });
+
+export interface SigningWallet {
+  provider: Eip1193Provider;
+  address: string;
+  chainId: number | null;
+}
+
+/** The connected wallet that will sign, or null after the 'Wallet not connected' toast. */
+export function signingWallet(purpose: string): SigningWallet | null {
+  const { status, provider, address, chainId } = useWallet.getState();
+  if (status !== "connected" || !provider || !address) {
+    notify({ ...walletNotConnected(purpose), variant: "destructive" });
+    return null;
+  }
+  return { provider, address, chainId };
+}
+
+/** Moves a wallet on another chain to the dashboard's; throws NetworkSwitchError (already toasted) when it will not go. */
+export async function onDashboardChain(wallet: SigningWallet, config: AppConfig): Promise<void> {
+  if (wallet.chainId !== config.chainId) await ensureChain(wallet.provider, config);
+}
+
+/**
+ * A write that failed, in words: the contract's custom error or the wallet's refusal
+ * (common/contractErrors.ts); `told` when the person has been told already (the 'Network Error' toast).
+ */
+export function writeFailure(error: unknown): { message: string; told: boolean } {
+  if (error instanceof NetworkSwitchError) return { message: error.message, told: true };
+  return { message: describeError(error), told: false };
+}
