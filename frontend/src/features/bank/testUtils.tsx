@@ -10,6 +10,8 @@ import { ConfigContext, type AppConfig } from "@/lib/config";
 import { initialWalletState, useWallet } from "@/lib/wallet/store";
 import { testConfig } from "@/test/config";
 import type { BankAccount, BankTerms, BankWallet, Deposit } from "./api";
+import type { Api } from "@common/api";
+import type { RequestOf } from "@common/api/endpoint";
 import BankAccountsPage from "./pages/BankAccountsPage";
 
 /**
@@ -130,7 +132,9 @@ export function fakeBank(start: Partial<Omit<FakeBank, "calls" | "fail" | "hang"
   let nextId = 100;
   /** Challenges issued and not yet used: challenge -> address. */
   const challenges = new Map<string, string>();
-  const answer = (method: string, path: string, body: any): Response => {
+  const answer = (method: string, path: string, body: unknown): Response => {
+    /** The request's JSON body, as the dashboard sends it to that declared endpoint. */
+    const sent = <K extends keyof Api>(_key: K) => body as RequestOf<Api[K]>["body"];
     const byId = /\/(\d+)(?:\/primary|\/verify)?$/.exec(path);
     const id = byId ? Number(byId[1]) : NaN;
     const route = `${method} ${path.replace(/\/\d+/, "/:id")}`;
@@ -140,7 +144,8 @@ export function fakeBank(start: Partial<Omit<FakeBank, "calls" | "fail" | "hang"
       case "GET /api/bank/accounts":
         return ok({ accounts: bank.accounts });
       case "POST /api/bank/accounts": {
-        const created = account({ id: nextId++, name: body.name, type: body.type, lastFour: body.accountNumber.slice(-4), status: "pending", verifiedAt: null });
+        const request = sent("POST /api/bank/accounts");
+        const created = account({ id: nextId++, name: request.name, type: request.type, lastFour: request.accountNumber.slice(-4), status: "pending", verifiedAt: null });
         bank.accounts = [...bank.accounts, created];
         return ok({ account: created }, 201);
       }
@@ -150,29 +155,32 @@ export function fakeBank(start: Partial<Omit<FakeBank, "calls" | "fail" | "hang"
       case "GET /api/bank/wallets":
         return ok({ wallets: bank.wallets });
       case "POST /api/bank/wallets/challenge": {
+        const request = sent("POST /api/bank/wallets/challenge");
         const challenge = `c${nextId++}`.padEnd(32, "0");
-        challenges.set(challenge, body.address);
-        return ok({ challenge, message: challengeText(body.address), address: body.address, expiresAt: ISO }, 201);
+        challenges.set(challenge, request.address);
+        return ok({ challenge, message: challengeText(request.address), address: request.address, expiresAt: ISO }, 201);
       }
       case "POST /api/bank/wallets/:id/verify": {
+        const request = sent("POST /api/bank/wallets/:id/verify");
         const target = bank.wallets.find((w) => w.id === id)!;
-        if (challenges.get(body.challenge) !== target.address || !body.signature) return json({ success: false, error: "Wallet Not Verified: the signing request was not signed by it." }, 403);
-        challenges.delete(body.challenge);
+        if (challenges.get(request.challenge) !== target.address || !request.signature) return json({ success: false, error: "Wallet Not Verified: the signing request was not signed by it." }, 403);
+        challenges.delete(request.challenge);
         bank.wallets = bank.wallets.map((w) => (w.id === id ? { ...w, verified: true, verifiedBy: "signature" } : w));
         return ok({ wallet: bank.wallets.find((w) => w.id === id) });
       }
       case "POST /api/bank/wallets": {
-        const same = bank.wallets.find((w) => w.address.toLowerCase() === body.address.toLowerCase());
-        if (same) return json({ success: false, error: `Duplicate Wallet: ${body.address} is already in your wallets as '${same.name}'.` }, 409);
-        const proved = body.challenge !== undefined && challenges.get(body.challenge) === body.address && Boolean(body.signature);
-        if (body.challenge !== undefined) {
-          if (!proved) return json({ success: false, error: `Wallet Not Verified: the signing request was not signed by ${body.address}.` }, 403);
-          challenges.delete(body.challenge);
+        const request = sent("POST /api/bank/wallets");
+        const same = bank.wallets.find((w) => w.address.toLowerCase() === request.address.toLowerCase());
+        if (same) return json({ success: false, error: `Duplicate Wallet: ${request.address} is already in your wallets as '${same.name}'.` }, 409);
+        const proved = request.challenge !== undefined && challenges.get(request.challenge) === request.address && Boolean(request.signature);
+        if (request.challenge !== undefined) {
+          if (!proved) return json({ success: false, error: `Wallet Not Verified: the signing request was not signed by ${request.address}.` }, 403);
+          challenges.delete(request.challenge);
         }
         const created = wallet({
           id: nextId++,
-          name: body.name,
-          address: body.address,
+          name: request.name,
+          address: request.address,
           isPrimary: bank.wallets.length === 0,
           balanceRaw: "0",
           balance: "0",
@@ -196,12 +204,13 @@ export function fakeBank(start: Partial<Omit<FakeBank, "calls" | "fail" | "hang"
       case "GET /api/bank/deposits/:id":
         return ok({ deposit: bank.deposits.find((d) => d.id === id) });
       case "POST /api/bank/deposits": {
-        const from = bank.accounts.find((a) => a.id === body.bankAccountId)!;
-        const to = bank.wallets.find((w) => w.id === body.walletId)!;
+        const request = sent("POST /api/bank/deposits");
+        const from = bank.accounts.find((a) => a.id === request.bankAccountId)!;
+        const to = bank.wallets.find((w) => w.id === request.walletId)!;
         const created = deposit({
           id: nextId++,
-          amount: Number(body.amount).toFixed(2),
-          amountRaw: (BigInt(Math.round(Number(body.amount) * 100)) * 10n ** 16n).toString(),
+          amount: Number(request.amount).toFixed(2),
+          amountRaw: (BigInt(Math.round(Number(request.amount) * 100)) * 10n ** 16n).toString(),
           walletAddress: to.address,
           bankAccount: { id: from.id, name: from.name, lastFour: from.lastFour },
         });

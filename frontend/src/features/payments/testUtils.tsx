@@ -114,11 +114,12 @@ export function renderPage(element: ReactNode) {
 
 export const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
 
-type Handler = ((body: any, url: string) => unknown) | object;
+/** A route's answer: a function of the request's JSON body (typed by the handler, as that route sends it) and URL, or a fixed value. */
+type Handler = ((body: never, url: string) => unknown) | object;
 
 /** Stubs fetch: "METHOD /path" (a prefix of the URL) answers the handler's Response, or its value as JSON. */
 export function stubApi(routes: Record<string, Handler>) {
-  const calls: { method: string; url: string; body: any }[] = [];
+  const calls: { method: string; url: string; body: unknown }[] = [];
   const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
     const url = String(input);
     const method = init?.method ?? "GET";
@@ -133,11 +134,14 @@ export function stubApi(routes: Record<string, Handler>) {
       .sort((a, b) => b.length - a.length)[0];
     if (!match) return json({ success: false, error: `no stub for ${method} ${url}` }, 404);
     const handler = routes[match];
-    const answer = typeof handler === "function" ? await handler(body, url) : handler;
+    const answer = typeof handler === "function" ? await (handler as (body: unknown, url: string) => unknown)(body, url) : handler;
     return answer instanceof Response ? answer : json(answer);
   });
   vi.stubGlobal("fetch", fetchMock);
-  return { fetchMock, calls, of: (method: string, prefix: string) => calls.filter((c) => c.method === method && c.url.startsWith(prefix)) };
+  /** The calls to one route; `Body` names the JSON body that route is sent (RequestOf's body for a declared endpoint). */
+  const of = <Body = unknown,>(method: string, prefix: string) =>
+    calls.filter((c) => c.method === method && c.url.startsWith(prefix)) as { method: string; url: string; body: Body }[];
+  return { fetchMock, calls, of };
 }
 
 // --- Server answers ---

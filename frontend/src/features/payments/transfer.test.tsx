@@ -7,6 +7,11 @@ import { chunkGasLimit, chunkRequest, PERMIT_LIFETIME_S } from "./hooks/useBatch
 import { TRANSACTION_GAS_CAP } from "@common/gasLimits";
 import PaymentsPage from "./pages/PaymentsPage";
 import { FAILED_FALLBACK, TIMEOUT_MESSAGE, TRANSFER_TIMEOUT_MS, beginRun, usePayments } from "./stores/paymentsStore";
+import type { Api } from "@common/api";
+import type { RequestOf } from "@common/api/endpoint";
+
+/** The JSON body the dashboard sends to a declared endpoint. */
+type BodyOf<K extends keyof Api> = RequestOf<Api[K]>["body"];
 import {
   HASH_1,
   HASH_2,
@@ -123,7 +128,7 @@ describe("Payments: starting a batch (PRODUCT.md section 5)", () => {
     const { user } = renderPage(<PaymentsPage />);
     await user.click(await loadRecipients(user));
     await screen.findByText("Batch transfer completed", { selector: "h3" });
-    expect(api.of("POST", "/api/batch/execute")[0].body.recipients.map((r: { amount: string }) => r.amount)).toEqual(["5", "2.5"]);
+    expect((api.of<BodyOf<"POST /api/batch/execute">>("POST", "/api/batch/execute")[0].body.recipients as { amount: string }[]).map((r) => r.amount)).toEqual(["5", "2.5"]);
   });
 
   it("says 'Insufficient balance' when the total is above the wallet's balance, and starts nothing", async () => {
@@ -258,7 +263,7 @@ describe("Payments: execute, one permit, one transaction per chunk", () => {
     await user.click(screen.getByLabelText("Add recipients to contacts"));
     await user.click(pay);
     await vi.waitFor(() => expect(api.of("POST", "/api/contacts/import")).toHaveLength(1));
-    const csv = api.of("POST", "/api/contacts/import")[0].body.csvData;
+    const csv = api.of<BodyOf<"POST /api/contacts/import">>("POST", "/api/contacts/import")[0].body.csvData;
     expect(csv).toBe(`Name,Address\r\nR1,${recipient(1)}\r\nR2,${recipient(2)}`);
     await screen.findByText("2 recipients added to your contacts.");
     expect(toasts().some((t) => t.title === "Contacts updated") || lastToast().title === "Batch transfer completed").toBe(true);
@@ -325,7 +330,7 @@ describe("Payments: a chunk that fails, and Try Again", () => {
     const plan = executeAnswer([2, 2, 1]).chunks;
     expect(batchContract.payWithPermit.mock.calls[0][0]).toEqual(plan[1].recipients);
     expect(batchContract.pay.mock.calls).toEqual([[plan[2].recipients, [usdx(1)], plan[2].reference, { gasLimit: chunkGasLimit(1) }]]);
-    expect(api.of("POST", `/api/batch/${JOB_ID}/transactions`).map((c) => c.body.chunkIndex)).toEqual([0, 1, 1, 2]);
+    expect(api.of<BodyOf<"POST /api/batch/:id/transactions">>("POST", `/api/batch/${JOB_ID}/transactions`).map((c) => c.body.chunkIndex)).toEqual([0, 1, 1, 2]);
   });
 
   it("fails with the wallet's reason when the permit is not signed; nothing paid, the recipients can be taken back", async () => {

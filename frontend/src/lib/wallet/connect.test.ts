@@ -3,14 +3,14 @@ import { recordNotices } from "@/test/notices";
 import { testConfig } from "@/test/config";
 import { STORAGE_KEYS } from "@/lib/storage";
 import { connectWallet, disconnectWallet, ensureChain } from "./connect";
-import { initialWalletState, useWallet, type Eip1193Provider } from "./store";
+import { initialWalletState, useWallet, type Eip1193Events, type Eip1193Provider } from "./store";
 
 const ALICE = "0x14dC79964da2C08b23698B3D3cc7Ca32193d9955";
 const sepolia = testConfig({ network: "sepolia", chainId: 11155111, chainIdHex: "0xaa36a7", networkLabel: "Sepolia", explorerUrl: "https://sepolia.etherscan.io", rpcUrl: null });
 
 /** A scripted injected wallet: answers by method, remembers requests and listeners. */
 function fakeWallet(answers: Record<string, (params: unknown) => unknown>) {
-  const listeners: Record<string, (...args: any[]) => void> = {};
+  const listeners: Partial<Eip1193Events> = {};
   const requests: string[] = [];
   const provider: Eip1193Provider = {
     request: async ({ method, params }) => {
@@ -19,7 +19,7 @@ function fakeWallet(answers: Record<string, (params: unknown) => unknown>) {
       if (!answer) throw Object.assign(new Error(`unexpected ${method}`), { code: 4200 });
       return answer(params);
     },
-    on: (event, listener) => void (listeners[event] = listener),
+    on: (event, listener) => void Object.assign(listeners, { [event]: listener }),
     removeListener: (event) => void delete listeners[event],
   };
   return { provider, listeners, requests };
@@ -101,9 +101,9 @@ describe("connecting and disconnecting (PRODUCT.md sections 4 and 8)", () => {
     const BOB = "0x23618e81E3f5cdF7f54C3d65f7FBc0aBf5B21E8f";
     const { provider, listeners } = fakeWallet({ eth_requestAccounts: () => [ALICE], eth_chainId: () => "0xaa36a7", wallet_revokePermissions: () => null });
     await connectWallet({ id: "x", name: "X", provider }, sepolia);
-    listeners.accountsChanged([BOB.toLowerCase()]);
+    listeners.accountsChanged!([BOB.toLowerCase()]);
     expect(useWallet.getState().address).toBe(BOB);
-    listeners.accountsChanged([]);
+    listeners.accountsChanged!([]);
     expect(useWallet.getState()).toMatchObject({ status: "disconnected", address: null, provider: null });
     expect(lastToast()).toMatchObject({ title: "Wallet Disconnected", description: "Your wallet has been disconnected" });
   });
@@ -113,7 +113,7 @@ describe("connecting and disconnecting (PRODUCT.md sections 4 and 8)", () => {
     vi.stubGlobal("location", { ...window.location, reload });
     const { provider, listeners } = fakeWallet({ eth_requestAccounts: () => [ALICE], eth_chainId: () => "0xaa36a7" });
     await connectWallet({ id: "x", name: "X", provider }, sepolia);
-    listeners.chainChanged("0x1");
+    listeners.chainChanged!("0x1");
     expect(reload).toHaveBeenCalledOnce();
     vi.unstubAllGlobals();
   });

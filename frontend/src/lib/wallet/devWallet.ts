@@ -14,12 +14,16 @@ function rpcError(code: number, message: string, data?: unknown): RpcError {
   return Object.assign(new Error(message), { code, data });
 }
 
-type Listener = (...args: any[]) => void;
+/** The EIP-1193 events this wallet emits or accepts listeners for, and what each hands its listener. */
+interface DevWalletEvents {
+  accountsChanged: (accounts: string[]) => void;
+  chainChanged: (chainId: string) => void;
+}
 
 export interface DevWalletProvider {
   request(args: { method: string; params?: unknown[] | object }): Promise<unknown>;
-  on(event: string, listener: Listener): void;
-  removeListener(event: string, listener: Listener): void;
+  on<E extends keyof DevWalletEvents>(event: E, listener: DevWalletEvents[E]): void;
+  removeListener<E extends keyof DevWalletEvents>(event: E, listener: DevWalletEvents[E]): void;
   /** Act as another seeded account (the wallet's "switch account"): emits accountsChanged. */
   setAccount(address: string): void;
   /** The next request that needs the user's consent is refused with 4001, as a person might. */
@@ -35,9 +39,7 @@ export function createDevWallet(rpcUrl: string, initialAddress: string, fetcher:
   let address = initialAddress;
   let rejectNext = false;
   let nextId = 1;
-  const listeners = new Map<string, Set<Listener>>();
-
-  const emit = (event: string, ...args: unknown[]) => listeners.get(event)?.forEach((l) => l(...args));
+  const listeners: { [E in keyof DevWalletEvents]: Set<DevWalletEvents[E]> } = { accountsChanged: new Set(), chainChanged: new Set() };
 
   async function forward(method: string, params: unknown): Promise<unknown> {
     let res: Response;
@@ -94,16 +96,15 @@ export function createDevWallet(rpcUrl: string, initialAddress: string, fetcher:
       }
     },
     on(event, listener) {
-      if (!listeners.has(event)) listeners.set(event, new Set());
-      listeners.get(event)!.add(listener);
+      listeners[event]?.add(listener);
     },
     removeListener(event, listener) {
-      listeners.get(event)?.delete(listener);
+      listeners[event]?.delete(listener);
     },
     setAccount(next) {
       if (next.toLowerCase() === address.toLowerCase()) return;
       address = next;
-      emit("accountsChanged", [address]);
+      listeners.accountsChanged.forEach((listener) => listener([address]));
     },
     rejectNextRequest() {
       rejectNext = true;

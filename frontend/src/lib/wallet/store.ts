@@ -1,10 +1,16 @@
 import { create } from "zustand";
 
+/** The EIP-1193 events the dashboard listens to, and what each hands its listener. */
+export interface Eip1193Events {
+  accountsChanged: (accounts: string[]) => void;
+  chainChanged: (chainId: string) => void;
+}
+
 /** An EIP-1193 provider: an injected wallet, or the development wallet. */
 export interface Eip1193Provider {
   request(args: { method: string; params?: unknown[] | object }): Promise<unknown>;
-  on?(event: string, listener: (...args: any[]) => void): void;
-  removeListener?(event: string, listener: (...args: any[]) => void): void;
+  on?<E extends keyof Eip1193Events>(event: E, listener: Eip1193Events[E]): void;
+  removeListener?<E extends keyof Eip1193Events>(event: E, listener: Eip1193Events[E]): void;
 }
 
 /** PRODUCT.md section 3's wallet session, plus which wallet it is. */
