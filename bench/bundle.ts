@@ -8,7 +8,7 @@
  * the static walk cannot know), against issue 17's 300 KB budget. It exits 1 when the first
  * download is over budget or carries the viewer, when a route other than /docs does, or when the
  * signed-in Dashboard is over budget. `--no-build` measures the build in frontend/dist as it is;
- * `--no-browser` skips the browser (no stack is started).
+ * `--no-browser` skips the browser (no stack is started); `--list` lists every file the browser fetched.
  */
 import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync, readdirSync } from "node:fs";
@@ -38,36 +38,46 @@ type Manifest = Record<string, { file: string; imports?: string[]; dynamicImport
 
 /**
  * The routes of frontend/src/app/router.tsx whose page is lazy, with the page's module as the
- * manifest names it: `const X = lazy(() => import("..."))` and `{ path: "/x", element: page(<X />) }`.
+ * manifest names it: `const X = lazy(() => import("..."))` (or `import("...").then(...)` for a
+ * named export) and `{ path: "/x", element: page(<X />) }`, and the lazy layouts around it
+ * (`{ element: page(<Frame />), children: [...] }`), which the route downloads too.
  */
-function lazyRoutes(): { route: string; module: string }[] {
+function lazyRoutes(): { route: string; module: string; layouts: string[] }[] {
   const file = path.join(frontend, "src", "app", "router.tsx");
   const source = ts.createSourceFile(file, readFileSync(file, "utf8"), ts.ScriptTarget.Latest, true, ts.ScriptKind.TSX);
   const modules = new Map<string, string>();
-  const routes: { route: string; page: string }[] = [];
-  const visit = (node: ts.Node): void => {
+  const routes: { route: string; page: string; layouts: string[] }[] = [];
+  /** The specifier of `import("x")`, or of `import("x").then(...)`. */
+  const imported = (body: ts.Node): string | null => {
+    if (!ts.isCallExpression(body)) return null;
+    if (ts.isPropertyAccessExpression(body.expression) && body.expression.name.text === "then") return imported(body.expression.expression);
+    const specifier = body.arguments[0];
+    return body.expression.kind === ts.SyntaxKind.ImportKeyword && specifier && ts.isStringLiteral(specifier) ? specifier.text : null;
+  };
+  /** `page(<X />)`'s X. */
+  const pageOf = (element: ts.Expression | undefined): string | null => {
+    const jsx = element && ts.isCallExpression(element) ? element.arguments[0] : undefined;
+    return jsx && ts.isJsxSelfClosingElement(jsx) && ts.isIdentifier(jsx.tagName) ? jsx.tagName.text : null;
+  };
+  const visit = (node: ts.Node, layouts: string[]): void => {
     // const Docs = lazy(() => import("@/features/docs/pages/DocsPage"))
     if (ts.isVariableDeclaration(node) && ts.isIdentifier(node.name) && node.initializer && ts.isCallExpression(node.initializer)) {
       const call = node.initializer;
       const loader = call.arguments[0];
-      if (ts.isIdentifier(call.expression) && call.expression.text === "lazy" && loader && ts.isArrowFunction(loader) && ts.isCallExpression(loader.body)) {
-        const specifier = loader.body.arguments[0];
-        if (loader.body.expression.kind === ts.SyntaxKind.ImportKeyword && specifier && ts.isStringLiteral(specifier)) modules.set(node.name.text, specifier.text);
-      }
+      const specifier = ts.isIdentifier(call.expression) && call.expression.text === "lazy" && loader && ts.isArrowFunction(loader) ? imported(loader.body) : null;
+      if (specifier) modules.set(node.name.text, specifier);
     }
-    // { path: "/docs", element: page(<Docs />) }
+    // { path: "/docs", element: page(<Docs />) }, or a layout: { element: page(<Frame />), children: [...] }
     if (ts.isObjectLiteralExpression(node)) {
       const prop = (name: string) => node.properties.find((p): p is ts.PropertyAssignment => ts.isPropertyAssignment(p) && ts.isIdentifier(p.name) && p.name.text === name)?.initializer;
       const route = prop("path");
-      const element = prop("element");
-      if (route && ts.isStringLiteral(route) && element && ts.isCallExpression(element)) {
-        const jsx = element.arguments[0];
-        if (jsx && ts.isJsxSelfClosingElement(jsx) && ts.isIdentifier(jsx.tagName)) routes.push({ route: route.text, page: jsx.tagName.text });
-      }
+      const page = pageOf(prop("element"));
+      if (route && ts.isStringLiteral(route) && page) routes.push({ route: route.text, page, layouts });
+      if (!route && page) return ts.forEachChild(node, (child) => visit(child, [...layouts, page]));
     }
-    ts.forEachChild(node, visit);
+    ts.forEachChild(node, (child) => visit(child, layouts));
   };
-  visit(source);
+  visit(source, []);
   // Specifiers as the manifest keys them: relative to frontend/, with the file's extension.
   const manifestKey = (specifier: string) => {
     const base = specifier.startsWith("@/") ? path.join("src", specifier.slice(2)) : path.join(path.dirname(path.relative(frontend, file)), specifier);
@@ -75,7 +85,9 @@ function lazyRoutes(): { route: string; module: string }[] {
     if (!found) throw new Error(`router.tsx: no module at ${specifier}`);
     return found.split(path.sep).join("/");
   };
-  return routes.filter((r) => modules.has(r.page)).map((r) => ({ route: r.route, module: manifestKey(modules.get(r.page)!) }));
+  return routes
+    .filter((r) => modules.has(r.page))
+    .map((r) => ({ route: r.route, module: manifestKey(modules.get(r.page)!), layouts: r.layouts.filter((l) => modules.has(l)).map((l) => manifestKey(modules.get(l)!)) }));
 }
 
 /** A chunk and every chunk it imports statically (what the browser fetches before running it), with their CSS. */
@@ -122,8 +134,9 @@ function routeReport(initial: Set<string>): string[] {
 
   const rows = routes
     .filter((r) => manifest[r.module])
-    .map(({ route, module }) => {
-      const extra = [...closure(manifest, module)].filter((f) => !initial.has(f) && !firstDownload.has(f));
+    .map(({ route, module, layouts }) => {
+      const chunks = new Set([module, ...layouts].flatMap((m) => [...closure(manifest, m)]));
+      const extra = [...chunks].filter((f) => !initial.has(f) && !firstDownload.has(f));
       const js = extra.filter((f) => f.endsWith(".js"));
       const viewer = js.some(holdsViewer);
       if (viewer !== (route === VIEWER_ROUTE)) {
@@ -135,7 +148,7 @@ function routeReport(initial: Set<string>): string[] {
       return { route, js: sum(js), total, css: sum(extra.filter((f) => f.endsWith(".css"))), chunks: js.length, viewer };
     });
   if (!rows.some((r) => r.route === VIEWER_ROUTE)) problems.push(`router.tsx has no lazy route ${VIEWER_ROUTE}.`);
-  console.log("\nWhat each route downloads beyond the first visit: its page's chunk and what that imports statically");
+  console.log("\nWhat each route downloads beyond the first visit: its page's chunk (and its lazy layout's) and what they import statically");
   console.log("(chunks a page loads later, such as the charts, are not counted):\n");
   console.log(
     formatTable(
@@ -167,6 +180,12 @@ async function browserReport(): Promise<string[]> {
     ];
   });
   console.log(formatTable(["page", "JS (gzip)", "chunks", `budget ${kb(DASHBOARD_JS_BUDGET_BYTES)}`, "largest chunks"], rows));
+  if (process.argv.includes("--list")) {
+    for (const { what, files } of downloads) {
+      const js = files.filter((f) => f.endsWith(".js")).map((f) => ({ f, size: gzipSize(f) }));
+      console.log(`\n${what}:\n${js.sort((a, b) => b.size - a.size).map(({ f, size }) => `  ${kb(size).padStart(9)}  ${f}`).join("\n")}`);
+    }
+  }
   return problems;
 }
 

@@ -1,6 +1,7 @@
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { App } from "./app/App";
+import { prefetchLandingPage } from "./app/router";
 import { startAuth } from "./lib/auth/firebase";
 import { fetchConfig } from "./lib/config";
 import { startWalletDiscovery } from "./lib/wallet/discovery";
@@ -10,6 +11,7 @@ const root = createRoot(document.getElementById("root")!);
 
 // Everything starts from the server's configuration; without it, say so plainly.
 startWalletDiscovery();
+prefetchLandingPage(window.location.pathname);
 fetchConfig()
   .then((config) => {
     startAuth(config);

@@ -3,7 +3,6 @@ import { createBrowserRouter, type RouteObject } from "react-router-dom";
 import { Spinner } from "@/components/ui/spinner";
 import { RedirectRules } from "./guards";
 import { AppShell } from "./AppShell";
-import { Frame } from "./layout/Frame";
 import NotFound from "./pages/NotFound";
 
 const page = (node: ReactNode) => (
@@ -18,6 +17,9 @@ const page = (node: ReactNode) => (
   </Suspense>
 );
 
+// The frame (header, navigation, the wallet and account menus) is for signed-in pages: /login and
+// the other pages outside it do not load it.
+const Frame = lazy(() => import("./layout/Frame").then((m) => ({ default: m.Frame })));
 const Dashboard = lazy(() => import("./pages/DashboardRoute"));
 const Transactions = lazy(() => import("@/features/transactions/pages/TransactionsPage"));
 const Roles = lazy(() => import("@/features/admin/pages/RoleManagementPage"));
@@ -36,6 +38,19 @@ const Monitoring = lazy(() => import("@/features/monitoring/pages/MonitoringPage
 // The API viewer (swagger-ui) is large: this page's chunk is the only one that loads it.
 const Docs = lazy(() => import("@/features/docs/pages/DocsPage"));
 
+/**
+ * Starts fetching the page a visit lands on, for the two most visits land on: the router renders
+ * it only once the configuration and the sign-in check are in, and fetching it then would add a
+ * round trip after them. React.lazy then finds the module already loading.
+ */
+export function prefetchLandingPage(pathname: string): void {
+  if (pathname === "/login") void import("@/features/auth/pages/LoginPage");
+  if (pathname === "/") {
+    void import("./layout/Frame");
+    void import("./pages/DashboardRoute");
+  }
+}
+
 /** PRODUCT.md section 2's route table. */
 export const routes: RouteObject[] = [
   {
@@ -47,7 +62,7 @@ export const routes: RouteObject[] = [
       { path: "/login", element: page(<Login />) },
       { path: "/forgot-password", element: page(<ForgotPassword />) },
       {
-        element: <Frame />,
+        element: page(<Frame />),
         children: [
           { path: "/", element: page(<Dashboard />) },
           { path: "/transactions", element: page(<Transactions />) },
