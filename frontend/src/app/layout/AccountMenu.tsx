@@ -26,8 +26,9 @@ export function AccountMenu() {
 
   return (
     <DropdownMenu>
+      {/* Named as its words read: on a phone they are hidden and the icon alone shows. */}
       <DropdownMenuTrigger asChild>
-        <Button size="sm" variant="ghost" className="max-w-[14rem]">
+        <Button size="sm" variant="ghost" className="max-w-[14rem]" aria-label={user.email ?? "Account"}>
           <UserRound className="h-4 w-4" aria-hidden />
           <span className="hidden truncate sm:inline">{user.email ?? "Account"}</span>
           <ChevronDown className="h-3.5 w-3.5 opacity-60" aria-hidden />
