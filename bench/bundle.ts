@@ -42,7 +42,7 @@ type Manifest = Record<string, { file: string; imports?: string[]; dynamicImport
  * named export) and `{ path: "/x", element: page(<X />) }`, and the lazy layouts around it
  * (`{ element: page(<Frame />), children: [...] }`), which the route downloads too.
  */
-function lazyRoutes(): { route: string; module: string; layouts: string[] }[] {
+function lazyRoutes(): { route: string; module: string | null; layouts: string[] }[] {
   const file = path.join(frontend, "src", "app", "router.tsx");
   const source = ts.createSourceFile(file, readFileSync(file, "utf8"), ts.ScriptTarget.Latest, true, ts.ScriptKind.TSX);
   const modules = new Map<string, string>();
@@ -85,9 +85,12 @@ function lazyRoutes(): { route: string; module: string; layouts: string[] }[] {
     if (!found) throw new Error(`router.tsx: no module at ${specifier}`);
     return found.split(path.sep).join("/");
   };
-  return routes
-    .filter((r) => modules.has(r.page))
-    .map((r) => ({ route: r.route, module: manifestKey(modules.get(r.page)!), layouts: r.layouts.filter((l) => modules.has(l)).map((l) => manifestKey(modules.get(l)!)) }));
+  // A page imported statically (module null, such as /login) is part of the first download.
+  return routes.map((r) => ({
+    route: r.route,
+    module: modules.has(r.page) ? manifestKey(modules.get(r.page)!) : null,
+    layouts: r.layouts.filter((l) => modules.has(l)).map((l) => manifestKey(modules.get(l)!)),
+  }));
 }
 
 /** A chunk and every chunk it imports statically (what the browser fetches before running it), with their CSS. */
@@ -127,15 +130,15 @@ function routeReport(initial: Set<string>): string[] {
 
   const routes = lazyRoutes();
   // Every lazy page the entry can load must be one of the routes read from router.tsx, and back.
-  const routeModules = new Set(routes.map((r) => r.module));
+  const routeModules = new Set(routes.map((r) => r.module).filter((m) => m !== null));
   const lazyPages = (manifest[entry].dynamicImports ?? []).filter((k) => /\/pages\//.test(k));
   for (const page of lazyPages) if (!routeModules.has(page)) problems.push(`${page} is loaded lazily but no route of router.tsx was found for it.`);
-  for (const { route, module } of routes) if (!manifest[module]) problems.push(`${route}: ${module} is not in the build manifest.`);
+  for (const { route, module } of routes) if (module && !manifest[module]) problems.push(`${route}: ${module} is not in the build manifest.`);
 
   const rows = routes
-    .filter((r) => manifest[r.module])
+    .filter((r) => r.module === null || manifest[r.module])
     .map(({ route, module, layouts }) => {
-      const chunks = new Set([module, ...layouts].flatMap((m) => [...closure(manifest, m)]));
+      const chunks = new Set([...(module ? [module] : []), ...layouts].flatMap((m) => [...closure(manifest, m)]));
       const extra = [...chunks].filter((f) => !initial.has(f) && !firstDownload.has(f));
       const js = extra.filter((f) => f.endsWith(".js"));
       const viewer = js.some(holdsViewer);
