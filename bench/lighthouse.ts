@@ -11,7 +11,8 @@
  * Prints each run's performance, accessibility and best-practices scores, LCP and TBT, then the
  * medians against the goals of issue 17 (exit 1 if one fails), and each accessibility or
  * best-practices audit that did not pass; the full reports go to .local/lighthouse/.
- * LIGHTHOUSE_RUNS (default 3) runs per page: simulated scores move by a point or two between runs.
+ * LIGHTHOUSE_RUNS (default 3) runs per page: simulated scores move by a point or two between runs,
+ * more on a busy machine. DASHBOARD_DIST measures another build (an older one, to compare).
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";

@@ -15,8 +15,12 @@ import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../../e2e/hooks";
 const ROOT = path.resolve(__dirname, "..", "..");
 export const DIST = path.join(ROOT, "frontend", "dist");
 
-/** The production build `npm run build` leaves in frontend/dist; built here only when missing (the contracts' bindings must exist). */
+/**
+ * The production build `npm run build` leaves in frontend/dist, built here only when missing (the
+ * contracts' bindings must exist); DASHBOARD_DIST, as for the server, measures another build.
+ */
 export function ensureBuild(): string {
+  if (process.env.DASHBOARD_DIST) return path.resolve(process.env.DASHBOARD_DIST);
   if (!existsSync(path.join(DIST, "index.html"))) {
     console.log("frontend/dist has no build: building the dashboard (npm run build does this, with the contracts).");
     execFileSync(path.join(ROOT, "node_modules", ".bin", "vite"), ["build", "--config", "frontend/vite.config.mts", "--logLevel", "warn"], { cwd: ROOT, stdio: "inherit" });
