@@ -118,6 +118,32 @@ async function prepare(chrome: DebuggableChromium, dashboardUrl: string, signedI
   }
 }
 
+/**
+ * One Lighthouse run of `goal`'s page, its report kept. Lighthouse sometimes fails to record the
+ * trace (NO_NAVSTART, "Please run Lighthouse again"): such a run is tried once more.
+ */
+async function measure(lighthouse: Lighthouse, chrome: DebuggableChromium, dashboardUrl: string, goal: Goal, run: number): Promise<RunFigures> {
+  for (let attempt = 1; ; attempt++) {
+    await prepare(chrome, dashboardUrl, goal.signedIn);
+    const result = await lighthouse(`${dashboardUrl}${goal.route}`, {
+      port: chrome.port,
+      output: "json",
+      logLevel: "error",
+      onlyCategories: [...CATEGORIES],
+      // prepare() set the storage up; Lighthouse's reset would only repeat it, or end the session.
+      disableStorageReset: true,
+    });
+    if (!result) throw new Error("Lighthouse returned no result.");
+    mkdirSync(REPORTS, { recursive: true });
+    writeFileSync(path.join(REPORTS, `${goal.signedIn ? "dashboard" : "login"}-${run}.json`), JSON.stringify(result.lhr));
+    if (result.lhr.runtimeError && attempt < 2) {
+      console.log(`run ${run} ${goal.page}: ${result.lhr.runtimeError.message} Trying again.`);
+      continue;
+    }
+    return figures(result.lhr);
+  }
+}
+
 const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);
@@ -135,19 +161,7 @@ async function main(): Promise<void> {
   try {
     for (let run = 1; run <= RUNS; run++) {
       for (const goal of GOALS) {
-        await prepare(chrome, local.dashboardUrl, goal.signedIn);
-        const result = await lighthouse(`${local.dashboardUrl}${goal.route}`, {
-          port: chrome.port,
-          output: "json",
-          logLevel: "error",
-          onlyCategories: [...CATEGORIES],
-          // prepare() set the storage up; Lighthouse's reset would only repeat it, or end the session.
-          disableStorageReset: true,
-        });
-        if (!result) throw new Error("Lighthouse returned no result.");
-        mkdirSync(REPORTS, { recursive: true });
-        writeFileSync(path.join(REPORTS, `${goal.signedIn ? "dashboard" : "login"}-${run}.json`), JSON.stringify(result.lhr));
-        const f = figures(result.lhr);
+        const f = await measure(lighthouse, chrome, local.dashboardUrl, goal, run);
         results.get(goal.page)!.push(f);
         console.log(`run ${run}/${RUNS} ${goal.page}: performance ${f.performance}, accessibility ${f.accessibility}, best practices ${f.bestPractices}, LCP ${seconds(f.lcpMs)}, TBT ${Math.round(f.tbtMs)} ms (CPU benchmark ${f.benchmarkIndex})`);
       }
