@@ -2,9 +2,13 @@
  * Bundle bench (`npm run bench:bundle`): builds the dashboard and prints what a first visit
  * downloads (the entry script and everything it imports statically, gzipped) against the
  * 250 KB budget of issue 4, then every lazily loaded chunk (routes, ethers, the chart), then what
- * each route of router.tsx downloads on demand beyond the first visit (issue 16: the API viewer,
- * swagger-ui, only on /docs). It exits 1 when the first download is over budget or carries the
- * viewer, or when a route other than /docs does.
+ * each route of router.tsx downloads on demand beyond the first visit and in all (issue 16: the
+ * API viewer, swagger-ui, only on /docs). Last, with a browser against the product's stack, what
+ * the signed-in Dashboard really downloads at load (the chunks its first render asks for, which
+ * the static walk cannot know), against issue 17's 300 KB budget. It exits 1 when the first
+ * download is over budget or carries the viewer, when a route other than /docs does, or when the
+ * signed-in Dashboard is over budget. `--no-build` measures the build in frontend/dist as it is;
+ * `--no-browser` skips the browser (no stack is started); `--list` lists every file the browser fetched.
  */
 import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync, readdirSync } from "node:fs";
@@ -12,8 +16,11 @@ import path from "node:path";
 import { gzipSync } from "node:zlib";
 import ts from "typescript";
 import { formatTable } from "../scripts/lib/report";
+import { signedInDashboardDownloads } from "./lib/pageDownloads";
 
 const INITIAL_JS_BUDGET_BYTES = 250 * 1024;
+/** Issue 17: JavaScript the signed-in Dashboard downloads at load, gzipped. */
+const DASHBOARD_JS_BUDGET_BYTES = 300 * 1024;
 const root = path.resolve(__dirname, "..");
 const frontend = path.join(root, "frontend");
 const dist = path.join(frontend, "dist");
@@ -31,36 +38,46 @@ type Manifest = Record<string, { file: string; imports?: string[]; dynamicImport
 
 /**
  * The routes of frontend/src/app/router.tsx whose page is lazy, with the page's module as the
- * manifest names it: `const X = lazy(() => import("..."))` and `{ path: "/x", element: page(<X />) }`.
+ * manifest names it: `const X = lazy(() => import("..."))` (or `import("...").then(...)` for a
+ * named export) and `{ path: "/x", element: page(<X />) }`, and the lazy layouts around it
+ * (`{ element: page(<Frame />), children: [...] }`), which the route downloads too.
  */
-function lazyRoutes(): { route: string; module: string }[] {
+function lazyRoutes(): { route: string; module: string | null; layouts: string[] }[] {
   const file = path.join(frontend, "src", "app", "router.tsx");
   const source = ts.createSourceFile(file, readFileSync(file, "utf8"), ts.ScriptTarget.Latest, true, ts.ScriptKind.TSX);
   const modules = new Map<string, string>();
-  const routes: { route: string; page: string }[] = [];
-  const visit = (node: ts.Node): void => {
+  const routes: { route: string; page: string; layouts: string[] }[] = [];
+  /** The specifier of `import("x")`, or of `import("x").then(...)`. */
+  const imported = (body: ts.Node): string | null => {
+    if (!ts.isCallExpression(body)) return null;
+    if (ts.isPropertyAccessExpression(body.expression) && body.expression.name.text === "then") return imported(body.expression.expression);
+    const specifier = body.arguments[0];
+    return body.expression.kind === ts.SyntaxKind.ImportKeyword && specifier && ts.isStringLiteral(specifier) ? specifier.text : null;
+  };
+  /** `page(<X />)`'s X. */
+  const pageOf = (element: ts.Expression | undefined): string | null => {
+    const jsx = element && ts.isCallExpression(element) ? element.arguments[0] : undefined;
+    return jsx && ts.isJsxSelfClosingElement(jsx) && ts.isIdentifier(jsx.tagName) ? jsx.tagName.text : null;
+  };
+  const visit = (node: ts.Node, layouts: string[]): void => {
     // const Docs = lazy(() => import("@/features/docs/pages/DocsPage"))
     if (ts.isVariableDeclaration(node) && ts.isIdentifier(node.name) && node.initializer && ts.isCallExpression(node.initializer)) {
       const call = node.initializer;
       const loader = call.arguments[0];
-      if (ts.isIdentifier(call.expression) && call.expression.text === "lazy" && loader && ts.isArrowFunction(loader) && ts.isCallExpression(loader.body)) {
-        const specifier = loader.body.arguments[0];
-        if (loader.body.expression.kind === ts.SyntaxKind.ImportKeyword && specifier && ts.isStringLiteral(specifier)) modules.set(node.name.text, specifier.text);
-      }
+      const specifier = ts.isIdentifier(call.expression) && call.expression.text === "lazy" && loader && ts.isArrowFunction(loader) ? imported(loader.body) : null;
+      if (specifier) modules.set(node.name.text, specifier);
     }
-    // { path: "/docs", element: page(<Docs />) }
+    // { path: "/docs", element: page(<Docs />) }, or a layout: { element: page(<Frame />), children: [...] }
     if (ts.isObjectLiteralExpression(node)) {
       const prop = (name: string) => node.properties.find((p): p is ts.PropertyAssignment => ts.isPropertyAssignment(p) && ts.isIdentifier(p.name) && p.name.text === name)?.initializer;
       const route = prop("path");
-      const element = prop("element");
-      if (route && ts.isStringLiteral(route) && element && ts.isCallExpression(element)) {
-        const jsx = element.arguments[0];
-        if (jsx && ts.isJsxSelfClosingElement(jsx) && ts.isIdentifier(jsx.tagName)) routes.push({ route: route.text, page: jsx.tagName.text });
-      }
+      const page = pageOf(prop("element"));
+      if (route && ts.isStringLiteral(route) && page) routes.push({ route: route.text, page, layouts });
+      if (!route && page) return ts.forEachChild(node, (child) => visit(child, [...layouts, page]));
     }
-    ts.forEachChild(node, visit);
+    ts.forEachChild(node, (child) => visit(child, layouts));
   };
-  visit(source);
+  visit(source, []);
   // Specifiers as the manifest keys them: relative to frontend/, with the file's extension.
   const manifestKey = (specifier: string) => {
     const base = specifier.startsWith("@/") ? path.join("src", specifier.slice(2)) : path.join(path.dirname(path.relative(frontend, file)), specifier);
@@ -68,7 +85,12 @@ function lazyRoutes(): { route: string; module: string }[] {
     if (!found) throw new Error(`router.tsx: no module at ${specifier}`);
     return found.split(path.sep).join("/");
   };
-  return routes.filter((r) => modules.has(r.page)).map((r) => ({ route: r.route, module: manifestKey(modules.get(r.page)!) }));
+  // A page imported statically (module null, such as /login) is part of the first download.
+  return routes.map((r) => ({
+    route: r.route,
+    module: modules.has(r.page) ? manifestKey(modules.get(r.page)!) : null,
+    layouts: r.layouts.filter((l) => modules.has(l)).map((l) => manifestKey(modules.get(l)!)),
+  }));
 }
 
 /** A chunk and every chunk it imports statically (what the browser fetches before running it), with their CSS. */
@@ -108,36 +130,69 @@ function routeReport(initial: Set<string>): string[] {
 
   const routes = lazyRoutes();
   // Every lazy page the entry can load must be one of the routes read from router.tsx, and back.
-  const routeModules = new Set(routes.map((r) => r.module));
+  const routeModules = new Set(routes.map((r) => r.module).filter((m) => m !== null));
   const lazyPages = (manifest[entry].dynamicImports ?? []).filter((k) => /\/pages\//.test(k));
   for (const page of lazyPages) if (!routeModules.has(page)) problems.push(`${page} is loaded lazily but no route of router.tsx was found for it.`);
-  for (const { route, module } of routes) if (!manifest[module]) problems.push(`${route}: ${module} is not in the build manifest.`);
+  for (const { route, module } of routes) if (module && !manifest[module]) problems.push(`${route}: ${module} is not in the build manifest.`);
 
   const rows = routes
-    .filter((r) => manifest[r.module])
-    .map(({ route, module }) => {
-      const extra = [...closure(manifest, module)].filter((f) => !initial.has(f) && !firstDownload.has(f));
+    .filter((r) => r.module === null || manifest[r.module])
+    .map(({ route, module, layouts }) => {
+      const chunks = new Set([...(module ? [module] : []), ...layouts].flatMap((m) => [...closure(manifest, m)]));
+      const extra = [...chunks].filter((f) => !initial.has(f) && !firstDownload.has(f));
       const js = extra.filter((f) => f.endsWith(".js"));
       const viewer = js.some(holdsViewer);
       if (viewer !== (route === VIEWER_ROUTE)) {
         problems.push(viewer ? `${route} loads the API viewer: only ${VIEWER_ROUTE} may.` : `${VIEWER_ROUTE} does not load the API viewer: is the viewer, or this check, broken?`);
       }
       const sum = (files: string[]) => files.reduce((total, f) => total + gzipSize(f), 0);
-      return { route, js: sum(js), css: sum(extra.filter((f) => f.endsWith(".css"))), chunks: js.length, viewer };
+      const all = new Set([...initial, ...firstDownload, ...extra]);
+      const total = sum([...all].filter((f) => f.endsWith(".js")));
+      return { route, js: sum(js), total, css: sum(extra.filter((f) => f.endsWith(".css"))), chunks: js.length, viewer };
     });
   if (!rows.some((r) => r.route === VIEWER_ROUTE)) problems.push(`router.tsx has no lazy route ${VIEWER_ROUTE}.`);
-  console.log("\nWhat each route downloads beyond the first visit: its page's chunk and what that imports statically");
+  console.log("\nWhat each route downloads beyond the first visit: its page's chunk (and its lazy layout's) and what they import statically");
   console.log("(chunks a page loads later, such as the charts, are not counted):\n");
   console.log(
     formatTable(
-      ["route", "JS on demand (gzip)", "chunks", "CSS on demand (gzip)", "API viewer (swagger-ui)"],
-      rows.map((r) => [r.route, kb(r.js), String(r.chunks), r.css ? kb(r.css) : "-", r.viewer ? "yes" : "no"]),
+      ["route", "JS on demand (gzip)", "chunks", "JS in all, first visit included", "CSS on demand (gzip)", "API viewer (swagger-ui)"],
+      rows.map((r) => [r.route, kb(r.js), String(r.chunks), kb(r.total), r.css ? kb(r.css) : "-", r.viewer ? "yes" : "no"]),
     ),
   );
   return problems;
 }
 
-function main(): void {
+/** Prints what the signed-in Dashboard downloads, measured in a browser; returns the problems found. */
+async function browserReport(): Promise<string[]> {
+  console.log("\nWhat the signed-in Dashboard downloads, measured in Chromium against the product's stack (signed in with the development wallet):\n");
+  const downloads = await signedInDashboardDownloads(dist);
+  const problems: string[] = [];
+  const rows = downloads.map(({ what, files }, i) => {
+    const js = files.filter((f) => f.endsWith(".js"));
+    const bytes = js.reduce((total, f) => total + gzipSize(f), 0);
+    // The last row is what connecting a wallet adds later, not part of the load.
+    const atLoad = i < downloads.length - 1;
+    if (atLoad && bytes > DASHBOARD_JS_BUDGET_BYTES) problems.push(`The ${what} downloads ${kb(bytes)} of JavaScript, over the ${kb(DASHBOARD_JS_BUDGET_BYTES)} budget.`);
+    const largest = js.map((f) => ({ f, size: gzipSize(f) })).sort((a, b) => b.size - a.size).slice(0, 4);
+    return [
+      what,
+      kb(bytes),
+      String(js.length),
+      atLoad ? (bytes <= DASHBOARD_JS_BUDGET_BYTES ? "within" : "OVER") : "-",
+      largest.map(({ f, size }) => `${path.basename(f).replace(/-[\w-]{8}\.js$/, "")} ${kb(size)}`).join(", "),
+    ];
+  });
+  console.log(formatTable(["page", "JS (gzip)", "chunks", `budget ${kb(DASHBOARD_JS_BUDGET_BYTES)}`, "largest chunks"], rows));
+  if (process.argv.includes("--list")) {
+    for (const { what, files } of downloads) {
+      const js = files.filter((f) => f.endsWith(".js")).map((f) => ({ f, size: gzipSize(f) }));
+      console.log(`\n${what}:\n${js.sort((a, b) => b.size - a.size).map(({ f, size }) => `  ${kb(size).padStart(9)}  ${f}`).join("\n")}`);
+    }
+  }
+  return problems;
+}
+
+async function main(): Promise<void> {
   if (!process.argv.includes("--no-build")) {
     execFileSync(path.join(root, "node_modules", ".bin", "vite"), ["build", "--config", "frontend/vite.config.mts", "--logLevel", "warn"], { cwd: root, stdio: "inherit" });
   }
@@ -164,8 +219,12 @@ function main(): void {
   if (initialJs > INITIAL_JS_BUDGET_BYTES) process.exitCode = 1;
 
   const problems = routeReport(initial);
+  if (!process.argv.includes("--no-browser")) problems.push(...(await browserReport()));
   for (const problem of problems) console.log(`FAIL: ${problem}`);
   if (problems.length) process.exitCode = 1;
 }
 
-main();
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? (error.stack ?? error.message) : error);
+  process.exit(1);
+});

@@ -1,6 +1,9 @@
 import { ErrorDescription, Interface } from "ethers";
 import { exactTokenAmount } from "./amounts";
-import { BatchPayments__factory, USDX__factory } from "@bindings";
+// Each factory from its own module: the bindings' index also loads every test contract's factory
+// (bytecode included), which the dashboard's bundle would then carry.
+import { BatchPayments__factory } from "@bindings/factories/contracts/BatchPayments__factory";
+import { USDX__factory } from "@bindings/factories/contracts/USDX__factory";
 import { roleNameOfHash } from "./roles";
 import { TOKEN_SYMBOL } from "./token";
 

@@ -18,7 +18,7 @@ import { FIREBASE_PROJECT, freePort, startStack, type Stack } from "../server/te
 const ROOT = path.resolve(__dirname, "..");
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
 // Chromium on a closed network: no background connections (docs: toolchain notes).
-const CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+export const CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
 
 /**
  * What a browser test runs against: the chain the wallet signs on (and the tests read), the Auth
@@ -33,7 +33,6 @@ export interface E2E {
 }
 
 let distDir: string | null = null;
-let running: { stack: Stack; server: RunningServer } | null = null;
 
 export function e2e(): E2E {
   const current = (globalThis as { usdxE2E?: E2E }).usdxE2E;
@@ -66,42 +65,68 @@ export function buildDashboard(): string {
   return dir;
 }
 
+/** The local stack with the API server serving `distDir` on its own origin, as the browser suite runs it. */
+export interface LocalDashboard {
+  stack: Stack;
+  server: RunningServer;
+  dashboardUrl: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * The whole product on free loopback ports: Hardhat node, Auth emulator, deploy and seed as
+ * `npm start` does them, and the API server serving the built dashboard in `distDir` as
+ * `npm run serve` does. The browser suite and bench/lighthouse.ts start it the same way.
+ */
+export async function startLocalDashboard(distDir: string): Promise<LocalDashboard> {
+  const stack = await startStack();
+  // One origin for the page and the API, known before the server starts: SIWE and CORS name it.
+  const serverPort = await freePort();
+  const dashboardUrl = `http://127.0.0.1:${serverPort}`;
+  const config = loadConfig({
+    NETWORK: "localhost",
+    RPC_URL: stack.rpcUrl,
+    PUBLIC_RPC_URL: stack.rpcUrl,
+    LOCAL_RPC_PORT: String(stack.rpcPort),
+    DEPLOYMENTS_DIR: stack.deploymentsDir,
+    PGLITE_DIR: "memory://",
+    FIREBASE_AUTH_EMULATOR_HOST: stack.emulatorHost,
+    FIREBASE_PROJECT_ID: FIREBASE_PROJECT,
+    SERVER_PORT: String(serverPort),
+    DASHBOARD_ORIGIN: dashboardUrl,
+    DASHBOARD_DIST: distDir,
+    INDEXER_POLL_MS: "200",
+    RATE_LIMIT_AUTH_PER_MINUTE: "1000",
+    // As npm start does: the seeded admin's wallet sign-in carries the server's admin claim (the Alerts page).
+    ADMIN_WALLETS: seededAddresses()[seededAccount("admin").index],
+    LOG_LEVEL: "silent",
+  });
+  const server = await startServer(config, createLogger(config.logLevel));
+  return {
+    stack,
+    server,
+    dashboardUrl,
+    async stop() {
+      await server.close();
+      await stack.stop();
+    },
+  };
+}
+
+let running: LocalDashboard | null = null;
+
 export const mochaHooks = {
   async beforeAll(this: Mocha.Context) {
     this.timeout(300_000);
     distDir = buildDashboard();
-    const stack = await startStack();
-    // One origin for the page and the API, known before the server starts: SIWE and CORS name it.
-    const serverPort = await freePort();
-    const dashboardUrl = `http://127.0.0.1:${serverPort}`;
-    const config = loadConfig({
-      NETWORK: "localhost",
-      RPC_URL: stack.rpcUrl,
-      PUBLIC_RPC_URL: stack.rpcUrl,
-      LOCAL_RPC_PORT: String(stack.rpcPort),
-      DEPLOYMENTS_DIR: stack.deploymentsDir,
-      PGLITE_DIR: "memory://",
-      FIREBASE_AUTH_EMULATOR_HOST: stack.emulatorHost,
-      FIREBASE_PROJECT_ID: FIREBASE_PROJECT,
-      SERVER_PORT: String(serverPort),
-      DASHBOARD_ORIGIN: dashboardUrl,
-      DASHBOARD_DIST: distDir,
-      INDEXER_POLL_MS: "200",
-      RATE_LIMIT_AUTH_PER_MINUTE: "1000",
-      // As npm start does: the seeded admin's wallet sign-in carries the server's admin claim (the Alerts page).
-      ADMIN_WALLETS: seededAddresses()[seededAccount("admin").index],
-      LOG_LEVEL: "silent",
-    });
-    const server = await startServer(config, createLogger(config.logLevel));
+    running = await startLocalDashboard(distDir);
     const browser = await launchChromium();
-    running = { stack, server };
-    setE2E({ stack, server, dashboardUrl, browser });
+    setE2E({ stack: running.stack, server: running.server, dashboardUrl: running.dashboardUrl, browser });
   },
   async afterAll(this: Mocha.Context) {
     this.timeout(60_000);
     await (globalThis as { usdxE2E?: E2E }).usdxE2E?.browser.close();
-    await running?.server.close();
-    await running?.stack.stop();
+    await running?.stop();
     if (distDir) rmSync(distDir, { recursive: true, force: true });
   },
 };

@@ -3,7 +3,7 @@ import { execFileSync } from "node:child_process";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { defineConfig } from "vite";
+import { defineConfig, type Plugin } from "vite";
 import react from "@vitejs/plugin-react";
 import tailwindcss from "@tailwindcss/vite";
 import { DEV_HEADERS, PREVIEW_HEADERS } from "./securityHeaders";
@@ -27,6 +27,23 @@ function sourceCommit(): string | null {
   }
 }
 
+/**
+ * The contracts' generated factories carry each contract's deployment bytecode (the USDX factory
+ * alone, 6 KB gzipped). The dashboard only connects to deployed contracts, never deploys, so the
+ * build leaves the bytecode out; the ABI, the one thing it reads from a factory, is untouched.
+ */
+function dropFactoryBytecode(): Plugin {
+  return {
+    name: "usdx:drop-factory-bytecode",
+    apply: "build",
+    transform(code, id) {
+      if (!/typechain-types[\\/]factories[\\/].*__factory\.ts$/.test(id)) return null;
+      // The same lines, so the sourcemap stays right.
+      return { code: code.replace(/(const _bytecode =\s*)"0x[0-9a-fA-F]*"/, '$1"0x"'), map: null };
+    },
+  };
+}
+
 export default defineConfig({
   root: here,
   // What /monitoring shows as the dashboard's build: fixed at build time.
@@ -36,7 +53,7 @@ export default defineConfig({
     // dependencies (safe-buffer, for /docs) reads when it loads; browsers only have globalThis.
     global: "globalThis",
   },
-  plugins: [react(), tailwindcss()],
+  plugins: [react(), tailwindcss(), dropFactoryBytecode()],
   resolve: {
     // The same aliases as frontend/tsconfig.json's paths: the dashboard's own tree, the code it
     // shares with the server, and the contracts' generated bindings.
@@ -44,6 +61,8 @@ export default defineConfig({
       "@common": path.resolve(here, "../common"),
       "@bindings": path.resolve(here, "../typechain-types"),
       "@": path.resolve(here, "src"),
+      // ethers' ENS name normalisation, which the dashboard never reaches: see the stand-in's comment.
+      "@adraffy/ens-normalize": path.resolve(here, "src/lib/chain/ensNormalize.ts"),
     },
     // One React: swagger-ui (the /docs viewer) has React 18 installed beside it for two of its
     // dependencies' peer ranges, and elements from a second React break under the app's React 19.

@@ -2,6 +2,7 @@ import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { App } from "./app/App";
 import { toast } from "./components/ui/toast";
+import { prefetchLandingPage } from "./app/router";
 import { startAuth } from "./lib/auth/firebase";
 import { fetchConfig } from "./lib/config";
 import { setNotifier } from "./lib/notices";
@@ -14,6 +15,7 @@ const root = createRoot(document.getElementById("root")!);
 setNotifier(toast);
 // Everything starts from the server's configuration; without it, say so plainly.
 startWalletDiscovery();
+prefetchLandingPage(window.location.pathname);
 fetchConfig()
   .then((config) => {
     startAuth(config);

@@ -17,8 +17,10 @@ const alertVariants = cva("relative w-full rounded-lg border p-4 text-sm [&>svg]
 export const Alert = ({ className, variant, ...props }: React.HTMLAttributes<HTMLDivElement> & VariantProps<typeof alertVariants>) => (
   <div role={variant === "destructive" ? "alert" : undefined} className={cn(alertVariants({ variant }), className)} {...props} />
 );
-export const AlertTitle = ({ className, ...props }: React.HTMLAttributes<HTMLHeadingElement>) => (
-  <h5 className={cn("mb-1 font-medium leading-none tracking-tight", className)} {...props} />
+// Not a heading (as in shadcn/ui's current Alert): an alert sits at any depth of a page, and a fixed
+// heading level there breaks the page's outline (axe's heading-order).
+export const AlertTitle = ({ className, ...props }: React.HTMLAttributes<HTMLDivElement>) => (
+  <div className={cn("mb-1 font-medium leading-none tracking-tight", className)} {...props} />
 );
 export const AlertDescription = ({ className, ...props }: React.HTMLAttributes<HTMLDivElement>) => (
   <div className={cn("text-sm [&_p]:leading-relaxed", className)} {...props} />

@@ -7,8 +7,9 @@ export const Card = ({ className, ...props }: React.HTMLAttributes<HTMLDivElemen
 export const CardHeader = ({ className, ...props }: React.HTMLAttributes<HTMLDivElement>) => (
   <div className={cn("flex flex-col space-y-1.5 p-6", className)} {...props} />
 );
+// h2: a card is a section of the page under its h1 (axe's heading-order: levels go down one at a time).
 export const CardTitle = ({ className, ...props }: React.HTMLAttributes<HTMLHeadingElement>) => (
-  <h3 className={cn("text-lg font-semibold leading-none tracking-tight", className)} {...props} />
+  <h2 className={cn("text-lg font-semibold leading-none tracking-tight", className)} {...props} />
 );
 export const CardDescription = ({ className, ...props }: React.HTMLAttributes<HTMLParagraphElement>) => (
   <p className={cn("text-sm text-muted-foreground", className)} {...props} />

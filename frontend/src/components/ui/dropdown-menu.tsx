@@ -2,7 +2,12 @@ import * as React from "react";
 import * as DropdownPrimitive from "@radix-ui/react-dropdown-menu";
 import { cn } from "@/lib/utils";
 
-export const DropdownMenu = DropdownPrimitive.Root;
+/**
+ * Non-modal by default, as the WAI-ARIA menu button pattern is: a modal menu hides the rest of the
+ * page from assistive technology (aria-hidden) while its links and buttons stay focusable, which
+ * axe reports as serious (aria-hidden-focus). Escape, Tab and a click outside still close it.
+ */
+export const DropdownMenu = ({ modal = false, ...props }: React.ComponentProps<typeof DropdownPrimitive.Root>) => <DropdownPrimitive.Root modal={modal} {...props} />;
 export const DropdownMenuTrigger = DropdownPrimitive.Trigger;
 export const DropdownMenuGroup = DropdownPrimitive.Group;
 export const DropdownMenuSub = DropdownPrimitive.Sub;

@@ -1,62 +1,26 @@
-import { AlertTriangle, ChevronDown, Copy, LogOut, Repeat, Wallet } from "lucide-react";
+import { lazy } from "react";
+import { AlertTriangle, ChevronDown, Wallet } from "lucide-react";
+import { DeferredMenu } from "@/components/DeferredMenu";
 import { Button } from "@/components/ui/button";
-import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuLabel, DropdownMenuSeparator, DropdownMenuTrigger } from "@/components/ui/dropdown-menu";
-import { toast } from "@/components/ui/toast";
 import { useConfig } from "@/lib/config";
-import { copyText } from "@/lib/clipboard";
 import { shortAddress } from "@/lib/format";
-import { disconnectWallet, ensureChain } from "@/lib/wallet/connect";
-import { isDevWallet } from "@/lib/wallet/dev";
 import { useWallet } from "@/lib/wallet/store";
 import { ConnectWalletButton } from "./ConnectWalletButton";
-import { devAccounts } from "./chooser";
+
+const WalletMenuContent = lazy(() => import("./WalletMenuContent"));
 
 /** The header's wallet control (PRODUCT.md section 2): 'Connect Wallet', or the short address with its menu. */
 export function WalletMenu() {
   const config = useConfig();
-  const { status, address, chainId, provider, walletName } = useWallet();
+  const { status, address, chainId } = useWallet();
   if (status !== "connected" || !address) return <ConnectWalletButton size="sm" variant="outline" />;
   const wrongChain = chainId !== config.chainId;
-  const dev = isDevWallet(provider) ? provider : null;
-  const others = dev ? devAccounts(config).filter((a) => a.address.toLowerCase() !== address.toLowerCase()) : [];
-  return (
-    <DropdownMenu>
-      <DropdownMenuTrigger asChild>
-        <Button size="sm" variant={wrongChain ? "destructive" : "outline"} className="font-mono" aria-label={`Wallet ${address}`}>
-          {wrongChain ? <AlertTriangle className="h-4 w-4" aria-hidden /> : <Wallet className="hidden h-4 w-4 sm:block" aria-hidden />}
-          {shortAddress(address)}
-          <ChevronDown className="h-3.5 w-3.5 opacity-60" aria-hidden />
-        </Button>
-      </DropdownMenuTrigger>
-      <DropdownMenuContent align="end" className="w-72">
-        <DropdownMenuLabel>{walletName ?? "Wallet"}</DropdownMenuLabel>
-        <div className="break-all px-2 pb-2 font-mono text-xs">{address}</div>
-        <DropdownMenuItem onSelect={() => void copyText(address).then((ok) => ok && toast({ title: "Address copied" }))}>
-          <Copy className="h-4 w-4" aria-hidden /> Copy address
-        </DropdownMenuItem>
-        {wrongChain && provider && (
-          <DropdownMenuItem onSelect={() => void ensureChain(provider, config).catch(() => undefined)}>
-            <AlertTriangle className="h-4 w-4 text-destructive" aria-hidden /> Switch to {config.networkLabel}
-          </DropdownMenuItem>
-        )}
-        {dev && others.length > 0 && (
-          <>
-            <DropdownMenuSeparator />
-            <DropdownMenuLabel>Act as another seeded account</DropdownMenuLabel>
-            {others.map((a) => (
-              <DropdownMenuItem key={a.address} onSelect={() => dev.setAccount(a.address)}>
-                <Repeat className="h-4 w-4" aria-hidden />
-                <span className="flex-1">{a.name}</span>
-                <span className="font-mono text-xs text-muted-foreground">{shortAddress(a.address)}</span>
-              </DropdownMenuItem>
-            ))}
-          </>
-        )}
-        <DropdownMenuSeparator />
-        <DropdownMenuItem onSelect={disconnectWallet}>
-          <LogOut className="h-4 w-4" aria-hidden /> Disconnect Wallet
-        </DropdownMenuItem>
-      </DropdownMenuContent>
-    </DropdownMenu>
+  const trigger = (
+    <Button size="sm" variant={wrongChain ? "destructive" : "outline"} className="font-mono" aria-label={`Wallet ${address}`}>
+      {wrongChain ? <AlertTriangle className="h-4 w-4" aria-hidden /> : <Wallet className="hidden h-4 w-4 sm:block" aria-hidden />}
+      {shortAddress(address)}
+      <ChevronDown className="h-3.5 w-3.5 opacity-60" aria-hidden />
+    </Button>
   );
+  return <DeferredMenu trigger={trigger} menu={(t) => <WalletMenuContent trigger={t} address={address} />} />;
 }

@@ -25,7 +25,7 @@ function Section({ title, description, children }: { title: string; description?
   return (
     <section className="grid min-w-0 grid-cols-1 gap-2" aria-label={title}>
       <div>
-        <h4 className="text-sm font-semibold">{title}</h4>
+        <h3 className="text-sm font-semibold">{title}</h3>
         {description && <p className="text-xs text-muted-foreground">{description}</p>}
       </div>
       {children}

@@ -1,4 +1,4 @@
-import { lazy, Suspense } from "react";
+import { lazy, Suspense, useEffect, useRef, useState } from "react";
 import { LineChart } from "lucide-react";
 import { Spinner } from "@/components/ui/spinner";
 import { useSupplyHistory } from "../api/queries";
@@ -6,9 +6,34 @@ import { CardNote, DataCard } from "./DataCard";
 
 const SupplyChart = lazy(() => import("./SupplyChart"));
 
+/**
+ * Whether the element is on screen or close to it (within a screen's height). The chart (recharts,
+ * the largest chunk the Dashboard can load) waits for this: below the fold it would be downloaded
+ * and run while the figures above are still loading. Without IntersectionObserver: at once.
+ */
+function useNearViewport<T extends Element>() {
+  const ref = useRef<T>(null);
+  const [near, setNear] = useState(() => typeof IntersectionObserver === "undefined");
+  useEffect(() => {
+    const element = ref.current;
+    if (near || !element) return;
+    const observer = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && setNear(true), { rootMargin: "100% 0px" });
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, [near]);
+  return [ref, near] as const;
+}
+
+const chartPlaceholder = (
+  <div className="flex h-72 items-center justify-center">
+    <Spinner label="Loading chart" />
+  </div>
+);
+
 /** Beyond the spec: total supply and the reward multiplier over time, from the server's event index. */
 export function SupplyChartCard() {
   const query = useSupplyHistory();
+  const [chartArea, nearViewport] = useNearViewport<HTMLDivElement>();
   const points = query.data?.points ?? [];
   return (
     <DataCard
@@ -27,15 +52,7 @@ export function SupplyChartCard() {
             <CardNote className="mt-1">The chart appears once supply or the multiplier has changed at least twice.</CardNote>
           </div>
         ) : (
-          <Suspense
-            fallback={
-              <div className="flex h-72 items-center justify-center">
-                <Spinner label="Loading chart" />
-              </div>
-            }
-          >
-            <SupplyChart points={points} />
-          </Suspense>
+          <div ref={chartArea}>{nearViewport ? <Suspense fallback={chartPlaceholder}><SupplyChart points={points} /></Suspense> : chartPlaceholder}</div>
         ))}
     </DataCard>
   );

@@ -1,19 +1,23 @@
-import { useState, type ReactNode } from "react";
+import { lazy, useState, type ReactNode } from "react";
+import { OnceOpened } from "@/components/OnceOpened";
 import { useAccountFigures, useMyRoles, useTokenFigures } from "@/lib/chain/queries";
 import { useWallet } from "@/lib/wallet/store";
 import { BalanceCard } from "../components/BalanceCard";
 import { ConnectWalletCard } from "../components/ConnectWalletCard";
 import { ContractInformation } from "../components/ContractInformation";
-import { MultiplierDialog } from "../components/MultiplierDialog";
 import { QuickActions } from "../components/QuickActions";
 import { RecentTransactions } from "../components/RecentTransactions";
 import { RewardMultiplierCard } from "../components/RewardMultiplierCard";
 import { RewardsCard } from "../components/RewardsCard";
 import { SupplyChartCard } from "../components/SupplyChartCard";
 import { TotalSupplyCard } from "../components/TotalSupplyCard";
-import { TransferDialog } from "../components/TransferDialog";
 import { useContractLoadFailure } from "../hooks/useContractLoadFailure";
 import { useRefreshDashboard } from "../hooks/useRefreshDashboard";
+
+// The two forms (and the transaction runner, validation and Radix's dialog under them) load when
+// first opened, not with the page.
+const TransferDialog = lazy(() => import("../components/TransferDialog").then((m) => ({ default: m.TransferDialog })));
+const MultiplierDialog = lazy(() => import("../components/MultiplierDialog").then((m) => ({ default: m.MultiplierDialog })));
 
 /**
  * The Dashboard (route /, PRODUCT.md section 2). Without a wallet it asks for one and still shows the
@@ -98,8 +102,12 @@ export default function DashboardPage({ adminFunctions }: { adminFunctions?: Rea
         <ContractInformation symbol={token.data?.symbol} />
       </div>
 
-      <TransferDialog open={transferOpen} onOpenChange={setTransferOpen} address={address} balance={account.data?.balance} balanceLoading={account.isLoading} />
-      <MultiplierDialog open={multiplierOpen} onOpenChange={setMultiplierOpen} connected={connected} current={token.data?.rewardMultiplier} />
+      <OnceOpened open={transferOpen}>
+        <TransferDialog open={transferOpen} onOpenChange={setTransferOpen} address={address} balance={account.data?.balance} balanceLoading={account.isLoading} />
+      </OnceOpened>
+      <OnceOpened open={multiplierOpen}>
+        <MultiplierDialog open={multiplierOpen} onOpenChange={setMultiplierOpen} connected={connected} current={token.data?.rewardMultiplier} />
+      </OnceOpened>
     </div>
   );
 }

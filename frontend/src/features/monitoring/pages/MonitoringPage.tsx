@@ -65,7 +65,7 @@ export default function MonitoringPage() {
   const query = useMonitoring();
   const data = query.data;
   return (
-    <div className="mx-auto max-w-6xl space-y-6 p-4 md:p-8">
+    <main className="mx-auto max-w-6xl space-y-6 p-4 md:p-8">
       <header className="space-y-1">
         <h1 className="text-2xl font-bold">CI/CD Monitoring</h1>
         <p className="text-sm text-muted-foreground">
@@ -107,6 +107,6 @@ export default function MonitoringPage() {
           </section>
         </>
       )}
-    </div>
+    </main>
   );
 }
