@@ -5,8 +5,9 @@ import type { Database } from "../db/client";
 import { batchChunks, batchJobs, batchRecipients, chainEvents } from "../db/schema";
 import type { Logger } from "../logger";
 import { describeError } from "@common/contractErrors";
-import { BatchService, duration, OPEN_CHUNK_STATUSES } from "./batch";
+import { BatchService, OPEN_CHUNK_STATUSES } from "./batch";
 import type { EventIndexer } from "./indexer";
+import { duration } from "./timeWords";
 import { Ticker } from "./ticker";
 
 type Chunk = typeof batchChunks.$inferSelect;
