@@ -75,12 +75,15 @@ export function runProcess(
   return { child, finished };
 }
 
+/** Whether it has exited: with a code, or killed by a signal (then exitCode stays null). */
+const exited = (child: ChildProcess) => child.exitCode !== null || child.signalCode !== null;
+
 /**
  * Sends `signal` to the process's group (a process started with `group`), or to the process alone
  * when it has none. Returns at once: `npm start` signals everything it started, then exits.
  */
 export function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
-  if (child.exitCode !== null || child.pid === undefined) return;
+  if (exited(child) || child.pid === undefined) return;
   try {
     process.kill(-child.pid, signal);
   } catch {
@@ -91,7 +94,7 @@ export function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
 /** Stops a process and its group: SIGTERM, SIGKILL after 5 s; resolves once the process has exited. */
 export function stopProcess(child: ChildProcess): Promise<void> {
   return new Promise((resolve) => {
-    if (child.exitCode !== null || child.pid === undefined) return resolve();
+    if (exited(child) || child.pid === undefined) return resolve();
     child.once("exit", () => resolve());
     signalGroup(child, "SIGTERM");
     setTimeout(() => {
@@ -116,7 +119,7 @@ export interface WaitOptions {
 export async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs: number, { child, hint, intervalMs = 200 }: WaitOptions = {}): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (child && child.exitCode !== null) throw new Error(`${what} exited with code ${child.exitCode}`);
+    if (child && exited(child)) throw new Error(`${what} exited with ${child.signalCode ?? `code ${child.exitCode}`}`);
     if (await check().catch(() => false)) return;
     await new Promise((r) => setTimeout(r, intervalMs));
   }
