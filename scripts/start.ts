@@ -8,12 +8,12 @@
  * so the fork's browser test runs this very command beside a developer's own.
  *
  * Kept to what needs the processes it starts (under ~400 lines): decisions a test can check
- * without them live in scripts/lib/ (forkOptions, fork, startSettings).
+ * without them live in scripts/lib/ (forkOptions, fork, startSettings), and how each process is
+ * started, waited for and stopped, which the tests share, in scripts/lib/stack/.
  */
 import "dotenv/config";
-import { ChildProcess, spawn } from "node:child_process";
-import { createWriteStream, mkdirSync } from "node:fs";
-import net from "node:net";
+import type { ChildProcess } from "node:child_process";
+import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { LOCAL_CHAIN, LOCAL_RPC_HOST, envPort, localRpcPort, localRpcUrl } from "@common/networks";
 import { manifestPath, readManifest } from "@common/manifestFile";
@@ -21,40 +21,27 @@ import type { ForkInfo } from "@common/manifest";
 import { SEEDED_ACCOUNTS, seededAccount, seededAddresses } from "@common/seedAccounts";
 import { parseForkOptions, shownRpcUrl } from "./lib/forkOptions";
 import { authEmulatorSettings, shownPath, startLogDir } from "./lib/startSettings";
+import { FIREBASE_PROJECT, deployAndSeed, emulatorAnswers, nodeAnswers, runHardhat, serverHealthy, startApiServer, startAuthEmulator, startHardhatNode } from "./lib/stack/parts";
+import { type Output, QUIET_ENV, ROOT as root, type StartedProcess, bin, portInUse, signalGroup, startProcess, waitFor } from "./lib/stack/processes";
 
-const root = path.resolve(__dirname, "..");
-const bin = (name: string) => path.join(root, "node_modules", ".bin", name);
 const logDir = startLogDir(root);
 const logOf = (log: string) => shownPath(root, path.join(logDir, log));
-const env = { ...process.env, HARDHAT_DISABLE_TELEMETRY_PROMPT: "true", CI: "true", NO_UPDATE_NOTIFIER: "1" };
+const env = { ...process.env, ...QUIET_ENV };
 const started: ChildProcess[] = [];
 const t0 = Date.now();
 let stopping = false;
-
-const FIREBASE_PROJECT = "demo-usdx";
 
 function elapsed(): string {
   return `${((Date.now() - t0) / 1000).toFixed(1)} s`;
 }
 
-function portInUse(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = net.connect({ host: LOCAL_RPC_HOST, port });
-    socket.once("connect", () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once("error", () => resolve(false));
-  });
-}
-
-/** Starts a long-running service in its own process group, its output in the log directory's <log>. */
-function service(name: string, command: string, args: string[], log: string, extraEnv: NodeJS.ProcessEnv = {}, cwd = root): ChildProcess {
-  const out = createWriteStream(path.join(logDir, log));
-  const child = spawn(command, args, { cwd, env: { ...env, ...extraEnv }, detached: true });
+/**
+ * Starts a long-running service with `start` (in its own process group), its output in the log
+ * directory's <log>. Ctrl-C stops it; if it stops by itself, everything stops.
+ */
+function service(name: string, log: string, start: (output: Output) => StartedProcess): ChildProcess {
+  const { child } = start({ file: path.join(logDir, log) });
   started.push(child);
-  child.stdout?.pipe(out);
-  child.stderr?.pipe(out);
   child.once("exit", (code, signal) => {
     if (stopping) return;
     console.error(`\n${name} stopped (${signal ?? `exit code ${code}`}); see ${logOf(log)}. Stopping everything.`);
@@ -64,47 +51,14 @@ function service(name: string, command: string, args: string[], log: string, ext
   return child;
 }
 
-/** Runs a command to completion with its output shown; rejects with `what` on failure. */
-function run(what: string, args: string[]): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(bin("hardhat"), args, { cwd: root, env, stdio: "inherit" });
-    started.push(child);
-    child.once("exit", (code) => (code === 0 ? resolve() : reject(new Error(`${what} failed (exit code ${code}).`))));
-  });
-}
+/** A Hardhat task, its output shown; Ctrl-C stops it too. */
+const hardhatTask = { env, output: "inherit" as const, onStart: (child: ChildProcess) => started.push(child) };
 
-async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await check().catch(() => false)) return;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`${what} did not become ready within ${timeoutMs / 1000} s; see its log in ${shownPath(root, logDir)}/.`);
-}
-
-const rpcAnswers = (url: string) => async () =>
-  (
-    await fetch(url, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_chainId", params: [] }),
-    })
-  ).ok;
-
-async function deployAndSeed(): Promise<void> {
-  await run("Deploying", ["run", "--network", "localhost", "scripts/deploy.ts"]);
-  await run("Seeding", ["run", "--network", "localhost", "scripts/seed.ts"]);
-}
+/** Waits for a service; when it is not ready in time, says where its log is. */
+const ready = (what: string, check: () => Promise<boolean>, timeoutMs: number) => waitFor(what, check, timeoutMs, { hint: `see its log in ${shownPath(root, logDir)}/.` });
 
 function stopAll(): void {
-  for (const child of started) {
-    if (child.exitCode !== null || child.pid === undefined) continue;
-    try {
-      process.kill(-child.pid, "SIGTERM");
-    } catch {
-      child.kill("SIGTERM");
-    }
-  }
+  for (const child of started) signalGroup(child, "SIGTERM");
 }
 
 async function main(): Promise<void> {
@@ -117,7 +71,7 @@ async function main(): Promise<void> {
   mkdirSync(logDir, { recursive: true });
   const authEmulator = authEmulatorSettings(root, logDir);
   const ports = [rpcPort, authEmulator.port, authEmulator.hub, authEmulator.logging, API_PORT, DASHBOARD_PORT];
-  const busy = (await Promise.all(ports.map(async (p) => ((await portInUse(p)) ? p : null)))).filter((p) => p !== null);
+  const busy = (await Promise.all(ports.map(async (p) => ((await portInUse(LOCAL_RPC_HOST, p)) ? p : null)))).filter((p) => p !== null);
   if (busy.length > 0) {
     throw new Error(`Port ${busy.join(", ")} on ${LOCAL_RPC_HOST} is already in use (an earlier npm start?). Stop it first.`);
   }
@@ -127,10 +81,10 @@ async function main(): Promise<void> {
     : [];
   const forking = forkOptions ? ` forking ${shownRpcUrl(forkOptions.url)}${forkOptions.block === undefined ? "" : ` at block ${forkOptions.block}`}` : "";
   console.log(`Starting the Hardhat node${forking} and the Firebase Auth emulator, compiling the contracts...`);
-  service("The Hardhat node", bin("hardhat"), ["node", "--hostname", LOCAL_RPC_HOST, "--port", String(rpcPort), ...forkFlags], "hardhat-node.log");
-  service("The Auth emulator", bin("firebase"), ["emulators:start", "--only", "auth", "--project", FIREBASE_PROJECT, ...authEmulator.configArgs], "auth-emulator.log", {}, authEmulator.cwd);
+  service("The Hardhat node", "hardhat-node.log", (output) => startHardhatNode({ host: LOCAL_RPC_HOST, port: rpcPort, flags: forkFlags, env, output }));
+  service("The Auth emulator", "auth-emulator.log", (output) => startAuthEmulator({ configArgs: authEmulator.configArgs, cwd: authEmulator.cwd, env, output }));
 
-  await Promise.all([run("Compiling the contracts", ["compile", "--quiet"]), waitFor("The Hardhat node", rpcAnswers(rpcUrl), 60_000)]);
+  await Promise.all([runHardhat("Compiling the contracts", ["compile", "--quiet"], hardhatTask), ready("The Hardhat node", nodeAnswers(rpcUrl), 60_000)]);
   let fork: ForkInfo | null = null;
   let adopted = false;
   if (forkOptions) {
@@ -143,18 +97,19 @@ async function main(): Promise<void> {
       console.log(`Adopted the live USDX at ${prepared.manifest.proxy} on the fork of ${fork.name} at block ${fork.block}.`);
     } else {
       console.log(`Deploying a replica onto the fork of ${fork.name}: ${prepared.reason}.`);
-      await deployAndSeed();
+      await deployAndSeed(hardhatTask);
       recordFork(fork);
     }
   } else {
-    await deployAndSeed();
+    await deployAndSeed(hardhatTask);
   }
   const manifest = readManifest("localhost");
 
   const emulatorHost = `${authEmulator.host}:${authEmulator.port}`;
-  await waitFor("The Auth emulator", async () => (await fetch(`http://${emulatorHost}/`)).ok, 90_000);
+  await ready("The Auth emulator", emulatorAnswers(emulatorHost), 90_000);
   const apiUrl = `http://127.0.0.1:${API_PORT}`;
-  service("The API server", process.execPath, [bin("ts-node"), "--transpile-only", "server/src/index.ts"], "api.log", {
+  const apiEnv = {
+    ...env,
     NETWORK: "localhost",
     RPC_URL: rpcUrl,
     FIREBASE_AUTH_EMULATOR_HOST: emulatorHost,
@@ -167,13 +122,12 @@ async function main(): Promise<void> {
     DASHBOARD_ORIGIN: process.env.DASHBOARD_ORIGIN || `${DASHBOARD_URL},http://localhost:${DASHBOARD_PORT}`,
     // The dashboard here is Vite's, live; an old `npm run build` served on the API's port would only mislead.
     DASHBOARD_DIST: "off",
-  });
-  service("The dashboard", bin("vite"), ["--config", "frontend/vite.config.mts"], "dashboard.log", {
-    DASHBOARD_PORT: String(DASHBOARD_PORT),
-    SERVER_PORT: String(API_PORT),
-  });
-  await waitFor("The API server", async () => (await fetch(`${apiUrl}/api/health`)).status === 200, 60_000);
-  await waitFor("The dashboard", async () => (await fetch(`${DASHBOARD_URL}/api/config`)).ok, 60_000);
+  };
+  service("The API server", "api.log", (output) => startApiServer({ env: apiEnv, output }));
+  const dashboardEnv = { ...env, DASHBOARD_PORT: String(DASHBOARD_PORT), SERVER_PORT: String(API_PORT) };
+  service("The dashboard", "dashboard.log", (output) => startProcess(bin("vite"), ["--config", "frontend/vite.config.mts"], { env: dashboardEnv, output }));
+  await ready("The API server", serverHealthy(apiUrl), 60_000);
+  await ready("The dashboard", async () => (await fetch(`${DASHBOARD_URL}/api/config`)).ok, 60_000);
 
   console.log(`
 Ready in ${elapsed()}. Open the dashboard: ${DASHBOARD_URL}

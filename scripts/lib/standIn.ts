@@ -5,17 +5,18 @@
  * Sepolia-shaped rehearsal (rehearsal.ts, a command too: hence scripts/lib). It runs under plain
  * mocha and ts-node: nothing here may import `hardhat`.
  */
-import { ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import path from "node:path";
 import { HDNodeWallet } from "ethers";
 import type { DeploymentManifest } from "@common/manifest";
 import { readManifest } from "@common/manifestFile";
 import { SEPOLIA, chainIdHex } from "@common/networks";
 import { LOCAL_DEV_MNEMONIC, localAccountPath } from "@common/seedAccounts";
-import { freePort, kill, rpc } from "../../server/test/stack";
+import { startHardhatNode } from "./stack/parts";
+import { ROOT, bin, freePort, rpc, runProcess, stopProcess } from "./stack/processes";
 
-export const ROOT = path.resolve(__dirname, "..", "..");
-export const HARDHAT = path.join(ROOT, "node_modules", ".bin", "hardhat");
+export { ROOT };
+export const HARDHAT = bin("hardhat");
 export const STAND_IN_CONFIG = path.join(ROOT, "test", "fixtures", "sepolia-chain-id.hardhat.config.js");
 export const QUIET = { HARDHAT_DISABLE_TELEMETRY_PROMPT: "true", NO_UPDATE_NOTIFIER: "1" };
 /** The deployer: the mnemonic's account 0, which the stand-in node also signs for. */
@@ -33,13 +34,8 @@ export interface RunningNode {
 /** A Hardhat node on a free port, in its own process group: `config` before the task, `flags` after it. */
 export async function startNode(config: string[], flags: string[] = []): Promise<RunningNode> {
   const port = await freePort();
-  const child = spawn(HARDHAT, [...config, "node", "--hostname", "127.0.0.1", "--port", String(port), ...flags], {
-    cwd: ROOT,
-    env: { ...process.env, ...QUIET },
-    detached: true,
-    stdio: "ignore",
-  });
-  return { url: `http://127.0.0.1:${port}`, child, stop: () => kill(child) };
+  const { child } = startHardhatNode({ host: "127.0.0.1", port, config, flags, env: { ...process.env, ...QUIET }, output: "ignore" });
+  return { url: `http://127.0.0.1:${port}`, child, stop: () => stopProcess(child) };
 }
 
 /** Waits until the node at `url` answers with `chainId`; fails at once if `child` exits. */
@@ -61,13 +57,7 @@ export async function startStandIn(): Promise<RunningNode> {
 
 /** Runs a command in the repo to completion; its output, stdout and stderr together. */
 export function run(command: string, args: string[], env: Record<string, string>): Promise<{ code: number | null; output: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(command, args, { cwd: ROOT, env: { ...process.env, ...QUIET, ...env } });
-    let output = "";
-    child.stdout.on("data", (d) => (output += d));
-    child.stderr.on("data", (d) => (output += d));
-    child.once("exit", (code) => resolve({ code, output }));
-  });
+  return runProcess(command, args, { output: "capture", cwd: ROOT, env: { ...process.env, ...QUIET, ...env } }).finished;
 }
 
 /**

@@ -1,3 +1,20 @@
+import type { ErrorAnswer } from "@common/api/endpoint";
+import type { Response } from "express";
+
+/**
+ * The body of every error the API answers, `{ success: false, error: "<sentence>" }`
+ * (common/api/endpoint.ts declares it): built here and nowhere else, so the format cannot drift
+ * between the error middleware, the rate limiters and the answers Node's HTTP parser refuses.
+ */
+export function errorAnswer(message: string): ErrorAnswer {
+  return { success: false, error: message };
+}
+
+/** Answers `status` with `message` in the API's error format. */
+export function sendError(res: Response, status: number, message: string): void {
+  res.status(status).json(errorAnswer(message));
+}
+
 /**
  * Errors a service throws to say what went wrong in the caller's terms. The error middleware turns
  * each into `{ success: false, error }` with its status; anything else is a 500 that logs its stack.

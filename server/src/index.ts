@@ -1,4 +1,3 @@
-import type { ErrorAnswer } from "@common/api/endpoint";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { config as loadDotenv } from "dotenv";
@@ -9,6 +8,7 @@ import { connectChain } from "./chain";
 import { Config, ConfigError, loadConfig, servingEnv } from "./config";
 import { builtDashboard } from "./dashboard";
 import { openDatabase } from "./db/client";
+import { errorAnswer } from "./errors";
 import { createLogger, Logger } from "./logger";
 import { buildServices, Services } from "./services";
 import { createFirebaseAuth } from "./services/firebaseAuth";
@@ -100,7 +100,7 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
       : error.code === "ERR_HTTP_REQUEST_TIMEOUT"
         ? [408, "Request Timeout", "The request took too long to arrive."]
         : [400, "Bad Request", "The request is not valid HTTP."];
-  const body = JSON.stringify({ success: false, error: message } satisfies ErrorAnswer);
+  const body = JSON.stringify(errorAnswer(message));
   socket.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
 }
 

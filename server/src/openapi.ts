@@ -2,6 +2,7 @@ import { z } from "zod";
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject, type ZodOpenApiResponsesObject } from "zod-openapi";
 import { API } from "@common/api";
 import { packageVersion } from "./buildInfo";
+import { errorAnswer } from "./errors";
 import { API_TAGS, type Endpoint, ErrorAnswer, impliedErrors, type Method, splitKey } from "@common/api/endpoint";
 import { PATH_PARAM } from "@common/api/keys";
 
@@ -63,7 +64,7 @@ function responses(endpoint: Endpoint, method: Method): ZodOpenApiResponsesObjec
     if (endpoint.otherAnswers?.[status]) continue;
     out[`${status}`] = {
       description: ERROR_MEANING[status],
-      content: { "application/json": { schema: ErrorAnswer, example: { success: false, error: ERROR_EXAMPLE[status] } } },
+      content: { "application/json": { schema: ErrorAnswer, example: errorAnswer(ERROR_EXAMPLE[status]) } },
     };
   }
   for (const [status, other] of Object.entries(endpoint.otherAnswers ?? {})) {

@@ -3,7 +3,7 @@
  * and no mock bank on a mainnet chain id, configured or reported by the node. The rest of the
  * faucet (proofs, caps, limits, the queue) is in bankFaucet.test.ts.
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import path from "node:path";
 import { expect } from "chai";
 import { Wallet } from "ethers";
@@ -12,8 +12,10 @@ import { loadConfig } from "../src/config";
 import { startServer } from "../src/index";
 import { createLogger } from "../src/logger";
 import { MockBankService, chainRefusal } from "../src/services/bank";
+import { startHardhatNode } from "../../scripts/lib/stack/parts";
+import { QUIET_ENV } from "../../scripts/lib/stack/processes";
 import { call, emailUser, revert, snapshot, startTestServer, testConfig, until } from "./helpers";
-import { freePort, rpc } from "./stack";
+import { freePort, kill, rpc } from "./stack";
 
 describe("Mock bank as a test faucet (MOCK_BANK=faucet): configuration and mainnets", function () {
   this.timeout(60_000);
@@ -122,17 +124,11 @@ describe("Mock bank as a test faucet (MOCK_BANK=faucet): configuration and mainn
         this.timeout(90_000);
         const port = await freePort();
         url = `http://127.0.0.1:${port}`;
-        const root = path.resolve(__dirname, "..", "..");
-        node = spawn(
-          path.join(root, "node_modules", ".bin", "hardhat"),
-          ["--config", path.join(__dirname, "fixtures", "mainnet-chain-id.hardhat.config.js"), "node", "--hostname", "127.0.0.1", "--port", String(port)],
-          { cwd: root, env: { ...process.env, HARDHAT_DISABLE_TELEMETRY_PROMPT: "true", CI: "true" }, detached: true, stdio: "ignore" },
-        );
+        const config = ["--config", path.join(__dirname, "fixtures", "mainnet-chain-id.hardhat.config.js")];
+        node = startHardhatNode({ host: "127.0.0.1", port, config, env: { ...process.env, ...QUIET_ENV }, output: "ignore" }).child;
         await until("the chain-1 node", () => rpc<string>(url, "eth_chainId").catch(() => null), (id) => id === "0x1", 80_000);
       });
-      after(() => {
-        if (node.pid !== undefined && node.exitCode === null) process.kill(-node.pid, "SIGTERM");
-      });
+      after(() => kill(node));
 
       for (const mode of ["faucet", "local"] as const) {
         it(`MOCK_BANK=${mode}: the bank refuses to start, every bank route answers 503 with the sentence, and nothing is minted`, async () => {

@@ -1,5 +1,6 @@
-import { ChildProcess, spawn } from "node:child_process";
-import path from "node:path";
+import type { ChildProcess } from "node:child_process";
+import { serverHealthy, startApiServer } from "../../scripts/lib/stack/parts";
+import { waitFor } from "../../scripts/lib/stack/processes";
 import { DASHBOARD_ORIGIN, stack, testPostgres } from "./helpers";
 import { FIREBASE_PROJECT, freePort } from "./stack";
 
@@ -8,9 +9,10 @@ import { FIREBASE_PROJECT, freePort } from "./stack";
  * or SIGTERM it: on the PGlite directory `dataDir`, or in the PostgreSQL pass on the database that
  * stands in for it. Resolves once /api/health answers 200 (the database opened, the chain answers,
  * the indexer stored a checkpoint), or with `healthy: false` at once, for a server that should
- * refuse to start. faults.test.ts, leader.test.ts and database.test.ts start servers this way.
+ * refuse to start. faults.test.ts, leader.test.ts and database.test.ts start servers this way; it
+ * starts as `npm start` starts it (scripts/lib/stack/parts.ts), in the test's process group, so a
+ * signal a test sends reaches the server alone.
  */
-const ROOT = path.resolve(__dirname, "..", "..");
 const running = new Set<ChildProcess>();
 
 export interface ServerProcess {
@@ -27,8 +29,7 @@ export interface ServerProcess {
 export async function startServerProcess(dataDir: string, env: Record<string, string> = {}, { healthy = true } = {}): Promise<ServerProcess> {
   const port = await freePort();
   const s = stack();
-  const child = spawn(process.execPath, ["-r", "ts-node/register/transpile-only", path.join(ROOT, "server", "src", "index.ts")], {
-    cwd: ROOT,
+  const { child, output } = startApiServer({
     env: {
       ...process.env,
       NETWORK: "localhost",
@@ -47,31 +48,26 @@ export async function startServerProcess(dataDir: string, env: Record<string, st
       LOG_LEVEL: "warn",
       ...env,
     },
-    stdio: ["ignore", "pipe", "pipe"],
+    output: "capture",
+    group: false,
   });
   running.add(child);
-  let output = "";
-  child.stdout!.on("data", (d) => (output += d));
-  child.stderr!.on("data", (d) => (output += d));
   // "close", not "exit": by then its output has all arrived, so output() holds its last words.
   const exited = new Promise<number | null>((resolve) => child.once("close", (code) => resolve(code)));
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 30_000;
-  while (healthy) {
-    if (child.exitCode !== null) throw new Error(`the server process exited with code ${child.exitCode}:\n${output}`);
-    const health = await fetch(`${url}/api/health`).catch(() => null);
-    if (health?.status === 200) break;
-    if (Date.now() > deadline) {
+  if (healthy) {
+    try {
+      await waitFor("the server process", serverHealthy(url), 30_000, { child, intervalMs: 100 });
+    } catch (error) {
       child.kill("SIGKILL");
-      throw new Error(`the server process did not become healthy within 30 s:\n${output}`);
+      throw new Error(`${(error as Error).message}:\n${output()}`);
     }
-    await new Promise((r) => setTimeout(r, 100));
   }
   return {
     url,
     pid: child.pid!,
     exited,
-    output: () => output,
+    output,
     async kill(signal = "SIGKILL") {
       child.kill(signal);
       const code = await exited;

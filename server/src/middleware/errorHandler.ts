@@ -1,7 +1,6 @@
-import type { ErrorAnswer } from "@common/api/endpoint";
 import type { ErrorRequestHandler, RequestHandler } from "express";
 import { isDatabaseUnavailable } from "../db/errors";
-import { DATABASE_UNAVAILABLE, HttpError } from "../errors";
+import { DATABASE_UNAVAILABLE, HttpError, sendError } from "../errors";
 import type { Logger } from "../logger";
 
 /** Text from a request quoted in an answer: at most `max` characters of it (a URL can be 16 KB). */
@@ -11,14 +10,14 @@ export function quoted(text: string, max = 200): string {
 
 /** Unknown /api paths: a JSON 404 like every other answer. */
 export const notFoundHandler: RequestHandler = (req, res) => {
-  res.status(404).json({ success: false, error: `No such endpoint: ${req.method} ${quoted(req.originalUrl.split("?")[0])}` } satisfies ErrorAnswer);
+  sendError(res, 404, `No such endpoint: ${req.method} ${quoted(req.originalUrl.split("?")[0])}`);
 };
 
 /**
- * The one place errors become answers: `{ success: false, error }` with the error's status. Body
- * parser failures (malformed JSON, too large) are the client's fault; a database that cannot be
- * reached is a 503 that passes when it is back; anything unexpected is a 500 whose details go to
- * the log, not to the client.
+ * The one place thrown errors become answers: `{ success: false, error }` (errorAnswer) with the
+ * error's status. Body parser failures (malformed JSON, too large) are the client's fault; a
+ * database that cannot be reached is a 503 that passes when it is back; anything unexpected is a
+ * 500 whose details go to the log, not to the client.
  */
 export function errorHandler(log: Logger): ErrorRequestHandler {
   return (error, req, res, _next) => {
@@ -56,7 +55,7 @@ export function errorHandler(log: Logger): ErrorRequestHandler {
     if (databaseDown) logger.warn({ err: String(error?.cause?.message ?? error?.message) }, "request failed: the database is not answering");
     else if (status >= 500) logger.error({ err: error }, "request failed");
     if (res.headersSent) return;
-    res.status(status).json({ success: false, error: message } satisfies ErrorAnswer);
+    sendError(res, status, message);
   };
 }
 

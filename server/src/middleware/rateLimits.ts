@@ -1,6 +1,6 @@
-import type { ErrorAnswer } from "@common/api/endpoint";
 import type { Request, Response } from "express";
 import { rateLimit } from "express-rate-limit";
+import { sendError } from "../errors";
 import type { RateLimitStores } from "../services/rateLimitStore";
 import { currentUser } from "./auth";
 
@@ -18,7 +18,7 @@ function perMinuteLimit(stores: RateLimitStores, name: string, perMinute: number
     store: stores.store(name),
     handler: (_req, res) => {
       stores.refused(name);
-      res.status(429).json({ success: false, error: `Too many ${what} from this address: wait a minute and try again.` } satisfies ErrorAnswer);
+      sendError(res, 429, `Too many ${what} from this address: wait a minute and try again.`);
     },
   });
 }
@@ -44,7 +44,7 @@ export function perUserRateLimit(stores: RateLimitStores, name: string, perMinut
     keyGenerator: (_req: Request, res: Response) => `uid:${currentUser(res).uid}`,
     handler: (_req, res) => {
       stores.refused(name);
-      res.status(429).json({ success: false, error: `Too many ${what}: wait a minute and try again.` } satisfies ErrorAnswer);
+      sendError(res, 429, `Too many ${what}: wait a minute and try again.`);
     },
   });
 }

@@ -1,32 +1,27 @@
 import { randomUUID } from "node:crypto";
 import { id as keccakText } from "ethers";
-import { and, asc, count, desc, eq, gt, inArray, lt, min, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, lt, sql } from "drizzle-orm";
 import type { Chain } from "../chain";
 import type { Config } from "../config";
 import type { Database } from "../db/client";
 import { batchChunks, batchJobs, batchRecipients } from "../db/schema";
-import { badRequest, conflict, notFound, tooMany } from "../errors";
+import { badRequest, conflict, notFound } from "../errors";
 import type { SessionUser } from "./firebaseAuth";
-import { MAX_UINT256 } from "@common/token";
-import { checkRecipient, Recipient } from "./batchRecipients";
+import { checkBatchLimits, checkPayer, checkRecipients, type Limits } from "./batchChecks";
 import { exactTokenAmount } from "@common/amounts";
-import { parseAddress } from "@common/addresses";
-import { fromChain } from "./tokenState";
+import { duration } from "./timeWords";
 import type { Api } from "@common/api";
 import type { AnswerOf, InputOf } from "@common/api/endpoint";
 import type { ChunkDetail, ChunkPlan, ChunkStatus, JobStatus, JobSummary, RecipientStatus } from "@common/apiTypes";
 
 /** GET /api/batch/:id's answer without its envelope: the job, its chunks and a page of its recipients. */
 type JobDetailAnswer = Omit<AnswerOf<Api["GET /api/batch/:id"]>, "success">;
-type Limits = Pick<Config["limits"], "openBatchJobs" | "batchRowsPerDay">;
 
 /** Chunk statuses a chunk can still leave: not confirmed, not closed. */
 export const OPEN_CHUNK_STATUSES = ["pending", "submitted", "failed"] as const;
 
 /** What the dashboard sends to start a batch: each recipient with its own amount, or the spec's one amount for all. */
 export type ExecuteRequest = InputOf<Api["POST /api/batch/execute"]>["body"];
-
-const DAY_MS = 24 * 3_600_000;
 
 // Rows per INSERT: 10,000 recipients in a few statements, far below Postgres' 65,535 parameters.
 const INSERT_BATCH = 2000;
@@ -70,10 +65,10 @@ export class BatchService {
    * payer, plans the chunks and stores the job.
    */
   async create(user: SessionUser, request: ExecuteRequest, limits: Limits): Promise<{ job: JobSummary; chunks: ChunkPlan[] }> {
-    const recipients = this.checkAll(request);
+    const recipients = checkRecipients(request, this.options.maxRows);
     // Asked before the chain is, and again below under the user's lock (two requests at once).
-    await this.checkLimits(this.db, user.uid, recipients.length, limits);
-    const payer = await this.checkPayer(request.payer ?? user.wallet ?? undefined, recipients);
+    await checkBatchLimits(this.db, user.uid, recipients.length, limits, this.options.submitWindowMs);
+    const payer = await checkPayer(this.chain, request.payer ?? user.wallet ?? undefined, recipients);
     const jobId = randomUUID();
     const chunks: ChunkPlan[] = [];
     for (let start = 0, index = 0; start < recipients.length; start += this.options.chunkSize, index++) {
@@ -90,7 +85,7 @@ export class BatchService {
     await this.db.transaction(async (tx) => {
       // One job at a time per user: the limits below count what is stored.
       await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`batch-jobs:${user.uid}`}))`);
-      await this.checkLimits(tx as unknown as Database, user.uid, recipients.length, limits);
+      await checkBatchLimits(tx as unknown as Database, user.uid, recipients.length, limits, this.options.submitWindowMs);
       await tx.insert(batchJobs).values({
         id: jobId,
         uid: user.uid,
@@ -115,102 +110,6 @@ export class BatchService {
       for (let i = 0; i < rows.length; i += INSERT_BATCH) await tx.insert(batchRecipients).values(rows.slice(i, i + INSERT_BATCH));
     });
     return { job: await this.summary(user, jobId), chunks };
-  }
-
-  /**
-   * A user may have `openBatchJobs` jobs in progress and start jobs for `batchRowsPerDay` recipients
-   * in any 24 hours; past either the answer is a 429 that says the limit and when it frees up.
-   */
-  private async checkLimits(db: Database, uid: string, rows: number, limits: Limits): Promise<void> {
-    const [open] = await db
-      .select({ jobs: count(), oldest: min(batchJobs.createdAt) })
-      .from(batchJobs)
-      .where(and(eq(batchJobs.uid, uid), eq(batchJobs.status, "processing")));
-    if (open.jobs >= limits.openBatchJobs) {
-      const oldest = open.oldest ? new Date(open.oldest) : new Date();
-      throw tooMany(
-        `You have ${plural(open.jobs, "batch payment")} in progress, the most allowed at once is ${limits.openBatchJobs.toLocaleString("en-US")}: ` +
-          `start this one when one of them completes or fails. A batch not fully sent fails ${duration(this.options.submitWindowMs)} after it started ` +
-          `(your oldest in progress started at ${utcTime(oldest)}).`,
-      );
-    }
-    const now = Date.now();
-    const recent = await db
-      .select({ recipients: batchJobs.recipientCount, createdAt: batchJobs.createdAt })
-      .from(batchJobs)
-      .where(and(eq(batchJobs.uid, uid), gt(batchJobs.createdAt, new Date(now - DAY_MS))))
-      .orderBy(asc(batchJobs.createdAt));
-    const used = recent.reduce((sum, job) => sum + job.recipients, 0);
-    const limit = limits.batchRowsPerDay;
-    if (used + rows <= limit) return;
-    const n = (value: number) => value.toLocaleString("en-US");
-    if (rows > limit) {
-      throw tooMany(`This batch has ${n(rows)} recipients; at most ${n(limit)} can be paid in 24 hours, so split it into smaller batches.`);
-    }
-    // It fits once enough of the last 24 hours' recipients are more than 24 hours old.
-    let left = used;
-    let freeAt = new Date(now + DAY_MS);
-    for (const job of recent) {
-      left -= job.recipients;
-      if (left + rows <= limit) {
-        freeAt = new Date(job.createdAt.getTime() + DAY_MS);
-        break;
-      }
-    }
-    throw tooMany(
-      `Daily limit reached: you started batches for ${n(used)} recipients in the last 24 hours and at most ${n(limit)} are allowed in 24 hours, ` +
-        `so this batch of ${n(rows)} cannot start before ${utcTime(freeAt)}.`,
-    );
-  }
-
-  private checkAll(request: ExecuteRequest): Recipient[] {
-    const items =
-      "amount" in request && typeof request.amount === "string"
-        ? (request.recipients as string[]).map((address) => ({ address, amount: request.amount as string }))
-        : (request.recipients as { name?: string; address: string; amount: string }[]);
-    if (items.length === 0) throw badRequest("No valid recipients found: the batch has no recipients.");
-    if (items.length > this.options.maxRows) {
-      throw badRequest(`The batch has ${items.length.toLocaleString("en-US")} recipients; at most ${this.options.maxRows.toLocaleString("en-US")} can be paid in one batch.`);
-    }
-    const recipients: Recipient[] = [];
-    const problems: string[] = [];
-    items.forEach((item, i) => {
-      const check = checkRecipient(item);
-      if (check.ok) recipients.push(check.recipient);
-      else problems.push(...check.problems.map((p) => `recipient ${i + 1}: ${p.reason} (${p.detail.replace(/\.$/, "")})`));
-    });
-    if (problems.length > 0) {
-      const shown = problems.slice(0, 5).join("; ");
-      throw badRequest(`The batch has invalid recipients, so nothing was started: ${shown}${problems.length > 5 ? `; and ${problems.length - 5} more` : ""}.`);
-    }
-    // Each amount fits a uint256; their sum must too, or no chunk's transfers could ever be paid.
-    const total = recipients.reduce((sum, r) => sum + r.amountRaw, 0n);
-    if (total > MAX_UINT256) throw badRequest("The batch's total is larger than any USDX amount can be (2^256 - 1 base units), so nothing was started.");
-    return recipients;
-  }
-
-  /**
-   * The paying wallet, when known, must be able to pay: not blocked, the token not paused, and a
-   * balance that covers the total. These are checked again by the chain; asking first saves the
-   * person a signature that can only fail.
-   */
-  private async checkPayer(input: string | undefined, recipients: Recipient[]): Promise<string | null> {
-    if (input === undefined) return null;
-    let payer: string;
-    try {
-      payer = parseAddress(input);
-    } catch (error) {
-      throw badRequest(`payer: ${(error as Error).message}.`);
-    }
-    const total = recipients.reduce((sum, r) => sum + r.amountRaw, 0n);
-    const { usdx } = this.chain;
-    const [balance, blocked, paused] = await fromChain("the payer's balance", () => Promise.all([usdx.balanceOf(payer), usdx.isBlocked(payer), usdx.paused()]));
-    if (paused) throw badRequest("USDX is paused: no payment can be made until it is unpaused.");
-    if (blocked) throw badRequest(`The paying wallet ${payer} is blocked: it cannot send USDX.`);
-    if (balance < total) {
-      throw badRequest(`Insufficient balance: ${payer} holds ${exactTokenAmount(balance)} USDX and this batch needs ${exactTokenAmount(total)} USDX.`);
-    }
-    return payer;
   }
 
   /**
@@ -397,21 +296,6 @@ export class BatchService {
 
 /** Another user's job is as unknown as a missing one. */
 const noSuchJob = (jobId: string) => `No batch job ${jobId} among yours.`;
-
-/** '2025-06-01 14:05 UTC': a moment to the minute, never earlier than `date`. */
-export function utcTime(date: Date): string {
-  const up = new Date(Math.ceil(date.getTime() / 60_000) * 60_000);
-  return `${up.toISOString().slice(0, 16).replace("T", " ")} UTC`;
-}
-
-const plural = (n: number, word: string) => `${n.toLocaleString("en-US")} ${word}${n === 1 ? "" : "s"}`;
-
-/** "1 hour", "10 minutes", "1 second": a configured wait, in words. */
-export function duration(ms: number): string {
-  const [size, unit] = ms >= 3_600_000 ? [ms / 3_600_000, "hour"] : ms >= 60_000 ? [ms / 60_000, "minute"] : [ms / 1000, "second"];
-  const n = Math.round(size * 10) / 10;
-  return `${n} ${unit}${n === 1 ? "" : "s"}`;
-}
 
 function toChunkDetail(chunk: typeof batchChunks.$inferSelect): ChunkDetail {
   return {

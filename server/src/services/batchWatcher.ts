@@ -5,14 +5,14 @@ import type { Database } from "../db/client";
 import { batchChunks, batchJobs, batchRecipients, chainEvents } from "../db/schema";
 import type { Logger } from "../logger";
 import { describeError } from "@common/contractErrors";
-import { BatchService, duration, OPEN_CHUNK_STATUSES } from "./batch";
+import { BatchService, OPEN_CHUNK_STATUSES } from "./batch";
+import { FairShare, type Reported } from "./fairShare";
 import type { EventIndexer } from "./indexer";
+import { duration } from "./timeWords";
 import { Ticker } from "./ticker";
 
 type Chunk = typeof batchChunks.$inferSelect;
 type EventRow = typeof chainEvents.$inferSelect;
-/** A reported chunk the RPC pass may look at, with its job's owner and payer. */
-type Reported = Chunk & { uid: string; payer: string | null };
 
 /** BatchPaid events read from the index per step; more wait for the next step (a restart reads them all once). */
 export const EVENTS_PER_STEP = 2000;
@@ -56,8 +56,8 @@ export class BatchWatcher {
   /** The last BatchPaid event step 1 read (its block hash tells a rewound index). */
   private cursor: { block: number; log: number; hash: string } | null = null;
   private steps = 0;
-  /** The step that last looked up a reported chunk (job:index), one of a job's, one of a user's: the round robin's memory. */
-  private readonly served = { chunk: new Map<string, number>(), job: new Map<string, number>(), user: new Map<string, number>() };
+  /** Which reported chunks each step looks up on the node: TX_CHECKS_PER_STEP, round robin by user, then job. */
+  private readonly share = new FairShare(TX_CHECKS_PER_STEP);
 
   constructor(
     private readonly db: Database,
@@ -260,7 +260,7 @@ export class BatchWatcher {
       .innerJoin(batchJobs, eq(batchJobs.id, batchChunks.jobId))
       .where(and(eq(batchChunks.status, "submitted"), isNotNull(batchChunks.txHash)))
       .limit(REPORTED_READ_MAX);
-    const share = this.fairShare(reported.map((r) => ({ ...r.chunk, uid: r.uid, payer: r.payer })));
+    const share = this.share.pick(reported.map((r) => ({ ...r.chunk, uid: r.uid, payer: r.payer })), this.steps);
     // Looked up together (ethers sends them as one JSON-RPC batch); decided one by one.
     const outcomes = await Promise.all(share.map((chunk) => this.checkTransaction(chunk, checkpoint, caughtUp)));
     for (const [i, chunk] of share.entries()) {
@@ -279,54 +279,6 @@ export class BatchWatcher {
         touched.add(chunk.jobId);
       }
     }
-  }
-
-  /**
-   * This step's share of the reported chunks, at most TX_CHECKS_PER_STEP, round robin: one chunk
-   * per user in turn (the user served longest ago first), within a user one chunk per job in turn
-   * (likewise), within a job the chunk looked up longest ago first. A user with hundreds of reports
-   * costs a step no more than anyone else, and cannot hold another user's chunk back.
-   */
-  private fairShare(reported: Reported[]): Reported[] {
-    const chunkKey = (c: Chunk) => `${c.jobId}:${c.index}`;
-    const served = this.served;
-    const at = (map: Map<string, number>, key: string) => map.get(key) ?? 0;
-    // Forget what is no longer reported, so the memory stays the size of the work.
-    const live = { chunk: new Set(reported.map(chunkKey)), job: new Set(reported.map((c) => c.jobId)), user: new Set(reported.map((c) => c.uid)) };
-    for (const kind of ["chunk", "job", "user"] as const) for (const key of served[kind].keys()) if (!live[kind].has(key)) served[kind].delete(key);
-
-    const users = new Map<string, Map<string, Reported[]>>();
-    for (const chunk of reported) {
-      const jobs = users.get(chunk.uid) ?? new Map<string, Reported[]>();
-      users.set(chunk.uid, jobs);
-      const list = jobs.get(chunk.jobId) ?? [];
-      jobs.set(chunk.jobId, list);
-      list.push(chunk);
-    }
-    const queues = [...users.entries()]
-      .sort(([a], [b]) => at(served.user, a) - at(served.user, b) || a.localeCompare(b))
-      .map(([uid, jobs]) => ({
-        uid,
-        jobs: [...jobs.entries()]
-          .sort(([a], [b]) => at(served.job, a) - at(served.job, b) || a.localeCompare(b))
-          .map(([, chunks]) => chunks.sort((a, b) => at(served.chunk, chunkKey(a)) - at(served.chunk, chunkKey(b)) || a.index - b.index)),
-      }));
-
-    const picked: Reported[] = [];
-    while (picked.length < TX_CHECKS_PER_STEP && queues.some((q) => q.jobs.length > 0)) {
-      for (const user of queues) {
-        if (picked.length >= TX_CHECKS_PER_STEP) break;
-        const job = user.jobs.shift();
-        if (!job) continue;
-        const chunk = job.shift()!;
-        picked.push(chunk);
-        if (job.length > 0) user.jobs.push(job);
-        served.user.set(chunk.uid, this.steps);
-        served.job.set(chunk.jobId, this.steps);
-        served.chunk.set(chunkKey(chunk), this.steps);
-      }
-    }
-    return picked;
   }
 
   /**

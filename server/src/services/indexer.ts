@@ -1,4 +1,4 @@
-import { Interface, LogDescription, getAddress, id as eventTopic, toBeHex } from "ethers";
+import { toBeHex } from "ethers";
 import { and, desc, eq, gt, sql } from "drizzle-orm";
 import type { Chain } from "../chain";
 import type { Config } from "../config";
@@ -8,6 +8,7 @@ import { checkDeploymentOnChain } from "@common/manifestFile";
 import type { Logger } from "../logger";
 import { Ticker } from "./ticker";
 import { FreshRead, mapLimit } from "./concurrency";
+import { EventDecoder, parseRawLog, type EventRow, type RawLog } from "./eventDecoder";
 import { rangeAdvice } from "./logRanges";
 
 const STATE_ID = "usdx";
@@ -21,8 +22,6 @@ const SPAN_CEILING_MS = 10 * 60_000;
 export type { IndexerStatus } from "@common/api/operations";
 import type { IndexerStatus } from "@common/api/operations";
 
-type EventRow = typeof chainEvents.$inferInsert;
-
 /**
  * Follows the chain from the deployment block and stores every USDX and BatchPayments event.
  * Each step reads logs for a range of blocks in one query, stores them with their block times in
@@ -35,7 +34,8 @@ export class EventIndexer {
   private readonly ticker: Ticker<number>;
   /** On a replica that is not the leader: reads the stored head every pollMs, so its caches follow the leader's writes. */
   private readonly follower: Ticker<void>;
-  private readonly interfaces: Map<string, { name: string; iface: Interface }>;
+  /** Turns the logs of USDX and BatchPayments into rows. */
+  private readonly decoder: EventDecoder;
   private state: IndexerStatus = { checkpoint: null, head: null, lag: null, running: false, lastError: null, lastSyncAt: null };
   /** Rows stored since the planner's statistics were refreshed; starts high so a new process refreshes them once. */
   private rowsSinceAnalyze = ANALYZE_EVERY_ROWS;
@@ -88,10 +88,7 @@ export class EventIndexer {
       .where(eq(indexerState.id, STATE_ID))
       .prepare("usdx_stored_head");
     this.span = this.spanCeiling = options.batchBlocks;
-    this.interfaces = new Map([
-      [chain.manifest.proxy.toLowerCase(), { name: "USDX", iface: chain.usdx.interface as unknown as Interface }],
-      [chain.manifest.batchPayments.toLowerCase(), { name: "BatchPayments", iface: chain.batch.interface as unknown as Interface }],
-    ]);
+    this.decoder = new EventDecoder(chain, log);
   }
 
   /**
@@ -337,7 +334,7 @@ export class EventIndexer {
     const [parent] = await this.db.select().from(indexedBlocks).where(eq(indexedBlocks.blockNumber, from - 1));
     if (parent && (await this.readBlock(from - 1)).blockHash !== parent.blockHash) throw new Error(`block ${from - 1} changed: the chain was reorganised`);
     const raw = await this.chain.rawRpc<RawLog[]>("eth_getLogs", [
-      { address: [...this.interfaces.keys()], fromBlock: toBeHex(from), toBlock: toBeHex(to) },
+      { address: this.decoder.addresses, fromBlock: toBeHex(from), toBlock: toBeHex(to) },
     ]);
     const logs = raw.filter((l) => !l.removed).map(parseRawLog);
     const blockNumbers = [...new Set(logs.map((l) => l.blockNumber))].filter((n) => n !== to);
@@ -349,7 +346,7 @@ export class EventIndexer {
       const block = byNumber.get(log.blockNumber)!;
       // A log from another fork than the block we just read: the chain moved; try again next step.
       if (log.blockHash !== block.blockHash) throw new Error(`block ${log.blockNumber} changed while indexing`);
-      const row = this.decode(log, block.blockTime);
+      const row = this.decoder.decode(log, block.blockTime);
       if (row) rows.push(row);
     }
     const eventBlocks = new Set(logs.map((l) => l.blockNumber));
@@ -380,107 +377,4 @@ export class EventIndexer {
     if (!block || !block.hash) throw new Error(`block ${n} is not available yet`);
     return { blockNumber: n, blockHash: block.hash, blockTime: block.timestamp };
   }
-
-  private decode(log: ParsedLog, blockTime: number): EventRow | null {
-    const source = this.interfaces.get(log.address.toLowerCase());
-    if (!source) return null;
-    if (source.name === "USDX" && log.topics[0] === TRANSFER_TOPIC && log.topics.length === 3) return decodeTransfer(log, blockTime);
-    let parsed: LogDescription | null = null;
-    try {
-      parsed = source.iface.parseLog({ topics: log.topics, data: log.data });
-    } catch {
-      parsed = null;
-    }
-    if (!parsed) {
-      this.log.warn({ tx: log.transactionHash, topic: log.topics[0] }, "unknown event skipped");
-      return null;
-    }
-    const args: Record<string, string | boolean> = {};
-    parsed.fragment.inputs.forEach((input, i) => {
-      const value = parsed!.args[i];
-      args[input.name || `arg${i}`] = typeof value === "boolean" ? value : String(value);
-    });
-    const lower = (v: unknown) => (typeof v === "string" ? v.toLowerCase() : null);
-    const a = parsed.args as unknown as Record<string, unknown>;
-    let account: string | null = null;
-    switch (parsed.name) {
-      case "BatchPaid":
-        account = lower(a.payer);
-        break;
-      case "RoleGranted":
-      case "RoleRevoked":
-      case "AccountBlocked":
-      case "AccountUnblocked":
-        account = lower(a.account);
-        break;
-    }
-    return {
-      ...position(log, blockTime),
-      contract: source.name,
-      eventName: parsed.name,
-      signature: parsed.signature,
-      args,
-      fromAddress: null,
-      toAddress: null,
-      account,
-    };
-  }
-}
-
-/** Where a log sits: the columns every stored event has. */
-function position(log: ParsedLog, blockTime: number) {
-  return { blockNumber: log.blockNumber, logIndex: log.index, blockHash: log.blockHash, blockTime, transactionHash: log.transactionHash };
-}
-
-// Transfer is nearly every event (a batch payment emits one per recipient): decoded directly,
-// since ethers' general decoder costs about 330 microseconds a log.
-const TRANSFER_TOPIC = eventTopic("Transfer(address,address,uint256)");
-
-function decodeTransfer(log: ParsedLog, blockTime: number): EventRow {
-  const from = getAddress(`0x${log.topics[1].slice(26)}`);
-  const to = getAddress(`0x${log.topics[2].slice(26)}`);
-  return {
-    ...position(log, blockTime),
-    contract: "USDX",
-    eventName: "Transfer",
-    signature: "Transfer(address,address,uint256)",
-    args: { from, to, value: BigInt(log.data).toString() },
-    fromAddress: from.toLowerCase(),
-    toAddress: to.toLowerCase(),
-    account: null,
-  };
-}
-
-/** A log as eth_getLogs answers it: numbers in hex. */
-interface RawLog {
-  address: string;
-  topics: string[];
-  data: string;
-  blockNumber: string;
-  blockHash: string;
-  transactionHash: string;
-  logIndex: string;
-  removed?: boolean;
-}
-
-interface ParsedLog {
-  address: string;
-  topics: string[];
-  data: string;
-  blockNumber: number;
-  blockHash: string;
-  transactionHash: string;
-  index: number;
-}
-
-function parseRawLog(log: RawLog): ParsedLog {
-  return {
-    address: log.address,
-    topics: log.topics,
-    data: log.data,
-    blockNumber: Number(log.blockNumber),
-    blockHash: log.blockHash,
-    transactionHash: log.transactionHash,
-    index: Number(log.logIndex),
-  };
 }

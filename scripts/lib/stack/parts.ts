@@ -1,0 +1,66 @@
+/**
+ * The parts of the local stack, each started one way for `npm start` and for the tests: the Hardhat
+ * node, the Firebase Auth emulator, the contracts deployed and seeded onto the node, and the API
+ * server; each with the check that says it is ready. Where they listen and where their output goes
+ * is the caller's: `npm start` uses fixed ports and log files, the tests free ports and no logs.
+ */
+import type { ChildProcess } from "node:child_process";
+import path from "node:path";
+import { bin, type Output, ROOT, rpc, runProcess, type StartedProcess, startProcess } from "./processes";
+
+/** The Auth emulator's project: a demo- project, which the emulator serves without any credentials. */
+export const FIREBASE_PROJECT = "demo-usdx";
+
+/** `hardhat node` on host:port; `config` goes before the task (--config ...), `flags` after it (--fork ...). */
+export function startHardhatNode(options: { host: string; port: number; flags?: string[]; config?: string[]; env: NodeJS.ProcessEnv; output: Output }): StartedProcess {
+  const { host, port, flags = [], config = [], env, output } = options;
+  return startProcess(bin("hardhat"), [...config, "node", "--hostname", host, "--port", String(port), ...flags], { env, output });
+}
+
+/** Ready: the node answers eth_chainId. */
+export const nodeAnswers = (url: string) => () => rpc(url, "eth_chainId").then(() => true);
+
+/** The Firebase Auth emulator; `configArgs` (`--config <file>`) when its ports are not firebase.json's, `cwd` where it leaves its debug log. */
+export function startAuthEmulator(options: { configArgs: string[]; cwd: string; env: NodeJS.ProcessEnv; output: Output }): StartedProcess {
+  const { configArgs, cwd, env, output } = options;
+  return startProcess(bin("firebase"), ["emulators:start", "--only", "auth", "--project", FIREBASE_PROJECT, ...configArgs], { cwd, env, output });
+}
+
+/** Ready: the emulator at host:port answers. */
+export const emulatorAnswers = (host: string) => () => fetch(`http://${host}/`).then((r) => r.ok);
+
+/**
+ * A Hardhat task run to completion (`npm start` shows its output, the tests keep it for the
+ * error); rejects with `what` when it fails. `onStart` gets the process, to stop it on Ctrl-C.
+ */
+export async function runHardhat(
+  what: string,
+  args: string[],
+  { env, output, onStart }: { env: NodeJS.ProcessEnv; output: "inherit" | "capture"; onStart?: (child: ChildProcess) => void },
+): Promise<void> {
+  const { child, finished } = runProcess(bin("hardhat"), args, { env, output });
+  onStart?.(child);
+  const { code, output: text } = await finished;
+  if (code === 0) return;
+  throw new Error(output === "inherit" ? `${what} failed (exit code ${code}).` : `${what} (hardhat ${args.join(" ")}) failed:\n${text}`);
+}
+
+/**
+ * USDX and BatchPayments deployed to the node `env` points the localhost network at
+ * (LOCAL_RPC_PORT), the manifest written (DEPLOYMENTS_DIR), and the chain seeded.
+ */
+export async function deployAndSeed(options: Parameters<typeof runHardhat>[2]): Promise<void> {
+  await runHardhat("Deploying", ["run", "--network", "localhost", "scripts/deploy.ts"], options);
+  await runHardhat("Seeding", ["run", "--network", "localhost", "scripts/seed.ts"], options);
+}
+
+/**
+ * The API server's own entry point (server/src/index.ts) under ts-node, in a process of its own;
+ * its settings are `env`'s (NETWORK, RPC_URL, SERVER_PORT, ...).
+ */
+export function startApiServer(options: { env: NodeJS.ProcessEnv; output: Output; group?: boolean }): StartedProcess {
+  return startProcess(process.execPath, ["-r", "ts-node/register/transpile-only", path.join(ROOT, "server", "src", "index.ts")], options);
+}
+
+/** Ready: /api/health answers 200 (the database opened, the chain answers, the indexer stored a checkpoint). */
+export const serverHealthy = (url: string) => () => fetch(`${url}/api/health`).then((r) => r.status === 200);

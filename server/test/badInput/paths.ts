@@ -1,0 +1,104 @@
+/** Bad query strings and path parameters, unknown routes, and URLs and headers too large to read. */
+import { EVENTS_MAX_LIMIT, HISTORY_MAX_LIMIT } from "@common/events";
+import { A, BAD_CHECKSUM, casesOf, jobPath, q, TX_HASH, type Case, type Req, type Who, type World } from "./table";
+
+const qw = (method: Req["method"], pathOf: (w: World) => string, label: string, who: Who, status: number, error?: RegExp | string, body?: unknown): Case => ({
+  category: "query/path",
+  name: `${method} ${label}`,
+  request: (w) => ({ method, path: pathOf(w), who, json: body }),
+  status,
+  error,
+});
+
+/** Query strings and path parameters. */
+export const queryAndPathCases = casesOf((add) => {
+  for (const query of [
+    "limit=0",
+    "limit=-1",
+    "limit=1e3",
+    "limit=abc",
+    "limit=1.5",
+    "limit=1&limit=2",
+    `limit=${EVENTS_MAX_LIMIT + 1}`,
+    "limit=1234567",
+    "fromBlock=-1",
+    "fromBlock=1e3",
+    "fromBlock=0x10",
+    "fromBlock=1234567890123456",
+    "fromBlock=5&toBlock=3",
+    "toBlock=abc",
+    "toBlock=",
+    "eventName=Nope",
+    `eventName=${"T".repeat(65)}`,
+    "eventName=Transfer&eventName=Approval",
+    "cursor=abc",
+    "cursor=1-2-3",
+    "cursor=-1-0",
+    `cursor=${"1".repeat(41)}`,
+  ]) {
+    add(q("query/path", "GET", `/api/events?${query}`, "nobody", 400));
+  }
+  for (const query of ["limit=0", `limit=${HISTORY_MAX_LIMIT + 1}`, "limit=x", "cursor=abc", "cursor=9999999999999999-1"]) {
+    add(q("query/path", "GET", `/api/accounts/${A}/history?${query}`, "nobody", 400));
+  }
+  for (const query of ["points=0", "points=5001", "points=abc", "points=1.5", "points=-5"]) add(q("query/path", "GET", `/api/stats/supply?${query}`, "nobody", 400));
+  // The holders' own cases (sort, order, search, paging, addresses) are in holders.test.ts.
+  for (const query of ["sort=rank", "order=up", "search=alice", "offset=-1", "limit=501"]) add(q("query/path", "GET", `/api/holders?${query}`, "alice", 400, /^Invalid request query: /));
+  add(q("query/path", "GET", `/api/rewards/${BAD_CHECKSUM}`, "alice", 400, /wrong checksum/));
+  for (const query of [
+    "limit=0",
+    "limit=101",
+    "limit=abc",
+    "before=yesterday",
+    "before=2020-13-01T00:00:00Z",
+    "before=2021-02-30T00:00:00Z",
+    "before=1700000000",
+    "before=99999-01-01T00:00:00Z",
+  ]) {
+    add(q("query/path", "GET", `/api/batch?${query}`, "alice", 400));
+  }
+  for (const id of ["not-a-uuid", "1", "%00", "..%2F..%2Fconfig", "00000000-0000-0000-0000-00000000000g"]) {
+    add(q("query/path", "GET", `/api/batch/${id}`, "alice", 400, /^Invalid request path: id: /));
+    add({ ...q("query/path", "POST", `/api/batch/${id}/transactions`, "alice", 400), request: () => ({ method: "POST", path: `/api/batch/${id}/transactions`, who: "alice", json: { chunkIndex: 0, txHash: TX_HASH } }) });
+  }
+  add(q("query/path", "GET", "/api/batch/00000000-0000-4000-8000-000000000000", "alice", 404, /^No batch job /));
+  for (const query of ["offset=-1", "offset=abc", "offset=1234567", "limit=0", "limit=10001", "limit=1e3"]) {
+    add(qw("GET", (w) => `${jobPath(w)}?${query}`, `/api/batch/:id?${query}`, "alice", 400, /^Invalid request query: /));
+  }
+  for (const query of ["limit=0", "limit=1001", "offset=-1", "offset=1e3", `search=${"s".repeat(201)}`, "search=a&search=b"]) {
+    add(q("query/path", "GET", `/api/contacts?${query}`, "alice", 400, /^Invalid request query: /));
+  }
+  for (const id of ["abc", "0", "-1", "1.5", "1e3", "99999999999", "2147483648", "%00", "0x10"]) {
+    add({ ...q("query/path", "PATCH", `/api/contacts/${id}`, "alice", 400, /^Invalid request path: id: /), request: () => ({ method: "PATCH", path: `/api/contacts/${id}`, who: "alice", json: { name: "X" } }) });
+    add(q("query/path", "DELETE", `/api/contacts/${id}`, "alice", 400, /^Invalid request path: id: /));
+    add(q("query/path", "DELETE", `/api/bank/accounts/${id}`, "alice", 400, /^Invalid request path: id: /));
+    add(q("query/path", "POST", `/api/bank/wallets/${id}/primary`, "alice", 400, /^Invalid request path: id: /));
+    add(q("query/path", "DELETE", `/api/bank/wallets/${id}`, "alice", 400, /^Invalid request path: id: /));
+    add(q("query/path", "GET", `/api/bank/deposits/${id}`, "alice", 400, /^Invalid request path: id: /));
+  }
+  for (const id of ["2147483647", "1"]) {
+    add(q("query/path", "GET", `/api/bank/deposits/${id}`, "bob", 404, /^Deposit \d+ was not found among your deposits\.$/));
+    add(q("query/path", "DELETE", `/api/contacts/${id}`, "bob", 404, "Contact not found - It may have been deleted"));
+  }
+  for (const query of ["limit=0", "limit=501", "limit=abc", "before=abc", "before=-1", "before=2147483648", "before=999999999999", "before=1e3"]) {
+    add(q("query/path", "GET", `/api/audit?${query}`, "admin", 400, /^Invalid request query: /));
+  }
+  add(q("query/path", "GET", "/api/nope", "nobody", 404, "No such endpoint: GET /api/nope"));
+  add(q("query/path", "GET", "/nope", "nobody", 404, "No such endpoint: GET /nope"));
+  add(q("query/path", "POST", "/api/token", "nobody", 404, "No such endpoint: POST /api/token"));
+  add(q("query/path", "PUT", "/api/contacts/1", "alice", 404));
+  add(q("query/path", "GET", `/api/contacts/${"9".repeat(4000)}`, "alice", 404, /^No such endpoint: GET \/api\/contacts\/9+\.\.\.$/));
+  add(q("query/path", "GET", `/api/accounts/${"0x".padEnd(4000, "f")}/history`, "nobody", 400, /is not a valid address/));
+  add({
+    category: "query/path",
+    name: "GET a 20 KB URL",
+    request: () => ({ method: "GET", path: `/api/events?eventName=${"x".repeat(20_000)}`, who: "nobody" }),
+    status: 431,
+  });
+  add({
+    category: "query/path",
+    name: "GET with a 20 KB header",
+    request: () => ({ method: "GET", path: "/api/token", who: "nobody", headers: { "x-padding": "p".repeat(20_000) } }),
+    status: 431,
+  });
+});
