@@ -32,7 +32,8 @@ import { bigBodyCases, contentTypeCases, malformedJsonCases, wrongTypeCases } fr
 import { queryAndPathCases } from "./badInput/paths";
 import { A, B, C, D, E, ENDPOINTS, describeValue, endpoint, type Category, type Req, type Who, type World } from "./badInput/table";
 import { addressCases, amountCases, unicodeCases } from "./badInput/values";
-import { emailUser, siweMessage, startTestServer, unsignedToken, walletUser } from "./helpers";
+import { emailUser, siweMessage, startTestServer, unsignedToken, walletUser, type LooseJson } from "./helpers";
+import type { ParsedRecipients } from "@common/apiTypes";
 
 /** Every case, in the order the tally lists their categories. */
 const cases = [
@@ -54,7 +55,7 @@ interface Answer {
   status: number;
   contentType: string;
   text: string;
-  body: any;
+  body: LooseJson;
 }
 
 /** What the tables hold that belongs to users: every row, in a stable order. */
@@ -103,7 +104,7 @@ describe("Bad input, everywhere (a table-driven suite)", function () {
     }
     // Bad input too gets a declared answer: a status its endpoint lists, in the declared shape.
     checkAnswer(r.method, r.path, res.status, parsed, res.headers.get("content-type"));
-    return { status: res.status, contentType: res.headers.get("content-type") ?? "", text, body: parsed };
+    return { status: res.status, contentType: res.headers.get("content-type") ?? "", text, body: parsed as LooseJson };
   }
 
   async function call(who: Who, method: string, route: string, json?: unknown) {
@@ -252,7 +253,7 @@ describe("Bad input, everywhere (a table-driven suite)", function () {
           const csvData = [`Name,Address,Amount`, `Bob,"${formula.replace(/"/g, '""')}",5`, `Bob,${B},"${formula.replace(/"/g, '""')}"`, `"${formula.replace(/"/g, '""')}",${C},5`].join("\n");
           const answer = await send({ method: "POST", path: "/api/batch/parse-csv", who: "alice", json: { csvData } });
           expect(answer.status, answer.text).to.equal(200);
-          expect(answer.body.data.invalidEntries.map((e: any) => [e.line, e.reason])).to.deep.equal([
+          expect(answer.body.data.invalidEntries.map((e: ParsedRecipients["invalidEntries"][number]) => [e.line, e.reason])).to.deep.equal([
             [2, "Invalid Ethereum address"],
             [3, "Invalid amount"],
           ]);

@@ -6,6 +6,7 @@ import { bankAccounts, deposits } from "../src/db/schema";
 import type { RunningServer } from "../src/index";
 import { FAST, bankCalls, sleep } from "./bankHelpers";
 import { call, emailUser, revert, signer, snapshot, startTestServer, until } from "./helpers";
+import type { BankAccount } from "@common/apiTypes";
 
 describe("Mock bank (/api/bank)", () => {
   let chainSnapshot: string;
@@ -63,10 +64,10 @@ describe("Mock bank (/api/bank)", () => {
 
       const listed = await as(alice).get("/accounts");
       expect(listed.body.mock).to.equal(true);
-      expect(listed.body.accounts.find((a: any) => a.id === account.id).status).to.equal("pending");
+      expect(listed.body.accounts.find((a: BankAccount) => a.id === account.id).status).to.equal("pending");
       const verified = await until(
         "verified",
-        async () => (await as(alice).get("/accounts")).body.accounts.find((a: any) => a.id === account.id),
+        async () => (await as(alice).get("/accounts")).body.accounts.find((a: BankAccount) => a.id === account.id),
         (a) => a.status === "verified",
       );
       expect(Date.now()).to.be.at.least(Date.parse(account.verifyAt));
@@ -114,13 +115,13 @@ describe("Mock bank (/api/bank)", () => {
       const missing = await as(alice).del("/accounts/999999");
       expect(missing.status).to.equal(404);
       expect(missing.body.error).to.equal("Bank account 999999 was not found among your bank accounts.");
-      expect((await as(bob).get("/accounts")).body.accounts.map((a: any) => a.id)).to.include(theirs.id);
-      expect((await as(alice).get("/accounts")).body.accounts.map((a: any) => a.id)).not.to.include(theirs.id);
+      expect((await as(bob).get("/accounts")).body.accounts.map((a: BankAccount) => a.id)).to.include(theirs.id);
+      expect((await as(alice).get("/accounts")).body.accounts.map((a: BankAccount) => a.id)).not.to.include(theirs.id);
 
       const removed = await as(alice).del(`/accounts/${mine.id}`);
       expect(removed.status).to.equal(200);
       expect(removed.body).to.deep.equal({ success: true, mock: true, id: mine.id });
-      expect((await as(alice).get("/accounts")).body.accounts.map((a: any) => a.id)).not.to.include(mine.id);
+      expect((await as(alice).get("/accounts")).body.accounts.map((a: BankAccount) => a.id)).not.to.include(mine.id);
       expect(await db().select().from(bankAccounts).where(eq(bankAccounts.id, mine.id))).to.have.length(0);
     });
   });

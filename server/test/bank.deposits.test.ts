@@ -11,6 +11,7 @@ import type { RunningServer } from "../src/index";
 import { FAST, address, bankCalls, expectExact, mintsTo, units, usdx } from "./bankHelpers";
 import { emailUser, provider, revert, signer, snapshot, stack, startTestServer, until } from "./helpers";
 import { rpc } from "./stack";
+import type { BankAccount, BankWallet, Deposit } from "@common/apiTypes";
 
 const PAUSED = "USDX is paused: no tokens can be transferred, minted or burned until it is unpaused.";
 
@@ -35,8 +36,8 @@ describe("Mock bank (/api/bank)", () => {
     let dana: { idToken: string; uid: string };
     // A user with a wallet of their own, for the foreign-wallet check.
     let erin: { idToken: string; uid: string };
-    let account: any;
-    let wallet: any;
+    let account: BankAccount;
+    let wallet: BankWallet;
     before(async () => {
       dana = await emailUser();
       erin = await emailUser();
@@ -93,7 +94,7 @@ describe("Mock bank (/api/bank)", () => {
       expect(row.signedTx).to.match(/^0x/);
       expect(row.txHash).to.equal(done.txHash);
 
-      const listed = (await as(dana).get("/wallets")).body.wallets.find((w: any) => w.id === wallet.id);
+      const listed = (await as(dana).get("/wallets")).body.wallets.find((w: BankWallet) => w.id === wallet.id);
       expect(listed).to.include({ balance: "20.3", balanceRaw: amount.toString() });
     });
 
@@ -114,7 +115,7 @@ describe("Mock bank (/api/bank)", () => {
       expect(await usdx().balanceOf(foreignWallet.address)).to.equal(0n);
 
       const list = (await as(dana).get("/deposits")).body.deposits;
-      expect(list.map((d: any) => d.amount)).to.deep.equal(["12.18", "20.30"]);
+      expect(list.map((d: Deposit) => d.amount)).to.deep.equal(["12.18", "20.30"]);
       expect(list[0].bankAccount).to.deep.equal({ id: account.id, name: "Dana's checking", lastFour: "6789" });
     });
 
@@ -191,7 +192,7 @@ describe("Mock bank (/api/bank)", () => {
 
       const removed = await as(dana).del(`/accounts/${acct.id}`);
       expect(removed.status).to.equal(200);
-      expect((await as(dana).get("/accounts")).body.accounts.map((a: any) => a.id)).not.to.include(acct.id);
+      expect((await as(dana).get("/accounts")).body.accounts.map((a: BankAccount) => a.id)).not.to.include(acct.id);
       expect((await depositOf(dana, answer.body.deposit.id)).bankAccount).to.deep.equal({ id: acct.id, name: "Short-lived", lastFour: "6789" });
       const again = await as(dana).post("/deposits", { bankAccountId: acct.id, amount: "1" });
       expect(again.status).to.equal(404);

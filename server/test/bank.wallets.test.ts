@@ -7,6 +7,7 @@ import { bankWallets } from "../src/db/schema";
 import type { RunningServer } from "../src/index";
 import { FAST, address, bankCalls, units, usdx } from "./bankHelpers";
 import { call, emailUser, revert, signer, snapshot, startTestServer, walletUser } from "./helpers";
+import type { BankWallet } from "@common/apiTypes";
 
 describe("Mock bank (/api/bank)", () => {
   let chainSnapshot: string;
@@ -46,7 +47,7 @@ describe("Mock bank (/api/bank)", () => {
       const listed = await as(carol).get("/wallets");
       expect(listed.status).to.equal(200);
       expect(listed.body.mock).to.equal(true);
-      expect(listed.body.wallets.map((w: any) => [w.id, w.isPrimary])).to.deep.equal([
+      expect(listed.body.wallets.map((w: BankWallet) => [w.id, w.isPrimary])).to.deep.equal([
         [first.id, true],
         [second.id, false],
       ]);
@@ -104,7 +105,7 @@ describe("Mock bank (/api/bank)", () => {
       const removed = await as(user).del(`/wallets/${a.id}`);
       expect(removed.status).to.equal(200);
       expect(removed.body).to.deep.equal({ success: true, mock: true, id: a.id });
-      expect((await as(user).get("/wallets")).body.wallets.map((w: any) => w.id)).to.deep.equal([b.id]);
+      expect((await as(user).get("/wallets")).body.wallets.map((w: BankWallet) => w.id)).to.deep.equal([b.id]);
     });
 
     it("keeps exactly one primary when primaries are switched concurrently", async () => {
@@ -131,7 +132,7 @@ describe("Mock bank (/api/bank)", () => {
       expect(missing.status).to.equal(404);
       expect(missing.body.error).to.equal("Wallet 999999 was not found among your wallets.");
       expect((await as(bob).get("/wallets")).body.wallets).to.deep.equal([]);
-      const after = (await as(carol).get("/wallets")).body.wallets.find((w: any) => w.id === theirs.id);
+      const after = (await as(carol).get("/wallets")).body.wallets.find((w: BankWallet) => w.id === theirs.id);
       expect(after).to.include({ isPrimary: true, name: theirs.name });
     });
 
@@ -141,7 +142,7 @@ describe("Mock bank (/api/bank)", () => {
       expect(first.body.wallets).to.have.length(1);
       expect(first.body.wallets[0]).to.include({ address: wallet.address, isPrimary: true, name: "Sign-in wallet", balance: "0" });
       const again = await as({ idToken }).get("/wallets");
-      expect(again.body.wallets.map((w: any) => w.id)).to.deep.equal([first.body.wallets[0].id]);
+      expect(again.body.wallets.map((w: BankWallet) => w.id)).to.deep.equal([first.body.wallets[0].id]);
     });
   });
 });

@@ -9,6 +9,7 @@ import type { USDX } from "@bindings";
 import { readManifest } from "@common/manifestFile";
 import type { RunningServer } from "../src/index";
 import { call, provider, stack, until } from "./helpers";
+import type { BankAccount, BankWallet } from "@common/apiTypes";
 
 // Short timings for most tests; one test runs the spec's defaults (5 s, 3 s, 8 s).
 export const FAST = { BANK_VERIFY_MS: "300", BANK_PROCESSING_MS: "300", BANK_COMPLETE_MS: "800" };
@@ -46,23 +47,23 @@ export function bankCalls(server: () => RunningServer) {
     del: (p: string) => call(server(), "DELETE", `/api/bank${p}`, { token: user.idToken }),
   });
 
-  async function addAccount(user: { idToken: string }, name = "Everyday"): Promise<any> {
+  async function addAccount(user: { idToken: string }, name = "Everyday"): Promise<BankAccount> {
     const answer = await as(user).post("/accounts", { name, type: "checking", accountNumber: "000123456789", routingNumber: "021000021" });
     expect(answer.status, JSON.stringify(answer.body)).to.equal(201);
     return answer.body.account;
   }
 
-  async function verifiedAccount(user: { idToken: string }, name?: string): Promise<any> {
+  async function verifiedAccount(user: { idToken: string }, name?: string): Promise<BankAccount> {
     const account = await addAccount(user, name);
     await until(
       "account verified",
-      async () => (await as(user).get("/accounts")).body.accounts.find((a: any) => a.id === account.id),
+      async () => (await as(user).get("/accounts")).body.accounts.find((a: BankAccount) => a.id === account.id),
       (a) => a.status === "verified",
     );
     return account;
   }
 
-  async function addWallet(user: { idToken: string }, name: string, addr: string): Promise<any> {
+  async function addWallet(user: { idToken: string }, name: string, addr: string): Promise<BankWallet> {
     const answer = await as(user).post("/wallets", { name, address: addr });
     expect(answer.status, JSON.stringify(answer.body)).to.equal(201);
     return answer.body.wallet;

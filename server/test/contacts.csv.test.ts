@@ -3,6 +3,7 @@ import { expect } from "chai";
 import type { RunningServer } from "../src/index";
 import { A, B, C, D, INVALID, MISSING, badChecksum, contactCalls, lower, upper } from "./contactsHelpers";
 import { call, emailUser, startTestServer } from "./helpers";
+import type { Contact } from "@common/apiTypes";
 
 describe("/api/contacts", () => {
   let server: RunningServer;
@@ -38,7 +39,7 @@ describe("/api/contacts", () => {
       expect(answer.status).to.equal(200);
       expect(answer.body.success).to.equal(true);
       expect(answer.body.imported).to.equal(2);
-      expect(answer.body.contacts.map((c: any) => [c.name, c.address, c.notes])).to.deep.equal([
+      expect(answer.body.contacts.map((c: Contact) => [c.name, c.address, c.notes])).to.deep.equal([
         ["Smith, John", A, "rent, monthly"],
         ['Frank "F"', C, null],
       ]);
@@ -59,8 +60,8 @@ describe("/api/contacts", () => {
         ["Smith, John", A, "rent, monthly"],
         ['Frank "F"', C, null],
       ]);
-      const ids = answer.body.contacts.map((c: any) => c.id);
-      expect((await list(user.idToken)).body.contacts.filter((c: any) => ids.includes(c.id))).to.deep.include.members(answer.body.contacts);
+      const ids = answer.body.contacts.map((c: Contact) => c.id);
+      expect((await list(user.idToken)).body.contacts.filter((c: Contact) => ids.includes(c.id))).to.deep.include.members(answer.body.contacts);
     });
 
     it("answers 200 with nothing imported for a file of bad rows only, and stores nothing", async () => {

@@ -3,6 +3,7 @@ import { expect } from "chai";
 import type { RunningServer } from "../src/index";
 import { A, B, C, D, INVALID, MISSING, NOT_FOUND, badChecksum, contactCalls, lower, upper } from "./contactsHelpers";
 import { call, emailUser, startTestServer, unsignedToken } from "./helpers";
+import type { Contact } from "@common/apiTypes";
 
 describe("/api/contacts", () => {
   let server: RunningServer;
@@ -45,9 +46,9 @@ describe("/api/contacts", () => {
       const user = await emailUser();
       for (const [name, address] of [["First", A], ["Second", B], ["Third", C]]) await add(user.idToken, { name, address });
       const all = await list(user.idToken);
-      expect(all.body.contacts.map((c: any) => c.name)).to.deep.equal(["Third", "Second", "First"]);
+      expect(all.body.contacts.map((c: Contact) => c.name)).to.deep.equal(["Third", "Second", "First"]);
       const page = await list(user.idToken, "?limit=1&offset=1");
-      expect(page.body.contacts.map((c: any) => c.name)).to.deep.equal(["Second"]);
+      expect(page.body.contacts.map((c: Contact) => c.name)).to.deep.equal(["Second"]);
       expect(page.body.total).to.equal(3);
     });
 
@@ -61,7 +62,7 @@ describe("/api/contacts", () => {
         const answer = await list(user.idToken, `?search=${encodeURIComponent(search)}`);
         expect(answer.status).to.equal(200);
         expect(answer.body.total).to.equal(answer.body.contacts.length);
-        return answer.body.contacts.map((c: any) => c.name).sort();
+        return answer.body.contacts.map((c: Contact) => c.name).sort();
       };
       expect(await names("aLiCe")).to.deep.equal(["Alice Landlord"]);
       expect(await names("RENT")).to.deep.equal(["Alice Landlord"]);
@@ -250,7 +251,7 @@ describe("/api/contacts", () => {
 
       const listed = await list(intruder.idToken, "?search=Secret");
       expect(listed.body).to.deep.equal({ success: true, contacts: [], total: 0 });
-      expect((await list(intruder.idToken)).body.contacts.map((c: any) => c.name)).to.deep.equal(["Own"]);
+      expect((await list(intruder.idToken)).body.contacts.map((c: Contact) => c.name)).to.deep.equal(["Own"]);
 
       const patch = await call(server, "PATCH", `/api/contacts/${secret.id}`, { token: intruder.idToken, body: { name: "Mine now" } });
       expect(patch.status).to.equal(404);

@@ -10,6 +10,7 @@ import { bankAccounts, bankWallets, batchChunks, batchJobs, contacts, deposits }
 import type { RunningServer } from "../src/index";
 import { call, emailUser, randomAddress, startTestServer } from "./helpers";
 import { expectRefusal } from "./securityHelpers";
+import type { BankAccount, BankWallet } from "@common/apiTypes";
 
 describe("Security review", () => {
   describe("one user can never read or change another's data", () => {
@@ -75,7 +76,7 @@ describe("Security review", () => {
       const MISSING_SERIAL = 2_147_483_647;
       const MISSING_JOB = "00000000-0000-4000-8000-000000000000";
       const tx = { chunkIndex: 0, txHash: `0x${"ab".repeat(32)}` };
-      const cases: { route: string; method: string; path: (id: any) => string; owned: number | string; missing: number | string; body?: (id: any) => unknown }[] = [
+      const cases: { route: string; method: string; path: (id: number | string) => string; owned: number | string; missing: number | string; body?: (id: number | string) => unknown }[] = [
         { route: "edit a contact", method: "PATCH", path: (id) => `/api/contacts/${id}`, owned: mine.contact!, missing: MISSING_SERIAL, body: () => ({ name: "Mine now" }) },
         { route: "delete a contact", method: "DELETE", path: (id) => `/api/contacts/${id}`, owned: mine.contact!, missing: MISSING_SERIAL },
         { route: "remove a bank account", method: "DELETE", path: (id) => `/api/bank/accounts/${id}`, owned: mine.account!, missing: MISSING_SERIAL },
@@ -121,8 +122,8 @@ describe("Security review", () => {
       const get = (path: string) => call(server, "GET", path, { token: intruder.idToken });
       expect((await get("/api/contacts")).body.contacts).to.deep.equal([]);
       expect((await get("/api/contacts/export")).body).to.match(/^Name,Address,Notes(\r\n)?$/);
-      expect((await get("/api/bank/accounts")).body.accounts.map((a: any) => a.id)).to.deep.equal([intruderAccount]);
-      expect((await get("/api/bank/wallets")).body.wallets.map((w: any) => w.id)).not.to.include(mine.wallet);
+      expect((await get("/api/bank/accounts")).body.accounts.map((a: BankAccount) => a.id)).to.deep.equal([intruderAccount]);
+      expect((await get("/api/bank/wallets")).body.wallets.map((w: BankWallet) => w.id)).not.to.include(mine.wallet);
       expect((await get("/api/bank/deposits")).body.deposits).to.deep.equal([]);
       expect((await get("/api/batch")).body.jobs).to.deep.equal([]);
       expect((await get("/api/batch/status")).body).to.deep.equal({ success: true, data: null });

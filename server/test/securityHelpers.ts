@@ -1,8 +1,9 @@
 /** What the security review's test files (security.*.test.ts) share. */
 import { expect } from "chai";
+import type { LooseJson } from "./helpers";
 
 /** Every refusal is the API's JSON error, never a page or an empty body, and hands out nothing. */
-export function expectRefusal(answer: { status: number; body: any; headers: Headers }, status: number, error?: RegExp | string): void {
+export function expectRefusal(answer: { status: number; body: LooseJson; headers: Headers }, status: number, error?: RegExp | string): void {
   expect(answer.status, JSON.stringify(answer.body)).to.equal(status);
   expect(answer.headers.get("content-type")).to.match(/^application\/json/);
   expect(answer.body.success).to.equal(false);

@@ -60,7 +60,7 @@ export async function startServerProcess(dataDir: string, env: Record<string, st
       await waitFor("the server process", serverHealthy(url), 30_000, { child, intervalMs: 100 });
     } catch (error) {
       child.kill("SIGKILL");
-      throw new Error(`${(error as Error).message}:\n${output()}`);
+      throw new Error(`${(error as Error).message}:\n${output()}`, { cause: error });
     }
   }
   return {

@@ -4,9 +4,10 @@
  */
 import { createHmac } from "node:crypto";
 import { expect } from "chai";
-import { unsignedToken } from "../helpers";
+import { unsignedToken, type LooseJson } from "../helpers";
 import { FIREBASE_PROJECT } from "../stack";
 import { B, casesOf, jobPath, protectedEndpoints, q, TX_HASH, type Req, type Who, type World } from "./table";
+import type { BankAccount, BankWallet, Contact, Deposit, JobSummary } from "@common/apiTypes";
 
 const seconds = () => Math.floor(Date.now() / 1000);
 /** A Firebase ID token's claims for `uid` in the test project, valid for an hour; `over` changes some. */
@@ -104,14 +105,14 @@ export const otherUserCases = casesOf((add) => {
   }
   add({ ...q("other user", "GET", "/api/audit", "alice", 403, "Admin only: sign in with a wallet listed in ADMIN_WALLETS."), name: "alice (not an admin) GET /api/audit" });
   // Listings answer 200 with the caller's own rows only: nothing of Alice's.
-  const listings: [string, string, (body: any, w: World) => void][] = [
-    ["/api/contacts", "contacts", (body, w) => expect(body.contacts.map((c: any) => c.id)).to.not.include(w.contactId)],
+  const listings: [string, string, (body: LooseJson, w: World) => void][] = [
+    ["/api/contacts", "contacts", (body, w) => expect(body.contacts.map((c: Contact) => c.id)).to.not.include(w.contactId)],
     ["/api/contacts?search=landlord", "contacts found by Alice's note", (body) => expect(body).to.deep.include({ contacts: [], total: 0 })],
-    ["/api/batch", "batch jobs", (body, w) => expect(body.jobs.map((j: any) => j.jobId)).to.not.include(w.jobId)],
+    ["/api/batch", "batch jobs", (body, w) => expect(body.jobs.map((j: JobSummary) => j.jobId)).to.not.include(w.jobId)],
     ["/api/batch/status", "the latest batch job", (body) => expect(body.data).to.equal(null)],
-    ["/api/bank/accounts", "bank accounts", (body, w) => expect(body.accounts.map((a: any) => a.id)).to.not.include(w.accountId)],
-    ["/api/bank/wallets", "wallets", (body, w) => expect(body.wallets.map((a: any) => a.id)).to.not.include.members([w.walletId, w.spareWalletId])],
-    ["/api/bank/deposits", "deposits", (body, w) => expect(body.deposits.map((d: any) => d.id)).to.not.include(w.depositId)],
+    ["/api/bank/accounts", "bank accounts", (body, w) => expect(body.accounts.map((a: BankAccount) => a.id)).to.not.include(w.accountId)],
+    ["/api/bank/wallets", "wallets", (body, w) => expect(body.wallets.map((a: BankWallet) => a.id)).to.not.include.members([w.walletId, w.spareWalletId])],
+    ["/api/bank/deposits", "deposits", (body, w) => expect(body.deposits.map((d: Deposit) => d.id)).to.not.include(w.depositId)],
   ];
   for (const [route, what, check] of listings) {
     add({ category: "other user", name: `bob GET ${route}: no ${what} of Alice's`, request: () => ({ method: "GET", path: route, who: "bob" }), accepted: check });

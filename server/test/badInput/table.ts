@@ -3,6 +3,7 @@
  * which every case must leave alone), every endpoint of the API with a body that would succeed, the
  * shape of a case, and the builders the case files (bodies, values, paths, access) share.
  */
+import type { LooseJson } from "../helpers";
 // ---------------------------------------------------------------- values
 
 // EIP-55's own examples (checksummed).
@@ -203,7 +204,7 @@ export interface Case {
   status?: number;
   error?: string | RegExp;
   /** A 200 whose body the case checks (a CSV row refused in the parser's report, a listing without Alice's rows). */
-  accepted?(body: any, w: World): void;
+  accepted?(body: LooseJson, w: World): void;
 }
 
 /** The cases `build` adds, in the order it adds them: each case file builds its lists with it. */
@@ -216,9 +217,11 @@ export function casesOf(build: (add: (c: Case) => void) => void): Case[] {
 /** A copy of `base` with the value at `at` replaced (or removed when `value` is REMOVE). */
 export const REMOVE = Symbol("remove");
 function replaced(base: Record<string, unknown>, at: (string | number)[], value: unknown): unknown {
-  const copy = structuredClone(base) as any;
-  let node = copy;
-  for (const key of at.slice(0, -1)) node = node[key];
+  const copy = structuredClone(base);
+  // A path into nested objects and arrays: each step is an index of the one before.
+  type Node = Record<string | number, unknown>;
+  let node = copy as Node;
+  for (const key of at.slice(0, -1)) node = node[key] as Node;
   const last = at[at.length - 1];
   if (value === REMOVE) delete node[last];
   else node[last] = value;

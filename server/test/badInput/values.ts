@@ -4,6 +4,7 @@
  */
 import { expect } from "chai";
 import { A, B, BAD_CHECKSUM, C, casesOf, deposit, describeValue, endpoint, execute, fieldCase, multiplier, parseCsv, rawJsonCase, TX_HASH, type Case, type Category, type Endpoint, type World } from "./table";
+import type { LooseJson } from "../helpers";
 
 const MAX_UINT256 = 2n ** 256n - 1n;
 
@@ -152,7 +153,7 @@ export const addressCases = casesOf((add) => {
       name: `GET /api/accounts/:address/history: ${what}`,
       request: () => ({ method: "GET", path: `/api/accounts/${encodeURIComponent(address)}/history`, who: "nobody" }),
       // A wrong checksum is still 0x and 40 hex: a read may take it (the index is in lower case).
-      ...(address === BAD_CHECKSUM ? { accepted: (body: any) => expect(body).to.deep.equal({ items: [], nextCursor: null }) } : { status: 400 }),
+      ...(address === BAD_CHECKSUM ? { accepted: (body: LooseJson) => expect(body).to.deep.equal({ items: [], nextCursor: null }) } : { status: 400 }),
     });
   }
   add(fieldCase("address", endpoint("POST", "/api/bank/wallets"), ["address"], "the zero address", `0x${"0".repeat(40)}`, { status: 400, error: "Invalid Address: the zero address cannot hold tokens." }));
