@@ -93,6 +93,18 @@ export async function apiText(path: string): Promise<{ text: string; headers: He
   return { text: await res.text(), headers: res.headers };
 }
 
+/** The file name the server gives in Content-Disposition (it owns an export's name). */
+export function attachmentName(header: string | null): string | null {
+  const match = header?.match(/filename\*?=(?:UTF-8'')?"?([^";]+)"?/i);
+  return match ? decodeURIComponent(match[1]) : null;
+}
+
+/** A file the API answers (a CSV export): its text, and the name the server gave it, else `fallbackName`. */
+export async function apiFile(path: string, fallbackName: string): Promise<{ text: string; fileName: string }> {
+  const { text, headers } = await apiText(path);
+  return { text, fileName: attachmentName(headers.get("content-disposition")) ?? fallbackName };
+}
+
 async function send(path: string, options: { method?: string; body?: unknown }): Promise<Response> {
   const headers: Record<string, string> = {};
   const token = await getToken();

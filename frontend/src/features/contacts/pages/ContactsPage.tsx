@@ -11,12 +11,10 @@ import { ContactsTable } from "../components/ContactsTable";
 import { DeleteContactDialog } from "../components/DeleteContactDialog";
 import { ExportButton } from "../components/ExportButton";
 import { ImportButton } from "../components/ImportButton";
-import { useDebouncedValue } from "../hooks/useDebouncedValue";
+import { SEARCH_DEBOUNCE_MS, useDebouncedValue } from "@/lib/useDebouncedValue";
 
 const LOAD_FAILED = "Failed to load contacts";
 
-/** Typing pauses this long before the server is asked. */
-export const SEARCH_DEBOUNCE_MS = 250;
 
 /** The add/edit dialog: closed, adding, or editing one contact. */
 type Editing = { contact: Contact | null } | null;

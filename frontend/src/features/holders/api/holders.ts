@@ -1,6 +1,6 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { HOLDERS_DEFAULT_LIMIT } from "@common/holders";
-import { apiText, call, endpointUrl } from "@/lib/api";
+import { apiFile, call, endpointUrl } from "@/lib/api";
 import type { Holder, HolderPage, HolderSort, SortOrder } from "@common/apiTypes";
 
 export type { Holder, HolderPage, HolderSort, SortOrder };
@@ -39,14 +39,7 @@ export function useHolders(view: HolderView, enabled = true) {
   });
 }
 
-/** The file name the server gives in Content-Disposition (it owns the export's name). */
-function attachmentName(header: string | null): string | null {
-  const match = header?.match(/filename\*?=(?:UTF-8'')?"?([^";]+)"?/i);
-  return match ? decodeURIComponent(match[1]) : null;
-}
-
 /** GET /api/holders/export: every holder the search matches, in the table's order, as the server's CSV. */
-export async function fetchHoldersCsv(view: Pick<HolderView, "sort" | "order" | "search">): Promise<{ text: string; fileName: string }> {
-  const { text, headers } = await apiText(endpointUrl("GET /api/holders/export", { query: { sort: view.sort, order: view.order, search: view.search || undefined } }));
-  return { text, fileName: attachmentName(headers.get("content-disposition")) ?? "usdx_holders.csv" };
+export function fetchHoldersCsv(view: Pick<HolderView, "sort" | "order" | "search">): Promise<{ text: string; fileName: string }> {
+  return apiFile(endpointUrl("GET /api/holders/export", { query: { sort: view.sort, order: view.order, search: view.search || undefined } }), "usdx_holders.csv");
 }

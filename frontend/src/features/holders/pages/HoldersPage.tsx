@@ -10,10 +10,8 @@ import { HOLDERS_PAGE_SIZE, isAddressSearch, useHolders, type HolderSort, type S
 import { ExportButton } from "../components/ExportButton";
 import { HoldersTable } from "../components/HoldersTable";
 import { shownBalance } from "../format";
-import { useSettled } from "../hooks/useSettled";
+import { SEARCH_DEBOUNCE_MS, useDebouncedValue } from "@/lib/useDebouncedValue";
 
-/** Typing pauses this long before the server is asked. */
-export const SEARCH_DEBOUNCE_MS = 250;
 
 const count = (n: number) => n.toLocaleString("en-US");
 
@@ -22,7 +20,7 @@ export default function HoldersPage() {
   const [sorting, setSorting] = useState<{ sort: HolderSort; order: SortOrder }>({ sort: "balance", order: "desc" });
   const [text, setText] = useState("");
   const [pageStart, setPageStart] = useState<{ offset: number; for: string }>({ offset: 0, for: "" });
-  const search = useSettled(text.trim(), SEARCH_DEBOUNCE_MS);
+  const search = useDebouncedValue(text.trim(), SEARCH_DEBOUNCE_MS);
   const validSearch = isAddressSearch(search);
   // A new order or search starts again at the first page.
   const viewKey = `${sorting.sort}:${sorting.order}:${search}`;
