@@ -20,6 +20,7 @@ import { emailUser } from "../server/test/helpers";
 import { rpc, startStack, Stack } from "../server/test/stack";
 import { formatTable } from "../scripts/lib/report";
 import { ProviderCatchUp, indexFingerprint, reportProviderCatchUp, selectedProfiles } from "./catchUp";
+import { time } from "./lib/timing";
 
 // BENCH_EVENTS sets a smaller run for a quick look; the figures to quote are at 100,000.
 const TARGET_EVENTS = Number(process.env.BENCH_EVENTS || 100_000);
@@ -38,35 +39,6 @@ const randomAddress = () => getAddress(hexlify(randomBytes(20)));
 
 function phase(label: string, since: number): void {
   console.log(`  ${label}: ${((Date.now() - since) / 1000).toFixed(1)} s`);
-}
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-}
-
-async function time(runs: number, fn: () => Promise<unknown>): Promise<{ p50: number; p95: number }> {
-  const samples: number[] = [];
-  await fn(); // warm up
-  for (let i = 0; i < runs; i++) {
-    const t = process.hrtime.bigint();
-    await fn();
-    samples.push(Number(process.hrtime.bigint() - t) / 1e6);
-  }
-  samples.sort((a, b) => a - b);
-  return { p50: percentile(samples, 50), p95: percentile(samples, 95) };
-}
-
-/** Like time(), with an untimed `setup` before each sample. */
-async function timeEach(runs: number, setup: () => Promise<unknown>, fn: () => Promise<unknown>): Promise<{ p50: number; p95: number }> {
-  const samples: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    await setup();
-    const t = process.hrtime.bigint();
-    await fn();
-    samples.push(Number(process.hrtime.bigint() - t) / 1e6);
-  }
-  samples.sort((a, b) => a - b);
-  return { p50: percentile(samples, 50), p95: percentile(samples, 95) };
 }
 
 async function main() {
@@ -273,14 +245,10 @@ async function benchSupply(server: RunningServer, stack: Stack, events: number):
   const replayed = await fresh.supplyHistory(200);
   const coldMs = Number(process.hrtime.bigint() - t) / 1e6;
   const steady = await time(API_RUNS, get);
-  const grown = await timeEach(
-    SUPPLY_GROWN_RUNS,
-    async () => {
-      await rpc(stack.rpcUrl, "evm_mine");
-      await server.services.indexer.syncOnce();
-    },
-    get,
-  );
+  const grown = await time(SUPPLY_GROWN_RUNS, get, async () => {
+    await rpc(stack.rpcUrl, "evm_mine");
+    await server.services.indexer.syncOnce();
+  });
   const points = (await get()).points.length;
   if (points !== replayed.length) throw new Error(`the supply chart has ${points} points, a fresh replay ${replayed.length}`);
   console.log(`\nSupply chart (GET ${path}) with ${events} indexed events (ms; ${points} points)\n`);

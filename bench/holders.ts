@@ -16,6 +16,7 @@ import { createLogger } from "../server/src/logger";
 import { emailUser } from "../server/test/helpers";
 import { startStack, type Stack } from "../server/test/stack";
 import { formatTable } from "../scripts/lib/report";
+import { time } from "./lib/timing";
 
 const HOLDERS = Number(process.env.BENCH_HOLDERS || 100_000);
 const RECIPIENTS_PER_TX = 500;
@@ -24,23 +25,6 @@ const GROWN_RUNS = 10;
 const EXPORT_RUNS = 3;
 
 const randomAddress = () => getAddress(hexlify(randomBytes(20)));
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-}
-
-async function time(runs: number, fn: () => Promise<unknown>, setup?: () => Promise<unknown>): Promise<{ p50: number; p95: number }> {
-  const samples: number[] = [];
-  if (!setup) await fn(); // warm up
-  for (let i = 0; i < runs; i++) {
-    if (setup) await setup();
-    const t = process.hrtime.bigint();
-    await fn();
-    samples.push(Number(process.hrtime.bigint() - t) / 1e6);
-  }
-  samples.sort((a, b) => a - b);
-  return { p50: percentile(samples, 50), p95: percentile(samples, 95) };
-}
 
 async function main() {
   console.log("Starting a Hardhat node (deployed and seeded) and the Auth emulator...");
