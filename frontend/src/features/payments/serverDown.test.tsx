@@ -59,7 +59,7 @@ describe("Payments: the status poll while the API server is unavailable (issue 7
     expect(alert).toHaveTextContent(UNAVAILABLE);
     // The failure is the server's, not the batch's: the screen still waits for the payment.
     expect(usePayments.getState().phase).toBe("transferring");
-    expect(screen.getByText("Processing batch transfer", { selector: "h3" })).toBeInTheDocument();
+    expect(screen.getByText("Processing batch transfer", { selector: "h2" })).toBeInTheDocument();
 
     await tick(STATUS_POLL_MS);
     expect(api.of("GET", detailUrl).length).toBeGreaterThanOrEqual(2);
@@ -69,7 +69,7 @@ describe("Payments: the status poll while the API server is unavailable (issue 7
     down = false;
     await tick(STATUS_POLL_MS);
     expect(usePayments.getState().phase).toBe("completed");
-    expect(screen.getByText("Batch transfer completed", { selector: "h3" })).toBeInTheDocument();
+    expect(screen.getByText("Batch transfer completed", { selector: "h2" })).toBeInTheDocument();
     expect(screen.queryByText(/Cannot get the batch status/)).not.toBeInTheDocument();
   });
 

@@ -127,7 +127,7 @@ describe("Payments: starting a batch (PRODUCT.md section 5)", () => {
     connect();
     const { user } = renderPage(<PaymentsPage />);
     await user.click(await loadRecipients(user));
-    await screen.findByText("Batch transfer completed", { selector: "h3" });
+    await screen.findByText("Batch transfer completed", { selector: "h2" });
     expect((api.of<BodyOf<"POST /api/batch/execute">>("POST", "/api/batch/execute")[0].body.recipients as { amount: string }[]).map((r) => r.amount)).toEqual(["5", "2.5"]);
   });
 
@@ -173,7 +173,7 @@ describe("Payments: execute, one permit, one transaction per chunk", () => {
     const { user } = renderPage(<PaymentsPage />);
     await user.click(await loadRecipients(user));
 
-    await screen.findByText("Batch transfer completed", { selector: "h3" });
+    await screen.findByText("Batch transfer completed", { selector: "h2" });
     // The execute call: every valid row with its own amount, and the paying wallet.
     expect(api.of("POST", "/api/batch/execute")[0].body).toEqual({
       recipients: [1, 2, 3, 4, 5].map((n) => ({ name: `R${n}`, address: recipient(n), amount: "1" })),
@@ -251,7 +251,7 @@ describe("Payments: execute, one permit, one transaction per chunk", () => {
     expect(within(items[2]).getByText("Waiting")).toBeInTheDocument();
 
     await act(async () => finishSecond({ ok: true, hash: HASH_2, error: null }));
-    expect(await screen.findByText("Batch transfer completed", { selector: "h3" })).toBeInTheDocument();
+    expect(await screen.findByText("Batch transfer completed", { selector: "h2" })).toBeInTheDocument();
   });
 
   it("adds the recipients to the contacts when asked", async () => {
@@ -275,7 +275,7 @@ describe("Payments: execute, one permit, one transaction per chunk", () => {
     connect();
     const { user } = renderPage(<PaymentsPage />);
     await user.click(await loadRecipients(user));
-    await screen.findByText("Batch transfer completed", { selector: "h3" });
+    await screen.findByText("Batch transfer completed", { selector: "h2" });
     expect(api.of("POST", "/api/contacts/import")).toHaveLength(0);
   });
 });
@@ -323,7 +323,7 @@ describe("Payments: a chunk that fails, and Try Again", () => {
     runnerPays([HASH_2, HASH_3]);
     await user.click(screen.getByRole("button", { name: "Try Again" }));
 
-    expect(await screen.findByText("Batch transfer completed", { selector: "h3" })).toBeInTheDocument();
+    expect(await screen.findByText("Batch transfer completed", { selector: "h2" })).toBeInTheDocument();
     expect(api.of("POST", "/api/batch/execute")).toHaveLength(1);
     expect(signBatchPermit).toHaveBeenCalledOnce();
     expect(signBatchPermit.mock.calls[0][3]).toBe(usdx(3));
@@ -389,7 +389,7 @@ describe("Payments: the status poll (PRODUCT.md section 4)", () => {
     renderPage(<PaymentsPage />);
     await tick(0);
     expect(api.of("GET", detailUrl)).toHaveLength(1);
-    expect(screen.getByText("Processing batch transfer", { selector: "h3" })).toBeInTheDocument();
+    expect(screen.getByText("Processing batch transfer", { selector: "h2" })).toBeInTheDocument();
 
     await tick(2980);
     expect(api.of("GET", detailUrl)).toHaveLength(1);
@@ -399,7 +399,7 @@ describe("Payments: the status poll (PRODUCT.md section 4)", () => {
 
     await tick(3000);
     expect(usePayments.getState()).toMatchObject({ phase: "completed", txHash: HASH_2 });
-    expect(screen.getByText("Batch transfer completed", { selector: "h3" })).toBeInTheDocument();
+    expect(screen.getByText("Batch transfer completed", { selector: "h2" })).toBeInTheDocument();
     expect(lastToast()).toMatchObject({ title: "Batch transfer completed", description: "sent 2.00 USDX to 2 recipients" });
 
     await tick(9000);

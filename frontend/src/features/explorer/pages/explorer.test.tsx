@@ -153,7 +153,8 @@ describe("Transaction view (/tx/:hash)", () => {
     });
     mocks.provider = fakeProvider({ getTransactionReceipt: vi.fn(async () => transferReceipt(0)), call });
     renderAt(`/tx/${HASH}`);
-    expect(await screen.findByText("Reverted", { selector: "h5" })).toBeInTheDocument();
+    // The alert's title (no longer a heading: an alert sits at any depth of the page's outline).
+    expect(within(await screen.findByRole("alert")).getByText("Reverted")).toBeInTheDocument();
     expect(screen.getByText("USDX is paused: no tokens can be transferred, minted or burned until it is unpaused.")).toBeInTheDocument();
     expect(call).toHaveBeenCalledWith(expect.objectContaining({ to: config.contracts.proxy, from: SENDER, blockTag: 7 }));
   });
