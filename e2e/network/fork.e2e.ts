@@ -213,6 +213,8 @@ describe("npm start -- --fork: the stack on a fork of a stand-in Sepolia (browse
     // The balance card shows what alice holds on the fork.
     await page.getByTestId("balance").filter({ hasText: "10,000.00 USDX" }).waitFor();
     // A settled screen for the shot: the chart drawn from the fork's index, the connect toast gone (5 s).
+    // The chart loads as its card comes into view (it is not part of the Dashboard's first download).
+    await page.getByRole("heading", { name: "Supply & Reward Multiplier" }).scrollIntoViewIfNeeded();
     await page.getByRole("img", { name: /^Chart of total supply/ }).waitFor({ timeout: 20_000 });
     // The toast itself (role 'status' is Radix's announcement of it, which goes sooner).
     await page.getByRole("listitem").filter({ hasText: "Wallet Connected" }).waitFor({ state: "hidden", timeout: 10_000 });
