@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useRef, useState } from "react";
+import { lazy, Suspense, useEffect, useState } from "react";
 import { LineChart } from "lucide-react";
 import { Spinner } from "@/components/ui/spinner";
 import { useSupplyHistory } from "../api/queries";
@@ -12,16 +12,17 @@ const SupplyChart = lazy(() => import("./SupplyChart"));
  * and run while the figures above are still loading. Without IntersectionObserver: at once.
  */
 function useNearViewport<T extends Element>() {
-  const ref = useRef<T>(null);
+  // A callback ref held in state: the area mounts only once the figures have arrived, after the
+  // first render, and the observer must start then (a plain ref would leave it never started).
+  const [element, setElement] = useState<T | null>(null);
   const [near, setNear] = useState(() => typeof IntersectionObserver === "undefined");
   useEffect(() => {
-    const element = ref.current;
     if (near || !element) return;
     const observer = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && setNear(true), { rootMargin: "100% 0px" });
     observer.observe(element);
     return () => observer.disconnect();
-  }, [near]);
-  return [ref, near] as const;
+  }, [near, element]);
+  return [setElement, near] as const;
 }
 
 const chartPlaceholder = (
