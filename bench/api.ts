@@ -20,6 +20,7 @@ import { emailUser } from "../server/test/helpers";
 import { rpc, startStack, Stack } from "../server/test/stack";
 import { formatTable } from "../scripts/lib/report";
 import { ProviderCatchUp, indexFingerprint, reportProviderCatchUp, selectedProfiles } from "./catchUp";
+import { benchServerEnv } from "./lib/serverEnv";
 import { time } from "./lib/timing";
 
 // BENCH_EVENTS sets a smaller run for a quick look; the figures to quote are at 100,000.
@@ -76,17 +77,7 @@ async function main() {
     console.log(`  written in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 
     // ------------------------------------------------------------ indexer catch-up, dense blocks
-    const env = {
-      NETWORK: "localhost",
-      RPC_URL: stack.rpcUrl,
-      DEPLOYMENTS_DIR: stack.deploymentsDir,
-      PGLITE_DIR: "memory://",
-      FIREBASE_AUTH_EMULATOR_HOST: stack.emulatorHost,
-      SERVER_PORT: "0",
-      INDEXER_POLL_MS: "60000",
-      RATE_LIMIT_CSV_PER_MINUTE: "100000",
-      LOG_LEVEL: "silent",
-    };
+    const env = benchServerEnv(stack);
     const config = loadConfig(env);
     const providers = profiles.map((profile) => new ProviderCatchUp(profile, env, stack.rpcUrl));
     const server = await startServer(config, createLogger("silent"));

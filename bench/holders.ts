@@ -16,6 +16,7 @@ import { createLogger } from "../server/src/logger";
 import { emailUser } from "../server/test/helpers";
 import { startStack, type Stack } from "../server/test/stack";
 import { formatTable } from "../scripts/lib/report";
+import { benchServerEnv } from "./lib/serverEnv";
 import { time } from "./lib/timing";
 
 const HOLDERS = Number(process.env.BENCH_HOLDERS || 100_000);
@@ -53,17 +54,7 @@ async function main() {
     await sent[sent.length - 1].wait();
     console.log(`  paid in ${((Date.now() - t) / 1000).toFixed(1)} s`);
 
-    const config = loadConfig({
-      NETWORK: "localhost",
-      RPC_URL: stack.rpcUrl,
-      DEPLOYMENTS_DIR: stack.deploymentsDir,
-      PGLITE_DIR: "memory://",
-      FIREBASE_AUTH_EMULATOR_HOST: stack.emulatorHost,
-      SERVER_PORT: "0",
-      INDEXER_POLL_MS: "60000",
-      RATE_LIMIT_CSV_PER_MINUTE: "100000",
-      LOG_LEVEL: "silent",
-    });
+    const config = loadConfig(benchServerEnv(stack));
     const server = await startServer(config, createLogger("silent"));
     try {
       t = Date.now();
