@@ -136,7 +136,7 @@ describe("Routes (browser)", () => {
     const { tab, tabErrors } = await openFooterLink(page, context, "CI/CD Monitoring", "/monitoring");
     await tab.getByRole("heading", { name: "CI/CD Monitoring", exact: true }).waitFor();
     const parts = tab.getByRole("list", { name: "Health of each part" });
-    for (const name of ["Chain (RPC node)", "Database", "Sign-in (Firebase Auth)", "Indexer", "Batch watcher", "Mock bank"]) {
+    for (const name of ["Chain (RPC node)", "Database", "Sign-in (Firebase Auth)", "Indexer", "Batch watcher", "Mock bank", "Alerts (webhooks)"]) {
       await parts.getByRole("listitem", { name }).getByText("Up", { exact: true }).waitFor();
     }
     const build = tab.getByLabel("Build information");

@@ -29,15 +29,16 @@ const HealthReport = z
     database: z.strictObject({ ok: z.boolean(), kind: z.enum(["pglite", "postgres"]) }),
     auth: z.strictObject({ ok: z.boolean(), mode: z.enum(["emulator", "firebase"]) }),
     indexer: IndexerStatus,
-    leader: z.boolean().meta({ description: "Whether this replica runs the background work (indexer, batch watcher, mock bank)." }),
+    leader: z.boolean().meta({ description: "Whether this replica runs the background work (indexer, batch watcher, mock bank, alerts)." }),
     leadership: z.strictObject({ mode: z.enum(["sole", "advisory-lock"]), since: IsoDate.nullable() }),
     batchWatcher: z.strictObject(LoopStatus),
     mockBank: z.strictObject({ enabled: z.boolean(), ...LoopStatus }),
+    alerts: z.strictObject(LoopStatus).meta({ description: "The loop that matches indexed events to the operators' alert rules and delivers them (on the leader)." }),
   })
   .meta({ id: "HealthReport" });
 
 /** The parts of the service /monitoring shows, in its order. */
-export const MONITORED_PARTS = ["chain", "database", "auth", "indexer", "batchWatcher", "mockBank"] as const;
+export const MONITORED_PARTS = ["chain", "database", "auth", "indexer", "batchWatcher", "mockBank", "alerts"] as const;
 export type MonitoredPart = (typeof MONITORED_PARTS)[number];
 
 export const PartHealth = z

@@ -30,8 +30,8 @@ export interface Received {
  */
 export class AlertReceiver {
   readonly received: Received[] = [];
-  /** The status for the n-th request (0-based) to `path`. */
-  answer: (n: number, path: string) => number = () => 200;
+  /** The status for the n-th request (0-based) to `path`; a promise holds the answer back until it settles. */
+  answer: (n: number, path: string) => number | Promise<number> = () => 200;
 
   private constructor(
     private readonly server: http.Server,
@@ -46,7 +46,7 @@ export class AlertReceiver {
       const path = req.url ?? "/";
       const self = receiver.current!;
       const n = self.received.filter((r) => r.path === path).length;
-      const answered = self.answer(n, path);
+      const answered = await self.answer(n, path);
       let body: unknown = raw;
       try {
         body = JSON.parse(raw);

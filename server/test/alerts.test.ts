@@ -17,6 +17,7 @@ import type { AlertAttempt } from "@common/api/alerts";
 import { alertDeliveries, alertRules } from "../src/db/schema";
 import type { RunningServer } from "../src/index";
 import { CANCELLED } from "../src/services/alerts/deliverer";
+import { probeParts } from "../src/services/monitoringProbe";
 import { AlertReceiver, signedBy } from "./alertReceiver";
 import { call, mine, randomAddress, revert, seeded, snapshot, stack, startTestServer, until, walletUser, type ApiBase } from "./helpers";
 import { killServerProcesses, startServerProcess } from "./serverProcess";
@@ -163,6 +164,22 @@ describe("Operators' alerts: deliveries", function () {
     expect(failed.note).to.equal("No success after 4 attempts; the last: HTTP 500.");
     await sleep(800);
     expect(receiver.at("/always-500")).to.have.length(4);
+    receiver.answer = () => 200;
+  });
+
+  it("/monitoring's alerts part counts the deliveries waiting while a receiver holds its answer, and none once it answers", async () => {
+    let release = (_status: number) => {};
+    const held = new Promise<number>((resolve) => (release = resolve));
+    let arrived = 0;
+    receiver.answer = (_n, p) => (p === "/slow" ? (arrived++, held) : 200);
+    await addRule(server, admin, "pause", `${receiver.url}/slow`);
+    await send("pauser", (t) => t.pause());
+    await until("the held request", async () => arrived, (n) => n === 1);
+    const alertsPart = async () => (await probeParts(server.services)).find((p) => p.part === "alerts")!;
+    expect(await alertsPart()).to.deep.include({ ok: true, detail: "running here; 1 delivery waiting" });
+    release(200);
+    await until("the delivery", () => server.services.alerts.waiting(), (n) => n === 0);
+    expect((await alertsPart()).detail).to.equal("running here; no delivery waiting");
     receiver.answer = () => 200;
   });
 });

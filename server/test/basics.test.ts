@@ -34,6 +34,7 @@ describe("API basics", () => {
       expect(body.indexer.checkpoint).to.equal(body.chain.blockNumber);
       expect(body.batchWatcher).to.deep.equal({ running: true, lastError: null });
       expect(body.mockBank).to.deep.equal({ enabled: true, running: true, lastError: null });
+      expect(body.alerts).to.deep.equal({ running: true, lastError: null });
     });
   });
 

@@ -2,6 +2,7 @@ import { expect } from "chai";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { PartHealth } from "@common/apiTypes";
+import { MONITORED_PARTS } from "@common/api/operations";
 import type { RunningServer } from "../src/index";
 import { createLogger } from "../src/logger";
 import { Figures, histogramQuantile, MonitoringHistory, PartProbe } from "../src/services/monitoring";
@@ -44,7 +45,7 @@ describe("monitoring: the figures /monitoring charts", () => {
     beforeEach(() => {
       clock = 1_000_000;
       figures = { requests: { count: 0, buckets: buckets([]) }, rpcErrors: 0, indexerLag: null };
-      probes = (["chain", "database", "auth", "indexer", "batchWatcher", "mockBank"] as const).map((p) => ok(p));
+      probes = MONITORED_PARTS.map((p) => ok(p));
     });
 
     it("turns counters into rates and percentiles per interval, and keeps the lag as it was", async () => {
@@ -138,11 +139,13 @@ describe("GET /api/monitoring", () => {
       ["indexer", true],
       ["batchWatcher", true],
       ["mockBank", true],
+      ["alerts", true],
     ]);
     const head = await provider().getBlockNumber();
     expect(body.parts[0].detail).to.equal(`localhost, block ${head.toLocaleString("en-US")}`);
     expect(body.parts[1].detail).to.equal("PGlite (embedded)");
     expect(body.parts[3].detail).to.match(/^checkpoint [\d,]+, 0 blocks behind the head; indexing here$/);
+    expect(body.parts[6].detail).to.equal("running here; no delivery waiting");
     // Nothing a visitor should not see: no RPC URL (a provider's carries its key), no key, no user data.
     const text = JSON.stringify(body);
     expect(text).not.to.include(server.services.config.rpcUrl);

@@ -57,6 +57,7 @@ export function healthRoutes(services: Services): Router {
       leadership: { mode: leadership.mode, since: leadership.since },
       batchWatcher: redact(services.batchWatcher.status()),
       mockBank: { enabled: services.bank.enabled, ...redact(services.bank.status()) },
+      alerts: redact(services.alerts.status()),
     };
   });
 

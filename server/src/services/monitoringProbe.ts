@@ -14,19 +14,25 @@ const CHAIN_SILENT_MS = 30_000;
  * own status. Errors name no secret: an RPC URL is cut to its origin (a provider's key is in its path).
  */
 export async function probeParts(services: Services): Promise<PartProbe[]> {
-  const { db, auth, indexer, batchWatcher, bank, leadership, config } = services;
+  const { db, auth, indexer, batchWatcher, bank, alerts, leadership, config } = services;
   const redact = (text: string | null) => (text === null ? null : redactRpcUrl(text, config.rpcUrl));
   const rpcOrigin = new URL(config.rpcUrl).origin;
   // The chain is not asked here: the indexer (or the follower's poll) reads the head every
   // INDEXER_POLL_MS already, and a provider counts every call (bench:rpc-idle). The node answers if
   // that read succeeded lately; past a few polls (the loop retries less often while it fails) it does not.
-  const [database, authOk] = await Promise.all([db.ping().catch(() => false), auth.ping().catch(() => false)]);
+  // The deliveries waiting are read only where the loop runs; null when the database does not answer (its own part says so).
+  const [database, authOk, waiting] = await Promise.all([
+    db.ping().catch(() => false),
+    auth.ping().catch(() => false),
+    alerts.status().running ? alerts.waiting().catch(() => null) : Promise.resolve(null),
+  ]);
   const read = indexer.lastHeadRead;
   const head = read !== null && Date.now() - read.at <= Math.max(3 * config.indexer.pollMs, CHAIN_SILENT_MS) ? read.head : null;
   const leads = leadership.status().leader;
   const index = indexer.status();
   const watcher = batchWatcher.status();
   const bankStatus = bank.status();
+  const alertLoop = alerts.status();
   const loop = (running: boolean) => (running ? "running here" : leads ? "stopped" : "runs on the leading replica");
   return [
     read === null
@@ -66,6 +72,12 @@ export async function probeParts(services: Services): Promise<PartProbe[]> {
       ok: !bank.enabled || bankStatus.lastError === null,
       detail: bank.enabled ? `${bank.mode} mode; its worker ${loop(bankStatus.running)}` : `off: ${bank.offReason}`,
       error: bank.enabled ? redact(bankStatus.lastError) : null,
+    },
+    {
+      part: "alerts",
+      ok: alertLoop.lastError === null,
+      detail: `${loop(alertLoop.running)}${waiting === null ? "" : `; ${waiting === 0 ? "no delivery" : `${n(waiting)} deliver${waiting === 1 ? "y" : "ies"}`} waiting`}`,
+      error: redact(alertLoop.lastError),
     },
   ];
 }

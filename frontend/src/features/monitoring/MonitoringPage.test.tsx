@@ -31,6 +31,7 @@ function answer(over: Partial<MonitoringAnswer> = {}): MonitoringAnswer {
       { part: "indexer", ok: false, detail: "checkpoint 40, 2 blocks behind", lastError: "The database is not answering: try again in a moment.", lastErrorAt: "2026-11-25T01:02:03.000Z" },
       { part: "batchWatcher", ok: true, detail: "running", lastError: null, lastErrorAt: null },
       { part: "mockBank", ok: true, detail: "local", lastError: null, lastErrorAt: null },
+      { part: "alerts", ok: true, detail: "running here; no delivery waiting", lastError: null, lastErrorAt: null },
     ],
     series: { intervalSeconds: 5, points: [point(1_795_000_000_000), point(1_795_000_005_000, { requestsPerSecond: 20 })] },
     ...over,
@@ -72,7 +73,7 @@ describe("/monitoring", () => {
     const chain = within(parts).getByRole("listitem", { name: "Chain (RPC node)" });
     expect(within(chain).getByText("Up")).toBeInTheDocument();
     expect(chain).not.toHaveTextContent("Last error");
-    expect(within(parts).getAllByRole("listitem")).toHaveLength(6);
+    expect(within(parts).getAllByRole("listitem")).toHaveLength(7);
 
     expect(screen.getByRole("heading", { name: "Last 10 seconds" })).toBeInTheDocument();
     expect(await screen.findByRole("img", { name: "Requests per second over the last 2 samples" })).toBeInTheDocument();

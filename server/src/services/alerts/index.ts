@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { and, asc, desc, eq, inArray, lt } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, lt } from "drizzle-orm";
 import type { AlertKind } from "@common/alerts";
 import type { AlertAttempt, AlertDelivery } from "@common/api/alerts";
 import type { Config } from "../../config";
@@ -51,6 +51,18 @@ export class AlertsService {
 
   status(): { running: boolean; lastError: string | null } {
     return { running: this.ticker.running, lastError: this.ticker.lastError };
+  }
+
+  /**
+   * Deliveries of real events still to send (retries included): what /monitoring shows, since a
+   * number that only grows means the receivers are refusing or away.
+   */
+  async waiting(): Promise<number> {
+    const [row] = await this.db
+      .select({ n: count() })
+      .from(alertDeliveries)
+      .where(and(eq(alertDeliveries.status, "pending"), eq(alertDeliveries.test, false)));
+    return Number(row?.n ?? 0);
   }
 
   /** One step now (tests): match what the index holds, then send what is due. */

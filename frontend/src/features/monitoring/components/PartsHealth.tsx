@@ -10,6 +10,7 @@ export const PART_LABELS: Record<MonitoredPart, string> = {
   indexer: "Indexer",
   batchWatcher: "Batch watcher",
   mockBank: "Mock bank",
+  alerts: "Alerts (webhooks)",
 };
 
 const when = (iso: string) => new Date(iso).toLocaleString();
