@@ -51,6 +51,8 @@ export async function startServer(config: Config, log: Logger = createLogger(con
   const { port } = server.address() as AddressInfo;
   const url = `http://${config.host}:${port}`;
   log.info({ url, network: config.network, proxy: chain.manifest.proxy, database: db.kind, auth: auth.mode, dashboard: dashboard ?? "off" }, "USDX API listening");
+  // In the background, once listening: readiness does not wait for it.
+  void services.holders.warm(log);
   return {
     url,
     services,

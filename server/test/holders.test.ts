@@ -1,5 +1,8 @@
 import { expect } from "chai";
 import fc from "fast-check";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { getAddress, JsonRpcProvider, keccak256, toUtf8Bytes, ZeroAddress } from "ethers";
 import { BatchPayments__factory, USDX__factory } from "@bindings";
 import { exactTokenAmount } from "@common/amounts";
@@ -257,6 +260,32 @@ describe("GET /api/holders and its CSV export", function () {
           ].join(","),
         ),
       );
+    }
+  });
+
+  it("a restarted server has its holders ready before the first request: that request replays no event", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "usdx-holders-"));
+    try {
+      const first = await startTestServer({ PGLITE_DIR: dir });
+      await first.close();
+      const restarted = await startTestServer({ PGLITE_DIR: dir });
+      try {
+        // Started by the server itself, not by this test.
+        expect(restarted.services.holders.warming).to.be.instanceOf(Promise);
+        await restarted.services.holders.warming;
+        const { events } = restarted.services;
+        let replays = 0;
+        const eventsIn = events.eventsIn.bind(events);
+        events.eventsIn = (...args) => (replays++, eventsIn(...args));
+        const page = await call<HolderPage>(restarted, "GET", "/api/holders?limit=500", { token });
+        expect(page.status).to.equal(200);
+        expect(replays).to.equal(0);
+        expect(page.body.holders).to.deep.equal(holders.slice(0, 500));
+      } finally {
+        await restarted.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 

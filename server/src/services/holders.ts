@@ -5,6 +5,7 @@ import { MULTIPLIER_BASE } from "@common/token";
 import type { Holder, HolderPage } from "@common/apiTypes";
 import { IndexFold, type EventFilter, type EventRecord, type EventsService } from "./events";
 import { csvLines } from "./csv";
+import type { Logger } from "../logger";
 
 export type { Holder, HolderPage };
 
@@ -126,6 +127,8 @@ export const HOLDERS_CSV_HEADER = [
 export class HoldersService {
   private readonly fold: IndexFold<HolderBook>;
   private snapshot: Snapshot | null = null;
+  /** warm()'s work, once started (null before): a test waits for it. */
+  warming: Promise<void> | null = null;
 
   constructor(events: EventsService, indexVersion: () => Promise<number>) {
     this.fold = new IndexFold(events, indexVersion, {
@@ -133,6 +136,19 @@ export class HoldersService {
       initial: () => ({ accounts: new Map(), totalShares: 0n, multiplier: MULTIPLIER_BASE }),
       apply: applyHolderEvent,
     });
+  }
+
+  /**
+   * Builds the fold and the default order at start, so the first visitor after a restart does not
+   * wait for every Transfer to be replayed (seconds at 100,000 holders); later pages only apply the
+   * events since. Resolves either way: a failure here is the first request's to retry.
+   */
+  warm(log: Logger): Promise<void> {
+    this.warming ??= this.page({ sort: "balance", offset: 0, limit: 1 }).then(
+      () => undefined,
+      (error: unknown) => log.debug({ err: (error as Error).message }, "holders not warmed at start; the first request builds them"),
+    );
+    return this.warming;
   }
 
   async page(query: HolderQuery & { offset: number; limit: number }): Promise<HolderPage> {
