@@ -21,6 +21,22 @@ import { NOT_ASKED, NotSentError, onDashboardChain, type SigningWallet } from ".
 /** A node that has not answered by then is treated as down (ethers' own limit is 5 minutes). */
 export const DRY_RUN_TIMEOUT_MS = 20_000;
 
+/** How long a read provider behind this browser's last transaction is waited for (a Sepolia block is 12 s). */
+export const CATCH_UP_MS = 15_000;
+
+/**
+ * The newest block one of this browser's own transactions was mined in, as the wallet's node
+ * reported it. The read provider may be another node (a public RPC behind a load balancer) a
+ * block or two behind: a dry run there would not see that transaction yet, and could refuse the
+ * next write wrongly (a batch's second chunk, whose allowance the first one's permit set).
+ */
+let newestOwnBlock = 0;
+
+/** The runner notes each receipt's block here. */
+export function noteMined(block: number): void {
+  newestOwnBlock = Math.max(newestOwnBlock, block);
+}
+
 /** What a write declares: its one call, given the contracts (bound to the reader here, to the signer for the send). */
 export type CallOf = (contracts: WriteContracts) => ContractCall;
 
@@ -30,10 +46,14 @@ export async function dryRun(call: CallOf, config: AppConfig, wallet: SigningWal
   const rpcUrl = useRpcSetting.getState().customRpcUrl || config.rpcUrl;
   if (!rpcUrl) await onDashboardChain(wallet, config);
   const provider = chain.readProvider(config, rpcUrl, rpcUrl ? null : wallet.provider);
-  const simulation = call(chain.readContracts(config, provider)).staticCall({ from: wallet.address, blockTag: "latest" });
   let settled: [PromiseSettledResult<number>, PromiseSettledResult<unknown>];
   try {
-    settled = await withTimeout(Promise.allSettled([chain.readChainId(provider), simulation]));
+    settled = await withTimeout(
+      (async () => {
+        await caughtUp(provider);
+        return Promise.allSettled([chain.readChainId(provider), call(chain.readContracts(config, provider)).staticCall({ from: wallet.address, blockTag: "latest" })]);
+      })(),
+    );
   } catch (error) {
     throw unchecked(describeError(error));
   }
@@ -58,6 +78,18 @@ export async function dryRun(call: CallOf, config: AppConfig, wallet: SigningWal
 function unchecked(why: string): NotSentError {
   const reason = why.replace(/[.\s]+$/, "");
   return new NotSentError(`The transaction could not be checked against the latest block (${reason}), so it was not sent and your wallet was not asked to sign. Try again in a moment.`, "unchecked");
+}
+
+/** Waits until `provider` has the block of this browser's last transaction; throws (in words) when it stays behind. */
+async function caughtUp(provider: { getBlockNumber(): Promise<number> }): Promise<void> {
+  if (newestOwnBlock === 0) return; // nothing sent from this page yet: nothing to wait for
+  const deadline = Date.now() + CATCH_UP_MS;
+  for (;;) {
+    const head = await provider.getBlockNumber();
+    if (head >= newestOwnBlock) return;
+    if (Date.now() >= deadline) throw new Error(`the RPC node is at block ${head}, behind block ${newestOwnBlock} where your last transaction was mined`);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+  }
 }
 
 /** The contract reverted: ethers' CALL_EXCEPTION (with or without data), or revert data anywhere in what the node said. */

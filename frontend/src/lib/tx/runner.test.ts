@@ -22,12 +22,13 @@ const NOT_ASKED = "Nothing was sent: your wallet was not asked to sign.";
  * CALL_EXCEPTION a node's eth_call error becomes). Each eth_call is answered by `node.answer`.
  */
 type Answer = { result: string } | { error: { code: number; message: string; data?: unknown } } | "down" | "silent";
-const node = { chainId: "0x7a69", answer: (): Answer => ({ result: usdx.encodeFunctionResult("transfer", [true]) }), seen: [] as JsonRpcPayload[] };
+const node = { chainId: "0x7a69", head: 10_000_000, answer: (): Answer => ({ result: usdx.encodeFunctionResult("transfer", [true]) }), seen: [] as JsonRpcPayload[] };
 class ScriptedNode extends JsonRpcProvider {
   async _send(payload: JsonRpcPayload | JsonRpcPayload[]): Promise<JsonRpcResult[]> {
     const payloads = Array.isArray(payload) ? payload : [payload];
     node.seen.push(...payloads);
-    const answers = payloads.map((p) => (p.method === "eth_chainId" ? { result: node.chainId } : node.answer()));
+    const fixed: Record<string, () => string> = { eth_chainId: () => node.chainId, eth_blockNumber: () => `0x${node.head.toString(16)}` };
+    const answers = payloads.map((p) => (fixed[p.method] ? { result: fixed[p.method]() } : node.answer()));
     if (answers.includes("down")) throw Object.assign(new Error("fetch failed"), { code: "ECONNREFUSED" });
     if (answers.includes("silent")) return new Promise(() => undefined);
     // ethers types _send's answers as results only, though it reads an error answer from the same list.
@@ -67,6 +68,7 @@ beforeEach(() => {
   usePendingEntries.setState({ entries: [] });
   node.seen = [];
   node.chainId = "0x7a69";
+  node.head = 10_000_000; // far ahead of any block a test's transaction was "mined" in
   node.answer = () => ({ result: usdx.encodeFunctionResult("transfer", [true]) });
 });
 
@@ -162,6 +164,31 @@ describe("the transaction runner", () => {
       await vi.advanceTimersByTimeAsync(20_000);
       expect((await run).error).toContain("(the RPC node did not answer within 20 s)");
       expect(sent.transfer).not.toHaveBeenCalled();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("waits for a read provider behind the block of this page's last transaction, and says so if it stays behind", async () => {
+    connect();
+    sent.transfer.mockResolvedValue({ hash: "0x" + "ab".repeat(32), wait: async () => ({ status: 1, blockNumber: 1001 }) });
+    node.head = 1001;
+    expect((await runTransaction(transferCall(BOB, 1n), config, new QueryClient())).ok).toBe(true);
+    vi.useFakeTimers();
+    try {
+      node.head = 1000; // another node of a public RPC, a block behind
+      const run = runTransaction(transferCall(BOB, 1n), config, new QueryClient());
+      await vi.advanceTimersByTimeAsync(3_000);
+      expect(calls()).toHaveLength(1); // only the first write's dry run so far
+      node.head = 1001;
+      await vi.advanceTimersByTimeAsync(1_000);
+      expect((await run).ok).toBe(true);
+      expect(calls()).toHaveLength(2);
+
+      node.head = 1000;
+      const stuck = runTransaction(transferCall(BOB, 1n), config, new QueryClient());
+      await vi.advanceTimersByTimeAsync(20_000);
+      expect((await stuck).error).toContain("(the RPC node is at block 1000, behind block 1001 where your last transaction was mined)");
     } finally {
       vi.useRealTimers();
     }

@@ -4,7 +4,7 @@ import { useConfig, type AppConfig } from "@/lib/config";
 import { notify } from "@/lib/notices";
 import { useTxModal } from "./store";
 import { awaitConfirmations, RevertedError } from "./confirmations";
-import { dryRun, type CallOf } from "./dryRun";
+import { dryRun, noteMined, type CallOf } from "./dryRun";
 import { usePendingEntries, type PendingEntry } from "./pending";
 import { NotSentError, onDashboardChain, signingWallet, writeFailure } from "./wallet";
 
@@ -73,6 +73,8 @@ export async function runTransaction(request: TxRequest, config: AppConfig, quer
     if (request.history) usePendingEntries.getState().add({ ...request.history(wallet.address), hash, sentAt: Date.now() });
     const receipt = await tx.wait();
     if (!receipt || receipt.status !== 1) throw new RevertedError();
+    // The next dry run waits until the read provider has this block too.
+    if (receipt.blockNumber) noteMined(receipt.blockNumber);
     if (modal && config.confirmations > 0) {
       // Sepolia: mined is not final until the index would take the block. Say how deep it is.
       await awaitConfirmations(tx.provider, hash, config.confirmations, ({ block, seen, needed }) =>
