@@ -68,7 +68,8 @@ export function TransactionStatusModal() {
           {(status === "error" || status === "not-sent") && (
             <>
               <XCircle className="h-10 w-10 text-destructive" aria-hidden />
-              <p role="alert">{errorMessage || "Something went wrong with your transaction."}</p>
+              {/* A reason may name a 42-character address: it must wrap on a phone, not push the modal wider. */}
+              <p role="alert" className="[overflow-wrap:anywhere]">{errorMessage || "Something went wrong with your transaction."}</p>
             </>
           )}
           {link && external && (

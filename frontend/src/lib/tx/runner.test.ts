@@ -108,7 +108,11 @@ describe("the transaction runner", () => {
   it("a dry run that reverts: the wallet is never asked, and the failure toast and the modal give the contract's reason in words", async () => {
     const wallet = connect();
     node.answer = () => revertWith("USDXPausedTransfers");
-    const outcome = await runTransaction(mintCall(BOB, 1n), config, new QueryClient());
+    const client = new QueryClient();
+    const invalidate = vi.spyOn(client, "invalidateQueries");
+    const outcome = await runTransaction(mintCall(BOB, 1n), config, client);
+    // The page's view was out of date: its chain reads are read again.
+    expect(invalidate).toHaveBeenCalledWith({ queryKey: ["chain"] });
     const sentence = `USDX is paused: no tokens can be transferred, minted or burned until it is unpaused. ${NOT_ASKED}`;
     expect(outcome).toMatchObject({ ok: false, hash: null, error: sentence });
     expect(sent.mint).not.toHaveBeenCalled();

@@ -2,6 +2,7 @@ import { useCallback } from "react";
 import { useQueryClient, type QueryClient } from "@tanstack/react-query";
 import { useConfig, type AppConfig } from "@/lib/config";
 import { notify } from "@/lib/notices";
+import { chainKeys } from "@/lib/chain/queries";
 import { useTxModal } from "./store";
 import { awaitConfirmations, RevertedError } from "./confirmations";
 import { dryRun, noteMined, type CallOf } from "./dryRun";
@@ -95,6 +96,10 @@ export async function runTransaction(request: TxRequest, config: AppConfig, quer
     }
     if (hash) usePendingEntries.getState().remove([hash]);
     const status = error instanceof NotSentError ? "not-sent" : "error";
+    // The contract refused what the page thought would pass: its view is out of date (the chain
+    // changed since it was read). Read the chain again, so what the person sees now is the state
+    // that refused (e.g. 'Paused', or a form replaced by the role it needs).
+    if (error instanceof NotSentError && error.reason === "refused") void queryClient.invalidateQueries({ queryKey: chainKeys.all });
     setModal({ isOpen: true, status, errorMessage: message, transactionHash: hash, action: request.action, confirmations: null });
     notify({ title: request.failureTitle, description: message || "Unknown error", variant: "destructive" });
     return { ok: false, hash, error: message };
