@@ -7,8 +7,6 @@ import type { ContractMethodArgs, NonPayableOverrides, TypedContractMethod } fro
  * (`send`), so the call that was checked is the call the wallet signs.
  */
 export interface ContractCall {
-  /** The method's name, for tests and messages ('transfer', 'payWithPermit'). */
-  readonly method: string;
   /** eth_call of the method with its arguments, from `at.from`, at `at.blockTag`; rejects as the contract would revert. */
   staticCall(at: { from: string; blockTag: "latest" }): Promise<unknown>;
   /** The transaction, through whatever signer the method's contract is bound to. */
@@ -26,7 +24,6 @@ export function contractCall<A extends unknown[], R>(method: TypedContractMethod
   const withOverrides = <S extends "view" | "nonpayable">(extra: object) => [...args, { ...overrides, ...extra }] as unknown as ContractMethodArgs<A, S>;
   const sendArgs = Object.keys(overrides).length > 0 ? withOverrides<"nonpayable">({}) : (args as unknown as ContractMethodArgs<A, "nonpayable">);
   return {
-    method: method.name,
     staticCall: (at) => method.staticCall(...withOverrides<"view">(at)),
     send: () => method.send(...sendArgs),
   };

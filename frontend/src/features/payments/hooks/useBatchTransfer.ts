@@ -82,7 +82,7 @@ export function chunkRequest(chunk: ChunkPlan, of: number, permit: SignedPermit 
  * would be signed even then. (It is a little stricter than the chunks, by rounding: each row's
  * shares round down, their sum can fall a few wei below the total's.)
  */
-export const payerCheck = (payer: string, total: bigint): CallOf => ({ usdx }) => contractCall(usdx.transfer, [payer, total]);
+const payerCheck = (payer: string, total: bigint): CallOf => ({ usdx }) => contractCall(usdx.transfer, [payer, total]);
 
 /**
  * Pays the chunks `indexes` of a job: one permit signature for their total, then one transaction
