@@ -58,7 +58,23 @@ export function describeError(error: unknown): string {
   const decoded = data ? decodeRevertData(data) : null;
   if (decoded) return decoded.message;
   if (data && data.length >= 10) return `The contract refused the call with an unknown error (${data.slice(0, 10)}).`;
+  // A revert without data or reason string: ethers says 'missing revert data', which tells nobody anything.
+  if (isCallException(error) && !reasonString(error)) return "The contract refused the call without giving a reason.";
   return shortMessage(error);
+}
+
+/** Whether the call reverted (ethers' CALL_EXCEPTION, at any depth), as opposed to failing to reach the node. */
+export function isCallException(error: unknown): boolean {
+  return walk(error, (node) => node.code === "CALL_EXCEPTION");
+}
+
+function reasonString(error: unknown): string | null {
+  let found: string | null = null;
+  walk(error, (node) => {
+    if (typeof node.reason === "string" && node.reason !== "") found = node.reason;
+    return found !== null;
+  });
+  return found;
 }
 
 /** Decodes the custom error inside a thrown error, if there is one. */

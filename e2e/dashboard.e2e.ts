@@ -134,7 +134,9 @@ describe("Dashboard (browser)", function () {
     await fillTransfer(page, bob, "1");
     const toast = await expectToast(page, "Transfer failed");
     expect(toast).to.contain(`The account ${dave} is blocked`);
-    const modal = txModal(page, "Transaction failed");
+    // Refused by the dry run: nothing was sent, and the modal says so.
+    expect(toast).to.contain("Nothing was sent: your wallet was not asked to sign.");
+    const modal = txModal(page, "Transaction not sent");
     await modal.waitFor();
     expect(await modal.getByRole("alert").textContent()).to.contain("is blocked");
     await modal.getByRole("button", { name: "Close" }).first().click();

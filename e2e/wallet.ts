@@ -5,7 +5,8 @@ import ts from "typescript";
 /**
  * The development wallet (frontend/src/lib/wallet/devWallet.ts, which imports nothing) as a page
  * script: injected before the app loads and announced through EIP-6963, so the dashboard sees an
- * ordinary injected wallet. `window.__e2eWallet` lets a test switch accounts or refuse a request.
+ * ordinary injected wallet. `window.__e2eWallet` lets a test switch accounts, refuse a request, or
+ * read the methods the page asked of the wallet (`requests`).
  */
 export const E2E_WALLET_NAME = "E2E Wallet";
 

@@ -30,4 +30,18 @@ describe("the transaction status modal", () => {
     expect(screen.getByText("Your transaction was confirmed.")).toBeInTheDocument();
     expect(screen.queryByRole("progressbar")).toBeNull();
   });
+
+  it("says 'Checking transaction' during the dry run, and 'Transaction not sent' with the reason when it stops the write", async () => {
+    renderAtHome(<TransactionStatusModal />, testConfig);
+    act(() => useTxModal.setState({ isOpen: true, status: "checking", action: "Mint 1 USDX to 0x3C44...93BC" }));
+    expect(await screen.findByRole("heading", { name: "Checking transaction" })).toBeInTheDocument();
+    expect(screen.getByText("Checking the transaction against the latest block...")).toBeInTheDocument();
+    expect(screen.queryByText("Confirm the transaction in your wallet...")).toBeNull();
+
+    const reason = "USDX is paused: no tokens can be transferred, minted or burned until it is unpaused. Nothing was sent: your wallet was not asked to sign.";
+    act(() => useTxModal.setState({ status: "not-sent", errorMessage: reason }));
+    expect(screen.getByRole("heading", { name: "Transaction not sent" })).toBeInTheDocument();
+    expect(screen.getByRole("alert")).toHaveTextContent(reason);
+    expect(screen.queryByRole("link")).toBeNull();
+  });
 });

@@ -11,11 +11,19 @@ import { useTxModal } from "@/lib/tx/store";
 
 const LINK = "inline-flex items-center gap-1 font-medium text-primary underline-offset-4 hover:underline";
 
-const TITLES = { pending: "Transaction pending", confirming: "Transaction confirming", success: "Transaction confirmed", error: "Transaction failed" } as const;
+const TITLES = {
+  checking: "Checking transaction",
+  pending: "Transaction pending",
+  confirming: "Transaction confirming",
+  success: "Transaction confirmed",
+  error: "Transaction failed",
+  "not-sent": "Transaction not sent",
+} as const;
 
 /**
  * PRODUCT.md section 2's transaction status modal: pending, success (explorer link), error, Close. On
- * Sepolia a mined transaction is 'confirming' until the blocks on top of it make it final.
+ * Sepolia a mined transaction is 'confirming' until the blocks on top of it make it final. Before
+ * the wallet is asked, 'checking' (the dry run); a write it stops is 'not sent', with the reason.
  */
 export function TransactionStatusModal() {
   const config = useConfig();
@@ -30,6 +38,12 @@ export function TransactionStatusModal() {
           {action && <DialogDescription>{action}</DialogDescription>}
         </DialogHeader>
         <div id="tx-status-description" className="flex flex-col items-center gap-3 py-2 text-center text-sm">
+          {status === "checking" && (
+            <>
+              <Spinner className="h-8 w-8" label="Checking the transaction" />
+              <p>Checking the transaction against the latest block...</p>
+            </>
+          )}
           {status === "pending" && (
             <>
               <Spinner className="h-8 w-8" label="Waiting for the transaction" />
@@ -51,10 +65,11 @@ export function TransactionStatusModal() {
               <p>Your transaction was confirmed.</p>
             </>
           )}
-          {status === "error" && (
+          {(status === "error" || status === "not-sent") && (
             <>
               <XCircle className="h-10 w-10 text-destructive" aria-hidden />
-              <p role="alert">{errorMessage || "Something went wrong with your transaction."}</p>
+              {/* A reason may name a 42-character address: it must wrap on a phone, not push the modal wider. */}
+              <p role="alert" className="[overflow-wrap:anywhere]">{errorMessage || "Something went wrong with your transaction."}</p>
             </>
           )}
           {link && external && (

@@ -23,11 +23,11 @@ function lastRequest(): TxRequest {
   return run.mock.calls[0][0];
 }
 
-/** Runs the request's send against a stand-in contract and answers which method it called, with what. */
+/** Sends the request's call through a stand-in contract and answers which method it called, with what. */
 async function sentCall(request: TxRequest): Promise<[string, unknown[]]> {
   let called: [string, unknown[]] | null = null;
-  const usdx = new Proxy({}, { get: (_t, method: string) => (...args: unknown[]) => ((called = [method, args]), Promise.resolve({ hash: "0xabc" })) });
-  await request.send({ usdx, batch: {} } as never);
+  const usdx = new Proxy({}, { get: (_t, method: string) => ({ name: method, send: (...args: unknown[]) => ((called = [method, args]), Promise.resolve({ hash: "0xabc" })) }) });
+  await request.call({ usdx, batch: {} } as never).send();
   return called!;
 }
 

@@ -47,14 +47,16 @@ export function stubApi(routes: Record<string, ApiRoute>) {
   return fetchMock;
 }
 
-/** Runs a request's send against stand-in contracts, to see which contract call it builds. */
+/** A contract method stand-in: what it is sent with, and its staticCall (the runner's dry run). */
+export function methodStandIn() {
+  const send = vi.fn(async (..._args: unknown[]) => ({ hash: "0x1" }));
+  return Object.assign(send, { send, staticCall: vi.fn(async (..._args: unknown[]) => undefined) });
+}
+
+/** Runs a request's call against stand-in contracts and sends it, to see which contract call it builds. */
 export async function sentBy(request: TxRequest) {
-  const usdx = {
-    transfer: vi.fn(async () => ({ hash: "0x1" })),
-    setRewardMultiplier: vi.fn(async () => ({ hash: "0x1" })),
-    addRewardMultiplier: vi.fn(async () => ({ hash: "0x1" })),
-  };
-  await request.send({ usdx, batch: {} } as unknown as WriteContracts);
+  const usdx = { transfer: methodStandIn(), setRewardMultiplier: methodStandIn(), addRewardMultiplier: methodStandIn() };
+  await request.call({ usdx, batch: {} } as unknown as WriteContracts).send();
   return usdx;
 }
 

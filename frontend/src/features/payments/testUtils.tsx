@@ -48,17 +48,27 @@ export const queriesMock = {
 export const run = vi.fn<(request: TxRequest) => Promise<TxOutcome>>();
 export const runnerMock = { useTransactor: () => run };
 
-/** A contract method stand-in: the call itself, and its staticCall (the check before sending). */
-const method = () => Object.assign(vi.fn(async (..._args: unknown[]) => ({ hash: HASH_1 })), { staticCall: vi.fn(async (..._args: unknown[]) => 0n) });
+/** A contract method stand-in: what it is sent with, and its staticCall (the runner's dry run). */
+const method = () => {
+  const send = vi.fn(async (..._args: unknown[]) => ({ hash: HASH_1 }));
+  return Object.assign(send, { send, staticCall: vi.fn(async (..._args: unknown[]) => 0n) });
+};
 
 export const batchContract = { payWithPermit: method(), pay: method() };
 
-/** Makes the runner send each request, call onSent with the next hash, and succeed (or fail at `failAt`). */
+/** What the runner does with a request's call: dry-run it from the payer at the latest block, then send it. */
+export async function runCall(request: TxRequest, from = ME) {
+  const contracts = { usdx: {}, batch: batchContract } as unknown as WriteContracts;
+  await request.call(contracts).staticCall({ from, blockTag: "latest" });
+  return request.call(contracts).send();
+}
+
+/** Makes the runner dry-run and send each request, call onSent with the next hash, and succeed (or fail at `failAt`). */
 export function runnerPays(hashes: string[], failAt: number | null = null) {
   let n = 0;
   run.mockImplementation(async (request) => {
     const i = n++;
-    await request.send({ usdx: {}, batch: batchContract } as unknown as WriteContracts);
+    await runCall(request);
     const hash = hashes[i] ?? null;
     if (hash) request.onSent?.(hash);
     if (i === failAt) return { ok: false, hash, error: "The transaction was mined but reverted." };
@@ -69,6 +79,10 @@ export function runnerPays(hashes: string[], failAt: number | null = null) {
 export const permit = { v: 27, r: `0x${"11".repeat(32)}`, s: `0x${"22".repeat(32)}` };
 export const signBatchPermit = vi.fn(async (_config: AppConfig, _wallet: unknown, _owner: string, value: bigint, deadline: bigint) => ({ value, deadline, ...permit }));
 export const contractsMock = { signBatchPermit };
+
+/** The payer's dry run before the permit (lib/tx/dryRun.ts): passes unless a test says otherwise. */
+export const dryRun = vi.fn(async (_call: unknown, _config: AppConfig, _wallet: unknown) => undefined);
+export const dryRunMock = { dryRun };
 
 export function connect(address = ME) {
   useWallet.setState({ status: "connected", address, chainId: testConfig.chainId, provider: { request: vi.fn() }, walletId: "dev", walletName: "Dev" });
@@ -85,6 +99,8 @@ export function resetAll() {
     m.staticCall.mockResolvedValue(0n);
   }
   signBatchPermit.mockClear();
+  dryRun.mockReset();
+  dryRun.mockResolvedValue(undefined);
   account.balance = usdx(100);
   vi.unstubAllGlobals();
 }

@@ -2,6 +2,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { act, screen, within } from "@testing-library/react";
 import type { UserEvent } from "@testing-library/user-event";
 import type { TxOutcome } from "@/lib/tx/runner";
+import { NotSentError } from "@/lib/tx/wallet";
+import type { WriteContracts } from "@/lib/chain/contracts";
 import type { ParsedRecipients } from "./api/types";
 import { chunkGasLimit, chunkRequest, PERMIT_LIFETIME_S } from "./hooks/useBatchTransfer";
 import { TRANSACTION_GAS_CAP } from "@common/gasLimits";
@@ -22,6 +24,7 @@ import {
   batchContract,
   connect,
   csvFile,
+  dryRun,
   executeAnswer,
   giveElementsHeight,
   jobDetail,
@@ -33,6 +36,7 @@ import {
   renderPage,
   resetAll,
   run,
+  runCall,
   runnerPays,
   signBatchPermit,
   stubApi,
@@ -43,6 +47,7 @@ import {
 vi.mock("@/lib/chain/queries", async () => (await import("./testUtils")).queriesMock);
 vi.mock("@/lib/tx/runner", async () => (await import("./testUtils")).runnerMock);
 vi.mock("@/lib/chain/contracts", async () => (await import("./testUtils")).contractsMock);
+vi.mock("@/lib/tx/dryRun", async () => (await import("./testUtils")).dryRunMock);
 
 beforeEach(() => {
   resetAll();
@@ -195,13 +200,15 @@ describe("Payments: execute, one permit, one transaction per chunk", () => {
     expect(batchContract.payWithPermit).toHaveBeenCalledOnce();
     const first = [plan[0].recipients, [usdx(1), usdx(1)], plan[0].reference, usdx(5), deadline, permit.v, permit.r, permit.s, { gasLimit: chunkGasLimit(2) }];
     expect(batchContract.payWithPermit).toHaveBeenCalledWith(...first);
-    expect(batchContract.payWithPermit.staticCall).toHaveBeenCalledWith(...first);
+    // The runner's dry run: the same method and arguments, from the payer, at the latest block.
+    const at = { from: ME, blockTag: "latest" };
+    expect(batchContract.payWithPermit.staticCall).toHaveBeenCalledWith(...first.slice(0, -1), { gasLimit: chunkGasLimit(2), ...at });
     const rest = [
       [plan[1].recipients, [usdx(1), usdx(1)], plan[1].reference, { gasLimit: chunkGasLimit(2) }],
       [plan[2].recipients, [usdx(1)], plan[2].reference, { gasLimit: chunkGasLimit(1) }],
     ];
     expect(batchContract.pay.mock.calls).toEqual(rest);
-    expect(batchContract.pay.staticCall.mock.calls).toEqual(rest);
+    expect(batchContract.pay.staticCall.mock.calls).toEqual(rest.map((args) => [...args.slice(0, -1), { ...(args.at(-1) as object), ...at }]));
 
     // Each hash reaches the server as soon as the wallet sends it.
     expect(api.of("POST", `/api/batch/${JOB_ID}/transactions`).map((c) => c.body)).toEqual([
@@ -231,7 +238,7 @@ describe("Payments: execute, one permit, one transaction per chunk", () => {
     let finishSecond: (outcome: TxOutcome) => void = () => {};
     let n = 0;
     run.mockImplementation(async (request) => {
-      await request.send({ batch: batchContract } as never);
+      await runCall(request);
       const i = n++;
       request.onSent?.([HASH_1, HASH_2, HASH_3][i]);
       if (i !== 1) return { ok: true, hash: [HASH_1, HASH_2, HASH_3][i], error: null };
@@ -284,12 +291,12 @@ describe("Payments: a chunk's transaction", () => {
   const [chunk] = executeAnswer([3]).chunks;
   const signed = { value: usdx(3), deadline: 1n, ...permit };
 
-  it("is checked with a call first: a refusal is raised before the wallet is asked to send", async () => {
-    const refusal = Object.assign(new Error("execution reverted"), { data: "0xe450d38c" });
-    batchContract.payWithPermit.staticCall.mockRejectedValueOnce(refusal);
+  it("declares one call: the runner's dry run and the send use the same method and arguments", async () => {
     const request = chunkRequest(chunk, 1, signed, () => {});
-    await expect(request.send({ batch: batchContract } as never)).rejects.toBe(refusal);
-    expect(batchContract.payWithPermit).not.toHaveBeenCalled();
+    await runCall(request);
+    const args = [chunk.recipients, chunk.amounts.map(BigInt), chunk.reference, signed.value, signed.deadline, permit.v, permit.r, permit.s];
+    expect(batchContract.payWithPermit.staticCall).toHaveBeenCalledWith(...args, { gasLimit: chunkGasLimit(3), from: ME, blockTag: "latest" });
+    expect(batchContract.payWithPermit).toHaveBeenCalledWith(...args, { gasLimit: chunkGasLimit(3) });
   });
 
   it("carries a gas limit from the chunk's size, never above the per-transaction cap", () => {
@@ -348,6 +355,26 @@ describe("Payments: a chunk that fails, and Try Again", () => {
     await user.click(screen.getByRole("button", { name: "Back to recipients" }));
     expect(screen.getByRole("button", { name: "Pay 2 recipients" })).toBeInTheDocument();
     expect(within(screen.getByRole("table", { name: "Recipients" })).getByText("R1")).toBeInTheDocument();
+  });
+
+  it("dry-runs what the chunks will check for the payer before the permit: a refusal is told and nothing is signed", async () => {
+    batchServer(parsedOf(2), [2]);
+    const paused = "USDX is paused: no tokens can be transferred, minted or burned until it is unpaused. Nothing was sent: your wallet was not asked to sign.";
+    dryRun.mockRejectedValueOnce(new NotSentError(paused, "refused"));
+    connect();
+    const { user } = renderPage(<PaymentsPage />);
+    await user.click(await loadRecipients(user));
+    expect(await screen.findByText("Batch transfer failed")).toBeInTheDocument();
+    expect(lastToast()).toMatchObject({ title: "Transfer failed", description: paused, variant: "destructive" });
+    expect(signBatchPermit).not.toHaveBeenCalled();
+    expect(run).not.toHaveBeenCalled();
+
+    // The check is a self-transfer of the run's total from the payer.
+    const [call, , wallet] = dryRun.mock.calls[0] as [(c: WriteContracts) => { send(): Promise<unknown> }, unknown, { address: string }];
+    const transfer = Object.assign(vi.fn(async () => ({ hash: HASH_1 })), { staticCall: vi.fn() });
+    await call({ usdx: { transfer: Object.assign(transfer, { send: transfer }) }, batch: {} } as unknown as WriteContracts).send();
+    expect(wallet.address).toBe(ME);
+    expect(transfer).toHaveBeenCalledWith(ME, usdx(2));
   });
 
   it("Start New Batch clears the recipients, the hash and the status", async () => {

@@ -1,4 +1,4 @@
-import { BrowserProvider, JsonRpcProvider, Signature, type AbstractProvider } from "ethers";
+import { BrowserProvider, JsonRpcProvider, Signature, type JsonRpcApiProvider } from "ethers";
 import { PERMIT_TYPES, permitDomain } from "@common/permit";
 import { ROLE_NAMES, ROLES, type RoleName } from "@common/roles";
 import { USDX__factory } from "@bindings/factories/contracts/USDX__factory";
@@ -16,7 +16,7 @@ import type { Eip1193Provider } from "@/lib/wallet/store";
 
 const readers = new Map<string, JsonRpcProvider>();
 
-export function readProvider(config: AppConfig, rpcUrl: string | null, wallet: Eip1193Provider | null): AbstractProvider {
+export function readProvider(config: AppConfig, rpcUrl: string | null, wallet: Eip1193Provider | null): JsonRpcApiProvider {
   if (rpcUrl) {
     let provider = readers.get(rpcUrl);
     if (!provider) {
@@ -29,13 +29,34 @@ export function readProvider(config: AppConfig, rpcUrl: string | null, wallet: E
   throw new Error("No way to read the chain: connect a wallet, or set a Custom RPC URL in Settings.");
 }
 
-export function usdxReader(config: AppConfig, provider: AbstractProvider): USDX {
+export function usdxReader(config: AppConfig, provider: JsonRpcApiProvider): USDX {
   return USDX__factory.connect(config.contracts.proxy, provider);
 }
 
+/** The dashboard's contracts, bound to the wallet's signer (writes) or to the read provider (dry runs). */
 export interface WriteContracts {
   usdx: USDX;
   batch: BatchPayments;
+}
+
+/**
+ * The contracts bound to the read provider: a write's dry run (lib/tx/dryRun.ts) calls the same
+ * method here with `from` set to the wallet's address, so the wallet is not asked anything.
+ */
+export function readContracts(config: AppConfig, provider: JsonRpcApiProvider): WriteContracts {
+  return {
+    usdx: USDX__factory.connect(config.contracts.proxy, provider),
+    batch: BatchPayments__factory.connect(config.contracts.batchPayments, provider),
+  };
+}
+
+/**
+ * The chain id the provider answers for, asked now. The read provider of a URL is built with a
+ * static network (no eth_chainId before each read), and a Custom RPC URL was probed only once,
+ * when it was saved: a dry run asks again rather than trust a node that may since have changed.
+ */
+export async function readChainId(provider: JsonRpcApiProvider): Promise<number> {
+  return Number(await provider.send("eth_chainId", []));
 }
 
 /** The contracts bound to the wallet's signer for `address`. */

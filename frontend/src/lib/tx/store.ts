@@ -4,10 +4,12 @@ import { create } from "zustand";
 export interface TxModalState {
   isOpen: boolean;
   /**
-   * pending: in the wallet, or sent and not yet mined; confirming: mined, with fewer blocks on top
-   * than the network's confirmations (Sepolia only: on the local chain mined is final).
+   * checking: the dry run against the latest block, before the wallet is asked; pending: in the
+   * wallet, or sent and not yet mined; confirming: mined, with fewer blocks on top than the
+   * network's confirmations (Sepolia only: on the local chain mined is final); not-sent: stopped
+   * by the dry run (the contract would refuse, or the check could not be made), nothing signed.
    */
-  status: "pending" | "confirming" | "success" | "error";
+  status: "checking" | "pending" | "confirming" | "success" | "error" | "not-sent";
   errorMessage: string | null;
   transactionHash: string | null;
   /** 'Mint 100 USDX to 0x12...' */

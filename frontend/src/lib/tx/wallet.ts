@@ -34,11 +34,30 @@ export async function onDashboardChain(wallet: SigningWallet, config: AppConfig)
   if (wallet.chainId !== config.chainId) await ensureChain(wallet.provider, config);
 }
 
+/** The one sentence every write the dry run stopped ends with (dryRun.ts). */
+export const NOT_ASKED = "Nothing was sent: your wallet was not asked to sign.";
+
+/**
+ * A write stopped by its dry run before the wallet was asked: `refused` when the contract would
+ * revert (the message is its reason in words), `unchecked` when the check could not be made.
+ */
+export class NotSentError extends Error {
+  constructor(
+    message: string,
+    readonly reason: "refused" | "unchecked",
+  ) {
+    super(message);
+    this.name = "NotSentError";
+  }
+}
+
 /**
  * A write that failed, in words: the contract's custom error or the wallet's refusal
  * (common/contractErrors.ts); `told` when the person has been told already (the 'Network Error' toast).
  */
 export function writeFailure(error: unknown): { message: string; told: boolean } {
   if (error instanceof NetworkSwitchError) return { message: error.message, told: true };
+  // The dry run's words are final: the contract's reason (or why it could not be checked) and that nothing was asked.
+  if (error instanceof NotSentError) return { message: error.message, told: false };
   return { message: describeError(error), told: false };
 }

@@ -37,6 +37,15 @@ describe("the development wallet", () => {
     await expect(wallet.request({ method: "eth_estimateGas", params: [{}] })).rejects.toMatchObject({ code: -32603, data: "0x5f3f2dd4" });
   });
 
+  it("keeps the methods it was asked, refused ones too, oldest first", async () => {
+    const { fetcher } = node(() => ({ result: "0x1" }));
+    const wallet = createDevWallet("http://node", ALICE, fetcher);
+    await wallet.request({ method: "eth_chainId" });
+    wallet.rejectNextRequest();
+    await expect(wallet.request({ method: "eth_sendTransaction", params: [{}] })).rejects.toMatchObject({ code: 4001 });
+    expect(wallet.requests).toEqual(["eth_chainId", "eth_sendTransaction"]);
+  });
+
   it("refuses another chain with 4902, as a wallet that does not know it would", async () => {
     const { fetcher } = node(() => ({ result: "0x7a69" }));
     const wallet = createDevWallet("http://node", ALICE, fetcher);

@@ -28,9 +28,14 @@ export interface DevWalletProvider {
   setAccount(address: string): void;
   /** The next request that needs the user's consent is refused with 4001, as a person might. */
   rejectNextRequest(): void;
+  /** The JSON-RPC methods asked of it, oldest first (the last 500): the browser tests read what the page asked the wallet. */
+  readonly requests: readonly string[];
   readonly isDevWallet: true;
   readonly address: string;
 }
+
+/** How many requests `requests` keeps: enough for a test, bounded for a long development session. */
+const REQUEST_LOG_SIZE = 500;
 
 /** Requests a real wallet would ask its user to approve: these can be rejected. */
 const CONSENT_METHODS = new Set(["eth_requestAccounts", "eth_sendTransaction", "personal_sign", "eth_signTypedData_v4", "wallet_switchEthereumChain"]);
@@ -39,6 +44,7 @@ export function createDevWallet(rpcUrl: string, initialAddress: string, fetcher:
   let address = initialAddress;
   let rejectNext = false;
   let nextId = 1;
+  const requests: string[] = [];
   const listeners: { [E in keyof DevWalletEvents]: Set<DevWalletEvents[E]> } = { accountsChanged: new Set(), chainChanged: new Set() };
 
   async function forward(method: string, params: unknown): Promise<unknown> {
@@ -63,7 +69,10 @@ export function createDevWallet(rpcUrl: string, initialAddress: string, fetcher:
     get address() {
       return address;
     },
+    requests,
     async request({ method, params }) {
+      requests.push(method);
+      if (requests.length > REQUEST_LOG_SIZE) requests.shift();
       const list = Array.isArray(params) ? params : [];
       if (CONSENT_METHODS.has(method) && rejectNext) {
         rejectNext = false;

@@ -7,6 +7,8 @@ import type { SignedPermit } from "@/lib/chain/contracts";
 import { useAccountFigures } from "@/lib/chain/queries";
 import { useConfig, type AppConfig } from "@/lib/config";
 import { formatUsdx } from "@/lib/format";
+import { contractCall } from "@/lib/tx/contractCall";
+import { dryRun, type CallOf } from "@/lib/tx/dryRun";
 import type { TxOutcome, TxRequest } from "@/lib/tx/runner";
 import { useTxForm } from "@/lib/tx/useTxForm";
 import { onDashboardChain, signingWallet, writeFailure } from "@/lib/tx/wallet";
@@ -50,8 +52,8 @@ export const chunkGasLimit = (recipients: number) => BigInt(Math.min(TRANSACTION
  * The request for one chunk. The first transaction of a run carries the permit, which sets the
  * allowance for every chunk of the run; later ones spend what is left of it with `pay` (after the
  * first chunk the allowance is below the permit's value, so payWithPermit would refuse them).
- * A call first, as estimating gas would: a refusal (balance, pause, blocklist, permit) is named
- * before the wallet asks for anything.
+ * The runner dry-runs the call (with the chunk's gas limit) before the wallet is asked, so a
+ * refusal (balance, pause, blocklist, permit) is named before anything is sent.
  */
 export function chunkRequest(chunk: ChunkPlan, of: number, permit: SignedPermit | null, onSent: (hash: string) => void): TxRequest {
   const recipients = chunk.recipients;
@@ -61,21 +63,26 @@ export function chunkRequest(chunk: ChunkPlan, of: number, permit: SignedPermit 
   return {
     action: `Pay chunk ${chunk.index + 1} of ${of}: ${formatUsdx(BigInt(chunk.total))} USDX to ${plural(size, "recipient")}`,
     notConnected: NOT_CONNECTED,
-    send: async ({ batch }) => {
-      if (permit) {
-        const args = [recipients, amounts, chunk.reference, permit.value, permit.deadline, permit.v, permit.r, permit.s] as const;
-        await batch.payWithPermit.staticCall(...args, overrides);
-        return batch.payWithPermit(...args, overrides);
-      }
-      await batch.pay.staticCall(recipients, amounts, chunk.reference, overrides);
-      return batch.pay(recipients, amounts, chunk.reference, overrides);
-    },
+    call: ({ batch }) =>
+      permit
+        ? contractCall(batch.payWithPermit, [recipients, amounts, chunk.reference, permit.value, permit.deadline, permit.v, permit.r, permit.s], overrides)
+        : contractCall(batch.pay, [recipients, amounts, chunk.reference], overrides),
     onSent,
     success: null,
     failureTitle: "Transfer failed",
     modal: false,
   };
 }
+
+/**
+ * What the chunks' transferFroms will check for the payer, asked before the permit is: a
+ * self-transfer of the run's total from the payer runs the same path in USDX (the payer's blocklist
+ * entry, the pause, the balance) and reverts with the token's own error and figures, so a payer who
+ * is blocked, paused or short hears it before signing anything. The permit itself moves nothing and
+ * would be signed even then. (It is a little stricter than the chunks, by rounding: each row's
+ * shares round down, their sum can fall a few wei below the total's.)
+ */
+const payerCheck = (payer: string, total: bigint): CallOf => ({ usdx }) => contractCall(usdx.transfer, [payer, total]);
 
 /**
  * Pays the chunks `indexes` of a job: one permit signature for their total, then one transaction
@@ -86,7 +93,7 @@ export async function sendChunks(job: StartedJob, indexes: number[], runNumber: 
   const toSend = job.chunks.filter((c) => indexes.includes(c.index));
   const reports: Promise<unknown>[] = [];
   if (toSend.length > 0) {
-    // The runner's own checks, once for the whole run: the permit is signed before any chunk is sent.
+    // The runner's own checks, once for the whole run: the payer's dry run, then the permit, signed before any chunk is sent.
     const wallet = signingWallet(NOT_CONNECTED);
     if (!wallet) {
       fail("Wallet not connected");
@@ -95,9 +102,10 @@ export async function sendChunks(job: StartedJob, indexes: number[], runNumber: 
     usePayments.setState({ step: "permit", activeChunk: null });
     let permit: SignedPermit;
     try {
+      const value = toSend.reduce((sum, c) => sum + BigInt(c.total), 0n);
+      await dryRun(payerCheck(wallet.address, value), config, wallet);
       await onDashboardChain(wallet, config);
       const { signBatchPermit } = await import("@/lib/chain/contracts");
-      const value = toSend.reduce((sum, c) => sum + BigInt(c.total), 0n);
       const deadline = BigInt(Math.floor(Date.now() / 1000) + PERMIT_LIFETIME_S);
       permit = await signBatchPermit(config, wallet.provider, wallet.address, value, deadline);
     } catch (error) {
