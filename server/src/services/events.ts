@@ -13,7 +13,7 @@ export type { ContractEvent, EventPage, HistoryEntry, HistoryPage };
 export type EventRecord = typeof chainEvents.$inferSelect;
 
 /** A row with the reward multiplier in effect at its log (Transfer rows; null before any RewardMultiplier). */
-type RowWithMultiplier = EventRecord & { multiplier: string | null };
+export type RowWithMultiplier = EventRecord & { multiplier: string | null };
 
 /**
  * The multiplier in effect at each selected Transfer log: the value of the newest RewardMultiplier
@@ -27,10 +27,10 @@ const multiplierAtLog = sql<string | null>`case when chain_events.event_name = '
     and (m.block_number, m.log_index) < (chain_events.block_number, chain_events.log_index)
   order by m.block_number desc, m.log_index desc limit 1) end`;
 
-const withMultiplier = { ...getTableColumns(chainEvents), multiplier: multiplierAtLog };
+export const withMultiplier = { ...getTableColumns(chainEvents), multiplier: multiplierAtLog };
 
 /** A Transfer's shares moved and what they were worth, at the multiplier of its log (1e18 if none came before). */
-function movedBy(value: string, multiplier: string | null): TransferMoved {
+export function movedBy(value: string, multiplier: string | null): TransferMoved {
   const moved = transferMoved(BigInt(value), multiplier === null ? MULTIPLIER_BASE : BigInt(multiplier));
   return { sharesMoved: moved.shares.toString(), amountMoved: moved.amount.toString() };
 }
