@@ -98,7 +98,7 @@ export function HistoryExportDialog({ account }: { account: string }) {
               <p className="text-xs text-muted-foreground sm:col-span-2">Both ends are included; leave one empty for an open range.</p>
             </div>
           )}
-          <DialogFooter className="gap-2 sm:gap-0">
+          <DialogFooter>
             <Button type="button" variant="outline" onClick={() => setOpen(false)}>
               Cancel
             </Button>
@@ -115,7 +115,7 @@ export function HistoryExportDialog({ account }: { account: string }) {
 
 function RangeField({ id, label, type, value, problem, onChange }: { id: string; label: string; type: "block" | "date"; value: string; problem?: string; onChange(value: string): void }) {
   return (
-    <div className="grid gap-1.5">
+    <div className="grid content-start gap-1.5">
       <Label htmlFor={id}>{label}</Label>
       {/* A block is text with a numeric keypad, as in the events filter, so '12.5' is said to be wrong rather than dropped. */}
       <Input
