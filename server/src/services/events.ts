@@ -13,7 +13,7 @@ export type { ContractEvent, EventPage, HistoryEntry, HistoryPage };
 export type EventRecord = typeof chainEvents.$inferSelect;
 
 /** A row with the reward multiplier in effect at its log (Transfer rows; null before any RewardMultiplier). */
-export type RowWithMultiplier = EventRecord & { multiplier: string | null };
+type RowWithMultiplier = EventRecord & { multiplier: string | null };
 
 /**
  * The multiplier in effect at each selected Transfer log: the value of the newest RewardMultiplier
@@ -21,13 +21,13 @@ export type RowWithMultiplier = EventRecord & { multiplier: string | null };
  * stops at its first row, per Transfer row of a page (the outer table is named, not aliased, so
  * `chain_events.` here is the outer row; the inner one is `m`).
  */
-const multiplierAtLog = sql<string | null>`case when chain_events.event_name = 'Transfer' then (
+export const multiplierAtLog = sql<string | null>`case when chain_events.event_name = 'Transfer' then (
   select m.args->>'value' from chain_events m
   where m.event_name = 'RewardMultiplier' and m.contract = 'USDX'
     and (m.block_number, m.log_index) < (chain_events.block_number, chain_events.log_index)
   order by m.block_number desc, m.log_index desc limit 1) end`;
 
-export const withMultiplier = { ...getTableColumns(chainEvents), multiplier: multiplierAtLog };
+const withMultiplier = { ...getTableColumns(chainEvents), multiplier: multiplierAtLog };
 
 /** A Transfer's shares moved and what they were worth, at the multiplier of its log (1e18 if none came before). */
 export function movedBy(value: string, multiplier: string | null): TransferMoved {

@@ -6,7 +6,7 @@ import type { Database } from "../db/client";
 import { batchChunks, batchJobs, batchRecipients, chainEvents } from "../db/schema";
 import { badRequest, notFound } from "../errors";
 import { csvLines, type CsvDownload } from "./csv";
-import { movedBy, withMultiplier, type EventsService, type RowWithMultiplier } from "./events";
+import { movedBy, multiplierAtLog, type EventRecord, type EventsService } from "./events";
 import type { SessionUser } from "./firebaseAuth";
 
 /**
@@ -34,6 +34,23 @@ export interface HistoryRange {
   fromDate?: string;
   toDate?: string;
 }
+
+/**
+ * The columns an export reads, and the multiplier at each Transfer's log as the JSON pages compute
+ * it. Only these: PGlite's reading of a result's text is most of an export's time, so the block
+ * hash, signature and lookup columns are left in the database.
+ */
+const exportColumns = {
+  blockNumber: chainEvents.blockNumber,
+  logIndex: chainEvents.logIndex,
+  blockTime: chainEvents.blockTime,
+  transactionHash: chainEvents.transactionHash,
+  contract: chainEvents.contract,
+  eventName: chainEvents.eventName,
+  args: chainEvents.args,
+  multiplier: multiplierAtLog,
+};
+type ExportRow = Pick<EventRecord, "blockNumber" | "logIndex" | "blockTime" | "transactionHash" | "contract" | "eventName" | "args"> & { multiplier: string | null };
 
 /** A place in chain order: the rows after it come next. */
 interface Position {
@@ -77,7 +94,7 @@ export class ExportsService {
     const side = (column: typeof chainEvents.fromAddress | typeof chainEvents.toAddress) =>
       this.pages((position) =>
         this.db
-          .select(withMultiplier)
+          .select(exportColumns)
           .from(chainEvents)
           .where(
             and(
@@ -105,7 +122,7 @@ export class ExportsService {
     if (!blocks) return { fileName, header: EVENTS_CSV_HEADER, chunks: [] };
     const rows = this.pages((position) =>
       this.db
-        .select(withMultiplier)
+        .select(exportColumns)
         .from(chainEvents)
         .where(
           and(
@@ -178,7 +195,7 @@ export class ExportsService {
   }
 
   /** Every row of a keyset-paged query in chain order: `read(position)` reads the page after `position`. */
-  private async *pages(read: (position: Position | null) => Promise<RowWithMultiplier[]>): AsyncGenerator<RowWithMultiplier> {
+  private async *pages(read: (position: Position | null) => Promise<ExportRow[]>): AsyncGenerator<ExportRow> {
     for (let position: Position | null = null; ; ) {
       const page = await read(position);
       yield* page;
@@ -190,7 +207,7 @@ export class ExportsService {
 }
 
 /** Two chain-ordered streams as one, each row once (a transfer to oneself is in both). */
-async function* merged(a: AsyncGenerator<RowWithMultiplier>, b: AsyncGenerator<RowWithMultiplier>): AsyncGenerator<RowWithMultiplier> {
+async function* merged(a: AsyncGenerator<ExportRow>, b: AsyncGenerator<ExportRow>): AsyncGenerator<ExportRow> {
   try {
     let x = await a.next();
     let y = await b.next();
@@ -221,7 +238,7 @@ async function* inChunks<R>(rows: AsyncIterable<R>, toCells: (row: R) => string[
 }
 
 /** One history row: as GET /api/accounts/:address/history's entry, amounts in USDX (exact decimals). */
-function historyRow(row: RowWithMultiplier): string[] {
+function historyRow(row: ExportRow): string[] {
   const { from, to, value } = row.args as Record<string, string>;
   return [
     isoTime(row.blockTime),
@@ -237,7 +254,7 @@ function historyRow(row: RowWithMultiplier): string[] {
 }
 
 /** One Contract Events row: its arguments in reading order, and for a Transfer what really moved. */
-function eventRow(row: RowWithMultiplier): string[] {
+function eventRow(row: ExportRow): string[] {
   const value = row.args.value;
   const moved = row.eventName === "Transfer" && typeof value === "string" ? exactTokenAmount(BigInt(movedBy(value, row.multiplier).amountMoved)) : "";
   return [isoTime(row.blockTime), String(row.blockNumber), row.transactionHash, String(row.logIndex), row.contract, row.eventName, readableArguments(row.eventName, row.args), moved];
