@@ -242,7 +242,7 @@ describe("CSV exports: history, Contract Events, batch recipients", function () 
     const head = (await server.services.events.indexedBlock())!;
     await server.services.db.db.execute(sql`
       insert into chain_events (block_number, log_index, block_hash, block_time, transaction_hash, contract, event_name, signature, args)
-      select ${head}, 100000 + g, '0x' || repeat('b', 64), 1767225600, '0x' || lpad(to_hex(g), 64, '0'), 'USDX', 'Approval', 'Approval(address,address,uint256)',
+      select ${head}::bigint, 100000 + g, '0x' || repeat('b', 64), 1767225600, '0x' || lpad(to_hex(g), 64, '0'), 'USDX', 'Approval', 'Approval(address,address,uint256)',
         jsonb_build_object('owner', ${account}::text, 'spender', ${alice.address}::text, 'value', '1000000000000000000')
       from generate_series(1, ${pages * EXPORT_PAGE_ROWS}) g`);
 

@@ -119,23 +119,26 @@ export interface CsvDownload {
  */
 export async function sendCsv(res: Response, download: CsvDownload): Promise<void> {
   const iterator = asyncIterator(download.chunks);
-  const first = await iterator.next();
-  res.status(200).set({
-    "Content-Type": "text/csv; charset=utf-8",
-    "Content-Disposition": `attachment; filename="${download.fileName}"`,
-    "Cache-Control": "no-store",
-  });
-  res.write(csvLines([download.header]));
   try {
-    await streamChunks(res, first.done ? [] : [first.value]);
-    if (!first.done) await streamChunks(res, { [Symbol.asyncIterator]: () => iterator });
-  } catch (error) {
-    res.destroy();
-    throw error;
+    const first = await iterator.next();
+    if (res.destroyed) return; // the client went while the first page was read
+    res.status(200).set({
+      "Content-Type": "text/csv; charset=utf-8",
+      "Content-Disposition": `attachment; filename="${download.fileName}"`,
+      "Cache-Control": "no-store",
+    });
+    res.write(csvLines([download.header]));
+    try {
+      if (!first.done) await streamChunks(res, [first.value]);
+      if (!first.done && !res.destroyed) await streamChunks(res, { [Symbol.asyncIterator]: () => iterator });
+    } catch (error) {
+      res.destroy();
+      throw error;
+    }
+    if (!res.destroyed) res.end();
   } finally {
-    await iterator.return?.(); // the client went: the rest is never read
+    await iterator.return?.(); // stopped early (the client went, or a failure): the rest is never read
   }
-  if (!res.destroyed) res.end();
 }
 
 /**
