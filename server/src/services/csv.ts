@@ -146,7 +146,7 @@ export async function sendCsv(res: Response, download: CsvDownload): Promise<voi
  * server writes and giving other requests their turn between chunks; stops reading as soon as the
  * client goes (an async generator's `finally` runs, so a database read stops with it).
  */
-export async function streamChunks(res: Response, chunks: Iterable<string> | AsyncIterable<string>): Promise<void> {
+async function streamChunks(res: Response, chunks: Iterable<string> | AsyncIterable<string>): Promise<void> {
   for await (const chunk of chunks) {
     if (res.destroyed) return;
     if (!res.write(chunk)) {
