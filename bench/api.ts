@@ -5,11 +5,12 @@
  * provider played by the test proxy (bench/catchUp.ts: Alchemy's free tier, Infura; the same chain
  * indexed from scratch, and checked to equal the direct index); how long a 10,000-row payment CSV
  * takes to parse and validate; and how fast the supply chart (GET /api/stats/supply) answers at
- * that size, steady and just after the index grew. Loopback only; prints figures.
+ * that size, steady and just after the index grew; and how fast 100,000 rows export as CSV (the
+ * events export and the payer's history export: bench/exports.ts). Loopback only; prints figures.
  *   BENCH_EVENTS (default 100000), BENCH_PROVIDERS (default all: alchemy,infura; none to skip).
  */
-import { JsonRpcProvider, MaxUint256, encodeBytes32String, getAddress, hexlify, id as topicOf, randomBytes, toBeHex, zeroPadValue } from "ethers";
-import { BatchPayments__factory, USDX__factory } from "@bindings";
+import { JsonRpcProvider, id as topicOf, toBeHex, zeroPadValue } from "ethers";
+import { USDX__factory } from "@bindings";
 import { readManifest } from "@common/manifestFile";
 import { loadConfig } from "../server/src/config";
 import { startServer } from "../server/src/index";
@@ -20,6 +21,8 @@ import { emailUser } from "../server/test/helpers";
 import { rpc, startStack, Stack } from "../server/test/stack";
 import { formatTable } from "../scripts/lib/report";
 import { ProviderCatchUp, indexFingerprint, reportProviderCatchUp, selectedProfiles } from "./catchUp";
+import { benchExports } from "./exports";
+import { payFreshAddresses, randomAddress } from "./lib/payments";
 import { benchServerEnv } from "./lib/serverEnv";
 import { time } from "./lib/timing";
 
@@ -35,9 +38,6 @@ const SUPPLY_CHANGES = 60; // mints, burns and multiplier changes among the batc
 const SUPPLY_GROWN_RUNS = 100;
 const SUPPLY_TARGET_P95_MS = 20;
 
-// 20 random bytes: a new address without deriving a key (Wallet.createRandom is 1,000x slower).
-const randomAddress = () => getAddress(hexlify(randomBytes(20)));
-
 function phase(label: string, since: number): void {
   console.log(`  ${label}: ${((Date.now() - since) / 1000).toFixed(1)} s`);
 }
@@ -50,21 +50,11 @@ async function main() {
     const provider = new JsonRpcProvider(stack.rpcUrl, 31337, { staticNetwork: true, cacheTimeout: -1 });
     const manifest = readManifest("localhost", { DEPLOYMENTS_DIR: stack.deploymentsDir });
     const payer = await provider.getSigner(0); // the seeded admin holds 100,000 USDX
-    const usdx = USDX__factory.connect(manifest.proxy, payer);
-    const batch = BatchPayments__factory.connect(manifest.batchPayments, payer);
-    await (await usdx.approve(manifest.batchPayments, MaxUint256)).wait();
 
     const txs = Math.ceil(TARGET_EVENTS / (RECIPIENTS_PER_TX + 1));
     console.log(`Writing ${txs} batch payments of ${RECIPIENTS_PER_TX} recipients (${txs * (RECIPIENTS_PER_TX + 1)} events)...`);
     const t0 = Date.now();
-    let nonce = await payer.getNonce();
-    const sent = [];
-    for (let i = 0; i < txs; i++) {
-      const recipients = Array.from({ length: RECIPIENTS_PER_TX }, randomAddress);
-      const amounts = recipients.map((_, j) => BigInt(1e12) + BigInt(j));
-      sent.push(await batch.pay(recipients, amounts, encodeBytes32String(`bench-${i}`), { nonce: nonce++, gasLimit: 16_000_000 }));
-    }
-    await sent[sent.length - 1].wait();
+    await payFreshAddresses(payer, manifest, { txs, perTx: RECIPIENTS_PER_TX, reference: "bench", amount: (_i, j) => BigInt(1e12) + BigInt(j) });
     // Some supply history among them: mints, burns and multiplier changes by the seeded role holders.
     const minter = USDX__factory.connect(manifest.proxy, await provider.getSigner(1));
     const burner = USDX__factory.connect(manifest.proxy, await provider.getSigner(2));
@@ -206,7 +196,8 @@ async function main() {
       console.log(`  20 times faster: worst ${worstRatio.toFixed(0)}x: ${metRatio ? "met" : "MISSED"} (a selective topic query is answered from the node's bloom filters)`);
       const supplyMet = await benchSupply(server, stack, events);
       const csvMet = await benchCsv(server, stack);
-      if (!metP95 || !metRatio || !csvMet || !supplyMet || !providersMet) process.exitCode = 1;
+      const exportsMet = await benchExports(server, stack, payerAddress);
+      if (!metP95 || !metRatio || !csvMet || !supplyMet || !providersMet || !exportsMet) process.exitCode = 1;
     } finally {
       for (const p of providers) await p.close();
       await server.close();

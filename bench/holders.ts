@@ -6,8 +6,8 @@
  * applies one block and sorts again), and how long GET /api/holders/export takes for all of them.
  * Loopback only; prints figures. BENCH_HOLDERS (default 100000) sets a smaller run for a quick look.
  */
-import { JsonRpcProvider, MaxUint256, encodeBytes32String, getAddress, hexlify, randomBytes } from "ethers";
-import { BatchPayments__factory, USDX__factory } from "@bindings";
+import { JsonRpcProvider } from "ethers";
+import { USDX__factory } from "@bindings";
 import { readManifest } from "@common/manifestFile";
 import type { HolderPage } from "@common/apiTypes";
 import { loadConfig } from "../server/src/config";
@@ -16,6 +16,7 @@ import { createLogger } from "../server/src/logger";
 import { emailUser } from "../server/test/helpers";
 import { startStack, type Stack } from "../server/test/stack";
 import { formatTable } from "../scripts/lib/report";
+import { payFreshAddresses } from "./lib/payments";
 import { benchServerEnv } from "./lib/serverEnv";
 import { time } from "./lib/timing";
 
@@ -24,8 +25,6 @@ const RECIPIENTS_PER_TX = 500;
 const RUNS = 100;
 const GROWN_RUNS = 10;
 const EXPORT_RUNS = 3;
-
-const randomAddress = () => getAddress(hexlify(randomBytes(20)));
 
 async function main() {
   console.log("Starting a Hardhat node (deployed and seeded) and the Auth emulator...");
@@ -38,20 +37,11 @@ async function main() {
     const manifest = readManifest("localhost", { DEPLOYMENTS_DIR: stack.deploymentsDir });
     const payer = await provider.getSigner(0); // the seeded admin holds 100,000 USDX
     const usdx = USDX__factory.connect(manifest.proxy, payer);
-    const batch = BatchPayments__factory.connect(manifest.batchPayments, payer);
-    await (await usdx.approve(manifest.batchPayments, MaxUint256)).wait();
 
     const txs = Math.ceil(HOLDERS / RECIPIENTS_PER_TX);
     console.log(`Paying ${(txs * RECIPIENTS_PER_TX).toLocaleString("en-US")} fresh addresses in ${txs} batch payments...`);
     let t = Date.now();
-    let nonce = await payer.getNonce();
-    const sent = [];
-    for (let i = 0; i < txs; i++) {
-      const recipients = Array.from({ length: RECIPIENTS_PER_TX }, randomAddress);
-      const amounts = recipients.map((_, j) => BigInt(1e12) + BigInt(i * RECIPIENTS_PER_TX + j));
-      sent.push(await batch.pay(recipients, amounts, encodeBytes32String(`holders-${i}`), { nonce: nonce++, gasLimit: 16_000_000 }));
-    }
-    await sent[sent.length - 1].wait();
+    await payFreshAddresses(payer, manifest, { txs, perTx: RECIPIENTS_PER_TX, reference: "holders", amount: (i, j) => BigInt(1e12) + BigInt(i * RECIPIENTS_PER_TX + j) });
     console.log(`  paid in ${((Date.now() - t) / 1000).toFixed(1)} s`);
 
     const config = loadConfig(benchServerEnv(stack));

@@ -43,6 +43,28 @@ export function resolveEventName(input: string): string | null | undefined {
   return INDEXED_EVENT_NAMES.find((name) => name.toLowerCase() === text.toLowerCase());
 }
 
+/**
+ * The index stores an event's arguments as JSON, which does not keep their order: the contracts'
+ * order for the events people read most (the Contract Events table and its CSV export show them so).
+ */
+export const EVENT_ARG_ORDER: Readonly<Record<string, readonly string[]>> = {
+  Transfer: ["from", "to", "value"],
+  Approval: ["owner", "spender", "value"],
+  RoleGranted: ["role", "account", "sender"],
+  RoleRevoked: ["role", "account", "sender"],
+  RoleAdminChanged: ["role", "previousAdminRole", "newAdminRole"],
+  BatchPaid: ["payer", "recipientCount", "total", "paymentRef"],
+};
+
+/** Arguments that are USDX amounts (base units), by event. */
+export const TOKEN_AMOUNT_ARGS: Readonly<Record<string, readonly string[]>> = { Transfer: ["value"], Approval: ["value"], BatchPaid: ["total"] };
+
+/** An event's argument names in reading order: EVENT_ARG_ORDER's first, then the rest as they come. */
+export function argumentNames(eventName: string, args: Record<string, unknown>): string[] {
+  const order = EVENT_ARG_ORDER[eventName] ?? [];
+  return [...order.filter((n) => n in args), ...Object.keys(args).filter((n) => !order.includes(n))];
+}
+
 /** A Transfer seen from an account's history: minted to it, burned from it, or moved. */
 export type HistoryType = "Transfer" | "Mint" | "Burn";
 

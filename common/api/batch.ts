@@ -170,7 +170,7 @@ const executeBody = z
     description: "Each recipient with its own amount, or a list of addresses that each receive the same `amount`. Amounts are decimal USDX strings ('12.5').",
   });
 
-const jobPath = z.object({ id: z.uuid({ message: "must be a batch job id" }).meta({ description: "The job's id, as execute answered it.", example: "5b0e8c5e-4c1a-4d5e-9f0a-2b7c3d4e5f60" }) });
+export const jobPath = z.object({ id: z.uuid({ message: "must be a batch job id" }).meta({ description: "The job's id, as execute answered it.", example: "5b0e8c5e-4c1a-4d5e-9f0a-2b7c3d4e5f60" }) });
 
 // ---------------------------------------------------------------- endpoints
 

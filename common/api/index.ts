@@ -4,6 +4,7 @@ import { bankApi } from "./bank";
 import { batchApi } from "./batch";
 import { configurationApi } from "./configuration";
 import { contactsApi } from "./contacts";
+import { exportsApi } from "./exports";
 import { holdersApi } from "./holders";
 import { operationsApi } from "./operations";
 import { signInApi } from "./signIn";
@@ -19,6 +20,7 @@ export const API = {
   ...configurationApi,
   ...tokenApi,
   ...holdersApi,
+  ...exportsApi,
   ...signInApi,
   ...administrationApi,
   ...alertsApi,

@@ -104,7 +104,7 @@ export type SupplyPoint = z.infer<typeof SupplyPoint>;
 
 // ---------------------------------------------------------------- input
 
-const blockNumber = z.string().regex(/^\d{1,15}$/, "must be a block number (digits only)").transform(Number);
+export const blockNumber = z.string().regex(/^\d{1,15}$/, "must be a block number (digits only)").transform(Number);
 const limit = (fallback: number, max: number) =>
   z
     .string()

@@ -13,6 +13,7 @@ import { contactRoutes } from "./routes/contacts";
 import { chainReadRoutes } from "./routes/chainReads";
 import { configRoutes } from "./routes/config";
 import { healthRoutes } from "./routes/health";
+import { exportRoutes } from "./routes/exports";
 import { holderRoutes } from "./routes/holders";
 import { metricsRoutes } from "./routes/metrics";
 import { monitoringRoutes } from "./routes/monitoring";
@@ -58,6 +59,7 @@ export function createApp(services: Services, log: Logger, dashboard: string | n
   api.use(configRoutes(services));
   api.use(chainReadRoutes(services));
   api.use(holderRoutes(services));
+  api.use(exportRoutes(services));
   api.use("/auth", authRoutes(services));
   api.use(adminRoutes(services));
   api.use("/alerts", alertRoutes(services));

@@ -301,7 +301,7 @@ describe("GET /api/holders and its CSV export", function () {
       for (let i = 0; i < 3; i++) statuses.push((await call(limited, "GET", "/api/holders/export", { token })).status);
       expect(statuses).to.deep.equal([200, 200, 429]);
       const refused = await call(limited, "GET", "/api/holders/export", { token });
-      expect(refused.body.error).to.equal("Too many holder exports: wait a minute and try again.");
+      expect(refused.body.error).to.equal("Too many CSV exports: wait a minute and try again.");
       // Pages are not exports: they stay open.
       expect((await call(limited, "GET", "/api/holders", { token })).status).to.equal(200);
     } finally {

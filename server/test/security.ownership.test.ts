@@ -101,6 +101,7 @@ describe("Security review", () => {
         },
         { route: "read a batch job", method: "GET", path: (id) => `/api/batch/${id}`, owned: mine.job!, missing: MISSING_JOB },
         { route: "read a batch report (recipients)", method: "GET", path: (id) => `/api/batch/${id}?offset=0&limit=10`, owned: mine.job!, missing: MISSING_JOB },
+        { route: "export a batch job's recipients", method: "GET", path: (id) => `/api/batch/${id}/export`, owned: mine.job!, missing: MISSING_JOB },
         { route: "report a batch transaction", method: "POST", path: (id) => `/api/batch/${id}/transactions`, owned: mine.job!, missing: MISSING_JOB, body: () => tx },
       ];
       const before = await ownersRows();

@@ -1,7 +1,6 @@
 import { Router } from "express";
-import { isValidAddress } from "@common/addresses";
 import { EVENT_FILTERS, resolveEventName } from "@common/events";
-import { quoted } from "../middleware/errorHandler";
+import { addressParam } from "../middleware/validate";
 import { badRequest } from "../errors";
 import type { Services } from "../services";
 import { declaredRoutes } from "./declared";
@@ -13,27 +12,12 @@ export function chainReadRoutes(services: Services): Router {
 
   on("GET /api/token", [], () => services.tokenState.token());
 
-  on("GET /api/events", [], ({ query }) => {
-    let eventName: string | null = null;
-    if (query.eventName !== undefined) {
-      const resolved = resolveEventName(query.eventName);
-      if (resolved === undefined) {
-        throw badRequest(`Unknown eventName '${query.eventName}': use one of ${EVENT_FILTERS.map((f) => f.label).join(", ")}.`);
-      }
-      eventName = resolved;
-    }
-    return services.events.list({ ...query, eventName });
-  });
+  on("GET /api/events", [], ({ query }) => services.events.list({ ...query, eventName: eventNameOf(query.eventName) }));
 
   on(
     "GET /api/accounts/:address/history",
-    [
-      // The address is checked before the query, in words of its own.
-      (req, _res, next) => {
-        const address = String(req.params.address);
-        next(isValidAddress(address) ? undefined : badRequest(`'${quoted(address, 100)}' is not a valid address: it must be 0x followed by 40 hex characters.`));
-      },
-    ],
+    // The address is checked before the query, in words of its own.
+    [addressParam],
     ({ params, query }) => services.events.history(params.address, query.limit, query.cursor),
   );
 
@@ -42,4 +26,12 @@ export function chainReadRoutes(services: Services): Router {
   on("GET /api/stats/supply", [], async ({ query }) => ({ points: await services.tokenState.supplyHistory(query.points) }));
 
   return router;
+}
+
+/** The stored event name for a filter label or event name (null: every event), or a 400 listing the filters; GET /api/events and its export read it alike. */
+export function eventNameOf(input: string | undefined): string | null {
+  if (input === undefined) return null;
+  const resolved = resolveEventName(input);
+  if (resolved === undefined) throw badRequest(`Unknown eventName '${input}': use one of ${EVENT_FILTERS.map((f) => f.label).join(", ")}.`);
+  return resolved;
 }

@@ -1,3 +1,4 @@
+import type { Response } from "express";
 import Papa from "papaparse";
 import { badRequest } from "../errors";
 
@@ -99,4 +100,77 @@ export function writeCsv(fields: readonly string[], rows: readonly (readonly str
 export function csvLines(rows: readonly (readonly string[])[]): string {
   if (rows.length === 0) return "";
   return `${Papa.unparse(rows.map((row) => row.map(safeCsvCell)), { newline: "\r\n", quotes: false })}\r\n`;
+}
+
+/** A CSV download: the name the browser saves it under, its header row and its rows as chunks of CSV lines (csvLines). */
+export interface CsvDownload {
+  fileName: string;
+  header: readonly string[];
+  /** Read one at a time as the client takes them: rows from memory, or read from the database a page at a time. */
+  chunks: Iterable<string> | AsyncIterable<string>;
+}
+
+/**
+ * Answers `download` as a CSV attachment (the one way every export is written): reads its first
+ * chunk before the status is sent, so a refusal or a failed first read is still an error answer;
+ * then the headers, the header row and every chunk through streamChunks. A failure after that can
+ * only cut the answer short: the connection is closed, so the client sees a broken download rather
+ * than a file that looks whole.
+ */
+export async function sendCsv(res: Response, download: CsvDownload): Promise<void> {
+  const iterator = asyncIterator(download.chunks);
+  try {
+    const first = await iterator.next();
+    if (res.destroyed) return; // the client went while the first page was read
+    res.status(200).set({
+      "Content-Type": "text/csv; charset=utf-8",
+      "Content-Disposition": `attachment; filename="${download.fileName}"`,
+      "Cache-Control": "no-store",
+    });
+    res.write(csvLines([download.header]));
+    try {
+      if (!first.done) await streamChunks(res, [first.value]);
+      if (!first.done && !res.destroyed) await streamChunks(res, { [Symbol.asyncIterator]: () => iterator });
+    } catch (error) {
+      res.destroy();
+      throw error;
+    }
+    if (!res.destroyed) res.end();
+  } finally {
+    await iterator.return?.(); // stopped early (the client went, or a failure): the rest is never read
+  }
+}
+
+/**
+ * Writes `chunks` to the answer one at a time, waiting whenever the client reads slower than the
+ * server writes and giving other requests their turn between chunks; stops reading as soon as the
+ * client goes (an async generator's `finally` runs, so a database read stops with it).
+ */
+async function streamChunks(res: Response, chunks: Iterable<string> | AsyncIterable<string>): Promise<void> {
+  for await (const chunk of chunks) {
+    if (res.destroyed) return;
+    if (!res.write(chunk)) {
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          res.off("drain", done);
+          res.off("close", done);
+          resolve();
+        };
+        res.on("drain", done);
+        res.on("close", done);
+      });
+    } else {
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    if (res.destroyed) return;
+  }
+}
+
+function asyncIterator(chunks: Iterable<string> | AsyncIterable<string>): AsyncIterator<string> {
+  if (Symbol.asyncIterator in chunks) return chunks[Symbol.asyncIterator]();
+  const sync = chunks[Symbol.iterator]();
+  return {
+    next: async () => sync.next(),
+    return: async () => sync.return?.() ?? { done: true, value: undefined },
+  };
 }

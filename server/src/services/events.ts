@@ -21,7 +21,7 @@ type RowWithMultiplier = EventRecord & { multiplier: string | null };
  * stops at its first row, per Transfer row of a page (the outer table is named, not aliased, so
  * `chain_events.` here is the outer row; the inner one is `m`).
  */
-const multiplierAtLog = sql<string | null>`case when chain_events.event_name = 'Transfer' then (
+export const multiplierAtLog = sql<string | null>`case when chain_events.event_name = 'Transfer' then (
   select m.args->>'value' from chain_events m
   where m.event_name = 'RewardMultiplier' and m.contract = 'USDX'
     and (m.block_number, m.log_index) < (chain_events.block_number, chain_events.log_index)
@@ -30,7 +30,7 @@ const multiplierAtLog = sql<string | null>`case when chain_events.event_name = '
 const withMultiplier = { ...getTableColumns(chainEvents), multiplier: multiplierAtLog };
 
 /** A Transfer's shares moved and what they were worth, at the multiplier of its log (1e18 if none came before). */
-function movedBy(value: string, multiplier: string | null): TransferMoved {
+export function movedBy(value: string, multiplier: string | null): TransferMoved {
   const moved = transferMoved(BigInt(value), multiplier === null ? MULTIPLIER_BASE : BigInt(multiplier));
   return { sharesMoved: moved.shares.toString(), amountMoved: moved.amount.toString() };
 }

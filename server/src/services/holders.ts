@@ -4,7 +4,7 @@ import { DEFAULT_ORDER, type HolderSort, type SortOrder } from "@common/holders"
 import { MULTIPLIER_BASE } from "@common/token";
 import type { Holder, HolderPage } from "@common/apiTypes";
 import { IndexFold, type EventFilter, type EventRecord, type EventsService } from "./events";
-import { csvLines } from "./csv";
+import { csvLines, type CsvDownload } from "./csv";
 import type { Logger } from "../logger";
 
 export type { Holder, HolderPage };
@@ -175,11 +175,11 @@ export class HoldersService {
   }
 
   /**
-   * The export: the header line, then every matching holder in the asked order, EXPORT_CHUNK_ROWS
+   * The export (usdx_holders.csv): the header, then every matching holder in the asked order, EXPORT_CHUNK_ROWS
    * lines at a time, each chunk CSV text made safe for a spreadsheet. The rows are those of the
    * snapshot current when it was asked for, however long the writing takes.
    */
-  async csv(query: HolderQuery): Promise<{ header: string; chunks: Iterable<string> }> {
+  async csv(query: HolderQuery): Promise<CsvDownload> {
     const { snapshot } = await this.current();
     const order = query.order ?? DEFAULT_ORDER[query.sort];
     const matching = this.matching(snapshot, query);
@@ -190,7 +190,7 @@ export class HoldersService {
         yield csvLines(lines);
       }
     }
-    return { header: csvLines([[...HOLDERS_CSV_HEADER]]), chunks: chunks() };
+    return { fileName: "usdx_holders.csv", header: HOLDERS_CSV_HEADER, chunks: chunks() };
   }
 
   /** The fold as of now, and its snapshot (made once per generation). */

@@ -9,6 +9,7 @@ import { BatchService } from "./batch";
 import { BatchWatcher } from "./batchWatcher";
 import { ContactsService } from "./contacts";
 import { EventsService } from "./events";
+import { ExportsService } from "./exports";
 import { AuthProvider } from "./firebaseAuth";
 import { HoldersService } from "./holders";
 import { EventIndexer } from "./indexer";
@@ -29,6 +30,8 @@ export interface Services {
   auth: AuthProvider;
   indexer: EventIndexer;
   events: EventsService;
+  /** The CSV exports of histories, events and batch recipients (the holders' is the holders service's). */
+  exports: ExportsService;
   tokenState: TokenStateService;
   /** Who holds USDX (a fold over every Transfer), and what a balance earned from the multiplier. */
   holders: HoldersService;
@@ -105,6 +108,6 @@ export function buildServices(config: Config, chain: Chain, db: DatabaseHandle, 
     },
     log.child({ component: "monitoring" }),
   );
-  services = { config, chain, db, auth, indexer, events, tokenState, holders, rewards, siwe, audit: new AuditService(db.db), batch, batchWatcher, contacts, bank, alerts, leadership, rateLimits, metrics, monitoring, serving: { draining: false } };
+  services = { config, chain, db, auth, indexer, events, exports: new ExportsService(db.db, events, chain.manifest.deploymentBlock), tokenState, holders, rewards, siwe, audit: new AuditService(db.db), batch, batchWatcher, contacts, bank, alerts, leadership, rateLimits, metrics, monitoring, serving: { draining: false } };
   return services;
 }

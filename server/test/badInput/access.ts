@@ -70,6 +70,7 @@ export const authCases = casesOf((add) => {
 
 const otherUser: [Who, Req["method"], string, (w: World) => string, ((w: World) => unknown)?, (string | RegExp)?][] = [
   ["bob", "GET", "/api/batch/:id", jobPath, undefined, /^No batch job .* among yours\.$/],
+  ["bob", "GET", "/api/batch/:id/export", (w) => `${jobPath(w)}/export`, undefined, /^No batch job .* among yours\.$/],
   ["bob", "POST", "/api/batch/:id/transactions", (w) => `${jobPath(w)}/transactions`, () => ({ chunkIndex: 0, txHash: TX_HASH }), /^No batch job /],
   ["bob", "PATCH", "/api/contacts/:id", (w) => `/api/contacts/${w.contactId}`, () => ({ name: "Mine now" }), "Contact not found - It may have been deleted"],
   ["bob", "PATCH", "/api/contacts/:id (address)", (w) => `/api/contacts/${w.contactId}`, () => ({ address: B }), "Contact not found - It may have been deleted"],

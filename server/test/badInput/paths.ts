@@ -41,6 +41,31 @@ export const queryAndPathCases = casesOf((add) => {
   for (const query of ["limit=0", `limit=${HISTORY_MAX_LIMIT + 1}`, "limit=x", "cursor=abc", "cursor=9999999999999999-1"]) {
     add(q("query/path", "GET", `/api/accounts/${A}/history?${query}`, "nobody", 400));
   }
+  // The exports: a range is checked as the pages check theirs, and dates are real days.
+  for (const query of [
+    "fromBlock=-1",
+    "fromBlock=1e3",
+    "fromBlock=0x10",
+    "fromBlock=1234567890123456",
+    "toBlock=",
+    "fromBlock=5&toBlock=3",
+    "fromBlock=1&fromBlock=2",
+    "fromDate=2026-13-01",
+    "fromDate=2026-02-30",
+    "toDate=2025-02-29",
+    "toDate=31/01/2026",
+    "fromDate=20260101",
+    "fromDate=2026-01-01T00:00:00Z",
+    `toDate=${"9".repeat(300)}`,
+    "fromDate=2026-02-01&toDate=2026-01-31",
+  ]) {
+    add(q("query/path", "GET", `/api/accounts/${A}/history/export?${query}`, "alice", 400));
+  }
+  for (const query of ["fromBlock=abc", "toBlock=-5", "fromBlock=9&toBlock=8", "eventName=Nope", `eventName=${"T".repeat(65)}`, "eventName=Transfer&eventName=Approval"]) {
+    add(q("query/path", "GET", `/api/events/export?${query}`, "alice", 400));
+  }
+  add(q("query/path", "GET", `/api/accounts/${"0x".padEnd(4000, "f")}/history/export`, "alice", 400, /is not a valid address/));
+  add(q("query/path", "GET", "/api/accounts/0x12/history/export", "alice", 400, "'0x12' is not a valid address: it must be 0x followed by 40 hex characters."));
   for (const query of ["points=0", "points=5001", "points=abc", "points=1.5", "points=-5"]) add(q("query/path", "GET", `/api/stats/supply?${query}`, "nobody", 400));
   // The holders' own cases (sort, order, search, paging, addresses) are in holders.test.ts.
   for (const query of ["sort=rank", "order=up", "search=alice", "offset=-1", "limit=501"]) add(q("query/path", "GET", `/api/holders?${query}`, "alice", 400, /^Invalid request query: /));
@@ -59,9 +84,11 @@ export const queryAndPathCases = casesOf((add) => {
   }
   for (const id of ["not-a-uuid", "1", "%00", "..%2F..%2Fconfig", "00000000-0000-0000-0000-00000000000g"]) {
     add(q("query/path", "GET", `/api/batch/${id}`, "alice", 400, /^Invalid request path: id: /));
+    add(q("query/path", "GET", `/api/batch/${id}/export`, "alice", 400, /^Invalid request path: id: /));
     add({ ...q("query/path", "POST", `/api/batch/${id}/transactions`, "alice", 400), request: () => ({ method: "POST", path: `/api/batch/${id}/transactions`, who: "alice", json: { chunkIndex: 0, txHash: TX_HASH } }) });
   }
   add(q("query/path", "GET", "/api/batch/00000000-0000-4000-8000-000000000000", "alice", 404, /^No batch job /));
+  add(q("query/path", "GET", "/api/batch/00000000-0000-4000-8000-000000000000/export", "alice", 404, /^No batch job /));
   for (const query of ["offset=-1", "offset=abc", "offset=1234567", "limit=0", "limit=10001", "limit=1e3"]) {
     add(qw("GET", (w) => `${jobPath(w)}?${query}`, `/api/batch/:id?${query}`, "alice", 400, /^Invalid request query: /));
   }

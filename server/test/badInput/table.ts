@@ -83,6 +83,9 @@ export const ENDPOINTS: Endpoint[] = [
   { method: "GET", route: "/api/token", path: () => "/api/token", auth: "public" },
   { method: "GET", route: "/api/events", path: () => "/api/events", auth: "public" },
   { method: "GET", route: "/api/accounts/:address/history", path: () => `/api/accounts/${A}/history`, auth: "public" },
+  // The exports for the books (exports.test.ts checks their rows): every one counts against one budget.
+  { method: "GET", route: "/api/accounts/:address/history/export", path: () => `/api/accounts/${A}/history/export`, auth: "user" },
+  { method: "GET", route: "/api/events/export", path: () => "/api/events/export", auth: "user" },
   { method: "GET", route: "/api/roles", path: () => "/api/roles", auth: "public" },
   { method: "GET", route: "/api/blocklist", path: () => "/api/blocklist", auth: "public" },
   { method: "GET", route: "/api/stats/supply", path: () => "/api/stats/supply", auth: "public" },
@@ -120,6 +123,7 @@ export const ENDPOINTS: Endpoint[] = [
   { method: "GET", route: "/api/batch/status", path: () => "/api/batch/status", auth: "user" },
   { method: "GET", route: "/api/batch", path: () => "/api/batch", auth: "user" },
   { method: "GET", route: "/api/batch/:id", path: jobPath, auth: "user" },
+  { method: "GET", route: "/api/batch/:id/export", path: (w) => `${jobPath(w)}/export`, auth: "user" },
   {
     method: "POST",
     route: "/api/batch/:id/transactions",

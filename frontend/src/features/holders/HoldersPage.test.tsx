@@ -168,12 +168,12 @@ describe("Export CSV (GET /api/holders/export)", () => {
 
   it("says why when the export fails", async () => {
     fakeServer(sample(), (call) =>
-      call.url.startsWith("/api/holders/export") ? json({ success: false, error: "Too many holder exports: wait a minute and try again." }, 429) : undefined,
+      call.url.startsWith("/api/holders/export") ? json({ success: false, error: "Too many CSV exports: wait a minute and try again." }, 429) : undefined,
     );
     const { user } = renderPage(<HoldersPage />);
     await screen.findByRole("table", { name: "Holders" });
     await user.click(screen.getByRole("button", { name: "Export CSV" }));
-    await waitFor(() => expect(lastToast()).toMatchObject({ title: "Export failed", description: "Too many holder exports: wait a minute and try again.", variant: "destructive" }));
+    await waitFor(() => expect(lastToast()).toMatchObject({ title: "Export failed", description: "Too many CSV exports: wait a minute and try again.", variant: "destructive" }));
   });
 });
 

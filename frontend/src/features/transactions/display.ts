@@ -1,4 +1,5 @@
 import { exactTokenAmount } from "@common/amounts";
+import { argumentNames, TOKEN_AMOUNT_ARGS } from "@common/events";
 import { roleNameOfHash } from "@common/roles";
 import { formatMultiplier, groupDigits, shortAddress } from "@/lib/format";
 import type { BadgeProps } from "@/components/ui/badge";
@@ -34,31 +35,13 @@ export type ShownArg =
   | { name: string; kind: "address"; address: string }
   | { name: string; kind: "text"; text: string; title?: string };
 
-/**
- * The server stores arguments as JSON, which does not keep their order: the contracts' order for
- * the events people read most, the rest as they come.
- */
-const ARG_ORDER: Record<string, string[]> = {
-  Transfer: ["from", "to", "value"],
-  Approval: ["owner", "spender", "value"],
-  RoleGranted: ["role", "account", "sender"],
-  RoleRevoked: ["role", "account", "sender"],
-  RoleAdminChanged: ["role", "previousAdminRole", "newAdminRole"],
-  BatchPaid: ["payer", "recipientCount", "total", "paymentRef"],
-};
-
-/** Arguments that are USDX amounts (base units), by event. */
-const TOKEN_AMOUNTS: Record<string, string[]> = { Transfer: ["value"], Approval: ["value"], BatchPaid: ["total"] };
-
 /** An event's arguments in reading order: addresses as addresses, amounts in USDX, roles by name. */
 export function shownArgs(eventName: string, args: Record<string, string | boolean>): ShownArg[] {
-  const order = ARG_ORDER[eventName] ?? [];
-  const names = [...order.filter((n) => n in args), ...Object.keys(args).filter((n) => !order.includes(n))];
-  return names.map((name): ShownArg => {
+  return argumentNames(eventName, args).map((name): ShownArg => {
     const raw = args[name];
     if (typeof raw === "boolean") return { name, kind: "text", text: raw ? "true" : "false" };
     if (ADDRESS.test(raw)) return { name, kind: "address", address: raw };
-    if (TOKEN_AMOUNTS[eventName]?.includes(name) && /^\d+$/.test(raw)) return { name, kind: "text", text: `${exactUsdx(BigInt(raw))} USDX` };
+    if (TOKEN_AMOUNT_ARGS[eventName]?.includes(name) && /^\d+$/.test(raw)) return { name, kind: "text", text: `${exactUsdx(BigInt(raw))} USDX` };
     if (eventName === "RewardMultiplier" && name === "value" && /^\d+$/.test(raw)) return { name, kind: "text", text: `${formatMultiplier(BigInt(raw))}x`, title: raw };
     if (HASH32.test(raw)) {
       const role = /role/i.test(name) ? roleNameOfHash(raw) : undefined;

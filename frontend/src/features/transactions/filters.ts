@@ -27,7 +27,7 @@ export type RangeProblems = Partial<Record<"fromBlock" | "toBlock", string>>;
 // The API takes up to 15 digits (a block number fits a JavaScript number with room to spare).
 const BLOCK = /^\d{1,15}$/;
 
-function blockProblem(label: string, text: string): string | null {
+export function blockProblem(label: string, text: string): string | null {
   if (BLOCK.test(text)) return null;
   if (/^\d+$/.test(text)) return `${label} is too large: at most 15 digits.`;
   return `${label} must be a whole number (digits only, like 1200).`;

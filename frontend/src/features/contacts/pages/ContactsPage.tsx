@@ -9,7 +9,8 @@ import { useContacts, type Contact } from "../api/contacts";
 import { ContactDialog } from "../components/ContactDialog";
 import { ContactsTable } from "../components/ContactsTable";
 import { DeleteContactDialog } from "../components/DeleteContactDialog";
-import { ExportButton } from "../components/ExportButton";
+import { ExportButton } from "@/components/ExportButton";
+import { endpointUrl } from "@/lib/api";
 import { ImportButton } from "../components/ImportButton";
 import { SEARCH_DEBOUNCE_MS, useDebouncedValue } from "@/lib/useDebouncedValue";
 
@@ -41,7 +42,7 @@ export default function ContactsPage() {
         </div>
         {/* Small on phones, so the three fit on one row at 390 px. */}
         <div className="flex flex-wrap gap-2 [&>button]:h-9 [&>button]:px-3 sm:[&>button]:h-10 sm:[&>button]:px-4">
-          <ExportButton />
+          <ExportButton path={endpointUrl("GET /api/contacts/export")} fallbackName="usdx_contacts.csv" label="Export" />
           <ImportButton />
           <Button type="button" onClick={() => setEditing({ contact: null })}>
             <Plus className="h-4 w-4" aria-hidden />

@@ -1,6 +1,6 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { HOLDERS_DEFAULT_LIMIT } from "@common/holders";
-import { apiFile, call, endpointUrl } from "@/lib/api";
+import { call, endpointUrl } from "@/lib/api";
 import type { Holder, HolderPage, HolderSort, SortOrder } from "@common/apiTypes";
 
 export type { Holder, HolderPage, HolderSort, SortOrder };
@@ -39,7 +39,7 @@ export function useHolders(view: HolderView, enabled = true) {
   });
 }
 
-/** GET /api/holders/export: every holder the search matches, in the table's order, as the server's CSV. */
-export function fetchHoldersCsv(view: Pick<HolderView, "sort" | "order" | "search">): Promise<{ text: string; fileName: string }> {
-  return apiFile(endpointUrl("GET /api/holders/export", { query: { sort: view.sort, order: view.order, search: view.search || undefined } }), "usdx_holders.csv");
+/** GET /api/holders/export's URL: every holder the search matches, in the table's order, as the server's CSV. */
+export function holdersExportUrl(view: Pick<HolderView, "sort" | "order" | "search">): string {
+  return endpointUrl("GET /api/holders/export", { query: { sort: view.sort, order: view.order, search: view.search || undefined } });
 }

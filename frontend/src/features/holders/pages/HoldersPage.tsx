@@ -6,8 +6,8 @@ import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardHeader } from "@/components/ui/card";
 import { Input } from "@/components/ui/input";
 import { Spinner } from "@/components/ui/spinner";
-import { HOLDERS_PAGE_SIZE, isAddressSearch, useHolders, type HolderSort, type SortOrder } from "../api/holders";
-import { ExportButton } from "../components/ExportButton";
+import { holdersExportUrl, HOLDERS_PAGE_SIZE, isAddressSearch, useHolders, type HolderSort, type SortOrder } from "../api/holders";
+import { ExportButton } from "@/components/ExportButton";
 import { HoldersTable } from "../components/HoldersTable";
 import { shownBalance } from "../format";
 import { SEARCH_DEBOUNCE_MS, useDebouncedValue } from "@/lib/useDebouncedValue";
@@ -44,7 +44,7 @@ export default function HoldersPage() {
           <Button type="button" variant="outline" size="icon" aria-label="Refresh holders" title="Refresh" onClick={() => void holders.refetch()} disabled={holders.isFetching || !validSearch}>
             <RefreshCw className={holders.isFetching ? "h-4 w-4 animate-spin" : "h-4 w-4"} aria-hidden />
           </Button>
-          <ExportButton view={view} disabled={!validSearch} />
+          <ExportButton path={holdersExportUrl(view)} fallbackName="usdx_holders.csv" disabled={!validSearch} />
         </div>
       </div>
 

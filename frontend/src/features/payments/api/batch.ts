@@ -25,6 +25,9 @@ export const jobDetailUrl = (jobId: string, offset = 0, limit = 1) => endpointUr
 
 export const fetchJobDetail = (jobId: string, offset = 0, limit = 1) => call("GET /api/batch/:id", { params: { id: jobId }, query: { offset, limit } });
 
+/** GET /api/batch/:id/export's URL: every recipient of the job with status, transaction and block, as CSV. */
+export const batchExportUrl = (jobId: string) => endpointUrl("GET /api/batch/:id/export", { params: { id: jobId } });
+
 /** Jobs per page of Payment History. */
 export const HISTORY_PAGE = 20;
 

@@ -3,6 +3,7 @@ import { useInfiniteQuery } from "@tanstack/react-query";
 import { Link } from "react-router-dom";
 import { AlertTriangle } from "lucide-react";
 import { Alert, AlertDescription } from "@/components/ui/alert";
+import { ExportButton } from "@/components/ExportButton";
 import { Badge } from "@/components/ui/badge";
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from "@/components/ui/dialog";
 import { Spinner } from "@/components/ui/spinner";
@@ -12,7 +13,7 @@ import { blockUrl, isExternal } from "@/lib/explorer";
 import { formatUsdx, shortAddress } from "@/lib/format";
 import { parseTokenAmount } from "@common/amounts";
 import { errorSentence } from "@/lib/api";
-import { fetchJobDetail, HISTORY_KEY, RECIPIENT_PAGE } from "../api/batch";
+import { batchExportUrl, fetchJobDetail, HISTORY_KEY, RECIPIENT_PAGE } from "../api/batch";
 import type { ChunkDetail, RecipientDetail } from "../api/types";
 import { count } from "../format";
 import { STATUS_POLL_MS } from "../hooks/useBatchStatus";
@@ -162,7 +163,11 @@ export function JobDetailDialog({ jobId, onClose }: { jobId: string | null; onCl
               <ChunksTable chunks={first.chunks} />
             </section>
             <section className="space-y-2">
-              <h3 className="text-sm font-semibold">Recipients</h3>
+              <div className="flex flex-wrap items-center justify-between gap-2">
+                <h3 className="text-sm font-semibold">Recipients</h3>
+                {/* For reconciling a payroll: every recipient with status, transaction and block, whatever pages are loaded here. */}
+                <ExportButton size="sm" path={batchExportUrl(first.job.jobId)} fallbackName={`usdx_batch_${first.job.jobId}.csv`} />
+              </div>
               <VirtualTable
                 label="Batch recipients"
                 rows={recipients}

@@ -3,10 +3,12 @@ import { useShallow } from "zustand/react/shallow";
 import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
+import { ExportButton } from "@/components/ExportButton";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Progress } from "@/components/ui/progress";
 import { ApiError } from "@/lib/api";
 import { formatUsdx } from "@/lib/format";
+import { batchExportUrl } from "../api/batch";
 import { STATUS_POLL_MS } from "../hooks/useBatchStatus";
 import { count, plural } from "../format";
 import { progressOf, type ChunkView } from "../progress";
@@ -139,6 +141,7 @@ export function CompletedPanel({ onShowHistory }: { onShowHistory(): void }) {
             <History className="h-4 w-4" aria-hidden />
             View in Payment History
           </Button>
+          <ExportButton path={batchExportUrl(job.jobId)} fallbackName={`usdx_batch_${job.jobId}.csv`} />
         </div>
       </CardContent>
     </Card>

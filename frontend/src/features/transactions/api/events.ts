@@ -59,3 +59,9 @@ export function useContractEvents(filter: EventFilter) {
 export async function latestBlock(): Promise<number> {
   return (await withTimeout(call("GET /api/token"))).blockNumber;
 }
+
+/** GET /api/events/export's URL: every event the applied filter finds, oldest first, as CSV. */
+export function eventsExportUrl(filter: EventFilter): string {
+  const { fromBlock, toBlock, eventName } = eventsQuery(filter);
+  return endpointUrl("GET /api/events/export", { query: { fromBlock, toBlock, eventName } });
+}

@@ -23,3 +23,7 @@ export function useAccountHistory(address: string | null) {
     enabled: address !== null,
   });
 }
+
+/** GET /api/accounts/:address/history/export's URL: the account's transactions in `range`, oldest first, as CSV. */
+export const historyExportUrl = (address: string, range: { fromBlock?: number; toBlock?: number; fromDate?: string; toDate?: string }) =>
+  endpointUrl("GET /api/accounts/:address/history/export", { params: { address }, query: range });

@@ -2,13 +2,14 @@ import { useState } from "react";
 import { useQueryClient } from "@tanstack/react-query";
 import { Clock, History, SearchX } from "lucide-react";
 import { EmptyState, Loading, LoadFailed } from "@/components/states";
+import { ExportButton } from "@/components/ExportButton";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Spinner } from "@/components/ui/spinner";
 import { toast } from "@/components/ui/toast";
 import { useConfig } from "@/lib/config";
 import { useWallet } from "@/lib/wallet/store";
-import { EVENTS_TIMEOUT_MS, RequestTimeoutError, eventsKey, eventsUrl, latestBlock, useContractEvents } from "../api/events";
+import { EVENTS_TIMEOUT_MS, RequestTimeoutError, eventsExportUrl, eventsKey, eventsUrl, latestBlock, useContractEvents } from "../api/events";
 import { ALL_EVENTS, checkFilter, draftOf, narrowRange, type EventFilter, type FilterDraft, type RangeProblems } from "../filters";
 import { EventFilterForm } from "./EventFilterForm";
 import { EventsTable } from "./EventsTable";
@@ -83,9 +84,13 @@ export function ContractEventsCard() {
 
   return (
     <Card className="min-w-0">
-      <CardHeader className="p-4 sm:p-6">
-        <CardTitle className="text-base">Contract Events</CardTitle>
-        <CardDescription>Everything the USDX contracts recorded on chain, newest first.</CardDescription>
+      <CardHeader className="flex-row flex-wrap items-start justify-between gap-3 space-y-0 p-4 sm:p-6">
+        <div className="min-w-0 space-y-1.5">
+          <CardTitle className="text-base">Contract Events</CardTitle>
+          <CardDescription>Everything the USDX contracts recorded on chain, newest first.</CardDescription>
+        </div>
+        {/* The filter applied (not the one being typed): the file holds what the table shows, every page of it, oldest first. */}
+        <ExportButton size="sm" path={eventsExportUrl(applied)} fallbackName="usdx_events.csv" disabled={events.length === 0} />
       </CardHeader>
       <CardContent className="grid gap-4 p-4 pt-0 sm:p-6 sm:pt-0">
         <EventFilterForm

@@ -12,8 +12,8 @@ import { checkAddress } from "@/lib/validation";
 import { useWallet } from "@/lib/wallet/store";
 import { useAccountHistory } from "../api/history";
 import { sameAddress } from "../display";
+import { HistoryExportDialog } from "./HistoryExportDialog";
 import { HistoryTable } from "./HistoryTable";
-
 
 const LOAD_FAILED = "Failed to load transactions";
 
@@ -111,6 +111,7 @@ function AccountHistory({ account, wallet, readOnly }: { account: string; wallet
               <Link to="/transactions">Show your transactions</Link>
             </Button>
           )}
+          {items.length > 0 && <HistoryExportDialog account={account} />}
           {query.data && (
             <Button variant="outline" size="sm" onClick={() => void query.refetch()} disabled={query.isFetching}>
               <RotateCw className={refreshing ? "h-4 w-4 animate-spin" : "h-4 w-4"} aria-hidden />

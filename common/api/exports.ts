@@ -1,0 +1,96 @@
+import { z } from "zod";
+import { EVENT_FILTERS } from "../events";
+import { jobPath } from "./batch";
+import { endpoints } from "./endpoint";
+import { Address } from "./schemas";
+import { blockNumber } from "./token";
+
+/**
+ * CSV exports for the books (issue 18): an account's history, Contract Events with a filter, and a
+ * batch job's recipients. The holders' export is declared with the holders (holders.ts). Every one
+ * is written a page at a time as the client reads it, and counts against one per-user budget of
+ * exports a minute.
+ */
+
+const SAFE_CELLS = "A cell a spreadsheet would read as a formula (starting with =, +, - or @) is written with a leading apostrophe.";
+const CHAIN_ORDER =
+  "Rows in chain order (oldest first), up to the index's newest block as the export starts (rows indexed while it is written are left for the next export).";
+
+const date = (description: string) =>
+  z.iso
+    .date({ message: "must be a date as YYYY-MM-DD" })
+    .optional()
+    .meta({ description, example: "2026-01-31" });
+
+export const exportsApi = endpoints({
+  "GET /api/accounts/:address/history/export": {
+    tag: "Token",
+    summary: "Export an account's transfers, mints and burns as CSV",
+    description:
+      "The rows of GET /api/accounts/:address/history, all of them or those in a block range and/or a range of days. " +
+      `${CHAIN_ORDER} Columns: Date (the block's time, ISO 8601 in UTC), Block, Transaction Hash, Log Index, Type (Transfer, Mint or Burn), From, To, ` +
+      "Amount (the event's value in USDX, an exact decimal) and Amount moved (what its shares were worth in USDX: less than Amount where the transfer was rounded down to whole shares). " +
+      SAFE_CELLS,
+    access: "user",
+    params: z.object({ address: Address }),
+    query: z.object({
+      fromBlock: blockNumber.optional().meta({ description: "The first block to include." }),
+      toBlock: blockNumber.optional().meta({ description: "The last block to include." }),
+      fromDate: date("The first day to include (UTC), by block time."),
+      toDate: date("The last day to include (UTC), by block time."),
+    }),
+    answer: {
+      contentType: "text/csv; charset=utf-8",
+      description: "A CSV file (usdx_history_<address>.csv).",
+      example:
+        "Date,Block,Transaction Hash,Log Index,Type,From,To,Amount,Amount moved\r\n" +
+        "2026-01-05T09:30:00.000Z,12,0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060,0,Mint,0x0000000000000000000000000000000000000000,0x70997970C51812dc3A010C7d01b50e0d17dc79C8,1000,1000\r\n",
+    },
+    noStore: true,
+    // 429: exports a minute, per user.
+    errors: [429, 503],
+  },
+  "GET /api/events/export": {
+    tag: "Token",
+    summary: "Export Contract Events as CSV",
+    description:
+      `The events GET /api/events finds with the same filter (eventName: ${EVENT_FILTERS.map((f) => f.label).join(", ")}; fromBlock and toBlock, inclusive), every one rather than a page. ` +
+      `${CHAIN_ORDER} Columns: Date (ISO 8601, UTC), Block, Transaction Hash, Log Index, Contract (USDX or BatchPayments), Event, ` +
+      "Arguments (name=value pairs separated by '; ', USDX amounts as exact decimals, the reward multiplier as a decimal, roles by name) and Amount moved (Transfer only: what its shares were worth in USDX). " +
+      SAFE_CELLS,
+    access: "user",
+    query: z.object({
+      fromBlock: blockNumber.optional(),
+      toBlock: blockNumber.optional(),
+      eventName: z.string().max(64).optional().meta({ example: "Transfer" }),
+    }),
+    answer: {
+      contentType: "text/csv; charset=utf-8",
+      description: "A CSV file (usdx_events.csv).",
+      example:
+        "Date,Block,Transaction Hash,Log Index,Contract,Event,Arguments,Amount moved\r\n" +
+        "2026-01-05T09:30:00.000Z,12,0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060,0,USDX,Transfer,from=0x0000000000000000000000000000000000000000; to=0x70997970C51812dc3A010C7d01b50e0d17dc79C8; value=1000 USDX,1000\r\n",
+    },
+    noStore: true,
+    errors: [429, 503],
+  },
+  "GET /api/batch/:id/export": {
+    tag: "Batch payments",
+    summary: "Export a job's recipients as CSV",
+    description:
+      "Every recipient of the job in job order, for payroll reconciliation: Name, Address, Amount (USDX, an exact decimal), Status (Pending, Paid or Not paid), " +
+      "Transaction Hash (the transaction that paid them) and Block (its block, once paid). Another user's job is a 404, like a missing one. " +
+      SAFE_CELLS,
+    access: "user",
+    params: jobPath,
+    answer: {
+      contentType: "text/csv; charset=utf-8",
+      description: "A CSV file (usdx_batch_<jobId>.csv).",
+      example:
+        "Name,Address,Amount,Status,Transaction Hash,Block\r\n" +
+        "Alice,0x70997970C51812dc3A010C7d01b50e0d17dc79C8,25,Paid,0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060,40\r\n",
+    },
+    noStore: true,
+    errors: [404, 429, 503],
+  },
+});
