@@ -2,12 +2,10 @@ import { useId, type FormEvent } from "react";
 import { Filter, RotateCcw } from "lucide-react";
 import { EVENT_FILTERS } from "@common/events";
 import { Button } from "@/components/ui/button";
-import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
-import { FieldError } from "@/components/ui/field-error";
-import { cn } from "@/lib/utils";
 import type { FilterDraft, RangeProblems } from "../filters";
+import { RangeField } from "./RangeField";
 
 /** The Contract Events filter: event type, From Block, To Block, Reset and Apply (PRODUCT.md section 2). */
 export function EventFilterForm({
@@ -47,7 +45,7 @@ export function EventFilterForm({
           </SelectContent>
         </Select>
       </div>
-      <BlockField
+      <RangeField type="block"
         id={`${id}-from`}
         label="From Block"
         placeholder={`${deploymentBlock} (deployment)`}
@@ -55,7 +53,7 @@ export function EventFilterForm({
         problem={problems.fromBlock}
         onChange={(fromBlock) => onChange({ ...draft, fromBlock })}
       />
-      <BlockField id={`${id}-to`} label="To Block" placeholder="Latest" value={draft.toBlock} problem={problems.toBlock} onChange={(toBlock) => onChange({ ...draft, toBlock })} />
+      <RangeField type="block" id={`${id}-to`} label="To Block" placeholder="Latest" value={draft.toBlock} problem={problems.toBlock} onChange={(toBlock) => onChange({ ...draft, toBlock })} />
       {/* Under the fields on narrow screens; in line with them (below their labels) on wide ones. */}
       <div className="flex gap-2 sm:col-span-2 sm:justify-end xl:col-span-1 xl:mt-[1.375rem]">
         <Button type="button" variant="outline" className="flex-1 sm:flex-none" onClick={onReset}>
@@ -68,26 +66,5 @@ export function EventFilterForm({
         </Button>
       </div>
     </form>
-  );
-}
-
-function BlockField({ id, label, placeholder, value, problem, onChange }: { id: string; label: string; placeholder: string; value: string; problem?: string; onChange(value: string): void }) {
-  return (
-    <div className="grid gap-1.5">
-      <Label htmlFor={id}>{label}</Label>
-      {/* Text with a numeric keypad: a number input would drop '12.5' or '-3' silently instead of letting us say what is wrong. */}
-      <Input
-        id={id}
-        inputMode="numeric"
-        autoComplete="off"
-        placeholder={placeholder}
-        value={value}
-        onChange={(e) => onChange(e.target.value)}
-        aria-invalid={problem ? true : undefined}
-        aria-describedby={problem ? `${id}-error` : undefined}
-        className={cn("tabular-nums", problem && "border-destructive")}
-      />
-      {problem && <FieldError id={`${id}-error`}>{problem}</FieldError>}
-    </div>
   );
 }

@@ -3,12 +3,11 @@ import { Download } from "lucide-react";
 import { ExportIcon, useCsvExport } from "@/components/ExportButton";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from "@/components/ui/dialog";
-import { FieldError } from "@/components/ui/field-error";
-import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { RadioGroup, RadioGroupItem } from "@/components/ui/radio-group";
 import { cn } from "@/lib/utils";
 import { historyExportUrl } from "../api/history";
+import { RangeField } from "./RangeField";
 import { checkExportRange, EMPTY_EXPORT_DRAFT, type ExportDraft, type ExportProblems, type ExportScope } from "../exportRange";
 
 const SCOPES: { value: ExportScope; label: string }[] = [
@@ -110,27 +109,5 @@ export function HistoryExportDialog({ account }: { account: string }) {
         </form>
       </DialogContent>
     </Dialog>
-  );
-}
-
-function RangeField({ id, label, type, value, problem, onChange }: { id: string; label: string; type: "block" | "date"; value: string; problem?: string; onChange(value: string): void }) {
-  return (
-    <div className="grid content-start gap-1.5">
-      <Label htmlFor={id}>{label}</Label>
-      {/* A block is text with a numeric keypad, as in the events filter, so '12.5' is said to be wrong rather than dropped. */}
-      <Input
-        id={id}
-        type={type === "date" ? "date" : "text"}
-        inputMode={type === "block" ? "numeric" : undefined}
-        autoComplete="off"
-        placeholder={type === "block" ? "Block number" : "YYYY-MM-DD"}
-        value={value}
-        onChange={(e) => onChange(e.target.value)}
-        aria-invalid={problem ? true : undefined}
-        aria-describedby={problem ? `${id}-error` : undefined}
-        className={cn("tabular-nums", problem && "border-destructive")}
-      />
-      {problem && <FieldError id={`${id}-error`}>{problem}</FieldError>}
-    </div>
   );
 }
