@@ -1,5 +1,7 @@
 import { and, asc, eq, gte, lt, lte, sql, type SQL } from "drizzle-orm";
 import { exactTokenAmount } from "@common/amounts";
+import type { RecipientStatus } from "@common/apiTypes";
+import { RECIPIENT_STATUS_WORDS } from "@common/batch";
 import { argumentNames, historyType, TOKEN_AMOUNT_ARGS } from "@common/events";
 import { roleNameOfHash } from "@common/roles";
 import type { Database } from "../db/client";
@@ -23,8 +25,6 @@ export const HISTORY_CSV_HEADER = ["Date", "Block", "Transaction Hash", "Log Ind
 export const EVENTS_CSV_HEADER = ["Date", "Block", "Transaction Hash", "Log Index", "Contract", "Event", "Arguments", "Amount moved"] as const;
 export const BATCH_CSV_HEADER = ["Name", "Address", "Amount", "Status", "Transaction Hash", "Block"] as const;
 
-/** A recipient's status as a bookkeeper reads it (the job's detail view says the same). */
-export const RECIPIENT_STATUS_WORDS: Readonly<Record<string, string>> = { pending: "Pending", paid: "Paid", unpaid: "Not paid" };
 
 /** Which part of a history to export: blocks and UTC days, each end inclusive and optional. */
 export interface HistoryRange {
@@ -61,6 +61,11 @@ interface Position {
 const DAY_SECONDS = 86_400;
 const isoTime = (seconds: number) => new Date(seconds * 1000).toISOString();
 const dayStart = (date: string) => Date.parse(`${date}T00:00:00Z`) / 1000;
+/** A range whose start is after its end (block numbers, or YYYY-MM-DD days, which compare as text) is a 400 naming both ends. */
+function refuseReversed<T extends number | string>(what: "Block" | "Date", from: T | undefined, to: T | undefined): void {
+  if (from !== undefined && to !== undefined && from > to) throw badRequest(`from${what} (${from}) is after to${what} (${to}).`);
+}
+
 const after = (position: Position | null): SQL | undefined =>
   position ? sql`(${chainEvents.blockNumber}, ${chainEvents.logIndex}) > (${position.blockNumber}, ${position.logIndex})` : undefined;
 
@@ -77,12 +82,8 @@ export class ExportsService {
    * separately, each on its own index (chain_events_from_order, _to_order), and merged.
    */
   async history(address: string, range: HistoryRange): Promise<CsvDownload> {
-    if (range.fromBlock !== undefined && range.toBlock !== undefined && range.fromBlock > range.toBlock) {
-      throw badRequest(`fromBlock (${range.fromBlock}) is after toBlock (${range.toBlock}).`);
-    }
-    if (range.fromDate !== undefined && range.toDate !== undefined && range.fromDate > range.toDate) {
-      throw badRequest(`fromDate (${range.fromDate}) is after toDate (${range.toDate}).`);
-    }
+    refuseReversed("Block", range.fromBlock, range.toBlock);
+    refuseReversed("Date", range.fromDate, range.toDate);
     const account = address.toLowerCase();
     const blocks = await this.blockBounds(range.fromBlock, range.toBlock);
     const fileName = `usdx_history_${address}.csv`;
@@ -114,9 +115,7 @@ export class ExportsService {
 
   /** Contract Events in chain order with GET /api/events' filter (an event name, a block range); by name on chain_events_name_order, else by the primary key. */
   async contractEvents(filter: { eventName: string | null; fromBlock?: number; toBlock?: number }): Promise<CsvDownload> {
-    if (filter.fromBlock !== undefined && filter.toBlock !== undefined && filter.fromBlock > filter.toBlock) {
-      throw badRequest(`fromBlock (${filter.fromBlock}) is after toBlock (${filter.toBlock}).`);
-    }
+    refuseReversed("Block", filter.fromBlock, filter.toBlock);
     const blocks = await this.blockBounds(filter.fromBlock, filter.toBlock);
     const fileName = "usdx_events.csv";
     if (!blocks) return { fileName, header: EVENTS_CSV_HEADER, chunks: [] };
@@ -169,7 +168,7 @@ export class ExportsService {
             r.name,
             r.address,
             exactTokenAmount(BigInt(r.amount)),
-            RECIPIENT_STATUS_WORDS[r.status] ?? r.status,
+            RECIPIENT_STATUS_WORDS[r.status as RecipientStatus] ?? r.status,
             r.txHash ?? "",
             r.status === "paid" && r.chunkBlock !== null ? String(r.chunkBlock) : "",
           ]),

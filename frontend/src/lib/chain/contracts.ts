@@ -45,7 +45,7 @@ export interface WriteContracts {
  */
 export function readContracts(config: AppConfig, provider: JsonRpcApiProvider): WriteContracts {
   return {
-    usdx: USDX__factory.connect(config.contracts.proxy, provider),
+    usdx: usdxReader(config, provider),
     batch: BatchPayments__factory.connect(config.contracts.batchPayments, provider),
   };
 }

@@ -12,6 +12,7 @@ import { useConfig } from "@/lib/config";
 import { blockUrl, isExternal } from "@/lib/explorer";
 import { formatUsdx, shortAddress } from "@/lib/format";
 import { parseTokenAmount } from "@common/amounts";
+import { RECIPIENT_STATUS_WORDS } from "@common/batch";
 import { errorSentence } from "@/lib/api";
 import { batchExportUrl, fetchJobDetail, HISTORY_KEY, RECIPIENT_PAGE } from "../api/batch";
 import type { ChunkDetail, RecipientDetail } from "../api/types";
@@ -34,7 +35,6 @@ function Figure({ label, children }: { label: string; children: ReactNode }) {
 }
 
 // unpaid: the recipient's chunk was closed unpaid (its batch failed and its time to send is over).
-const RECIPIENT_STATUS: Record<RecipientDetail["status"], string> = { pending: "Pending", paid: "Paid", unpaid: "Not paid" };
 
 const recipientColumns: Column<RecipientDetail>[] = [
   { header: "#", cell: (r) => <span className="tabular-nums text-muted-foreground">{count(r.position + 1)}</span> },
@@ -45,7 +45,7 @@ const recipientColumns: Column<RecipientDetail>[] = [
     header: "Status",
     cell: (r) => (
       <span className="flex flex-col items-start gap-0.5">
-        <Badge variant={r.status === "paid" ? "success" : "outline"}>{RECIPIENT_STATUS[r.status]}</Badge>
+        <Badge variant={r.status === "paid" ? "success" : "outline"}>{RECIPIENT_STATUS_WORDS[r.status]}</Badge>
         {r.txHash && <TxHashLink hash={r.txHash} className="text-xs" />}
       </span>
     ),
