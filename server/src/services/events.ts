@@ -66,10 +66,37 @@ function toEvent(row: RowWithMultiplier): ContractEvent {
 // Pages of events kept per state of the index: every dashboard asks for the same first page.
 const PAGE_CACHE_ENTRIES = 256;
 
+/**
+ * Answers kept while the index stays at one version (they change only when it does): every
+ * dashboard asks for the same few. At most `max` are kept (then they start over), and a failed
+ * answer is dropped so the next request asks again.
+ */
+export class AnswersPerVersion<T> {
+  private version = -1;
+  private answers = new Map<string, Promise<T>>();
+
+  constructor(private readonly max: number) {}
+
+  get(version: number, key: string, compute: () => Promise<T>): Promise<T> {
+    if (this.version !== version || this.answers.size >= this.max) {
+      this.version = version;
+      this.answers = new Map();
+    }
+    let answer = this.answers.get(key);
+    if (!answer) {
+      const answers = this.answers;
+      answer = compute();
+      answers.set(key, answer);
+      answer.catch(() => answers.delete(key));
+    }
+    return answer;
+  }
+}
+
 /** Reads events and account histories from the index; nothing here asks the chain. */
 export class EventsService {
-  /** Pages of `list` as of index version `version` (they change only when the index does). */
-  private pages: { version: number; byQuery: Map<string, Promise<EventPage>> } = { version: -1, byQuery: new Map() };
+  /** Pages of `list` as of the index's version (they change only when the index does). */
+  private readonly pages = new AnswersPerVersion<EventPage>(PAGE_CACHE_ENTRIES);
 
   constructor(
     private readonly db: Database,
@@ -93,17 +120,9 @@ export class EventsService {
    * a block this page split.
    */
   async list(query: { fromBlock?: number; toBlock?: number; limit: number; eventName: string | null; cursor?: string }): Promise<EventPage> {
-    const version = await this.indexVersion();
-    if (this.pages.version !== version || this.pages.byQuery.size >= PAGE_CACHE_ENTRIES) this.pages = { version, byQuery: new Map() };
     const key = JSON.stringify([query.fromBlock, query.toBlock, query.limit, query.eventName, query.cursor]);
-    let page = this.pages.byQuery.get(key);
-    if (!page) {
-      const pages = this.pages.byQuery;
-      page = this.readPage(query);
-      pages.set(key, page);
-      page.catch(() => pages.delete(key)); // a refusal (bad range or cursor) or a failed read is not kept
-    }
-    return page;
+    // A refusal (bad range or cursor) or a failed read is not kept.
+    return this.pages.get(await this.indexVersion(), key, () => this.readPage(query));
   }
 
   private async readPage(query: { fromBlock?: number; toBlock?: number; limit: number; eventName: string | null; cursor?: string }): Promise<EventPage> {

@@ -8,7 +8,7 @@ import type { Rewards } from "@common/apiTypes";
 import type { Database } from "../db/client";
 import { indexedBlocks, indexerState } from "../db/schema";
 import { badRequest } from "../errors";
-import type { EventRecord, EventsService } from "./events";
+import { AnswersPerVersion, type EventRecord, type EventsService } from "./events";
 
 export type { Rewards };
 
@@ -61,7 +61,7 @@ export function replayRewards(
 const ANSWERS_KEPT = 256;
 
 export class RewardsService {
-  private answers: { version: number; byAccount: Map<string, Promise<Rewards>> } = { version: -1, byAccount: new Map() };
+  private readonly answers = new AnswersPerVersion<Rewards>(ANSWERS_KEPT);
 
   constructor(
     private readonly db: Database,
@@ -78,17 +78,7 @@ export class RewardsService {
       throw badRequest(`${(error as Error).message}.`);
     }
     if (account === ZeroAddress) throw badRequest("The zero address holds no USDX: it is where mints come from and burns go.");
-    const version = await this.indexVersion();
-    if (this.answers.version !== version || this.answers.byAccount.size >= ANSWERS_KEPT) this.answers = { version, byAccount: new Map() };
-    const key = account.toLowerCase();
-    let answer = this.answers.byAccount.get(key);
-    if (!answer) {
-      const byAccount = this.answers.byAccount;
-      answer = this.replay(account);
-      byAccount.set(key, answer);
-      answer.catch(() => byAccount.delete(key)); // a failed read is not kept
-    }
-    return answer;
+    return this.answers.get(await this.indexVersion(), account.toLowerCase(), () => this.replay(account));
   }
 
   private async replay(account: string): Promise<Rewards> {
