@@ -93,7 +93,7 @@ export class ExportsService {
       range.toDate !== undefined ? lt(chainEvents.blockTime, dayStart(range.toDate) + DAY_SECONDS) : undefined,
     );
     const side = (column: typeof chainEvents.fromAddress | typeof chainEvents.toAddress) =>
-      this.pages((position) =>
+      this.pages((position: ExportRow | null) =>
         this.db
           .select(exportColumns)
           .from(chainEvents)
@@ -119,7 +119,7 @@ export class ExportsService {
     const blocks = await this.blockBounds(filter.fromBlock, filter.toBlock);
     const fileName = "usdx_events.csv";
     if (!blocks) return { fileName, header: EVENTS_CSV_HEADER, chunks: [] };
-    const rows = this.pages((position) =>
+    const rows = this.pages((position: ExportRow | null) =>
       this.db
         .select(exportColumns)
         .from(chainEvents)
@@ -144,40 +144,35 @@ export class ExportsService {
       .from(batchJobs)
       .where(and(eq(batchJobs.id, jobId), eq(batchJobs.uid, user.uid)));
     if (!job) throw notFound(`No batch job ${jobId} among yours.`);
-    const db = this.db;
-    async function* rows() {
-      for (let last = -1; ; ) {
-        const page = await db
-          .select({
-            position: batchRecipients.position,
-            name: batchRecipients.name,
-            address: batchRecipients.address,
-            amount: batchRecipients.amount,
-            status: batchRecipients.status,
-            txHash: batchRecipients.txHash,
-            chunkBlock: batchChunks.blockNumber,
-          })
-          .from(batchRecipients)
-          .leftJoin(batchChunks, and(eq(batchChunks.jobId, batchRecipients.jobId), eq(batchChunks.index, batchRecipients.chunkIndex)))
-          .where(and(eq(batchRecipients.jobId, jobId), sql`${batchRecipients.position} > ${last}`))
-          .orderBy(asc(batchRecipients.position))
-          .limit(EXPORT_PAGE_ROWS);
-        if (page.length === 0) return;
-        yield csvLines(
-          page.map((r) => [
-            r.name,
-            r.address,
-            exactTokenAmount(BigInt(r.amount)),
-            RECIPIENT_STATUS_WORDS[r.status as RecipientStatus] ?? r.status,
-            r.txHash ?? "",
-            r.status === "paid" && r.chunkBlock !== null ? String(r.chunkBlock) : "",
-          ]),
-        );
-        if (page.length < EXPORT_PAGE_ROWS) return;
-        last = page[page.length - 1].position;
-      }
-    }
-    return { fileName: `usdx_batch_${jobId}.csv`, header: BATCH_CSV_HEADER, chunks: rows() };
+    const rows = this.pages((last: { position: number } | null) =>
+      this.db
+        .select({
+          position: batchRecipients.position,
+          name: batchRecipients.name,
+          address: batchRecipients.address,
+          amount: batchRecipients.amount,
+          status: batchRecipients.status,
+          txHash: batchRecipients.txHash,
+          chunkBlock: batchChunks.blockNumber,
+        })
+        .from(batchRecipients)
+        .leftJoin(batchChunks, and(eq(batchChunks.jobId, batchRecipients.jobId), eq(batchChunks.index, batchRecipients.chunkIndex)))
+        .where(and(eq(batchRecipients.jobId, jobId), sql`${batchRecipients.position} > ${last?.position ?? -1}`))
+        .orderBy(asc(batchRecipients.position))
+        .limit(EXPORT_PAGE_ROWS),
+    );
+    return {
+      fileName: `usdx_batch_${jobId}.csv`,
+      header: BATCH_CSV_HEADER,
+      chunks: inChunks(rows, (r) => [
+        r.name,
+        r.address,
+        exactTokenAmount(BigInt(r.amount)),
+        RECIPIENT_STATUS_WORDS[r.status as RecipientStatus] ?? r.status,
+        r.txHash ?? "",
+        r.status === "paid" && r.chunkBlock !== null ? String(r.chunkBlock) : "",
+      ]),
+    };
   }
 
   /**
@@ -193,14 +188,13 @@ export class ExportsService {
     return from <= to ? { from, to } : null;
   }
 
-  /** Every row of a keyset-paged query in chain order: `read(position)` reads the page after `position`. */
-  private async *pages(read: (position: Position | null) => Promise<ExportRow[]>): AsyncGenerator<ExportRow> {
-    for (let position: Position | null = null; ; ) {
-      const page = await read(position);
+  /** Every row of a keyset-paged query, in its key's order: `read(last)` reads the page after the row `last` (null: the first page). */
+  private async *pages<R>(read: (last: R | null) => Promise<R[]>): AsyncGenerator<R> {
+    for (let last: R | null = null; ; ) {
+      const page = await read(last);
       yield* page;
       if (page.length < EXPORT_PAGE_ROWS) return;
-      const last = page[page.length - 1];
-      position = { blockNumber: last.blockNumber, logIndex: last.logIndex };
+      last = page[page.length - 1];
     }
   }
 }
