@@ -132,9 +132,11 @@ export class AlertMatcher {
 
   /**
    * A cursor whose event the index no longer holds with that hash was rewound past (a
-   * reorganisation deeper than the confirmations): the matcher goes back to the newest event the
-   * index still holds before it. Events read again that were delivered keep their delivery (the
-   * unique key); the new fork's events are new keys and are matched.
+   * reorganisation deeper than the confirmations): the matcher starts again from the rules' start
+   * blocks. Not from the newest event still held before the cursor: by the time the matcher looks,
+   * the index may already hold the new fork's events there, never matched, which the cursor would
+   * then step over. Events read again that were delivered keep their delivery (the unique key on
+   * rule and event, hash included); the new fork's events are new keys and are matched.
    */
   private async checkCursor(cursor: Cursor | null): Promise<Cursor | null> {
     if (!cursor) return null;
@@ -143,18 +145,9 @@ export class AlertMatcher {
       .from(chainEvents)
       .where(and(eq(chainEvents.blockNumber, cursor.block), eq(chainEvents.logIndex, cursor.log)));
     if (still?.hash === cursor.hash) return cursor;
-    const [back] = await this.db
-      .select({ block: chainEvents.blockNumber, log: chainEvents.logIndex, hash: chainEvents.blockHash })
-      .from(chainEvents)
-      .where(or(lt(chainEvents.blockNumber, cursor.block), and(eq(chainEvents.blockNumber, cursor.block), lt(chainEvents.logIndex, cursor.log))))
-      .orderBy(desc(chainEvents.blockNumber), desc(chainEvents.logIndex))
-      .limit(1);
-    this.log.warn({ block: cursor.block, back: back?.block ?? null }, "the index was rewound past the alert cursor: matching again from before it");
-    await this.db
-      .update(alertState)
-      .set({ cursorBlock: back?.block ?? null, cursorLog: back?.log ?? null, cursorHash: back?.hash ?? null, updatedAt: new Date() })
-      .where(eq(alertState.id, STATE_ID));
-    return back ?? null;
+    this.log.warn({ block: cursor.block }, "the index was rewound past the alert cursor: matching again from the rules' start");
+    await this.db.update(alertState).set({ cursorBlock: null, cursorLog: null, cursorHash: null, updatedAt: new Date() }).where(eq(alertState.id, STATE_ID));
+    return null;
   }
 
   /** The multiplier before `event`: the index's previous RewardMultiplier, else the initial 1.0. */
