@@ -14,9 +14,9 @@ import { USDX__factory } from "@bindings";
 import { readManifest } from "@common/manifestFile";
 import { loadConfig } from "../server/src/config";
 import { startServer } from "../server/src/index";
-import { createLogger } from "../server/src/logger";
+import { createLogger } from "../server/src/lib/logger";
 import type { RunningServer } from "../server/src/index";
-import { parseRecipientsCsv } from "../server/src/services/batchRecipients";
+import { parseRecipientsCsv } from "../server/src/services/batch/recipients";
 import { emailUser } from "../server/test/helpers";
 import { rpc, startStack, Stack } from "../server/test/stack";
 import { formatTable } from "../scripts/lib/report";
@@ -221,7 +221,7 @@ async function benchSupply(server: RunningServer, stack: Stack, events: number):
     return (await res.json()) as { points: unknown[] };
   };
   // A fresh fold, as a new process would start: the first answer replays all supply events.
-  const { TokenStateService } = await import("../server/src/services/tokenState");
+  const { TokenStateService } = await import("../server/src/services/indexing/tokenState");
   const fresh = new TokenStateService(server.services.chain, server.services.events, () => server.services.indexer.currentVersion());
   const t = process.hrtime.bigint();
   const replayed = await fresh.supplyHistory(200);

@@ -11,7 +11,7 @@
 import { loadConfig } from "../server/src/config";
 import { startServer } from "../server/src/index";
 import type { RunningServer } from "../server/src/index";
-import { createLogger } from "../server/src/logger";
+import { createLogger } from "../server/src/lib/logger";
 import { PROVIDERS, ProviderProxy } from "../server/test/providerProxy";
 import type { ProxySettings } from "../server/test/providerProxy";
 import { formatTable } from "../scripts/lib/report";

@@ -12,7 +12,7 @@ import { readManifest } from "@common/manifestFile";
 import type { HolderPage } from "@common/apiTypes";
 import { loadConfig } from "../server/src/config";
 import { startServer } from "../server/src/index";
-import { createLogger } from "../server/src/logger";
+import { createLogger } from "../server/src/lib/logger";
 import { emailUser } from "../server/test/helpers";
 import { startStack, type Stack } from "../server/test/stack";
 import { formatTable } from "../scripts/lib/report";

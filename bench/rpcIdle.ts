@@ -9,7 +9,7 @@
  */
 import { formatTable } from "../scripts/lib/report";
 import { startServer } from "../server/src/index";
-import { createLogger } from "../server/src/logger";
+import { createLogger } from "../server/src/lib/logger";
 import { testConfig } from "../server/test/helpers";
 import { rpc, startStack } from "../server/test/stack";
 

@@ -6,7 +6,7 @@ import { chromium, type Browser } from "playwright-core";
 import { seededAccount, seededAddresses } from "@common/seedAccounts";
 import { loadConfig } from "../server/src/config";
 import { startServer, type RunningServer } from "../server/src/index";
-import { createLogger } from "../server/src/logger";
+import { createLogger } from "../server/src/lib/logger";
 import { FIREBASE_PROJECT, freePort, startStack, type Stack } from "../server/test/stack";
 
 /**

@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import { defineConfig, type Plugin } from "vite";
 import react from "@vitejs/plugin-react";
 import tailwindcss from "@tailwindcss/vite";
-import { DEV_HEADERS, PREVIEW_HEADERS } from "./securityHeaders";
+import { DEV_HEADERS, PREVIEW_HEADERS } from "../common/securityHeaders";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const resolvePackage = createRequire(import.meta.url).resolve;

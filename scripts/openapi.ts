@@ -5,7 +5,7 @@
  */
 import { writeFileSync } from "node:fs";
 import path from "node:path";
-import { openApiDocument } from "../server/src/openapi";
+import { openApiDocument } from "../server/src/routes/openapiDocument";
 
 const file = path.resolve(__dirname, "..", "docs", "openapi.json");
 const doc = openApiDocument();

@@ -6,7 +6,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { build, preview, type PreviewServer } from "vite";
 import viteConfig from "../vite.config.mjs";
-import { BASE_HEADERS, DEV_HEADERS, FIREBASE_AUTH_ORIGINS, PREVIEW_HEADERS } from "../securityHeaders";
+import { BASE_HEADERS, DEV_HEADERS, FIREBASE_AUTH_ORIGINS, PREVIEW_HEADERS } from "@common/securityHeaders";
 
 const CONFIG_FILE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "vite.config.mts");
 

@@ -6,7 +6,7 @@ import type { DeploymentManifest } from "@common/manifest";
 import { SEPOLIA } from "@common/networks";
 import { loadConfig } from "../../server/src/config";
 import { startServer, type RunningServer } from "../../server/src/index";
-import { createLogger } from "../../server/src/logger";
+import { createLogger } from "../../server/src/lib/logger";
 import { PROVIDERS, ProviderProxy, type ProxySettings } from "../../server/test/providerProxy";
 import { FIREBASE_PROJECT, freePort, rpc, startAuthEmulator } from "../../server/test/stack";
 import { seedLiveToken } from "./fork";

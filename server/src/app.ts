@@ -2,7 +2,7 @@ import express, { Express } from "express";
 import cors from "cors";
 import helmet from "helmet";
 import { dashboardRoutes } from "./dashboard";
-import type { Logger } from "./logger";
+import type { Logger } from "./lib/logger";
 import { errorHandler, notFoundHandler } from "./middleware/errorHandler";
 import { adminRoutes } from "./routes/admin";
 import { alertRoutes } from "./routes/alerts";
@@ -19,7 +19,7 @@ import { metricsRoutes } from "./routes/metrics";
 import { monitoringRoutes } from "./routes/monitoring";
 import { openApiRoutes } from "./routes/openapi";
 import type { Services } from "./services";
-import { followRoute } from "./services/metrics";
+import { followRoute } from "./services/operations/metrics";
 
 // Spec and issue: JSON bodies are capped at 1 MB.
 export const JSON_BODY_LIMIT = "1mb";

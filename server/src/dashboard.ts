@@ -3,7 +3,7 @@ import { STATUS_CODES } from "node:http";
 import path from "node:path";
 import compression from "compression";
 import express, { ErrorRequestHandler, RequestHandler, Response, Router } from "express";
-import { PREVIEW_HEADERS } from "../../frontend/securityHeaders";
+import { PREVIEW_HEADERS } from "../../common/securityHeaders";
 
 /**
  * The built dashboard, served by the API server on the API's origin (`npm run serve`): the same

@@ -4,14 +4,15 @@ import { config as loadDotenv } from "dotenv";
 import type { Server } from "node:http";
 import type { Duplex } from "node:stream";
 import { createApp } from "./app";
-import { connectChain } from "./chain";
+import { connectChain } from "./chain/client";
 import { Config, ConfigError, loadConfig, servingEnv } from "./config";
 import { builtDashboard } from "./dashboard";
 import { openDatabase } from "./db/client";
-import { errorAnswer } from "./errors";
-import { createLogger, Logger } from "./logger";
-import { buildServices, Services } from "./services";
-import { createFirebaseAuth } from "./services/firebaseAuth";
+import { errorAnswer } from "./lib/errors";
+import { createLogger, Logger } from "./lib/logger";
+import { buildServices } from "./compose";
+import type { Services } from "./services";
+import { createFirebaseAuth } from "./services/auth/firebaseAuth";
 
 export interface RunningServer {
   url: string;

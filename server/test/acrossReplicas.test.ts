@@ -15,7 +15,7 @@ import { BatchPayments__factory, USDX__factory } from "@bindings";
 import { readManifest } from "@common/manifestFile";
 import type { BankAccount, ChunkDetail, Deposit, HistoryEntry, RecipientDetail } from "@common/apiTypes";
 import { startServer, RunningServer } from "../src/index";
-import { createLogger } from "../src/logger";
+import { createLogger } from "../src/lib/logger";
 import { BatchPlan, call, emailUser, revert, seeded, snapshot, stack, testConfig, testPostgres, walletUser } from "./helpers";
 
 const manifest = () => readManifest("localhost", { DEPLOYMENTS_DIR: stack().deploymentsDir });

@@ -17,7 +17,7 @@ import type { AlertAttempt } from "@common/api/alerts";
 import { alertDeliveries, alertRules } from "../src/db/schema";
 import type { RunningServer } from "../src/index";
 import { CANCELLED } from "../src/services/alerts/deliverer";
-import { probeParts } from "../src/services/monitoringProbe";
+import { probeParts } from "../src/services/operations/probes";
 import { AlertReceiver, signedBy } from "./alertReceiver";
 import { call, mine, randomAddress, revert, seeded, snapshot, stack, startTestServer, until, walletUser, type ApiBase } from "./helpers";
 import { killServerProcesses, startServerProcess } from "./serverProcess";

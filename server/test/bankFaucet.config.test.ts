@@ -10,7 +10,7 @@ import { Wallet } from "ethers";
 import { MAINNET_CHAINS } from "@common/networks";
 import { loadConfig } from "../src/config";
 import { startServer } from "../src/index";
-import { createLogger } from "../src/logger";
+import { createLogger } from "../src/lib/logger";
 import { MockBankService, chainRefusal } from "../src/services/bank";
 import { startHardhatNode } from "../../scripts/lib/stack/parts";
 import { QUIET_ENV } from "../../scripts/lib/stack/processes";

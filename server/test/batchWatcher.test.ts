@@ -5,7 +5,7 @@ import { BatchPayments__factory, USDX__factory } from "@bindings";
 import type { ChunkDetail, RecipientDetail } from "@common/apiTypes";
 import { batchChunks, batchJobs } from "../src/db/schema";
 import type { RunningServer } from "../src/index";
-import { POKE_GAP_MS, TX_CHECKS_PER_STEP } from "../src/services/batchWatcher";
+import { POKE_GAP_MS, TX_CHECKS_PER_STEP } from "../src/services/batch/watcher";
 import { BatchPlan, call, emailUser, PlanChunk, provider, revert, seeded, snapshot, startTestServer, walletUser } from "./helpers";
 
 /**

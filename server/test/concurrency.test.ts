@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import { FreshRead } from "../src/services/concurrency";
+import { FreshRead } from "../src/lib/concurrency";
 
 /** A read whose answers the test releases one at a time: each answer is the number of the read. */
 function controlledRead() {

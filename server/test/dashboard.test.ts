@@ -7,7 +7,7 @@ import { Writable } from "node:stream";
 import { gunzipSync } from "node:zlib";
 import { expect } from "chai";
 import pino from "pino";
-import { contentSecurityPolicy, PREVIEW_HEADERS } from "../../frontend/securityHeaders";
+import { contentSecurityPolicy, PREVIEW_HEADERS } from "../../common/securityHeaders";
 import { servingEnv } from "../src/config";
 import { IMMUTABLE, REVALIDATE } from "../src/dashboard";
 import { startServer, type RunningServer } from "../src/index";

@@ -10,7 +10,7 @@ import type { Config } from "../src/config";
 import { openDatabase } from "../src/db/client";
 import { auditLog } from "../src/db/schema";
 import { RunningServer, startServer } from "../src/index";
-import { createLogger } from "../src/logger";
+import { createLogger } from "../src/lib/logger";
 import { call, startTestServer, testConfig, testPostgres, until } from "./helpers";
 import { killServerProcesses, startServerProcess } from "./serverProcess";
 import { freePort } from "./stack";

@@ -11,9 +11,9 @@ import { USDX__factory } from "@bindings";
 import { readManifest } from "@common/manifestFile";
 import { sql } from "drizzle-orm";
 import { isDatabaseUnavailable } from "../src/db/errors";
-import { DATABASE_UNAVAILABLE } from "../src/errors";
+import { DATABASE_UNAVAILABLE } from "../src/lib/errors";
 import { RunningServer, startServer } from "../src/index";
-import { createLogger } from "../src/logger";
+import { createLogger } from "../src/lib/logger";
 import { call, emailUser, provider, seeded, stack, testConfig, testPostgres, until } from "./helpers";
 import { PostgresServer, startPostgres } from "./postgres";
 

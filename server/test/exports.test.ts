@@ -7,7 +7,7 @@ import { exactTokenAmount } from "@common/amounts";
 import type { ContractEvent, EventPage, HistoryEntry, HistoryPage, RecipientDetail } from "@common/apiTypes";
 import { seededAccount } from "@common/seedAccounts";
 import type { RunningServer } from "../src/index";
-import { BATCH_CSV_HEADER, EVENTS_CSV_HEADER, EXPORT_PAGE_ROWS, HISTORY_CSV_HEADER, readableArguments } from "../src/services/exports";
+import { BATCH_CSV_HEADER, EVENTS_CSV_HEADER, EXPORT_PAGE_ROWS, HISTORY_CSV_HEADER, readableArguments } from "../src/services/indexing/exports";
 import { RECIPIENT_STATUS_WORDS } from "@common/batch";
 import { BatchPlan, call, emailUser, provider, randomAddress, revert, seeded, snapshot, startTestServer, walletUser } from "./helpers";
 

@@ -6,7 +6,7 @@ import { readManifest } from "@common/manifestFile";
 import { chainEvents } from "../src/db/schema";
 import { loadConfig, Config } from "../src/config";
 import { startServer, RunningServer } from "../src/index";
-import { createLogger } from "../src/logger";
+import { createLogger } from "../src/lib/logger";
 import { FIREBASE_PROJECT, rpc, Stack } from "./stack";
 import { ON_POSTGRES, TestPostgres } from "./postgres";
 

@@ -9,7 +9,7 @@ import { exactTokenAmount } from "@common/amounts";
 import type { Holder, HolderPage } from "@common/apiTypes";
 import { seededAccount } from "@common/seedAccounts";
 import type { RunningServer } from "../src/index";
-import { HOLDERS_CSV_HEADER } from "../src/services/holders";
+import { HOLDERS_CSV_HEADER } from "../src/services/indexing/holders";
 import { call, emailUser, provider, revert, snapshot, startTestServer } from "./helpers";
 
 /**

@@ -16,9 +16,9 @@ import type { Api } from "@common/api";
 import type { AnswerOf } from "@common/api/endpoint";
 import { readManifest } from "@common/manifestFile";
 import { openDatabase } from "../src/db/client";
-import { DATABASE_UNAVAILABLE } from "../src/errors";
+import { DATABASE_UNAVAILABLE } from "../src/lib/errors";
 import { startServer, RunningServer } from "../src/index";
-import { createLogger } from "../src/logger";
+import { createLogger } from "../src/lib/logger";
 import { call, provider, seeded, stack, startTestServer, testConfig, testPostgres, until, untilIndexEqualsChain } from "./helpers";
 import { killServerProcesses, startServerProcess } from "./serverProcess";
 

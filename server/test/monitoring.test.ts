@@ -4,8 +4,8 @@ import path from "node:path";
 import type { PartHealth } from "@common/apiTypes";
 import { MONITORED_PARTS } from "@common/api/operations";
 import type { RunningServer } from "../src/index";
-import { createLogger } from "../src/logger";
-import { Figures, histogramQuantile, MonitoringHistory, PartProbe } from "../src/services/monitoring";
+import { createLogger } from "../src/lib/logger";
+import { Figures, histogramQuantile, MonitoringHistory, PartProbe } from "../src/services/operations/monitoring";
 import { call, provider, startTestServer } from "./helpers";
 
 const BOUNDS = [0.005, 0.01, 0.05, 0.1, Infinity];

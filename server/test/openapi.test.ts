@@ -8,8 +8,8 @@ import { type Endpoint, splitKey } from "@common/api/endpoint";
 import { PATH_PARAM } from "@common/api/keys";
 import { createApp } from "../src/app";
 import type { RunningServer } from "../src/index";
-import { createLogger } from "../src/logger";
-import { openApiDocument, openApiPath } from "../src/openapi";
+import { createLogger } from "../src/lib/logger";
+import { openApiDocument, openApiPath } from "../src/routes/openapiDocument";
 import { call, startTestServer } from "./helpers";
 
 /**

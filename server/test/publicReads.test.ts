@@ -6,7 +6,7 @@ import { EVENTS_MAX_LIMIT, HISTORY_MAX_LIMIT } from "@common/events";
 import { seededAccount } from "@common/seedAccounts";
 import type { BlockedAccount, ContractEvent, HistoryEntry, RoleHolders, SupplyPoint } from "@common/apiTypes";
 import type { RunningServer } from "../src/index";
-import { SUPPLY_EVENTS } from "../src/services/events";
+import { SUPPLY_EVENTS } from "../src/services/indexing/events";
 import { call, mine, provider, revert, signer, snapshot, stack, startTestServer } from "./helpers";
 
 const manifest = () => readManifest("localhost", { DEPLOYMENTS_DIR: stack().deploymentsDir });

@@ -4,7 +4,7 @@ import { getAddress, hexlify, randomBytes } from "ethers";
 import type { Contact } from "@common/apiTypes";
 import { batchChunks, batchJobs, contacts } from "../src/db/schema";
 import type { RunningServer } from "../src/index";
-import { utcTime } from "../src/services/timeWords";
+import { utcTime } from "../src/lib/timeWords";
 import { ConfigError } from "../src/config";
 import { call, emailUser, startTestServer, testConfig } from "./helpers";
 

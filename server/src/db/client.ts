@@ -3,7 +3,7 @@ import path from "node:path";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { sql } from "drizzle-orm";
 import { Config, ConfigError } from "../config";
-import { within } from "../services/concurrency";
+import { within } from "../lib/concurrency";
 import * as schema from "./schema";
 
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;

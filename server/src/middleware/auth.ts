@@ -1,6 +1,6 @@
 import type { NextFunction, Request, RequestHandler, Response } from "express";
-import { forbidden, unauthorized, unavailable } from "../errors";
-import type { AuthProvider, SessionUser } from "../services/firebaseAuth";
+import { forbidden, unauthorized, unavailable } from "../lib/errors";
+import type { AuthProvider, SessionUser } from "../services/auth/firebaseAuth";
 
 /** The signed-in user of a request that passed requireUser. */
 export function currentUser(res: Response): SessionUser {

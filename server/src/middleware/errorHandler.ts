@@ -1,7 +1,7 @@
 import type { ErrorRequestHandler, RequestHandler } from "express";
 import { isDatabaseUnavailable } from "../db/errors";
-import { DATABASE_UNAVAILABLE, HttpError, sendError } from "../errors";
-import type { Logger } from "../logger";
+import { DATABASE_UNAVAILABLE, HttpError, sendError } from "../lib/errors";
+import type { Logger } from "../lib/logger";
 
 /** Text from a request quoted in an answer: at most `max` characters of it (a URL can be 16 KB). */
 export function quoted(text: string, max = 200): string {

@@ -1,7 +1,7 @@
 import { timingSafeEqual } from "node:crypto";
 import { BlockList, isIP } from "node:net";
 import type { Request, RequestHandler } from "express";
-import { forbidden, unauthorized } from "../errors";
+import { forbidden, unauthorized } from "../lib/errors";
 
 const LOOPBACK = new BlockList();
 LOOPBACK.addSubnet("127.0.0.0", 8, "ipv4");

@@ -1,7 +1,7 @@
 import type { Request, Response } from "express";
 import { rateLimit } from "express-rate-limit";
-import { sendError } from "../errors";
-import type { RateLimitStores } from "../services/rateLimitStore";
+import { sendError } from "../lib/errors";
+import type { RateLimitStores } from "../services/operations/rateLimitStore";
 import { currentUser } from "./auth";
 
 // Every limit counts in the database (services/rateLimitStore.ts), so it holds across replicas.

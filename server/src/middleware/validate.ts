@@ -1,7 +1,7 @@
 import type { RequestHandler } from "express";
 import type { z } from "zod";
 import { isValidAddress } from "@common/addresses";
-import { badRequest } from "../errors";
+import { badRequest } from "../lib/errors";
 import { quoted } from "./errorHandler";
 
 /** Parses `data` with `schema`, or throws a 400 naming each wrong field and what it wants. */

@@ -2,7 +2,7 @@ import { Router } from "express";
 import { exactTokenAmount, parseTokenAmount } from "@common/amounts";
 import { multiplierRefusal } from "@common/token";
 import { currentUser, requireAdmin, requireUser } from "../middleware/auth";
-import { badRequest } from "../errors";
+import { badRequest } from "../lib/errors";
 import type { Services } from "../services";
 import { declaredRoutes } from "./declared";
 

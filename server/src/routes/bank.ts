@@ -5,7 +5,7 @@ import type { Endpoint } from "@common/api/endpoint";
 import { currentUser, requireUser } from "../middleware/auth";
 import { perUserRateLimit } from "../middleware/rateLimits";
 import { parse } from "../middleware/validate";
-import { badRequest, unavailable } from "../errors";
+import { badRequest, unavailable } from "../lib/errors";
 import type { Services } from "../services";
 import { declaredRoutes } from "./declared";
 

@@ -2,7 +2,6 @@ import { Router } from "express";
 import { currentUser, requireUser } from "../middleware/auth";
 import { csvRateLimit, perUserRateLimit } from "../middleware/rateLimits";
 import type { Services } from "../services";
-import { parseRecipientsCsv } from "../services/batchRecipients";
 import { declaredRoutes, VALIDATE } from "./declared";
 
 /**
@@ -15,19 +14,19 @@ export function batchRoutes(services: Services): Router {
   const on = declaredRoutes(router, "/api/batch");
   const signedIn = requireUser(services.auth);
   const { batch } = services;
-  const { limits } = services.config;
   // Each report may cost the watcher a node lookup: a user may send this many a minute.
-  const reportLimit = perUserRateLimit(services.rateLimits, "batch-reports", limits.batchReportsPerMinute, `transaction reports (at most ${limits.batchReportsPerMinute} a minute)`);
+  const perMinute = services.config.limits.batchReportsPerMinute;
+  const reportLimit = perUserRateLimit(services.rateLimits, "batch-reports", perMinute, `transaction reports (at most ${perMinute} a minute)`);
 
   // The limit comes first: a flood of uploads is refused before any token is verified.
   on("POST /api/batch/parse-csv", [csvRateLimit(services.rateLimits, "csv-batch", services.config.rateLimits.csvPerMinute), signedIn], ({ body }) => ({
     success: true,
     error: null,
-    data: parseRecipientsCsv(body.csvData, services.config.batch.maxRows),
+    data: batch.parseCsv(body.csvData),
   }));
 
   on("POST /api/batch/execute", [signedIn], async ({ body }, res) => {
-    const { job, chunks } = await batch.create(currentUser(res), body, limits);
+    const { job, chunks } = await batch.create(currentUser(res), body);
     return {
       success: true,
       status: "processing",

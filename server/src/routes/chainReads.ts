@@ -1,7 +1,7 @@
 import { Router } from "express";
 import { EVENT_FILTERS, resolveEventName } from "@common/events";
 import { addressParam } from "../middleware/validate";
-import { badRequest } from "../errors";
+import { badRequest } from "../lib/errors";
 import type { Services } from "../services";
 import { declaredRoutes } from "./declared";
 

@@ -1,5 +1,5 @@
 import { Router } from "express";
-import { writeCsv } from "../services/csv";
+import { writeCsv } from "../lib/csv";
 import { currentUser, requireUser } from "../middleware/auth";
 import { csvRateLimit } from "../middleware/rateLimits";
 import type { Services } from "../services";
@@ -27,13 +27,13 @@ export function contactRoutes(services: Services): Router {
   });
 
   on("POST /api/contacts/import", [csvRateLimit(services.rateLimits, "csv-contacts", services.config.rateLimits.csvPerMinute)], async ({ body }, res) => {
-    const result = await contacts.importCsv(currentUser(res).uid, body.csvData, services.config.batch.maxRows, services.config.limits.contacts);
+    const result = await contacts.importCsv(currentUser(res).uid, body.csvData);
     return { success: true, ...result };
   });
 
   on("POST /api/contacts", [], async ({ body }, res) => ({
     success: true,
-    contact: await contacts.add(currentUser(res).uid, body, services.config.limits.contacts),
+    contact: await contacts.add(currentUser(res).uid, body),
   }));
 
   on("PATCH /api/contacts/:id", [], async ({ params, body }, res) => ({ success: true, contact: await contacts.update(currentUser(res).uid, params.id, body) }));

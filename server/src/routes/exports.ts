@@ -4,7 +4,7 @@ import { currentUser, requireUser } from "../middleware/auth";
 import { perUserRateLimit } from "../middleware/rateLimits";
 import { addressParam } from "../middleware/validate";
 import type { Services } from "../services";
-import { sendCsv } from "../services/csv";
+import { sendCsv } from "../lib/csv";
 import { eventNameOf } from "./chainReads";
 import { declaredRoutes, VALIDATE } from "./declared";
 

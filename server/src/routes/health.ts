@@ -1,20 +1,8 @@
 import { Router } from "express";
-import { DATABASE_UNAVAILABLE } from "../errors";
+import { DATABASE_UNAVAILABLE } from "../lib/errors";
 import type { Services } from "../services";
 import { declaredRoutes } from "./declared";
-
-/**
- * Text about the RPC node as the public may read it. A provider's RPC URL carries its API key in
- * the path or query (…/v3/<key>), and ethers puts the whole URL in its errors ("requestUrl"), which
- * the background loops keep as their lastError: only the URL's origin may leave the server.
- */
-export function redactRpcUrl(text: string, rpcUrl: string): string {
-  const url = new URL(rpcUrl);
-  let out = text.split(rpcUrl).join(url.origin).split(url.href).join(url.origin);
-  const secretPart = `${url.pathname}${url.search}`;
-  if (secretPart !== "/") out = out.split(secretPart).join("/…");
-  return out;
-}
+import { redactRpcUrl } from "../lib/redact";
 
 /**
  * GET /api/health: chain, database, auth and indexer, and whether this replica leads; 200 when all

@@ -1,5 +1,5 @@
 import { Router } from "express";
-import { readBuildInfo } from "../buildInfo";
+import { readBuildInfo } from "../lib/buildInfo";
 import type { Services } from "../services";
 import { declaredRoutes } from "./declared";
 

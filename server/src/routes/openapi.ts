@@ -1,5 +1,5 @@
 import { Router } from "express";
-import { openApiDocument } from "../openapi";
+import { openApiDocument } from "./openapiDocument";
 import { declaredRoutes } from "./declared";
 
 /** GET /api/openapi.json: the API's OpenAPI 3.1 document (server/src/openapi.ts), for /docs and integrators. Public. */

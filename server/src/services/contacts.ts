@@ -2,8 +2,8 @@ import { and, asc, count, desc, eq, ilike, ne, or, sql, SQL } from "drizzle-orm"
 import { isValidAddress, parseAddress } from "@common/addresses";
 import type { Database } from "../db/client";
 import { contacts } from "../db/schema";
-import { badRequest, conflict, HttpError, notFound, tooMany } from "../errors";
-import { readCsv } from "./csv";
+import { badRequest, conflict, HttpError, notFound, tooMany } from "../lib/errors";
+import { readCsv } from "../lib/csv";
 import type { Contact, ContactPage, ImportResult } from "@common/apiTypes";
 
 export type { Contact, ContactPage, ImportResult };
@@ -107,7 +107,11 @@ const INSERT_CHUNK = 1000;
 
 /** A user's address book. Every method takes the user's uid: nobody reads or changes another's. */
 export class ContactsService {
-  constructor(private readonly db: Database) {}
+  constructor(
+    private readonly db: Database,
+    /** Contacts one user may keep (USER_MAX_CONTACTS), and rows one imported CSV may hold. */
+    private readonly limits: { maxContacts: number; maxRows: number },
+  ) {}
 
   /** Newest first; `search` matches name, address or notes, case-insensitively and literally. */
   async list(uid: string, options: { search?: string; limit: number; offset: number }): Promise<ContactPage> {
@@ -134,8 +138,9 @@ export class ContactsService {
     return rows.map(toContact);
   }
 
-  /** Adds one contact; a user holding `max` contacts already gets a 429. */
-  async add(uid: string, input: ContactInput, max: number): Promise<Contact> {
+  /** Adds one contact; a user holding the most contacts allowed already gets a 429. */
+  async add(uid: string, input: ContactInput): Promise<Contact> {
+    const max = this.limits.maxContacts;
     const fields = checkContact(input);
     const row = await this.db.transaction(async (tx) => {
       await tx.execute(lockUser(uid));
@@ -191,13 +196,13 @@ export class ContactsService {
     if (deleted.length === 0) throw notFoundError();
   }
 
-  /** Reads a contacts CSV (Name, Address, optional Notes) and adds its good rows, up to `maxContacts` in all. */
-  async importCsv(uid: string, csvText: string, maxRows: number, maxContacts: number): Promise<ImportResult> {
+  /** Reads a contacts CSV (Name, Address, optional Notes) and adds its good rows, up to the most contacts allowed in all. */
+  async importCsv(uid: string, csvText: string): Promise<ImportResult> {
+    const { maxRows } = this.limits;
     const rows = readCsv(csvText, { required: ["name", "address"], optional: ["notes"], maxRows, rowsAre: "contacts" });
     return this.addMany(
       uid,
       rows.map((row) => ({ line: row.line, problem: row.problem, ...row.cells })),
-      maxContacts,
     );
   }
 
@@ -206,7 +211,8 @@ export class ContactsService {
    * contacts or earlier in the list, is skipped with its line and the reason. The user keeps at
    * most `maxContacts`: good rows past that are skipped too, each saying so, and none is added.
    */
-  async addMany(uid: string, candidates: readonly ContactCandidate[], maxContacts: number): Promise<ImportResult> {
+  private async addMany(uid: string, candidates: readonly ContactCandidate[]): Promise<ImportResult> {
+    const { maxContacts } = this.limits;
     const skipped: ImportResult["skipped"] = [];
     return this.db.transaction(async (tx) => {
       await tx.execute(lockUser(uid));

@@ -2,8 +2,8 @@ import { and, asc, eq, lte, sql } from "drizzle-orm";
 import type { Config } from "../../config";
 import type { Database } from "../../db/client";
 import { alertAttempts, alertDeliveries, alertRules, chainEvents } from "../../db/schema";
-import type { Logger } from "../../logger";
-import { mapLimit } from "../concurrency";
+import type { Logger } from "../../lib/logger";
+import { mapLimit } from "../../lib/concurrency";
 import { postWebhook, type AttemptResult, type WebhookOptions } from "./webhook";
 
 type Delivery = typeof alertDeliveries.$inferSelect;

@@ -5,7 +5,7 @@ import { ALERT_KIND_INFO, type AlertKind } from "@common/alerts";
 import { MULTIPLIER_BASE } from "@common/token";
 import type { Database } from "../../db/client";
 import { alertDeliveries, alertRules, alertState, chainEvents, indexerState } from "../../db/schema";
-import type { Logger } from "../../logger";
+import type { Logger } from "../../lib/logger";
 import { eventPayload } from "./payload";
 
 type EventRow = typeof chainEvents.$inferSelect;

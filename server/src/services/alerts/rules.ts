@@ -7,7 +7,7 @@ import { MAX_UINT256 } from "@common/token";
 import type { Config } from "../../config";
 import type { Database } from "../../db/client";
 import { alertDeliveries, alertRules, indexerState } from "../../db/schema";
-import { badRequest, conflict, notFound, unavailable } from "../../errors";
+import { badRequest, conflict, notFound, unavailable } from "../../lib/errors";
 import { CANCELLED } from "./deliverer";
 import { RefusedUrl, parseWebhookUrl, resolveChecked } from "./urlCheck";
 

@@ -4,7 +4,7 @@ import type { BankAccount } from "@common/apiTypes";
 import type { BankConfig } from "../../config";
 import type { Database } from "../../db/client";
 import { bankAccounts, deposits } from "../../db/schema";
-import { badRequest, conflict, notFound } from "../../errors";
+import { badRequest, conflict, notFound } from "../../lib/errors";
 import { REMOVED, accountView, lock } from "./shared";
 
 /** Mock bank accounts: pending, then verified once verifyAt passes; at most `maxAccounts` per user. */

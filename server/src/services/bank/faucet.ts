@@ -3,7 +3,7 @@ import type { BankFaucetLimits } from "@common/apiTypes";
 import type { BankConfig } from "../../config";
 import type { Database } from "../../db/client";
 import { deposits } from "../../db/schema";
-import { tooMany } from "../../errors";
+import { tooMany } from "../../lib/errors";
 import { type Tx, USD_IN_BASE_UNITS, dollars, lock } from "./shared";
 
 const DAY_MS = 86_400_000;

@@ -1,12 +1,12 @@
 import { Wallet } from "ethers";
 import type { NewBankAccount, NewDeposit, WalletProof } from "@common/api/bank";
 import type { BankAccount, BankTerms, BankWallet, BankWalletChallenge, Deposit } from "@common/apiTypes";
-import type { Chain } from "../../chain";
+import type { Chain } from "../../chain/client";
 import type { BankConfig } from "../../config";
 import type { Database } from "../../db/client";
-import type { Logger } from "../../logger";
-import type { SessionUser } from "../firebaseAuth";
-import { Ticker } from "../ticker";
+import type { Logger } from "../../lib/logger";
+import type { SessionUser } from "../auth/firebaseAuth";
+import { Ticker } from "../operations/ticker";
 import { BankAccounts } from "./accounts";
 import { Deposits } from "./deposits";
 import { FaucetLimits } from "./faucet";

@@ -2,11 +2,11 @@ import { Transaction, TransactionReceipt, Wallet, isError } from "ethers";
 import { and, eq, inArray, isNotNull, isNull, lte, sql } from "drizzle-orm";
 import { describeError } from "@common/contractErrors";
 import { LOCAL_CHAIN, describeChain, isMainnet } from "@common/networks";
-import type { Chain } from "../../chain";
+import type { Chain } from "../../chain/client";
 import type { BankMode } from "../../config";
 import type { Database } from "../../db/client";
 import { deposits } from "../../db/schema";
-import type { Logger } from "../../logger";
+import type { Logger } from "../../lib/logger";
 import { type DepositRow } from "./shared";
 
 /** A sent mint not mined yet is sent again this often (the same raw transaction: harmless). */

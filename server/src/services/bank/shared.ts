@@ -4,7 +4,7 @@ import type { BankAccount, BankAccountType, Deposit, DepositStatus } from "@comm
 import { TOKEN_DECIMALS } from "@common/token";
 import type { Database } from "../../db/client";
 import { bankAccounts, bankWallets, deposits } from "../../db/schema";
-import { badRequest } from "../../errors";
+import { badRequest } from "../../lib/errors";
 
 /** PRODUCT.md section 9: no fee, 1 USD = 1 USDX. */
 export const DEPOSIT_FEE = "0.00";

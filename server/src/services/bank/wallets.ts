@@ -5,14 +5,14 @@ import { parseAddress } from "@common/addresses";
 import type { WalletProof } from "@common/api/bank";
 import type { BankWallet, BankWalletChallenge } from "@common/apiTypes";
 import { TOKEN_DECIMALS } from "@common/token";
-import type { Chain } from "../../chain";
+import type { Chain } from "../../chain/client";
 import type { BankConfig } from "../../config";
 import type { Database } from "../../db/client";
 import { bankWalletChallenges, bankWallets } from "../../db/schema";
-import { badRequest, conflict, forbidden, notFound } from "../../errors";
-import type { Logger } from "../../logger";
-import type { SessionUser } from "../firebaseAuth";
-import { fromChain } from "../tokenState";
+import { badRequest, conflict, forbidden, notFound } from "../../lib/errors";
+import type { Logger } from "../../lib/logger";
+import type { SessionUser } from "../auth/firebaseAuth";
+import { fromChain } from "../indexing/tokenState";
 import { type Tx, type WalletRow, lock } from "./shared";
 
 /** A challenge is good for five minutes and one wallet. */

@@ -1,6 +1,6 @@
 import type { Response } from "express";
 import Papa from "papaparse";
-import { badRequest } from "../errors";
+import { badRequest } from "./errors";
 
 /** A data row of a CSV: its line (the header is line 1) and its cells by lower-case column name. */
 export interface CsvRow {

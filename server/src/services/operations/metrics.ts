@@ -1,12 +1,12 @@
 import { count } from "drizzle-orm";
 import type { Request } from "express";
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Metric, Registry } from "prom-client";
-import type { RpcTransport } from "../rpcTransport";
-import type { Database } from "../db/client";
-import { batchChunks, batchJobs, deposits } from "../db/schema";
-import type { EventIndexer } from "./indexer";
+import type { RpcTransport } from "../../chain/rpcTransport";
+import type { Database } from "../../db/client";
+import { batchChunks, batchJobs, deposits } from "../../db/schema";
+import type { EventIndexer } from "../indexing/indexer";
 import type { Leadership } from "./leader";
-import { within } from "./concurrency";
+import { within } from "../../lib/concurrency";
 import type { RateLimitStores } from "./rateLimitStore";
 
 /**

@@ -1,27 +1,26 @@
 import { randomUUID } from "node:crypto";
 import { id as keccakText } from "ethers";
 import { and, asc, desc, eq, inArray, lt, sql } from "drizzle-orm";
-import type { Chain } from "../chain";
-import type { Config } from "../config";
-import type { Database } from "../db/client";
-import { batchChunks, batchJobs, batchRecipients } from "../db/schema";
-import { badRequest, conflict, notFound } from "../errors";
-import type { SessionUser } from "./firebaseAuth";
-import { checkBatchLimits, checkPayer, checkRecipients, type Limits } from "./batchChecks";
+import type { Chain } from "../../chain/client";
+import type { Config } from "../../config";
+import type { Database } from "../../db/client";
+import { batchChunks, batchJobs, batchRecipients } from "../../db/schema";
+import { badRequest, conflict, notFound } from "../../lib/errors";
+import type { SessionUser } from "../auth/firebaseAuth";
+import { checkBatchLimits, checkPayer, checkRecipients, type ExecuteRequest, type Limits } from "./checks";
 import { exactTokenAmount } from "@common/amounts";
-import { duration } from "./timeWords";
+import { duration } from "../../lib/timeWords";
+import { Doorbell } from "../../lib/doorbell";
+import { parseRecipientsCsv } from "./recipients";
 import type { Api } from "@common/api";
-import type { AnswerOf, InputOf } from "@common/api/endpoint";
-import type { ChunkDetail, ChunkPlan, ChunkStatus, JobStatus, JobSummary, RecipientStatus } from "@common/apiTypes";
+import type { AnswerOf } from "@common/api/endpoint";
+import type { ChunkDetail, ChunkPlan, ChunkStatus, JobStatus, JobSummary, ParsedRecipients, RecipientStatus } from "@common/apiTypes";
 
 /** GET /api/batch/:id's answer without its envelope: the job, its chunks and a page of its recipients. */
 type JobDetailAnswer = Omit<AnswerOf<Api["GET /api/batch/:id"]>, "success">;
 
 /** Chunk statuses a chunk can still leave: not confirmed, not closed. */
 export const OPEN_CHUNK_STATUSES = ["pending", "submitted", "failed"] as const;
-
-/** What the dashboard sends to start a batch: each recipient with its own amount, or the spec's one amount for all. */
-export type ExecuteRequest = InputOf<Api["POST /api/batch/execute"]>["body"];
 
 // Rows per INSERT: 10,000 recipients in a few statements, far below Postgres' 65,535 parameters.
 const INSERT_BATCH = 2000;
@@ -48,8 +47,10 @@ export class BatchService {
     private readonly db: Database,
     private readonly chain: Chain,
     private readonly options: Config["batch"],
-    /** Asks the watcher to look at the chain now rather than at its next tick. */
-    private readonly nudge: () => void = () => {},
+    /** Each user's limits on batches in progress and recipients a day. */
+    private readonly limits: Limits,
+    /** Rung when a chunk's transaction is reported: the watcher then looks at the chain now rather than at its next tick. */
+    private readonly chunkReported: Doorbell = new Doorbell(),
   ) {
     this.rowVersionsQuery = db
       .select({
@@ -60,14 +61,19 @@ export class BatchService {
       .prepare("usdx_job_row_versions");
   }
 
+  /** POST /api/batch/parse-csv: a CSV's recipients checked, as many rows as one job may hold. */
+  parseCsv(csvData: string): ParsedRecipients {
+    return parseRecipientsCsv(csvData, this.options.maxRows);
+  }
+
   /**
-   * Checks every recipient, the user's limits (`limits`: jobs in progress, recipients a day) and the
-   * payer, plans the chunks and stores the job.
+   * Checks every recipient, the user's limits (jobs in progress, recipients a day) and the payer,
+   * plans the chunks and stores the job.
    */
-  async create(user: SessionUser, request: ExecuteRequest, limits: Limits): Promise<{ job: JobSummary; chunks: ChunkPlan[] }> {
+  async create(user: SessionUser, request: ExecuteRequest): Promise<{ job: JobSummary; chunks: ChunkPlan[] }> {
     const recipients = checkRecipients(request, this.options.maxRows);
     // Asked before the chain is, and again below under the user's lock (two requests at once).
-    await checkBatchLimits(this.db, user.uid, recipients.length, limits, this.options.submitWindowMs);
+    await checkBatchLimits(this.db, user.uid, recipients.length, this.limits, this.options.submitWindowMs);
     const payer = await checkPayer(this.chain, request.payer ?? user.wallet ?? undefined, recipients);
     const jobId = randomUUID();
     const chunks: ChunkPlan[] = [];
@@ -85,7 +91,7 @@ export class BatchService {
     await this.db.transaction(async (tx) => {
       // One job at a time per user: the limits below count what is stored.
       await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`batch-jobs:${user.uid}`}))`);
-      await checkBatchLimits(tx as unknown as Database, user.uid, recipients.length, limits, this.options.submitWindowMs);
+      await checkBatchLimits(tx as unknown as Database, user.uid, recipients.length, this.limits, this.options.submitWindowMs);
       await tx.insert(batchJobs).values({
         id: jobId,
         uid: user.uid,
@@ -146,7 +152,7 @@ export class BatchService {
       throw closed();
     }
     await this.refreshJob(jobId);
-    this.nudge();
+    this.chunkReported.ring();
     return toChunkDetail(updated);
   }
 

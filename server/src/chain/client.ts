@@ -3,8 +3,8 @@ import { BatchPayments__factory, USDX__factory } from "@bindings";
 import type { BatchPayments, USDX } from "@bindings";
 import type { DeploymentManifest } from "@common/manifest";
 import { readManifest } from "@common/manifestFile";
-import type { Config } from "./config";
-import { ConfigError } from "./config";
+import type { Config } from "../config";
+import { ConfigError } from "../config";
 import { RpcTransport } from "./rpcTransport";
 
 /** The one place the server builds its chain client: provider, manifest, and the two contracts. */

@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject, type ZodOpenApiResponsesObject } from "zod-openapi";
 import { API } from "@common/api";
-import { packageVersion } from "./buildInfo";
-import { errorAnswer } from "./errors";
+import { packageVersion } from "../lib/buildInfo";
+import { errorAnswer } from "../lib/errors";
 import { API_TAGS, type Endpoint, ErrorAnswer, impliedErrors, type Method, splitKey } from "@common/api/endpoint";
 import { PATH_PARAM } from "@common/api/keys";
 

@@ -1,15 +1,16 @@
 import { and, asc, desc, eq, gt, inArray, isNotNull, lt, ne, or, sql } from "drizzle-orm";
-import type { Chain } from "../chain";
-import type { Config } from "../config";
-import type { Database } from "../db/client";
-import { batchChunks, batchJobs, batchRecipients, chainEvents } from "../db/schema";
-import type { Logger } from "../logger";
+import type { Chain } from "../../chain/client";
+import type { Config } from "../../config";
+import type { Database } from "../../db/client";
+import { batchChunks, batchJobs, batchRecipients, chainEvents } from "../../db/schema";
+import type { Logger } from "../../lib/logger";
+import type { Doorbell } from "../../lib/doorbell";
 import { describeError } from "@common/contractErrors";
-import { BatchService, OPEN_CHUNK_STATUSES } from "./batch";
+import { BatchService, OPEN_CHUNK_STATUSES } from "./jobs";
 import { FairShare, type Reported } from "./fairShare";
-import type { EventIndexer } from "./indexer";
-import { duration } from "./timeWords";
-import { Ticker } from "./ticker";
+import type { EventIndexer } from "../indexing/indexer";
+import { duration } from "../../lib/timeWords";
+import { Ticker } from "../operations/ticker";
 
 type Chunk = typeof batchChunks.$inferSelect;
 type EventRow = typeof chainEvents.$inferSelect;
@@ -66,9 +67,12 @@ export class BatchWatcher {
     private readonly indexer: EventIndexer,
     private readonly options: Config["batch"],
     pollMs: number,
+    /** Rung by the batch service when a chunk's transaction is reported. */
+    chunkReported: Doorbell,
     private readonly log: Logger,
   ) {
     this.ticker = new Ticker(() => this.step(), pollMs, log, "batch watcher");
+    chunkReported.listen(() => this.poke());
   }
 
   start(): void {

@@ -1,6 +1,6 @@
-import type { Services } from ".";
-import { redactRpcUrl } from "../routes/health";
-import { DATABASE_UNAVAILABLE } from "../errors";
+import type { Services } from "..";
+import { redactRpcUrl } from "../../lib/redact";
+import { DATABASE_UNAVAILABLE } from "../../lib/errors";
 import type { PartProbe } from "./monitoring";
 
 const n = (value: number) => value.toLocaleString("en-US");
@@ -13,7 +13,10 @@ const CHAIN_SILENT_MS = 30_000;
  * service asked now, the chain from the head the indexer last read, the background loops from their
  * own status. Errors name no secret: an RPC URL is cut to its origin (a provider's key is in its path).
  */
-export async function probeParts(services: Services): Promise<PartProbe[]> {
+/** The parts /monitoring looks at. */
+export type ProbedParts = Pick<Services, "config" | "db" | "auth" | "indexer" | "batchWatcher" | "bank" | "alerts" | "leadership">;
+
+export async function probeParts(services: ProbedParts): Promise<PartProbe[]> {
   const { db, auth, indexer, batchWatcher, bank, alerts, leadership, config } = services;
   const redact = (text: string | null) => (text === null ? null : redactRpcUrl(text, config.rpcUrl));
   const rpcOrigin = new URL(config.rpcUrl).origin;

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { App, deleteApp, initializeApp } from "firebase-admin/app";
 import { getAuth } from "firebase-admin/auth";
-import type { Config } from "../config";
+import type { Config } from "../../config";
 
 /** Who made a request, from a verified Firebase ID token. */
 export type { SessionUser } from "@common/api/signIn";

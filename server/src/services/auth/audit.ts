@@ -1,6 +1,6 @@
 import { desc, lt } from "drizzle-orm";
-import type { Database } from "../db/client";
-import { auditLog } from "../db/schema";
+import type { Database } from "../../db/client";
+import { auditLog } from "../../db/schema";
 import type { SessionUser } from "./firebaseAuth";
 
 export type { AuditEntry } from "@common/api/administration";

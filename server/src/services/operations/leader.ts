@@ -1,6 +1,6 @@
 import type { Client } from "pg";
-import type { Config } from "../config";
-import type { Logger } from "../logger";
+import type { Config } from "../../config";
+import type { Logger } from "../../lib/logger";
 
 /**
  * The advisory lock whose holder does the background work (the indexer, the batch watcher and the

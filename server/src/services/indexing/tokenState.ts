@@ -1,13 +1,14 @@
 import { formatUnits } from "ethers";
-import { RPC_TIMEOUT_MS, type Chain } from "../chain";
-import { HttpError, unavailable } from "../errors";
-import { IndexFold, SUPPLY_EVENTS, type EventRecord, type EventsService } from "./events";
+import { RPC_TIMEOUT_MS, type Chain } from "../../chain/client";
+import { HttpError, unavailable } from "../../lib/errors";
+import { SUPPLY_EVENTS, type EventRecord, type EventsService } from "./events";
+import { IndexFold } from "./folds";
 import { historyType } from "@common/events";
 import { transferMoved } from "@common/amounts";
 import { ROLE_NAMES, ROLES } from "@common/roles";
 import { MULTIPLIER_BASE, TOKEN_DECIMALS, TOKEN_NAME, TOKEN_SYMBOL } from "@common/token";
 import type { BlockedAccount, RoleHolders, SupplyPoint, TokenInfo } from "@common/apiTypes";
-import { mapLimit, within } from "./concurrency";
+import { mapLimit, within } from "../../lib/concurrency";
 
 export type { BlockedAccount, RoleHolders, SupplyPoint, TokenInfo };
 

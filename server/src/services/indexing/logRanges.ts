@@ -1,6 +1,6 @@
 import { getLogsRetryHelper } from "@ponder/utils";
 import { toBeHex } from "ethers";
-import { RpcError } from "../rpcTransport";
+import { RpcError } from "../../chain/rpcTransport";
 
 /**
  * Hosted providers refuse an eth_getLogs over too many blocks or with too many results, each in its

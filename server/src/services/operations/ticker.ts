@@ -1,6 +1,6 @@
-import { isDatabaseUnavailable } from "../db/errors";
-import { DATABASE_UNAVAILABLE } from "../errors";
-import type { Logger } from "../logger";
+import { isDatabaseUnavailable } from "../../db/errors";
+import { DATABASE_UNAVAILABLE } from "../../lib/errors";
+import type { Logger } from "../../lib/logger";
 
 /**
  * Runs a step every `intervalMs`, one at a time, until stopped. A step that throws is logged and

@@ -1,7 +1,7 @@
 import { parseAddress } from "@common/addresses";
 import { exactTokenAmount, parsePositiveTokenAmount } from "@common/amounts";
 import { MAX_UINT256 } from "@common/token";
-import { readCsv } from "./csv";
+import { readCsv } from "../../lib/csv";
 import type { ParsedRecipients, RecipientProblem } from "@common/apiTypes";
 
 /** The spec's reasons for a bad CSV row, shown under the cell they concern. */

@@ -1,4 +1,4 @@
-import type { batchChunks } from "../db/schema";
+import type { batchChunks } from "../../db/schema";
 
 type Chunk = typeof batchChunks.$inferSelect;
 /** A reported chunk the RPC pass may look at, with its job's owner and payer. */

@@ -1,16 +1,17 @@
 import { and, asc, count, eq, gt, min } from "drizzle-orm";
-import type { Chain } from "../chain";
-import type { Config } from "../config";
-import type { Database } from "../db/client";
-import { batchJobs } from "../db/schema";
-import { badRequest, tooMany } from "../errors";
+import type { Chain } from "../../chain/client";
+import type { Config } from "../../config";
+import type { Database } from "../../db/client";
+import { batchJobs } from "../../db/schema";
+import { badRequest, tooMany } from "../../lib/errors";
 import { MAX_UINT256 } from "@common/token";
 import { exactTokenAmount } from "@common/amounts";
 import { parseAddress } from "@common/addresses";
-import type { ExecuteRequest } from "./batch";
-import { checkRecipient, Recipient } from "./batchRecipients";
-import { duration, utcTime } from "./timeWords";
-import { fromChain } from "./tokenState";
+import type { Api } from "@common/api";
+import type { InputOf } from "@common/api/endpoint";
+import { checkRecipient, Recipient } from "./recipients";
+import { duration, utcTime } from "../../lib/timeWords";
+import { fromChain } from "../indexing/tokenState";
 
 /*
  * What a new batch must pass before anything is stored (BatchService.create asks each): every
@@ -20,6 +21,9 @@ import { fromChain } from "./tokenState";
 
 /** The per-user limits a new batch is held to. */
 export type Limits = Pick<Config["limits"], "openBatchJobs" | "batchRowsPerDay">;
+
+/** What the dashboard sends to start a batch: each recipient with its own amount, or the spec's one amount for all. */
+export type ExecuteRequest = InputOf<Api["POST /api/batch/execute"]>["body"];
 
 const DAY_MS = 24 * 3_600_000;
 

@@ -3,9 +3,10 @@ import { exactTokenAmount, transferMoved } from "@common/amounts";
 import { DEFAULT_ORDER, type HolderSort, type SortOrder } from "@common/holders";
 import { MULTIPLIER_BASE } from "@common/token";
 import type { Holder, HolderPage } from "@common/apiTypes";
-import { IndexFold, type EventFilter, type EventRecord, type EventsService } from "./events";
-import { csvLines, type CsvDownload } from "./csv";
-import type { Logger } from "../logger";
+import type { EventFilter, EventRecord, EventsService } from "./events";
+import { IndexFold } from "./folds";
+import { csvLines, type CsvDownload } from "../../lib/csv";
+import type { Logger } from "../../lib/logger";
 
 export type { Holder, HolderPage };
 

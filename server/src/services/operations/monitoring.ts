@@ -1,7 +1,7 @@
 import type { MonitoredPart, MonitoringPoint, PartHealth } from "@common/apiTypes";
 import { MONITORED_PARTS } from "@common/api/operations";
-import type { Logger } from "../logger";
-import { FreshRead } from "./concurrency";
+import type { Logger } from "../../lib/logger";
+import { FreshRead } from "../../lib/concurrency";
 
 /**
  * What /monitoring shows, gathered by this replica every `intervalMs` whether or not anyone looks:

@@ -2,9 +2,9 @@ import { randomBytes } from "node:crypto";
 import { and, eq, gt, isNull, lt } from "drizzle-orm";
 import { getAddress, verifyMessage } from "ethers";
 import { SiweMessage } from "siwe";
-import type { Database } from "../db/client";
-import { siweNonces } from "../db/schema";
-import { badRequest, unauthorized, unavailable } from "../errors";
+import type { Database } from "../../db/client";
+import { siweNonces } from "../../db/schema";
+import { badRequest, unauthorized, unavailable } from "../../lib/errors";
 import type { AuthProvider } from "./firebaseAuth";
 
 // A nonce is good for five minutes and one sign-in.

@@ -1,7 +1,7 @@
 import { Interface, LogDescription, getAddress, id as eventTopic } from "ethers";
-import type { Chain } from "../chain";
-import type { chainEvents } from "../db/schema";
-import type { Logger } from "../logger";
+import type { Chain } from "../../chain/client";
+import type { chainEvents } from "../../db/schema";
+import type { Logger } from "../../lib/logger";
 
 /** A stored event: a row of chain_events. */
 export type EventRow = typeof chainEvents.$inferInsert;

@@ -5,10 +5,11 @@ import { transferMoved } from "@common/amounts";
 import { REWARDS_WINDOW_SECONDS } from "@common/holders";
 import { MULTIPLIER_BASE } from "@common/token";
 import type { Rewards } from "@common/apiTypes";
-import type { Database } from "../db/client";
-import { indexedBlocks, indexerState } from "../db/schema";
-import { badRequest } from "../errors";
-import { AnswersPerVersion, type EventRecord, type EventsService } from "./events";
+import type { Database } from "../../db/client";
+import { indexedBlocks, indexerState } from "../../db/schema";
+import { badRequest } from "../../lib/errors";
+import { AnswersPerVersion } from "./answersPerVersion";
+import type { EventRecord, EventsService } from "./events";
 
 export type { Rewards };
 

@@ -1,7 +1,7 @@
 import type { ClientRateLimitInfo, IncrementResponse, Options, Store } from "express-rate-limit";
 import { and, eq, gt, lt, sql } from "drizzle-orm";
-import type { Database } from "../db/client";
-import { rateLimitHits } from "../db/schema";
+import type { Database } from "../../db/client";
+import { rateLimitHits } from "../../db/schema";
 
 /**
  * The rate limits' counters, in the database: every replica on one database counts into the same

@@ -1,14 +1,14 @@
 import { toBeHex } from "ethers";
 import { and, desc, eq, gt, sql } from "drizzle-orm";
-import type { Chain } from "../chain";
-import type { Config } from "../config";
-import type { Database } from "../db/client";
-import { batchChunks, batchJobs, batchRecipients, chainEvents, indexedBlocks, indexerState } from "../db/schema";
+import type { Chain } from "../../chain/client";
+import type { Config } from "../../config";
+import type { Database } from "../../db/client";
+import { batchChunks, batchJobs, batchRecipients, chainEvents, indexedBlocks, indexerState } from "../../db/schema";
 import { checkDeploymentOnChain } from "@common/manifestFile";
-import type { Logger } from "../logger";
-import { Ticker } from "./ticker";
-import { FreshRead, mapLimit } from "./concurrency";
-import { EventDecoder, parseRawLog, type EventRow, type RawLog } from "./eventDecoder";
+import type { Logger } from "../../lib/logger";
+import { Ticker } from "../operations/ticker";
+import { FreshRead, mapLimit } from "../../lib/concurrency";
+import { EventDecoder, parseRawLog, type EventRow, type RawLog } from "./decoder";
 import { rangeAdvice } from "./logRanges";
 
 const STATE_ID = "usdx";

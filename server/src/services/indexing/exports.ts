@@ -4,12 +4,12 @@ import type { RecipientStatus } from "@common/apiTypes";
 import { RECIPIENT_STATUS_WORDS } from "@common/batch";
 import { argumentNames, historyType, TOKEN_AMOUNT_ARGS } from "@common/events";
 import { roleNameOfHash } from "@common/roles";
-import type { Database } from "../db/client";
-import { batchChunks, batchJobs, batchRecipients, chainEvents } from "../db/schema";
-import { badRequest, notFound } from "../errors";
-import { csvLines, type CsvDownload } from "./csv";
+import type { Database } from "../../db/client";
+import { batchChunks, batchJobs, batchRecipients, chainEvents } from "../../db/schema";
+import { badRequest, notFound } from "../../lib/errors";
+import { csvLines, type CsvDownload } from "../../lib/csv";
 import { movedBy, multiplierAtLog, type EventRecord, type EventsService } from "./events";
-import type { SessionUser } from "./firebaseAuth";
+import type { SessionUser } from "../auth/firebaseAuth";
 
 /**
  * The CSV exports for the books (issue 18): an account's history, Contract Events with a filter,

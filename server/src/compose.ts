@@ -1,0 +1,90 @@
+import type { Chain } from "./chain/client";
+import type { Config } from "./config";
+import type { DatabaseHandle } from "./db/client";
+import { Doorbell } from "./lib/doorbell";
+import type { Logger } from "./lib/logger";
+import type { Services } from "./services";
+import { AlertsService } from "./services/alerts";
+import { AuditService } from "./services/auth/audit";
+import type { AuthProvider } from "./services/auth/firebaseAuth";
+import { SiweService } from "./services/auth/siwe";
+import { MockBankService } from "./services/bank";
+import { BatchService } from "./services/batch/jobs";
+import { BatchWatcher } from "./services/batch/watcher";
+import { ContactsService } from "./services/contacts";
+import { EventsService } from "./services/indexing/events";
+import { ExportsService } from "./services/indexing/exports";
+import { HoldersService } from "./services/indexing/holders";
+import { EventIndexer } from "./services/indexing/indexer";
+import { RewardsService } from "./services/indexing/rewards";
+import { TokenStateService } from "./services/indexing/tokenState";
+import { createLeadership } from "./services/operations/leader";
+import { Metrics } from "./services/operations/metrics";
+import { MonitoringHistory } from "./services/operations/monitoring";
+import { probeParts } from "./services/operations/probes";
+import { RateLimitStores } from "./services/operations/rateLimitStore";
+
+/**
+ * The composition root: every service built once, in dependency order, each given at construction
+ * what it needs (its database, chain, logger and its own limits), so a route only calls it and no
+ * service is handed anything after it is built.
+ */
+export function buildServices(config: Config, chain: Chain, db: DatabaseHandle, auth: AuthProvider, log: Logger): Services {
+  const indexer = new EventIndexer(db.db, chain, config.indexer, log.child({ component: "indexer" }), db.kind === "postgres");
+  // Their caches are keyed by the index's version as of each request, so they refresh as the index
+  // changes, whichever replica changed it.
+  const indexVersion = () => indexer.currentVersion();
+  const events = new EventsService(db.db, chain.manifest.deploymentBlock, indexVersion);
+  const tokenState = new TokenStateService(chain, events, indexVersion, Date.now, () => indexer.status().checkpoint);
+  const holders = new HoldersService(events, indexVersion);
+  const rewards = new RewardsService(db.db, events, indexVersion);
+  const siwe = new SiweService(db.db, auth, { domains: config.siweDomains, chainId: config.chainId, adminWallets: config.adminWallets });
+  // The batch service rings when a chunk's transaction is reported, so the watcher looks at once.
+  const chunkReported = new Doorbell();
+  const batchLimits = { openBatchJobs: config.limits.openBatchJobs, batchRowsPerDay: config.limits.batchRowsPerDay };
+  const batch = new BatchService(db.db, chain, config.batch, batchLimits, chunkReported);
+  const batchWatcher = new BatchWatcher(db.db, chain, batch, indexer, config.batch, config.indexer.pollMs, chunkReported, log.child({ component: "batch" }));
+  const contacts = new ContactsService(db.db, { maxContacts: config.limits.contacts, maxRows: config.batch.maxRows });
+  const bank = new MockBankService(db.db, chain, config.bank, log.child({ component: "bank" }));
+  const head = () => chain.provider.getBlockNumber().catch(() => null);
+  const alerts = new AlertsService(db.db, config.alerts, config.chainId, head, log.child({ component: "alerts" }));
+  // Exactly one replica on a database runs the loops; the others follow the index it writes.
+  const leadership = createLeadership(
+    config.database,
+    config.leaderCheckMs,
+    {
+      lead: () => {
+        void indexer.unfollow();
+        indexer.start();
+        batchWatcher.start();
+        bank.start();
+        alerts.start();
+      },
+      yield: async () => {
+        await Promise.all([alerts.stop(), bank.stop(), batchWatcher.stop(), indexer.stop()]);
+        indexer.follow();
+      },
+    },
+    log.child({ component: "leader" }),
+  );
+  const rateLimits = new RateLimitStores(db.db);
+  const metrics = new Metrics({ db: db.db, transport: chain.transport, indexer, leadership, rateLimits });
+  // The probe asks the parts themselves, each as /monitoring shows it.
+  const probed = { config, db, auth, indexer, batchWatcher, bank, alerts, leadership };
+  const monitoring = new MonitoringHistory(
+    {
+      figures: async () => ({
+        requests: await metrics.requestTotals(),
+        rpcErrors: Object.values(chain.transport.snapshot().errors).reduce((a, b) => a + b, 0),
+        indexerLag: indexer.status().lag,
+      }),
+      probe: () => probeParts(probed),
+    },
+    log.child({ component: "monitoring" }),
+  );
+  const exports = new ExportsService(db.db, events, chain.manifest.deploymentBlock);
+  return {
+    ...{ config, chain, db, auth, indexer, events, exports, tokenState, holders, rewards, siwe, audit: new AuditService(db.db) },
+    ...{ batch, batchWatcher, contacts, bank, alerts, leadership, rateLimits, metrics, monitoring, serving: { draining: false } },
+  };
+}
