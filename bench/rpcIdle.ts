@@ -28,7 +28,7 @@ async function main(): Promise<void> {
   (globalThis as { usdxStack?: unknown }).usdxStack = stack;
   try {
     const config = testConfig({
-      // Sepolia's defaults (server/src/config.ts), on the local node.
+      // Sepolia's defaults (server/src/config/index.ts), on the local node.
       INDEXER_POLL_MS: "6000",
       INDEXER_CONFIRMATIONS: "5",
       INDEXER_DEPLOYMENT_CHECK_MS: "300000",

@@ -58,8 +58,8 @@ export function formatTokenAmount(value: bigint, places = 2, decimals: number = 
  * `shares * multiplier / 1e18`, and each balance moves by that rounded down or up (each balance
  * rounds on its own). While the shortfall is under one wei the event's value is one of those, so
  * `amount` is the value; from one wei on, every balance moved less, and `amount` is the shares'
- * worth rounded down (0 when no share moved). Decided in docs/ARCHITECTURE.md ("A transfer worth
- * less than one share").
+ * worth rounded down (0 when no share moved). Decided in docs/architecture/token.md ("A transfer
+ * worth less than one share").
  */
 export function transferMoved(value: bigint, multiplier: bigint = MULTIPLIER_BASE): { shares: bigint; amount: bigint } {
   const shares = (value * MULTIPLIER_BASE) / multiplier;

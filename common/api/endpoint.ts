@@ -4,8 +4,8 @@ import type { Method } from "./keys";
 /**
  * How an endpoint of the API is declared, once, for the server (which validates and answers
  * through it), the dashboard (which takes its types from it, as types only: no zod in the browser
- * bundle) and the OpenAPI document (generated from it by zod-openapi). See docs/ARCHITECTURE.md,
- * "The API's declaration".
+ * bundle) and the OpenAPI document (generated from it by zod-openapi). See
+ * docs/architecture/api-declaration.md.
  */
 
 // The key grammar lives in keys.ts, free of zod, for the dashboard.

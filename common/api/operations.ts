@@ -7,7 +7,7 @@ import { Address, IsoDate } from "./schemas";
 /** A background loop's state; lastError has RPC URLs cut to their origin (no provider key leaves the server). */
 const LoopStatus = { running: z.boolean(), lastError: z.string().nullable() };
 
-/** The indexer's state as GET /api/health reports it (services/indexer.ts keeps it in this shape). */
+/** The indexer's state as GET /api/health reports it (services/indexing/indexer.ts keeps it in this shape). */
 export const IndexerStatus = z
   .strictObject({
     checkpoint: z.number().int().nullable().meta({ description: "The last block indexed; null before the first step." }),

@@ -48,7 +48,7 @@ function plain(res: Response, status: number): void {
 
 /**
  * Serves `dist` for GET and HEAD outside /api, with the dashboard's own Content-Security-Policy and
- * security headers (frontend/securityHeaders.ts, as `vite preview` sends them), not the API's helmet
+ * security headers (common/securityHeaders.ts, as `vite preview` sends them), not the API's helmet
  * set: mount it before helmet. Anything else (the API, other methods) passes by untouched.
  */
 export function dashboardRoutes(dist: string): Router {

@@ -69,7 +69,7 @@ describe("The built dashboard, served by the API server (npm run serve)", () => 
   });
 
   describe("headers", () => {
-    it("sends the dashboard's Content-Security-Policy (frontend/securityHeaders.ts) and security headers on the page, deep links and assets", async () => {
+    it("sends the dashboard's Content-Security-Policy (common/securityHeaders.ts) and security headers on the page, deep links and assets", async () => {
       for (const route of ["/", "/payments", "/index.html", "/assets/index-Bx3k9Q.js", "/assets/index-Dq81Za.css", "/robots.txt"]) {
         const answer = await request(server, route);
         expect(answer.status, route).to.equal(200);

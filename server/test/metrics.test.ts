@@ -57,7 +57,7 @@ async function scrape(server: RunningServer, headers: Record<string, string> = {
   return parseMetrics(answer.body);
 }
 
-/** Every metric of services/metrics.ts with its type, and two of the process's own. */
+/** Every metric of services/operations/metrics.ts with its type, and two of the process's own. */
 const METRICS: [string, string][] = [
   ["usdx_http_requests_total", "counter"],
   ["usdx_http_request_duration_seconds", "histogram"],

@@ -266,7 +266,7 @@ export const deposits = pgTable(
 /**
  * Requests counted against a rate limit, one row per limit and client (`key`, e.g.
  * "batch-reports:uid:..."), in a fixed window that ends at `reset_at`. In the database so that every
- * replica counts into the same window (services/rateLimitStore.ts); expired rows are swept.
+ * replica counts into the same window (services/operations/rateLimitStore.ts); expired rows are swept.
  */
 export const rateLimitHits = pgTable(
   "rate_limit_hits",

@@ -4,7 +4,7 @@ import { sendError } from "../lib/errors";
 import type { RateLimitStores } from "../services/operations/rateLimitStore";
 import { currentUser } from "./auth";
 
-// Every limit counts in the database (services/rateLimitStore.ts), so it holds across replicas.
+// Every limit counts in the database (services/operations/rateLimitStore.ts), so it holds across replicas.
 // `name` keeps each limit's count its own: two limits never share a budget. It also labels the
 // limit's refusals in /api/metrics, so it is a fixed word, never anything from the request.
 

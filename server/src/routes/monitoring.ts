@@ -6,7 +6,7 @@ import { declaredRoutes } from "./declared";
 /**
  * GET /api/monitoring: what /monitoring shows (common/api/operations.ts MonitoringAnswer). Public, as the
  * page is, so it holds nothing secret: parts in words (RPC URLs cut to their origin), figures, the
- * build and the manifest's public addresses. Answered from memory (services/monitoring.ts samples
+ * build and the manifest's public addresses. Answered from memory (services/operations/monitoring.ts samples
  * every 5 s), so a visitor costs the node and the database nothing.
  */
 export function monitoringRoutes(services: Services): Router {

@@ -10,7 +10,7 @@ vi.mock("@/lib/tx/runner", async () => (await import("./testUtils")).runnerMock)
 vi.mock("@/lib/chain/contracts", async () => (await import("./testUtils")).contractsMock);
 vi.mock("@/lib/tx/dryRun", async () => (await import("./testUtils")).dryRunMock);
 
-// The server's own words for a dependency that does not answer (server/src/errors.ts: a 503).
+// The server's own words for a dependency that does not answer (server/src/lib/errors.ts: a 503).
 const UNAVAILABLE = "Cannot read the job: the database is not answering. Try again shortly.";
 const detailUrl = `/api/batch/${JOB_ID}?`;
 

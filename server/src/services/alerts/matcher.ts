@@ -14,7 +14,7 @@ type Rule = typeof alertRules.$inferSelect;
 /** Events read from the index per step; more wait for the next step. */
 export const EVENTS_PER_STEP = 500;
 const STATE_ID = "alerts";
-/** The indexer's own state row (services/indexer.ts). */
+/** The indexer's own state row (services/indexing/indexer.ts). */
 const INDEX_STATE_ID = "usdx";
 const ZERO = ZeroAddress.toLowerCase();
 

@@ -7,7 +7,7 @@ import { RpcError } from "../../chain/rpcTransport";
  * own words (Alchemy: "this block range should work: [0x.., 0x..]"; Infura: "query returned more
  * than 10000 results. Try with this block range [..]" or "range N exceeds limit of 10000";
  * QuickNode: "limited to a 10,000 range"; Ankr, Chainstack, Cloudflare, BlockPI, Blast, publicnode
- * and more: docs/ARCHITECTURE.md lists them). @ponder/utils keeps that catalogue up to date; this
+ * and more: docs/architecture/chain.md lists them). @ponder/utils keeps that catalogue up to date; this
  * turns its answer into the span the indexer asks for next.
  */
 export interface RangeAdvice {

@@ -204,7 +204,7 @@ export class Metrics {
 
   /**
    * Every request answered since start and their durations, summed over routes and statuses: the
-   * cumulative buckets /monitoring turns into rates and percentiles (services/monitoring.ts).
+   * cumulative buckets /monitoring turns into rates and percentiles (services/operations/monitoring.ts).
    */
   async requestTotals(): Promise<{ count: number; buckets: { le: number; count: number }[] }> {
     const byBound = new Map<number, number>();
