@@ -42,7 +42,7 @@ export interface Setting {
   group: Group;
   /** One line: what it does. */
   description: string;
-  /** Grants something (a key, a password, a token): kept out of the repository, the logs and the refusals. */
+  /** Grants something (a key, a password, a token): to be kept out of the repository and the logs. */
   secret?: true;
   /** The default in words (Markdown), where the schema holds none as a value: derived from other settings, or a path. */
   default?: string;
@@ -234,7 +234,7 @@ export function envSchema(on: Network) {
         ).optional(),
         {
           group: "auth",
-          description: "LOCAL USE ONLY: the Firebase Auth emulator, which accepts unsigned tokens (`npm start` sets it).",
+          description: "LOCAL USE ONLY: the Auth emulator, which takes unsigned tokens (`npm start` sets it); never with real credentials.",
         },
       ),
       GOOGLE_APPLICATION_CREDENTIALS: setting(text("path").optional(), {
@@ -277,7 +277,7 @@ export function envSchema(on: Network) {
         {
           group: "http",
           description: "The dashboard's origins: CORS allows them, and sign-in (SIWE) messages must name one (behind a proxy: its own).",
-          default: "`http://127.0.0.1:5173,http://localhost:5173` (Vite's); under `npm run start:production`, the server's own",
+          default: "`http://127.0.0.1:5173,http://localhost:5173` (Vite's dev server); under `npm run start:production`, the server's own",
         },
       ),
       DASHBOARD_DIST: setting(
