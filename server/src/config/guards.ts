@@ -1,21 +1,13 @@
 import { HDNodeWallet, Wallet } from "ethers";
 import { LOCAL_DEV_MNEMONIC, localAccountPath } from "@common/seedAccounts";
+import { type EnvSettings, rpcUrlOf } from "./env";
 
 /**
  * Settings that would open a hole in production. Each is refused at start with a sentence that
  * names the variable and says why, so a copied development .env cannot reach a public network.
- * The local chain holds nothing of value, so most of these apply only off it.
+ * The local chain holds nothing of value, so most of these apply only off it. They are read
+ * through the schema (./env.ts), once every variable is well formed.
  */
-export interface GuardedSettings {
-  local: boolean;
-  host: string;
-  rpcUrl: string;
-  publicRpcUrl: string | null;
-  emulatorHost: string | undefined;
-  dashboardOrigins: string[];
-  adminWallets: string[];
-  minterKey: string | null;
-}
 
 // The Hardhat node's unlocked accounts (20 by default) are public keys anyone can sign with.
 const PUBLIC_TEST_ACCOUNTS = 20;
@@ -43,13 +35,11 @@ function hostOf(url: string): string {
   }
 }
 
-/**
- * Why these settings are unsafe, or an empty list. `env` is read for the Firebase credentials,
- * which the config does not keep.
- */
-export function unsafeSettings(settings: GuardedSettings, env: NodeJS.ProcessEnv): string[] {
+/** Why these settings are unsafe, or an empty list. */
+export function unsafeSettings(env: EnvSettings): string[] {
   const problems: string[] = [];
-  const { local, emulatorHost } = settings;
+  const local = env.NETWORK === "localhost";
+  const emulatorHost = env.FIREBASE_AUTH_EMULATOR_HOST;
 
   if (emulatorHost) {
     // The emulator's tokens are unsigned: a server that names it believes any token it is shown.
@@ -60,37 +50,40 @@ export function unsafeSettings(settings: GuardedSettings, env: NodeJS.ProcessEnv
         );
       }
     }
-    if (!local && !isLoopbackHost(settings.host)) {
+    if (!local && !isLoopbackHost(env.SERVER_HOST)) {
       problems.push(
-        `FIREBASE_AUTH_EMULATOR_HOST is set on a public network while SERVER_HOST is '${settings.host}': the Auth emulator accepts unsigned tokens, so anyone who reaches the server could sign in as anyone. Use a real Firebase project (GOOGLE_APPLICATION_CREDENTIALS), or listen on loopback only (SERVER_HOST=127.0.0.1).`,
+        `FIREBASE_AUTH_EMULATOR_HOST is set on a public network while SERVER_HOST is '${env.SERVER_HOST}': the Auth emulator accepts unsigned tokens, so anyone who reaches the server could sign in as anyone. Use a real Firebase project (GOOGLE_APPLICATION_CREDENTIALS), or listen on loopback only (SERVER_HOST=127.0.0.1).`,
       );
     }
   }
   if (local) return problems;
 
-  if (settings.minterKey && publicTestAccounts().has(new Wallet(settings.minterKey).address.toLowerCase())) {
+  // Off the local chain the minting key in use is MINTER_PRIVATE_KEY's (even with the bank off: it is kept).
+  if (env.MINTER_PRIVATE_KEY && publicTestAccounts().has(new Wallet(env.MINTER_PRIVATE_KEY).address.toLowerCase())) {
     problems.push(
       "MINTER_PRIVATE_KEY is one of the local chain's public test keys: anyone can sign with it, so on a public network its MINTER_ROLE would be anyone's. Use a key of your own.",
     );
   }
-  for (const wallet of settings.adminWallets) {
+  for (const wallet of env.ADMIN_WALLETS) {
     if (publicTestAccounts().has(wallet.toLowerCase())) {
       problems.push(
         `ADMIN_WALLETS lists ${wallet}, an account of the local chain's public test keys: anyone can sign in as it and get the admin claim. List only wallets whose keys you hold.`,
       );
     }
   }
-  if (settings.publicRpcUrl && settings.publicRpcUrl === settings.rpcUrl) {
+  // Never undefined here: a missing RPC URL is refused before the guards are asked.
+  const rpcUrl = rpcUrlOf(env) ?? "";
+  if (env.PUBLIC_RPC_URL && env.PUBLIC_RPC_URL === rpcUrl) {
     problems.push(
       "PUBLIC_RPC_URL is the server's own RPC_URL: it is handed to every browser, and a provider's URL carries its API key. Give the dashboard a public endpoint of its own, or leave PUBLIC_RPC_URL empty (the wallet's node is used).",
     );
   }
-  if (/^http:/i.test(settings.rpcUrl) && !isLoopbackHost(hostOf(settings.rpcUrl))) {
+  if (/^http:/i.test(rpcUrl) && !isLoopbackHost(hostOf(rpcUrl))) {
     problems.push(
-      `RPC_URL '${new URL(settings.rpcUrl).origin}' is plain http on another machine: the provider's key would cross the network in the clear, and anyone on the way could change what the chain seems to say. Use its https endpoint.`,
+      `RPC_URL '${new URL(rpcUrl).origin}' is plain http on another machine: the provider's key would cross the network in the clear, and anyone on the way could change what the chain seems to say. Use its https endpoint.`,
     );
   }
-  for (const origin of settings.dashboardOrigins) {
+  for (const origin of env.DASHBOARD_ORIGIN) {
     if (origin.startsWith("http:") && !isLoopbackHost(hostOf(origin))) {
       problems.push(
         `DASHBOARD_ORIGIN '${origin}' is plain http on a public network: sign-in tokens would cross the network in the clear, and SIWE messages would name an origin anyone on the way can impersonate. Serve the dashboard over https.`,
