@@ -8,6 +8,7 @@
  * - It is older: Node.js 24 is installed from the npm registry into .local/node24 (scripts/node24
  *   pins it, and its lockfile the binary's integrity), once: later installs find it there. It is
  *   linked as node_modules/.bin/node. npm itself still runs on the machine's Node.
+ * - USDX_NODE=24 (CI sets it): the same on any machine whose Node is not a 24, so the suite runs on 24.
  * - It is older and Node.js 24 cannot be had (no build for this platform, or the install failed):
  *   node_modules/.bin/node becomes a stub that stops every script with one sentence naming the
  *   version to install.
@@ -110,7 +111,9 @@ function installPinned(wanted) {
 
 function main() {
   var machine = machineNode();
-  if (nodeVersion.isSupported(machine)) {
+  var supported = nodeVersion.isSupported(machine);
+  var forced = process.env.USDX_NODE === nodeVersion.INSTALL && machine.split(".")[0] !== "v" + nodeVersion.INSTALL;
+  if (supported && !forced) {
     removeLink();
     return;
   }
@@ -121,10 +124,15 @@ function main() {
     replace(BIN_NODE, function () {
       fs.symlinkSync(path.relative(path.dirname(BIN_NODE), result.binary), BIN_NODE);
     });
-    console.log(
-      "This machine's Node.js " + machine.slice(1) + " is older than the project supports: its scripts run on Node.js " +
-        wanted.slice(1) + " (.local/node24)."
-    );
+    var why = supported ? " (USDX_NODE=" + process.env.USDX_NODE + ")" : " is older than the project supports";
+    var said = "This machine's Node.js " + machine.slice(1) + why;
+    console.log(said + ": npm scripts run on Node.js " + wanted.slice(1) + " (.local/node24).");
+    return;
+  }
+  if (supported) {
+    // Asked for Node 24 on a Node the project supports: scripts run on the machine's (CI checks which).
+    removeLink();
+    console.error("USDX_NODE=" + process.env.USDX_NODE + " but Node.js " + wanted.slice(1) + " could not be had (" + result.reason + ").");
     return;
   }
   var sentence = nodeVersion.refusal(machine, "npm install could not bring Node.js " + wanted.slice(1) + " (" + result.reason + ")");
