@@ -6,6 +6,11 @@ import "@openzeppelin/hardhat-upgrades";
 import { LOCAL_CHAIN, localRpcUrl, SEPOLIA } from "./common/networks";
 import "./tasks";
 
+// Hardhat 2 asks once per machine whether to send telemetry, on a terminal unless CI is set. Its CLI
+// reads this after it has loaded this file, so every `hardhat` run (npm scripts, npx, the nodes the
+// stack and the tests start) goes without the question. Set it to anything else to be asked.
+process.env.HARDHAT_DISABLE_TELEMETRY_PROMPT ??= "true";
+
 const SOLC_VERSION = "0.8.28";
 
 // Hardhat downloads solc from the internet; these machines have none. Use the npm `solc` package.

@@ -12,8 +12,8 @@ import { FIREBASE_PROJECT, freePort, startStack, type Stack } from "../server/te
 /**
  * Mocha root hooks for the browser suite: the whole stack on free loopback ports (Hardhat node,
  * Auth emulator, deploy and seed as `npm start` does them), the API server serving the production
- * build of the dashboard on its own origin as `npm run serve` does, and one headless Chromium.
- * Tests open a fresh browser context each (e2e/browser.ts).
+ * build of the dashboard on its own origin as `npm run start:production` does, and one headless
+ * Chromium. Tests open a fresh browser context each (e2e/browser.ts).
  */
 const ROOT = path.resolve(__dirname, "..");
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
@@ -76,7 +76,7 @@ export interface LocalDashboard {
 /**
  * The whole product on free loopback ports: Hardhat node, Auth emulator, deploy and seed as
  * `npm start` does them, and the API server serving the built dashboard in `distDir` as
- * `npm run serve` does. The browser suite and bench/lighthouse.ts start it the same way.
+ * `npm run start:production` does. The browser suite and bench/lighthouse.ts start it the same way.
  */
 export async function startLocalDashboard(distDir: string): Promise<LocalDashboard> {
   const stack = await startStack();

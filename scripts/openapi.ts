@@ -1,5 +1,5 @@
 /**
- * `npm run openapi`: writes the API's OpenAPI 3.1 document, generated from its declaration
+ * `npm run docs:openapi`: writes the API's OpenAPI 3.1 document, generated from its declaration
  * (common/api), to docs/openapi.json, for integrators who read the repository. The server suite
  * fails when the file is out of date.
  */

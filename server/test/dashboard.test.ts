@@ -14,9 +14,9 @@ import { startServer, type RunningServer } from "../src/index";
 import { startTestServer, testConfig } from "./helpers";
 
 /**
- * `npm run serve`: the API server serves a built dashboard beside /api. A tiny fake build in a temp
- * folder stands in for Vite's (an index.html and hashed assets), with a secret file beside it that
- * no path may reach.
+ * `npm run start:production`: the API server serves a built dashboard beside /api. A tiny fake build
+ * in a temp folder stands in for Vite's (an index.html and hashed assets), with a secret file beside
+ * it that no path may reach.
  */
 const ROOT = path.resolve(__dirname, "..", "..");
 const SECRET = "the-file-beside-the-build";
@@ -46,7 +46,7 @@ function request(server: RunningServer, rawPath: string, options: { method?: str
 
 const json = (a: Answer) => JSON.parse(a.body.toString("utf8"));
 
-describe("The built dashboard, served by the API server (npm run serve)", () => {
+describe("The built dashboard, served by the API server (npm run start:production)", () => {
   let dir: string;
   let dist: string;
   let server: RunningServer;
@@ -233,7 +233,7 @@ describe("The API server without a built dashboard", () => {
     });
   }
 
-  it("npm run serve refuses to start without a build, and says to run npm run build first", async () => {
+  it("npm run start:production refuses to start without a build, and says to run npm run build first", async () => {
     const missing = path.join(tmpdir(), "usdx-no-such-build");
     const env: NodeJS.ProcessEnv = { ...process.env, FIREBASE_AUTH_EMULATOR_HOST: "127.0.0.1:9099", DASHBOARD_DIST: missing, DASHBOARD_ORIGIN: "", SERVER_HOST: "" };
     const { code, stderr } = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
@@ -246,7 +246,7 @@ describe("The API server without a built dashboard", () => {
   });
 });
 
-describe("servingEnv: the dashboard's origin under npm run serve", () => {
+describe("servingEnv: the dashboard's origin under npm run start:production", () => {
   it("defaults to the server's own origin, so SIWE and CORS name the origin the browser opened", () => {
     expect(servingEnv({}).DASHBOARD_ORIGIN).to.equal("http://127.0.0.1:3001,http://localhost:3001");
     expect(servingEnv({ SERVER_PORT: "8080" }).DASHBOARD_ORIGIN).to.equal("http://127.0.0.1:8080,http://localhost:8080");

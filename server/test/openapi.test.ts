@@ -103,12 +103,12 @@ describe("The API's declaration and its OpenAPI document", () => {
     }
   });
 
-  it("GET /api/openapi.json serves the document, and docs/openapi.json is the same (run npm run openapi after changing common/api)", async () => {
+  it("GET /api/openapi.json serves the document, and docs/openapi.json is the same (run npm run docs:openapi after changing common/api)", async () => {
     const res = await call(server, "GET", "/api/openapi.json");
     expect(res.status).to.equal(200);
     expect(res.body).to.deep.equal(JSON.parse(JSON.stringify(openApiDocument())));
     const file = JSON.parse(readFileSync(path.resolve(__dirname, "..", "..", "docs", "openapi.json"), "utf8"));
-    expect(file, "docs/openapi.json is out of date: run npm run openapi").to.deep.equal(res.body);
+    expect(file, "docs/openapi.json is out of date: run npm run docs:openapi").to.deep.equal(res.body);
   });
 
   it("a declared answer that drifts from what the server sends fails the suite's check", async () => {
