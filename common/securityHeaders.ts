@@ -1,6 +1,6 @@
 /**
  * The HTTP headers the dashboard is served with: the built dashboard by the API server
- * (server/src/dashboard.ts, `npm run serve`) and by `vite preview`, the development server through
+ * (server/src/dashboard.ts, `npm run start:production`) and by `vite preview`, the development server through
  * vite.config.mts's `server.headers`. docs/SECURITY.md explains each choice. A .ts, not an .mts:
  * the API server runs as CommonJS under ts-node, which cannot load an ES module file.
  *

@@ -6,7 +6,7 @@ import express, { ErrorRequestHandler, RequestHandler, Response, Router } from "
 import { PREVIEW_HEADERS } from "../../common/securityHeaders";
 
 /**
- * The built dashboard, served by the API server on the API's origin (`npm run serve`): the same
+ * The built dashboard, served by the API server on the API's origin (`npm run start:production`): the same
  * origin means no proxy in between, and SIWE and CORS name one origin. The files are served by
  * express.static (serve-static: no directory listings, no path outside the folder) and compressed
  * by `compression`; this module only decides headers and which paths are the single-page app's.

@@ -107,9 +107,9 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
   socket.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
 }
 
-/** Why `npm run serve` has no dashboard to serve, or null. */
+/** Why `npm run start:production` has no dashboard to serve, or null. */
 function missingDashboard(config: Config): string | null {
-  if (config.dashboardDist === null) return "npm run serve serves the built dashboard, and DASHBOARD_DIST=off turns it off: use npm run server for the API alone.";
+  if (config.dashboardDist === null) return "npm run start:production serves the built dashboard, and DASHBOARD_DIST=off turns it off: use npm run start:api for the API alone.";
   if (builtDashboard(config.dashboardDist)) return null;
   const relative = path.relative(process.cwd(), config.dashboardDist);
   const where = relative && !relative.startsWith("..") ? relative : config.dashboardDist;
@@ -119,7 +119,7 @@ function missingDashboard(config: Config): string | null {
 if (require.main === module) {
   // A .env beside package.json may set what the environment does not (see .env.example).
   loadDotenv({ path: path.resolve(__dirname, "..", "..", ".env") });
-  // npm run serve: the dashboard is the point, so no build stops the server instead of a log line.
+  // npm run start:production: the dashboard is the point, so no build stops the server instead of a log line.
   const serving = process.argv.includes("--dashboard");
   let config: Config;
   try {

@@ -246,7 +246,7 @@ function offByDefault(network: Config["network"]): string {
 }
 
 /**
- * `npm run serve`: the server serves the dashboard itself, so the dashboard's origin (CORS, and the
+ * `npm run start:production`: the server serves the dashboard itself, so the dashboard's origin (CORS, and the
  * domain SIWE messages must name) defaults to the server's own rather than the Vite dev server's.
  * Only a loopback host has an origin worth guessing; anywhere else browsers arrive by a name (and
  * usually through a TLS proxy) that only the operator knows.

@@ -11,7 +11,7 @@ import { declaredRoutes } from "./declared";
  */
 export function monitoringRoutes(services: Services): Router {
   const router = Router();
-  const build = readBuildInfo();
+  const build = readBuildInfo(services.config.buildCommit);
   const startedAt = new Date().toISOString();
   const on = declaredRoutes(router, "/api");
   on("GET /api/monitoring", [], () => {
