@@ -55,9 +55,10 @@ contract USDX is
     uint256 private constant BASE = 1e18;
 
     // A compile-time constant: the string is hashed by the compiler and never stored.
+    // solhint-disable gas-small-strings
     bytes32 private constant PERMIT_TYPEHASH =
-        // solhint-disable-next-line gas-small-strings
         keccak256("Permit(address owner,address spender,uint256 value,uint256 nonce,uint256 deadline)");
+    // solhint-enable gas-small-strings
 
     /// @custom:storage-location erc7201:usdx.storage.USDX
     struct USDXStorage {
@@ -338,12 +339,14 @@ contract USDX is
         return super.nonces(owner);
     }
 
+    // solhint-disable func-name-mixedcase
     /// @notice The EIP-712 domain separator permits are signed under.
     /// @return The domain separator for this chain and proxy.
     /// @dev Named by EIP-2612, not by our naming rule.
-    function DOMAIN_SEPARATOR() external view returns (bytes32) { // solhint-disable-line func-name-mixedcase
+    function DOMAIN_SEPARATOR() external view returns (bytes32) {
         return _domainSeparatorV4();
     }
+    // solhint-enable func-name-mixedcase
 
     // ---------------------------------------------------------------- Role-gated operations
 
