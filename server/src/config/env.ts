@@ -5,10 +5,12 @@
  * and the sentence it is refused with. loadConfig (./index.ts) shapes the result into the Config.
  */
 import path from "node:path";
-import { getAddress, isAddress } from "ethers";
 import { z } from "zod";
 import { maxRecipientsPerChunk } from "@common/gasLimits";
 import { DEFAULT_LOCAL_RPC_PORT, LOCAL_CHAIN, LOCAL_RPC_HOST, SEPOLIA, describeChain, isMainnet } from "@common/networks";
+import { address, commaList, httpUrl, origin, port, setting, text, trueOrFalse, typed, wholeNumber } from "./settingKinds";
+
+export { GROUPS, SETTING_TYPES, SETTINGS, type Group, type Setting } from "./settingKinds";
 
 /** The networks the server runs on, and their chain ids. */
 export const CHAIN_IDS = { localhost: LOCAL_CHAIN.chainId, sepolia: SEPOLIA.chainId } as const;
@@ -22,125 +24,13 @@ const DEFAULT_PGLITE_DIR = path.join(REPO_ROOT, ".local", "pglite");
 /** A metrics token shorter than this could be guessed; `openssl rand -hex 32` gives 64 characters. */
 export const METRICS_TOKEN_MIN_LENGTH = 32;
 
-/** The settings table's sections, in order. */
-export const GROUPS = {
-  chain: "Network and chain",
-  database: "Database",
-  auth: "Sign-in and admins",
-  http: "HTTP",
-  limits: "Rate and per-user limits",
-  batch: "Batch payments",
-  bank: "Mock bank",
-  alerts: "Operators' alerts",
-  operations: "Operations",
-  tools: "Deploying and tools (read by Hardhat and the scripts; the server ignores them)",
-} as const;
-export type Group = keyof typeof GROUPS;
-
-/** What the settings table says of one variable, beside what its schema says (its type and default). */
-export interface Setting {
-  group: Group;
-  /** One line: what it does. */
-  description: string;
-  /** Grants something (a key, a password, a token): to be kept out of the repository and the logs. */
-  secret?: true;
-  /** The default in words (Markdown), where the schema holds none as a value: derived from other settings, or a path. */
-  default?: string;
-}
-
-/** Each variable's schema, with what the table says of it. */
-export const SETTINGS = z.registry<Setting>();
-/** The type of a value as the table names it, on the schema of each kind of value below. */
-export const SETTING_TYPES = z.registry<{ type: string }>();
-
-function setting<T extends z.ZodType>(schema: T, info: Setting): T {
-  SETTINGS.add(schema, info);
-  return schema;
-}
-
-function typed<T extends z.ZodType>(type: string, schema: T): T {
-  SETTING_TYPES.add(schema, { type });
-  return schema;
-}
-
-/** The variable an issue is about: the first key of its path (the environment is one object of variables). */
-const variable = (issue: { path?: PropertyKey[] }) => String(issue.path?.[0]);
-
-function wholeNumber(min: number, max: number) {
-  const inRange = z.coerce.number().int().min(min).max(max);
-  return typed(
-    `whole number, ${min} to ${max}`,
-    z
-      .string()
-      .refine((raw) => inRange.safeParse(raw).success, {
-        error: (issue) => `${variable(issue)} must be a whole number from ${min} to ${max}, not '${issue.input}'.`,
-      })
-      .transform(Number),
-  );
-}
-
-function port() {
-  const valid = z.coerce.number().int().min(1).max(65_535);
-  return typed(
-    "port, 1 to 65535",
-    z
-      .string()
-      .refine((raw) => valid.safeParse(raw).success, {
-        error: (issue) => `${variable(issue)} must be a port number (1-65535), not '${issue.input}'.`,
-      })
-      .transform(Number),
-  );
-}
-
-const trueOrFalse = () =>
-  typed(
-    "`true` or `false`",
-    z
-      .enum(["true", "false"], { error: (issue) => `${variable(issue)} must be 'true' or 'false', not '${issue.input}'.` })
-      .transform((value) => value === "true"),
-  );
-
-const httpUrl = () =>
-  typed(
-    "http(s) URL",
-    z.string().regex(/^https?:\/\//, { error: (issue) => `${variable(issue)} must be an http(s) URL, not '${issue.input}'.` }),
-  );
-
-const text = (type = "text") => typed(type, z.string());
-
-/** Comma-separated items, each trimmed; empty items are skipped. */
-const commaList = <T extends z.ZodType<unknown[], string[]>>(type: string, items: T) =>
-  typed(
-    type,
-    z
-      .string()
-      .transform((raw) => raw.split(",").map((item) => item.trim()).filter(Boolean))
-      .pipe(items),
-  );
-
-const origin = z
-  .string()
-  .refine((raw) => URL.canParse(raw), {
-    abort: true,
-    error: (issue) => `${variable(issue)} must list origins like http://127.0.0.1:5173; '${issue.input}' is not a URL.`,
-  })
-  .refine((raw) => ["http:", "https:"].includes(new URL(raw).protocol), {
-    error: (issue) => `${variable(issue)}: '${issue.input}' must be http or https.`,
-  })
-  .transform((raw) => new URL(raw).origin);
-
-const address = z
-  .string()
-  .refine((raw) => isAddress(raw), { error: (issue) => `${variable(issue)}: '${issue.input}' is not an address.` })
-  .transform((raw) => getAddress(raw));
-
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 
 /** The mock bank's modes (MOCK_BANK). */
 export const BANK_MODES = ["off", "local", "faucet"] as const;
 export type BankMode = (typeof BANK_MODES)[number];
 
-const network = () =>
+export const network = () =>
   typed(
     "`localhost` or `sepolia`",
     z
@@ -582,22 +472,4 @@ function refusals(env: EnvSettings): string[] {
     );
   }
   return found;
-}
-
-/** The variables set to something: an empty value is an unset one. */
-export function givenValues(env: NodeJS.ProcessEnv): Record<string, string> {
-  return Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined && entry[1] !== ""));
-}
-
-/**
- * The environment read through the schema: the settings, or every sentence it is refused with (an
- * empty value counts as unset). NETWORK is read first, since other defaults depend on it.
- */
-export function readEnv(env: NodeJS.ProcessEnv): { ok: true; settings: EnvSettings } | { ok: false; refusals: string[] } {
-  const given = givenValues(env);
-  const refused = (error: z.ZodError) => ({ ok: false as const, refusals: [...new Set(error.issues.map((issue) => issue.message))] });
-  const chosen = z.object({ NETWORK: network() }).safeParse(given);
-  if (!chosen.success) return refused(chosen.error);
-  const result = envSchema(chosen.data.NETWORK).safeParse(given);
-  return result.success ? { ok: true, settings: result.data } : refused(result.error);
 }

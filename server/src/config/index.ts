@@ -10,13 +10,30 @@ import {
   METRICS_TOKEN_MIN_LENGTH,
   bankModeOf,
   envSchema,
-  givenValues,
-  readEnv,
+  network,
   rpcUrlOf,
 } from "./env";
 import { isLoopbackHost, unsafeSettings } from "./guards";
 
 export { type BankMode, DEFAULT_DASHBOARD_DIST, METRICS_TOKEN_MIN_LENGTH };
+
+/** The variables set to something: an empty value is an unset one. */
+export function givenValues(env: NodeJS.ProcessEnv): Record<string, string> {
+  return Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined && entry[1] !== ""));
+}
+
+/**
+ * The environment read through the schema: the settings, or every sentence it is refused with (an
+ * empty value counts as unset). NETWORK is read first, since other defaults depend on it.
+ */
+export function readEnv(env: NodeJS.ProcessEnv): { ok: true; settings: EnvSettings } | { ok: false; refusals: string[] } {
+  const given = givenValues(env);
+  const refused = (error: z.ZodError) => ({ ok: false as const, refusals: [...new Set(error.issues.map((issue) => issue.message))] });
+  const chosen = z.object({ NETWORK: network() }).safeParse(given);
+  if (!chosen.success) return refused(chosen.error);
+  const result = envSchema(chosen.data.NETWORK).safeParse(given);
+  return result.success ? { ok: true, settings: result.data } : refused(result.error);
+}
 
 /**
  * The server's whole configuration, read once from the environment through its schema (./env.ts:
