@@ -69,7 +69,10 @@ describe("useRoleForm: Grant or Revoke a Role's rules", () => {
       result.current.setAction("revoke");
     });
     submit();
-    expect(result.current.form.pending).toMatchObject({ title: "Revoke DEFAULT_ADMIN_ROLE from your own wallet 0x7099...79C8?", confirmLabel: "Revoke my admin role" });
+    expect(result.current.form.pending).toMatchObject({
+      title: "Revoke DEFAULT_ADMIN_ROLE from your own wallet 0x7099...79C8?",
+      confirmLabel: "Revoke my admin role",
+    });
     expect(result.current.locked).toBe(true);
     expect(run).not.toHaveBeenCalled();
     act(() => result.current.form.confirm());

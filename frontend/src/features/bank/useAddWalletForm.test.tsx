@@ -32,7 +32,8 @@ describe("useAddWalletForm: Add Wallet's rules", () => {
     expect(result.current.problem?.field).toBe("address");
     act(() => result.current.changeAddress("0x1234"));
     await submit();
-    expect(result.current.problem).toEqual({ field: "address", text: "Please enter a valid Ethereum address: 0x followed by 40 hex characters." });
+    const invalid = "Please enter a valid Ethereum address: 0x followed by 40 hex characters.";
+    expect(result.current.problem).toEqual({ field: "address", text: invalid });
     expect(bank.calls.filter((c) => c.method === "POST")).toEqual([]);
   });
 
@@ -64,7 +65,8 @@ describe("useAddWalletForm: Add Wallet's rules", () => {
       result.current.changeAddress(` ${ALICE.toLowerCase()} `);
     });
     await submit();
-    expect(bank.calls.find((c) => c.method === "POST")).toMatchObject({ path: "/api/bank/wallets", body: { name: "Savings", address: ALICE } });
+    const sent = bank.calls.find((c) => c.method === "POST");
+    expect(sent).toMatchObject({ path: "/api/bank/wallets", body: { name: "Savings", address: ALICE } });
     expect(onOpenChange).toHaveBeenCalledWith(false);
     expect(result.current).toMatchObject({ name: "", address: "", problem: null, busy: false });
   });

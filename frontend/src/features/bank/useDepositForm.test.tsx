@@ -59,7 +59,8 @@ describe("useDepositForm: Deposit USD's rules", () => {
     act(() => result.current.chooseAccount("2"));
     expect(result.current.problem).toBeNull();
     await submit();
-    expect(result.current.problem).toEqual({ field: "account", text: "Rainy Day is still being verified; you can deposit from it in a few seconds." });
+    const verifying = "Rainy Day is still being verified; you can deposit from it in a few seconds.";
+    expect(result.current.problem).toEqual({ field: "account", text: verifying });
     expect(lastToast()).toMatchObject({ title: "Invalid Deposit", variant: "destructive" });
     expect(bank.calls.filter((c) => c.method === "POST")).toEqual([]);
   });
@@ -101,13 +102,14 @@ describe("useDepositForm: Deposit USD's rules", () => {
     });
     await submit();
     expect(result.current.problem?.field).toBe("form");
-    expect(result.current.problem?.text).toMatch(/^The wallet 'Main wallet' is not verified: the test faucet mints only to wallets you have proved/);
+    expect(result.current.problem?.text).toMatch(/^The wallet 'Main wallet' is not verified: the test faucet mints only to wallets you/);
     expect(bank.calls.filter((c) => c.method === "POST")).toEqual([]);
   });
 
   it("requests the deposit to the wallet chosen (the connected one by default), tracks it and clears the amount", async () => {
     connect(ALICE);
-    const bank = fakeBank({ accounts: [account()], wallets: [wallet(), wallet({ id: 2, name: "Second", address: ALICE, isPrimary: false })] });
+    const second = wallet({ id: 2, name: "Second", address: ALICE, isPrimary: false });
+    const bank = fakeBank({ accounts: [account()], wallets: [wallet(), second] });
     const { result, submit, tracker } = await loaded();
     expect(result.current.wallet?.id).toBe(2);
     act(() => {
@@ -117,9 +119,13 @@ describe("useDepositForm: Deposit USD's rules", () => {
     });
     expect(result.current.wallet?.id).toBe(1);
     await submit();
-    expect(bank.calls.find((c) => c.method === "POST")).toMatchObject({ path: "/api/bank/deposits", body: { bankAccountId: 1, amount: "25.50", walletId: 1 } });
+    const sent = bank.calls.find((c) => c.method === "POST");
+    expect(sent).toMatchObject({ path: "/api/bank/deposits", body: { bankAccountId: 1, amount: "25.50", walletId: 1 } });
     expect(tracker.track).toHaveBeenCalledWith(expect.objectContaining({ amount: "25.50", walletAddress: ERIN }));
-    expect(lastToast()).toMatchObject({ title: "Deposit Requested", description: "$25.50 from Everyday Checking (••••6789): 25.50 USDX to 0x71bE...5788 in about 8 seconds." });
+    expect(lastToast()).toMatchObject({
+      title: "Deposit Requested",
+      description: "$25.50 from Everyday Checking (••••6789): 25.50 USDX to 0x71bE...5788 in about 8 seconds.",
+    });
     expect(result.current).toMatchObject({ amount: "", problem: null, busy: false });
   });
 

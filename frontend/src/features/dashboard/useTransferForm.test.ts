@@ -18,7 +18,10 @@ const lastToast = () => useToasts.getState().toasts[0];
 
 function renderForm(options: { address?: string | null; balance?: bigint } = {}) {
   const onOpenChange = vi.fn();
-  const props = { address: "address" in options ? options.address! : ME, balance: "balance" in options ? options.balance : BALANCE, onOpenChange };
+  // Said null or undefined: no wallet, or a balance not read yet.
+  const address = "address" in options ? (options.address ?? null) : ME;
+  const balance = "balance" in options ? options.balance : BALANCE;
+  const props = { address, balance, onOpenChange };
   const view = renderHook(() => useTransferForm(props));
   const submit = () => act(() => view.result.current.submit(submitEvent()));
   return { ...view, submit, onOpenChange };

@@ -66,14 +66,25 @@ export function RoleForm({ adminPanel = false }: { adminPanel?: boolean }) {
               change.chosenRole && <p className="text-xs text-muted-foreground">Allows the holder to {ROLE_PERMITS[change.chosenRole]}.</p>
             )}
           </div>
-          <ChoiceField<RoleAction> label="Action" value={change.action} onChange={change.setAction} options={ACTIONS} disabled={change.locked} />
+          <ChoiceField<RoleAction>
+            label="Action"
+            value={change.action}
+            onChange={change.setAction}
+            options={ACTIONS}
+            disabled={change.locked}
+          />
           {change.chosenRole && change.redundant && (
             <p className="text-xs text-amber-700">
               This account {change.already ? "already holds" : "does not hold"} {change.chosenRole}: the change would do nothing.
             </p>
           )}
           {adminPanel && <RoleRequirement role="DEFAULT_ADMIN_ROLE" />}
-          <FormFooter form={form} label="Apply Role Change" notConnected={ROLE_NOT_CONNECTED} incomplete={adminPanel && change.incomplete} />
+          <FormFooter
+            form={form}
+            label="Apply Role Change"
+            notConnected={ROLE_NOT_CONNECTED}
+            incomplete={adminPanel && change.incomplete}
+          />
         </form>
       </CardContent>
     </Card>

@@ -9,6 +9,8 @@ import { useWallet } from "@/lib/wallet/store";
 import { validAddress } from "../components/AccountPreview";
 
 export type RoleAction = "grant" | "revoke";
+
+const NO_ROLE = { ok: false, problem: { title: "Invalid role", description: "Please choose a role" } } as const;
 export type RoleField = "account" | "role";
 
 /** What the form says when no wallet can sign. */
@@ -36,7 +38,7 @@ export function useRoleForm() {
     event.preventDefault();
     if (!form.needWallet(ROLE_NOT_CONNECTED)) return;
     const to = checkAddress(account);
-    const name = role === "" ? ({ ok: false, problem: { title: "Invalid role", description: "Please choose a role" } } as const) : checkRole(role);
+    const name = role === "" ? NO_ROLE : checkRole(role);
     const problems: [RoleField, Problem][] = [];
     if (!to.ok) problems.push(["account", to.problem]);
     if (!name.ok) problems.push(["role", name.problem]);
@@ -50,7 +52,8 @@ export function useRoleForm() {
       confirmation: revokingOwnAdmin
         ? {
             title: `Revoke DEFAULT_ADMIN_ROLE from your own wallet ${shortAddress(to.value)}?`,
-            description: "You will no longer be able to grant or revoke roles or open the Admin Panel. If no other account is admin, nobody can.",
+            description:
+              "You will no longer be able to grant or revoke roles or open the Admin Panel. If no other account is admin, nobody can.",
             confirmLabel: "Revoke my admin role",
           }
         : undefined,

@@ -76,7 +76,11 @@ export function DepositTab({ terms, tracker, onGoTo }: DepositTabProps) {
                   ))}
                 </SelectContent>
               </Select>
-              {form.anyPending && <p className="text-xs text-muted-foreground">Accounts still verifying become selectable a few seconds after they were added.</p>}
+              {form.anyPending && (
+                <p className="text-xs text-muted-foreground">
+                  Accounts still verifying become selectable a few seconds after they were added.
+                </p>
+              )}
               {problem?.field === "account" && <FieldError id="deposit-problem">{problem.text}</FieldError>}
             </div>
 

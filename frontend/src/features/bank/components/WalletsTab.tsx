@@ -83,7 +83,13 @@ export function WalletsTab() {
                   </div>
                   <div className="flex items-center gap-1">
                     {faucet && !wallet.verified && (
-                      <Button size="sm" variant="outline" onClick={() => void tab.verify(wallet)} disabled={verifying !== null} aria-label={`Verify ${wallet.name}`}>
+                      <Button
+                        size="sm"
+                        variant="outline"
+                        onClick={() => void tab.verify(wallet)}
+                        disabled={verifying !== null}
+                        aria-label={`Verify ${wallet.name}`}
+                      >
                         {verifying === wallet.id ? "Waiting for your wallet..." : "Verify"}
                       </Button>
                     )}

@@ -25,7 +25,8 @@ export function defaultWallet(wallets: BankWallet[], connected: string | null, f
 
 /** Test faucet: a wallet the user has not proved cannot receive a deposit (the server refuses it too). */
 export const notVerified = (wallet: BankWallet) =>
-  `The wallet '${wallet.name}' is not verified: the test faucet mints only to wallets you have proved you control. Verify it under My Wallets, with that wallet connected.`;
+  `The wallet '${wallet.name}' is not verified: the test faucet mints only to wallets you have proved you control. ` +
+  "Verify it under My Wallets, with that wallet connected.";
 
 /**
  * Deposit USD's form: the user's accounts and wallets, the choices and the amount, the one problem
@@ -46,7 +47,8 @@ export function useDepositForm(terms: { data: BankTerms | undefined }, tracker: 
   const faucet = terms.data?.walletProofRequired === true;
 
   const account = accounts.data?.find((a) => String(a.id) === accountId);
-  const wallet = wallets.data ? (wallets.data.find((w) => String(w.id) === walletId) ?? defaultWallet(wallets.data, connected, faucet)) : undefined;
+  const chosenWallet = wallets.data?.find((w) => String(w.id) === walletId);
+  const wallet = chosenWallet ?? (wallets.data ? defaultWallet(wallets.data, connected, faucet) : undefined);
   const anyPending = accounts.data?.some((a) => a.status === "pending") ?? false;
 
   /** Refuses with `text` under the form and as an 'Invalid Deposit' toast. */

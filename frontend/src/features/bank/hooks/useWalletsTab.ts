@@ -3,7 +3,17 @@ import { useQueryClient } from "@tanstack/react-query";
 import { toast } from "@/components/ui/toast";
 import { shortAddress } from "@/lib/format";
 import { useWallet } from "@/lib/wallet/store";
-import { bankKeys, removeWallet, serverProblem, setPrimaryWallet, useBankTerms, useBankWallets, useUid, verifyWallet, type BankWallet } from "../api";
+import {
+  bankKeys,
+  removeWallet,
+  serverProblem,
+  setPrimaryWallet,
+  useBankTerms,
+  useBankWallets,
+  useUid,
+  verifyWallet,
+  type BankWallet,
+} from "../api";
 import { ProofProblem, proveWallet } from "./useProveWallet";
 
 /**
@@ -33,7 +43,10 @@ export function useWalletsTab() {
       updateList((list) => list?.map((w) => (w.id === wallet.id ? verified : w)));
       toast({ title: "Wallet Verified", description: `${named(wallet)} can now receive deposits from the test faucet.` });
     } catch (error) {
-      const problem = error instanceof ProofProblem ? { title: "Wallet Not Verified", description: error.message } : serverProblem(error, "Wallet Not Verified");
+      const problem =
+        error instanceof ProofProblem
+          ? { title: "Wallet Not Verified", description: error.message }
+          : serverProblem(error, "Wallet Not Verified");
       toast({ ...problem, variant: "destructive" });
     } finally {
       setVerifying(null);
@@ -56,7 +69,8 @@ export function useWalletsTab() {
   /** Asks to confirm a removal; the primary wallet cannot be removed, and is told so. */
   const askRemove = (wallet: BankWallet) => {
     if (wallet.isPrimary) {
-      toast({ title: "Cannot Remove Primary Wallet", description: `${wallet.name} is your primary wallet; make another wallet primary first.`, variant: "destructive" });
+      const description = `${wallet.name} is your primary wallet; make another wallet primary first.`;
+      toast({ title: "Cannot Remove Primary Wallet", description, variant: "destructive" });
       return;
     }
     setRemoving(wallet);

@@ -64,7 +64,9 @@ export default function HoldersPage() {
           </div>
           {data && (
             <p className="text-sm text-muted-foreground" aria-live="polite">
-              {search && validSearch ? `${count(data.matching)} of ${count(data.holderCount)} holders match` : plural(data.holderCount, "holder")}
+              {search && validSearch
+                ? `${count(data.matching)} of ${count(data.holderCount)} holders match`
+                : plural(data.holderCount, "holder")}
               <span className="hidden sm:inline"> · total supply {shownBalance(data.totalSupply)} USDX</span>
             </p>
           )}

@@ -178,7 +178,8 @@ function complete(txHash: string | null): void {
   const { job } = usePayments.getState();
   usePayments.setState((s) => ({ phase: "completed", txHash: txHash ?? s.txHash, step: null, activeChunk: null, error: null }));
   if (job) {
-    toast({ title: "Batch transfer completed", description: `sent ${formatUsdx(BigInt(job.totalAmountRaw))} USDX to ${plural(job.recipients, "recipient")}` });
+    const description = `sent ${formatUsdx(BigInt(job.totalAmountRaw))} USDX to ${plural(job.recipients, "recipient")}`;
+    toast({ title: "Batch transfer completed", description });
   }
 }
 
