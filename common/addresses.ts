@@ -36,8 +36,5 @@ function checksumAddress(hex: string): string {
   return out;
 }
 
-/** First 6 characters, an ellipsis, last 4 (PRODUCT.md section 9); empty gives empty. */
-export function shortAddress(address: string): string {
-  if (!address) return "";
-  return address.length <= 10 ? address : `${address.slice(0, 6)}...${address.slice(-4)}`;
-}
+/** First 6 characters, an ellipsis, last 4 (PRODUCT.md section 9): worded with the rest in wording.ts. */
+export { shortAddress } from "./wording";

@@ -1,5 +1,7 @@
 import { exactTokenAmount, formatTokenAmount } from "@common/amounts";
-export { shortAddress } from "@common/addresses";
+import { plural } from "@common/wording";
+// Counts, plurals and short hashes are worded once for the whole product (common/wording.ts).
+export { count, plural, shortAddress, shortHash } from "@common/wording";
 
 /** PRODUCT.md section 9: balances, shares, supply and batch totals to 2 decimals (rounded down). */
 export const formatUsdx = (value: bigint) => formatTokenAmount(value, 2);
@@ -17,11 +19,11 @@ export function relativeTime(timestamp: number | null | undefined, now: number =
   if (seconds < 60) return "Just now";
   if (seconds < 3600) {
     const n = Math.floor(seconds / 60);
-    return `${n} ${n === 1 ? "minute" : "minutes"} ago`;
+    return `${plural(n, "minute")} ago`;
   }
   if (seconds < 86400) {
     const n = Math.floor(seconds / 3600);
-    return `${n} ${n === 1 ? "hour" : "hours"} ago`;
+    return `${plural(n, "hour")} ago`;
   }
   return new Date(timestamp * 1000).toLocaleString();
 }

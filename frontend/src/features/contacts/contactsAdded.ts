@@ -1,2 +1,4 @@
+import { plural } from "@/lib/format";
+
 /** '{N} contacts added', in the singular for one. */
-export const contactsAdded = (n: number) => (n === 1 ? "1 contact added" : `${n.toLocaleString("en-US")} contacts added`);
+export const contactsAdded = (n: number) => `${plural(n, "contact")} added`;

@@ -1,16 +1,12 @@
-import { useState, type ReactNode } from "react";
+import type { ReactNode } from "react";
 import { Link } from "react-router-dom";
-import { useQueryClient } from "@tanstack/react-query";
 import { RefreshCw } from "lucide-react";
-import { ROLE_NAMES } from "@common/roles";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Spinner } from "@/components/ui/spinner";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
-import { toast } from "@/components/ui/toast";
-import { chainKeys, useMyRoles, useTokenFigures } from "@/lib/chain/queries";
-import { blocklistKey, rolesKey } from "../api";
+import { useAdminFunctions } from "../hooks/useAdminFunctions";
 import { BlocklistForm } from "./BlocklistForm";
 import { BlocklistTable } from "./BlocklistTable";
 import { BurnForm } from "./BurnForm";
@@ -50,37 +46,13 @@ function ListsNote() {
   );
 }
 
-function useRefresh() {
-  const queryClient = useQueryClient();
-  const [refreshing, setRefreshing] = useState(false);
-  async function refresh() {
-    setRefreshing(true);
-    try {
-      await Promise.all(
-        [chainKeys.all, rolesKey, blocklistKey].map((queryKey) => queryClient.invalidateQueries({ queryKey }, { throwOnError: true })),
-      );
-      toast({ title: "Data refreshed" });
-    } catch (error) {
-      toast({ title: "Refresh failed", description: (error as Error).message, variant: "destructive" });
-    } finally {
-      setRefreshing(false);
-    }
-  }
-  return { refreshing, refresh };
-}
-
 /**
  * The Dashboard's Admin Functions: shown only to a wallet holding admin, minter, burner, blocklist,
  * pause or oracle; each tab offers what the wallet's roles allow and names the role the rest needs.
  */
 export function AdminFunctions() {
-  const mine = useMyRoles();
-  const token = useTokenFigures();
-  const { refreshing, refresh } = useRefresh();
-  if (!mine.hasAnyAdminRole || !mine.flags) return null;
-  const flags = mine.flags;
-  const held = ROLE_NAMES.filter((role) => flags[role]);
-  const seesLists = flags.DEFAULT_ADMIN_ROLE || flags.BLOCKLIST_ROLE;
+  const { flags, held, seesLists, token, refreshing, refresh } = useAdminFunctions();
+  if (!flags) return null;
 
   return (
     <Card>

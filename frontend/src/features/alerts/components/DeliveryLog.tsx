@@ -2,6 +2,7 @@ import { ALERT_KIND_INFO } from "@common/alerts";
 import { Badge, type BadgeProps } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Spinner } from "@/components/ui/spinner";
+import { count } from "@/lib/format";
 import type { AlertAttempt, AlertDelivery } from "../api";
 
 const STATUS: Record<AlertDelivery["status"], { label: string; variant: BadgeProps["variant"] }> = {
@@ -17,13 +18,13 @@ const time = (iso: string) => new Date(iso).toLocaleString("en-US", { month: "sh
 export function attemptSummary(attempt: AlertAttempt): string {
   const answer = attempt.statusCode !== null ? `HTTP ${attempt.statusCode}` : (attempt.error ?? "no answer");
   const extra = attempt.statusCode !== null && attempt.error ? ` (${attempt.error})` : "";
-  return `${answer}${extra} in ${attempt.durationMs.toLocaleString("en-US")} ms`;
+  return `${answer}${extra} in ${count(attempt.durationMs)} ms`;
 }
 
 /** What a delivery carried: the event and where it is, or a test. */
 function subject(delivery: AlertDelivery): string {
   if (delivery.test || !delivery.event) return "Test delivery";
-  return `${delivery.event.name} in block ${delivery.event.blockNumber.toLocaleString("en-US")} (log ${delivery.event.logIndex})`;
+  return `${delivery.event.name} in block ${count(delivery.event.blockNumber)} (log ${delivery.event.logIndex})`;
 }
 
 /** The delivery log: each delivery with its status and every attempt with the receiver's answer. */

@@ -1,13 +1,10 @@
-import { useState, type FormEvent } from "react";
 import { FieldError } from "@/components/ui/field-error";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
-import { toast } from "@/components/ui/toast";
-import { useBankTerms, type BankWallet } from "../api";
-import { useAddWallet } from "../hooks/useAddWallet";
-import { checkNewWallet } from "../walletRules";
+import type { BankWallet } from "../api";
+import { useAddWalletForm } from "../hooks/useAddWalletForm";
 
 interface AddWalletDialogProps {
   open: boolean;
@@ -19,45 +16,8 @@ interface AddWalletDialogProps {
 
 /** Add Wallet: a name and an address, checked as PRODUCT.md section 5 says before the server sees them. */
 export function AddWalletDialog({ open, onOpenChange, wallets, connected }: AddWalletDialogProps) {
-  const add = useAddWallet();
-  const faucet = useBankTerms().data?.walletProofRequired === true;
-  const [name, setName] = useState("");
-  const [address, setAddress] = useState("");
-  const [problem, setProblem] = useState<{ field: "name" | "address"; text: string } | null>(null);
-  const [busy, setBusy] = useState(false);
-
-  const finish = () => {
-    setName("");
-    setAddress("");
-    setProblem(null);
-    onOpenChange(false);
-  };
-  // Closing is refused while the server is answering; closing clears the form.
-  const close = (next: boolean) => {
-    if (busy) return;
-    if (next) onOpenChange(true);
-    else finish();
-  };
-
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    const checked = checkNewWallet(name, address, wallets);
-    if (!checked.ok) {
-      setProblem({ field: checked.field, text: checked.problem.description });
-      toast({ ...checked.problem, variant: "destructive" });
-      return;
-    }
-    setBusy(true);
-    const result = await add(checked.value.name, checked.value.address);
-    setBusy(false);
-    if ("refused" in result) {
-      setProblem({ field: "address", text: result.refused });
-      return;
-    }
-    finish();
-  };
-
-  const canUseConnected = connected !== null && !wallets.some((w) => w.address.toLowerCase() === connected.toLowerCase());
+  const form = useAddWalletForm(wallets, connected, onOpenChange);
+  const { problem, busy, close } = form;
   return (
     <Dialog open={open} onOpenChange={close}>
       <DialogContent>
@@ -65,20 +25,17 @@ export function AddWalletDialog({ open, onOpenChange, wallets, connected }: AddW
           <DialogTitle>Add Wallet</DialogTitle>
           <DialogDescription>
             A wallet that can receive the USDX your deposits mint.
-            {faucet &&
+            {form.faucet &&
               " This test faucet mints only to wallets you prove you control: the wallet connected now is asked to sign a message (free, no transaction); another is added unverified until you connect it and verify it."}
           </DialogDescription>
         </DialogHeader>
-        <form onSubmit={submit} noValidate className="grid grid-cols-1 gap-4">
+        <form onSubmit={form.submit} noValidate className="grid grid-cols-1 gap-4">
           <div className="grid grid-cols-1 gap-2">
             <Label htmlFor="wallet-name">Wallet Name</Label>
             <Input
               id="wallet-name"
-              value={name}
-              onChange={(e) => {
-                setName(e.target.value);
-                setProblem(null);
-              }}
+              value={form.name}
+              onChange={(e) => form.changeName(e.target.value)}
               placeholder="Savings wallet"
               maxLength={100}
               autoComplete="off"
@@ -90,27 +47,16 @@ export function AddWalletDialog({ open, onOpenChange, wallets, connected }: AddW
           <div className="grid grid-cols-1 gap-2">
             <div className="flex items-center justify-between gap-2">
               <Label htmlFor="wallet-address">Wallet Address</Label>
-              {canUseConnected && (
-                <Button
-                  type="button"
-                  variant="link"
-                  className="h-auto p-0 text-xs"
-                  onClick={() => {
-                    setAddress(connected);
-                    setProblem(null);
-                  }}
-                >
+              {form.fillConnected && (
+                <Button type="button" variant="link" className="h-auto p-0 text-xs" onClick={form.fillConnected}>
                   Use connected wallet
                 </Button>
               )}
             </div>
             <Input
               id="wallet-address"
-              value={address}
-              onChange={(e) => {
-                setAddress(e.target.value);
-                setProblem(null);
-              }}
+              value={form.address}
+              onChange={(e) => form.changeAddress(e.target.value)}
               placeholder="0x..."
               className="font-mono"
               spellCheck={false}

@@ -1,16 +1,11 @@
-import { useState } from "react";
-import { useQueryClient } from "@tanstack/react-query";
 import { Plus, ShieldAlert, ShieldCheck, Star, Trash2, Wallet } from "lucide-react";
 import { EmptyState, ReadStates } from "@/components/states";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { CopyButton } from "@/components/ui/copy-button";
-import { toast } from "@/components/ui/toast";
 import { shortAddress } from "@/lib/format";
-import { useWallet } from "@/lib/wallet/store";
-import { bankKeys, removeWallet, serverProblem, setPrimaryWallet, useBankTerms, useBankWallets, useUid, verifyWallet, type BankWallet } from "../api";
-import { ProofProblem, proveWallet } from "../hooks/useProveWallet";
+import { useWalletsTab } from "../hooks/useWalletsTab";
 import { AddWalletDialog } from "./AddWalletDialog";
 import { ConfirmDialog } from "./ConfirmDialog";
 import { ConnectedWalletOffer, useUnlistedConnectedWallet } from "./ConnectedWalletOffer";
@@ -18,66 +13,12 @@ import { usdx } from "../format";
 
 /** My Wallets: where deposits can mint to. One is primary; it cannot be removed. */
 export function WalletsTab() {
-  const wallets = useBankWallets();
-  const connected = useWallet((s) => (s.status === "connected" ? s.address : null));
+  const tab = useWalletsTab();
+  const { wallets, connected, faucet, verifying, making } = tab;
   const unlisted = useUnlistedConnectedWallet(wallets.data);
-  const [adding, setAdding] = useState(false);
-  const [removing, setRemoving] = useState<BankWallet | null>(null);
-  const queryClient = useQueryClient();
-  const uid = useUid();
-  const [making, setMaking] = useState<number | null>(null);
-  const [verifying, setVerifying] = useState<number | null>(null);
-  const faucet = useBankTerms().data?.walletProofRequired === true;
-
-  /** Test faucet: the wallet signs the server's challenge, and the server marks it verified. */
-  const verify = async (wallet: BankWallet) => {
-    setVerifying(wallet.id);
-    try {
-      const verified = await verifyWallet(wallet.id, await proveWallet(wallet.address));
-      queryClient.setQueryData<BankWallet[]>(bankKeys.wallets(uid), (list) => list?.map((w) => (w.id === wallet.id ? verified : w)));
-      toast({ title: "Wallet Verified", description: `${wallet.name} (${shortAddress(wallet.address)}) can now receive deposits from the test faucet.` });
-    } catch (error) {
-      const problem = error instanceof ProofProblem ? { title: "Wallet Not Verified", description: error.message } : serverProblem(error, "Wallet Not Verified");
-      toast({ ...problem, variant: "destructive" });
-    } finally {
-      setVerifying(null);
-    }
-  };
-
-  const makePrimary = async (wallet: BankWallet) => {
-    setMaking(wallet.id);
-    try {
-      await setPrimaryWallet(wallet.id);
-      queryClient.setQueryData<BankWallet[]>(bankKeys.wallets(uid), (list) => list?.map((w) => ({ ...w, isPrimary: w.id === wallet.id })));
-      toast({ title: "Primary Wallet Updated", description: `${wallet.name} (${shortAddress(wallet.address)}) now receives your deposits by default.` });
-    } catch (error) {
-      toast({ ...serverProblem(error, "Could not update the primary wallet"), variant: "destructive" });
-    } finally {
-      setMaking(null);
-    }
-  };
-
-  const askRemove = (wallet: BankWallet) => {
-    if (wallet.isPrimary) {
-      toast({ title: "Cannot Remove Primary Wallet", description: `${wallet.name} is your primary wallet; make another wallet primary first.`, variant: "destructive" });
-      return;
-    }
-    setRemoving(wallet);
-  };
-
-  const remove = async (wallet: BankWallet) => {
-    try {
-      await removeWallet(wallet.id);
-      queryClient.setQueryData<BankWallet[]>(bankKeys.wallets(uid), (list) => list?.filter((w) => w.id !== wallet.id));
-      toast({ title: "Wallet Removed", description: `${wallet.name} (${shortAddress(wallet.address)}) was removed from your wallets.` });
-      setRemoving(null);
-    } catch (error) {
-      toast({ ...serverProblem(error, "Could not remove the wallet"), variant: "destructive" });
-    }
-  };
 
   const addButton = (
-    <Button onClick={() => setAdding(true)}>
+    <Button onClick={() => tab.setAdding(true)}>
       <Plus className="h-4 w-4" aria-hidden /> Add Wallet
     </Button>
   );
@@ -97,7 +38,7 @@ export function WalletsTab() {
       {(list) => (
         <ul className="divide-y divide-border rounded-lg border border-border" aria-label="Wallets">
           {list.map((wallet) => {
-            const isConnected = connected !== null && wallet.address.toLowerCase() === connected.toLowerCase();
+            const isConnected = tab.isConnected(wallet);
             return (
               <li key={wallet.id} className="flex flex-col gap-3 p-4 md:flex-row md:items-center md:justify-between">
                 <div className="grid min-w-0 grid-cols-1 gap-1">
@@ -142,12 +83,18 @@ export function WalletsTab() {
                   </div>
                   <div className="flex items-center gap-1">
                     {faucet && !wallet.verified && (
-                      <Button size="sm" variant="outline" onClick={() => void verify(wallet)} disabled={verifying !== null} aria-label={`Verify ${wallet.name}`}>
+                      <Button
+                        size="sm"
+                        variant="outline"
+                        onClick={() => void tab.verify(wallet)}
+                        disabled={verifying !== null}
+                        aria-label={`Verify ${wallet.name}`}
+                      >
                         {verifying === wallet.id ? "Waiting for your wallet..." : "Verify"}
                       </Button>
                     )}
                     {!wallet.isPrimary && (
-                      <Button size="sm" variant="outline" onClick={() => void makePrimary(wallet)} disabled={making !== null}>
+                      <Button size="sm" variant="outline" onClick={() => void tab.makePrimary(wallet)} disabled={making !== null}>
                         {making === wallet.id ? "Updating..." : "Set as primary"}
                       </Button>
                     )}
@@ -157,7 +104,7 @@ export function WalletsTab() {
                       className="h-8 w-8 text-muted-foreground hover:text-destructive"
                       aria-label={`Remove ${wallet.name}`}
                       title={wallet.isPrimary ? "The primary wallet cannot be removed" : "Remove"}
-                      onClick={() => askRemove(wallet)}
+                      onClick={() => tab.askRemove(wallet)}
                     >
                       <Trash2 className="h-4 w-4" aria-hidden />
                     </Button>
@@ -187,15 +134,15 @@ export function WalletsTab() {
         {unlisted && <ConnectedWalletOffer address={unlisted} />}
         {body}
       </CardContent>
-      <AddWalletDialog open={adding} onOpenChange={setAdding} wallets={wallets.data ?? []} connected={connected} />
+      <AddWalletDialog open={tab.adding} onOpenChange={tab.setAdding} wallets={wallets.data ?? []} connected={connected} />
       <ConfirmDialog
-        open={removing !== null}
-        onCancel={() => setRemoving(null)}
+        open={tab.removing !== null}
+        onCancel={tab.cancelRemove}
         title="Remove wallet?"
-        description={removing ? `${removing.name} (${shortAddress(removing.address)}) will no longer receive deposits. Nothing changes on the chain.` : ""}
+        description={tab.removingSentence}
         confirmLabel="Remove Wallet"
         busyLabel="Removing..."
-        onConfirm={() => (removing ? remove(removing) : Promise.resolve())}
+        onConfirm={tab.confirmRemove}
       />
     </Card>
   );

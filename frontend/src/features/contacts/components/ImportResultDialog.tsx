@@ -2,6 +2,7 @@ import { CheckCircle2, AlertTriangle } from "lucide-react";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { count, plural } from "@/lib/format";
 import type { ImportResult } from "../api/contacts";
 import { contactsAdded } from "../contactsAdded";
 
@@ -27,7 +28,7 @@ export function ImportResultDialog({ result, fileName, onClose }: { result: Impo
               </p>
               <p className="flex items-center gap-2 rounded-md border border-border bg-muted/40 p-3 text-sm font-medium">
                 <AlertTriangle className={skipped.length ? "h-4 w-4 shrink-0 text-amber-500" : "h-4 w-4 shrink-0 text-muted-foreground"} aria-hidden />
-                {skipped.length === 1 ? "1 line skipped" : `${skipped.length} lines skipped`}
+                {plural(skipped.length, "line")} skipped
               </p>
             </div>
             {skipped.length > 0 && (
@@ -50,7 +51,7 @@ export function ImportResultDialog({ result, fileName, onClose }: { result: Impo
                 </Table>
                 {skipped.length > SKIPPED_SHOWN && (
                   <p className="border-t border-border p-3 text-sm text-muted-foreground">
-                    Showing the first {SKIPPED_SHOWN} of {skipped.length.toLocaleString("en-US")} skipped lines.
+                    Showing the first {SKIPPED_SHOWN} of {count(skipped.length)} skipped lines.
                   </p>
                 )}
               </div>

@@ -11,6 +11,7 @@ import { ContactsTable } from "../components/ContactsTable";
 import { DeleteContactDialog } from "../components/DeleteContactDialog";
 import { ExportButton } from "@/components/ExportButton";
 import { endpointUrl } from "@/lib/api";
+import { count, plural } from "@/lib/format";
 import { ImportButton } from "../components/ImportButton";
 import { SEARCH_DEBOUNCE_MS, useDebouncedValue } from "@/lib/useDebouncedValue";
 
@@ -67,7 +68,7 @@ export default function ContactsPage() {
           </div>
           {contacts.data && (
             <p className="text-sm text-muted-foreground" aria-live="polite">
-              {query ? `${total.toLocaleString("en-US")} ${total === 1 ? "match" : "matches"}` : `${total.toLocaleString("en-US")} ${total === 1 ? "contact" : "contacts"}`}
+              {query ? plural(total, "match", "matches") : plural(total, "contact")}
             </p>
           )}
         </CardHeader>
@@ -101,7 +102,7 @@ export default function ContactsPage() {
                 {contacts.hasNextPage && (
                   <div className="flex flex-wrap items-center justify-between gap-2 border-t border-border pt-4 text-sm text-muted-foreground">
                     <span>
-                      Showing {rows.length.toLocaleString("en-US")} of {total.toLocaleString("en-US")}
+                      Showing {count(rows.length)} of {count(total)}
                     </span>
                     <Button type="button" variant="outline" size="sm" onClick={() => void contacts.fetchNextPage()} disabled={contacts.isFetchingNextPage}>
                       {contacts.isFetchingNextPage && <Spinner className="h-4 w-4 text-current" label="Loading more contacts" />}

@@ -1,33 +1,23 @@
-import { useState, type FormEvent } from "react";
 import { Loader2 } from "lucide-react";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { RadioGroup, RadioGroupItem } from "@/components/ui/radio-group";
-import { multiplierCall } from "@/lib/tx/calls";
-import { recordMultiplierRequest } from "@/lib/tx/multiplierAudit";
-import { useTxForm, type TxForm } from "@/lib/tx/useTxForm";
-import { checkMultiplier } from "@/lib/validation";
+import type { TxForm } from "@/lib/tx/useTxForm";
 import { cn } from "@/lib/utils";
-import { exactTokenAmount, parseTokenAmount } from "@common/amounts";
-import { MIN_REWARD_MULTIPLIER, MULTIPLIER_QUICK_ADD, type MultiplierOperation } from "@common/token";
+import { MIN_REWARD_MULTIPLIER, type MultiplierOperation } from "@common/token";
 import { balanceChange, shownMultiplier } from "../figures";
 import { FieldError } from "@/components/ui/field-error";
+import { useMultiplierDialog, useMultiplierForm } from "../hooks/useMultiplierForm";
 
 type Operation = MultiplierOperation;
-
-const NOT_CONNECTED = multiplierCall("set", 0n).notConnected;
 
 /** PRODUCT.md section 2's labels, placeholders, hints and buttons for each operation. */
 const MODES: Record<Operation, { option: string; label: string; placeholder: string; hint: string; submit: string }> = {
   set: { option: "Set new value", label: "New Multiplier Value", placeholder: "1.0", hint: "Sets the absolute value of the multiplier", submit: "Set Value" },
   add: { option: "Add to current", label: "Increment Amount", placeholder: "0.01", hint: "Adds this value to the current multiplier", submit: "Add Value" },
 };
-
-/** Spec: 0.01 for add; the current multiplier (exactly, so an unchanged set is a no-op) for set. */
-const defaultValue = (operation: Operation, current: bigint | undefined) =>
-  operation === "add" ? exactTokenAmount(MULTIPLIER_QUICK_ADD) : current !== undefined ? exactTokenAmount(current) : "";
 
 interface MultiplierDialogProps {
   open: boolean;
@@ -39,14 +29,10 @@ interface MultiplierDialogProps {
 
 /** 'Update Reward Multiplier' (PRODUCT.md section 2). The form mounts with the dialog, so each opening starts from the defaults. */
 export function MultiplierDialog({ open, onOpenChange, connected, current }: MultiplierDialogProps) {
-  // Here, not in the form: the dialog may not close while the form is busy.
-  const form = useTxForm<"value">({ connected });
-  const close = () => {
-    form.clearErrors();
-    onOpenChange(false);
-  };
+  // The runner is the dialog's, not the form's: the dialog may not close while the form is busy.
+  const { form, close, openChange } = useMultiplierDialog(connected, onOpenChange);
   return (
-    <Dialog open={open} onOpenChange={(next) => !form.busy && (next ? onOpenChange(true) : close())}>
+    <Dialog open={open} onOpenChange={openChange}>
       <DialogContent className="max-h-[calc(100dvh-2rem)] overflow-y-auto">
         <DialogHeader>
           <DialogTitle>Update Reward Multiplier</DialogTitle>
@@ -62,31 +48,8 @@ export function MultiplierDialog({ open, onOpenChange, connected, current }: Mul
 }
 
 function MultiplierForm({ form, current, onDone }: { form: TxForm<"value">; current: bigint | undefined; onDone(): void }) {
-  const [operation, setOperation] = useState<Operation>("set");
-  const [value, setValue] = useState(() => defaultValue("set", current));
-  const { busy } = form;
-  const problem = form.errors.value;
+  const { operation, choose, value, setValue, busy, problem, next, submit } = useMultiplierForm(form, current, onDone);
   const mode = MODES[operation];
-
-  const choose = (next: Operation) => {
-    setOperation(next);
-    setValue(defaultValue(next, current));
-    form.clearError("value");
-  };
-
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    if (busy || !form.needWallet(NOT_CONNECTED, "value")) return;
-    const checked = checkMultiplier(value);
-    if (!checked.ok) return form.reject([["value", checked.problem]]);
-    form.start(multiplierCall(operation, checked.value), {
-      // PRODUCT.md section 7: the audit request goes first; its answer does not stop the update.
-      before: () => recordMultiplierRequest(operation, checked.value),
-      onSuccess: onDone,
-    });
-  };
-
-  const next = resulting(operation, value, current);
 
   return (
     <form onSubmit={submit} noValidate aria-busy={busy} className="grid gap-4">
@@ -169,17 +132,4 @@ function MultiplierForm({ form, current, onDone }: { form: TxForm<"value">; curr
       </DialogFooter>
     </form>
   );
-}
-
-/** The multiplier after the change, or null while the field holds no valid number. */
-function resulting(operation: Operation, input: string, current: bigint | undefined): bigint | null {
-  let value: bigint;
-  try {
-    value = parseTokenAmount(input);
-  } catch {
-    return null;
-  }
-  if (value === 0n) return null;
-  if (operation === "set") return value;
-  return current !== undefined ? current + value : null;
 }

@@ -1,4 +1,5 @@
 import { Sparkles } from "lucide-react";
+import { count } from "@/lib/format";
 import { useRewards } from "../api/rewards";
 import { shownUsdx } from "../figures";
 import { CardNote, DataCard } from "./DataCard";
@@ -55,7 +56,7 @@ export function RewardsCard({ address }: { address: string }) {
           {data && (
             <CardNote>
               Of your {shownUsdx(BigInt(data.balance))} USDX, {signedUsdx(data.fromTransfers).replace(/^\+/, "")} came from transfers.
-              {data.asOf && <> As of block {data.asOf.blockNumber.toLocaleString("en-US")}; the 30 days end at its time.</>}
+              {data.asOf && <> As of block {count(data.asOf.blockNumber)}; the 30 days end at its time.</>}
             </CardNote>
           )}
           {fell && <CardNote className="text-destructive">The multiplier was lowered at some point: a fall counts as a negative reward.</CardNote>}

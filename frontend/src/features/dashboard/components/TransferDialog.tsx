@@ -1,17 +1,12 @@
-import { useState, type FormEvent } from "react";
 import { Loader2 } from "lucide-react";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { Spinner } from "@/components/ui/spinner";
-import { transferCall } from "@/lib/tx/calls";
-import { useTxForm } from "@/lib/tx/useTxForm";
-import { checkAddress, checkTransferAmount } from "@/lib/validation";
 import { cn } from "@/lib/utils";
-import { exactTokenAmount } from "@common/amounts";
-import { shownUsdx } from "../figures";
 import { FieldError } from "@/components/ui/field-error";
+import { useTransferForm } from "../hooks/useTransferForm";
 
 interface TransferDialogProps {
   open: boolean;
@@ -23,50 +18,20 @@ interface TransferDialogProps {
   balanceLoading: boolean;
 }
 
-type Field = "wallet" | "to" | "amount";
-
-const NOT_CONNECTED = transferCall("", 0n).notConnected;
-
 /** 'Transfer USDX' (PRODUCT.md section 2): recipient, amount with Max, validation in PRODUCT.md section 5's order. */
 export function TransferDialog({ open, onOpenChange, address, balance, balanceLoading }: TransferDialogProps) {
-  const form = useTxForm<Field>({ connected: address !== null });
-  const [to, setTo] = useState("");
-  const [amount, setAmount] = useState("");
-  const busy = form.busy;
-  const shownBalance = balance !== undefined ? shownUsdx(balance) : null;
-
-  // PRODUCT.md section 5's order, stopping at the first problem: the wallet, the recipient, the amount.
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    if (busy || !form.needWallet(NOT_CONNECTED, "wallet")) return;
-    const recipient = checkAddress(to);
-    if (!recipient.ok) return form.reject([["to", recipient.problem]]);
-    const value = checkTransferAmount(amount, balance ?? 0n, shownBalance ?? "0.00");
-    if (!value.ok) return form.reject([["amount", value.problem]]);
-    form.start(transferCall(recipient.value, value.value), { onSuccess: close });
-  };
-
-  // Closing clears the form: the next transfer starts blank, not with an old recipient.
-  function close() {
-    setTo("");
-    setAmount("");
-    form.clearErrors();
-    onOpenChange(false);
-  }
-
-  const problem = (field: Field) => form.errors[field];
-  const invalid = (field: Field) => problem(field) !== undefined;
-  const errorId = (field: Field) => (invalid(field) ? "transfer-error" : undefined);
+  const transfer = useTransferForm({ address, balance, onOpenChange });
+  const { busy, shownBalance, problem, invalid, errorId } = transfer;
 
   return (
     // While the transaction runs the dialog stays open, so its outcome lands where the user is.
-    <Dialog open={open} onOpenChange={(next) => !busy && (next ? onOpenChange(true) : close())}>
+    <Dialog open={open} onOpenChange={transfer.openChange}>
       <DialogContent className="max-h-[calc(100dvh-2rem)] overflow-y-auto">
         <DialogHeader>
           <DialogTitle>Transfer USDX</DialogTitle>
           <DialogDescription>Send USDX from your connected wallet to another address.</DialogDescription>
         </DialogHeader>
-        <form onSubmit={submit} noValidate aria-busy={busy} className="grid gap-4">
+        <form onSubmit={transfer.submit} noValidate aria-busy={busy} className="grid gap-4">
           <div className="grid gap-2">
             <Label htmlFor="transfer-to">Recipient Address</Label>
             <Input
@@ -75,8 +40,8 @@ export function TransferDialog({ open, onOpenChange, address, balance, balanceLo
               autoComplete="off"
               spellCheck={false}
               className={cn("font-mono", invalid("to") && "border-destructive focus-visible:ring-destructive")}
-              value={to}
-              onChange={(e) => setTo(e.target.value)}
+              value={transfer.to}
+              onChange={(e) => transfer.setTo(e.target.value)}
               aria-invalid={invalid("to") || undefined}
               aria-describedby={errorId("to")}
             />
@@ -93,18 +58,13 @@ export function TransferDialog({ open, onOpenChange, address, balance, balanceLo
                 step={0.01}
                 placeholder="0.00"
                 className={cn("tabular-nums", invalid("amount") && "border-destructive focus-visible:ring-destructive")}
-                value={amount}
-                onChange={(e) => setAmount(e.target.value)}
+                value={transfer.amount}
+                onChange={(e) => transfer.setAmount(e.target.value)}
                 aria-invalid={invalid("amount") || undefined}
                 aria-describedby={cn("transfer-available", errorId("amount"))}
               />
               {/* The whole balance, all 18 decimals: a rounded Max would leave dust behind. */}
-              <Button
-                type="button"
-                variant="outline"
-                onClick={() => balance !== undefined && setAmount(exactTokenAmount(balance))}
-                disabled={balance === undefined || busy}
-              >
+              <Button type="button" variant="outline" onClick={transfer.fillMax} disabled={balance === undefined || busy}>
                 Max
               </Button>
             </div>
@@ -123,10 +83,10 @@ export function TransferDialog({ open, onOpenChange, address, balance, balanceLo
           </div>
           {invalid("wallet") && <FieldError id="transfer-error">{problem("wallet")}</FieldError>}
           <DialogFooter>
-            <Button type="button" variant="outline" onClick={close} disabled={busy}>
+            <Button type="button" variant="outline" onClick={transfer.close} disabled={busy}>
               Cancel
             </Button>
-            <Button type="submit" disabled={busy || (address !== null && balance === undefined)}>
+            <Button type="submit" disabled={busy || transfer.waitingForBalance}>
               {busy && <Loader2 className="h-4 w-4 animate-spin" aria-hidden />}
               {busy ? "Processing..." : "Transfer"}
             </Button>

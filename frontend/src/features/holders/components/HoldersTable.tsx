@@ -4,7 +4,7 @@ import { ExplorerLink } from "@/components/ExplorerLink";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { useConfig } from "@/lib/config";
 import { addressUrl, blockUrl, isExternal } from "@/lib/explorer";
-import { relativeTime } from "@/lib/format";
+import { count, relativeTime } from "@/lib/format";
 import { useNow } from "@/lib/useNow";
 import { useWallet } from "@/lib/wallet/store";
 import { cn } from "@/lib/utils";
@@ -57,7 +57,7 @@ function ActivityCell({ activity, now }: { activity: Holder["firstActivity"]; no
         {relativeTime(activity.timestamp, now)}
       </time>
       <ExplorerLink href={blockUrl(config, activity.blockNumber)} label={`Block ${activity.blockNumber}`} className="text-xs tabular-nums">
-        Block {activity.blockNumber.toLocaleString("en-US")}
+        Block {count(activity.blockNumber)}
       </ExplorerLink>
     </TableCell>
   );

@@ -10,10 +10,8 @@ import { holdersExportUrl, HOLDERS_PAGE_SIZE, isAddressSearch, useHolders, type 
 import { ExportButton } from "@/components/ExportButton";
 import { HoldersTable } from "../components/HoldersTable";
 import { shownBalance } from "../format";
+import { count, plural } from "@/lib/format";
 import { SEARCH_DEBOUNCE_MS, useDebouncedValue } from "@/lib/useDebouncedValue";
-
-
-const count = (n: number) => n.toLocaleString("en-US");
 
 /** /holders: every account holding USDX, from the server's index (PRODUCT.md section 2, Holders). */
 export default function HoldersPage() {
@@ -66,7 +64,9 @@ export default function HoldersPage() {
           </div>
           {data && (
             <p className="text-sm text-muted-foreground" aria-live="polite">
-              {search && validSearch ? `${count(data.matching)} of ${count(data.holderCount)} holders match` : `${count(data.holderCount)} ${data.holderCount === 1 ? "holder" : "holders"}`}
+              {search && validSearch
+                ? `${count(data.matching)} of ${count(data.holderCount)} holders match`
+                : plural(data.holderCount, "holder")}
               <span className="hidden sm:inline"> · total supply {shownBalance(data.totalSupply)} USDX</span>
             </p>
           )}

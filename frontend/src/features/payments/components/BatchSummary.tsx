@@ -2,9 +2,8 @@ import type { ReactNode } from "react";
 import { AlertTriangle, Copy } from "lucide-react";
 import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
-import { formatUsdx } from "@/lib/format";
+import { count, formatUsdx, plural } from "@/lib/format";
 import { cn } from "@/lib/utils";
-import { count, plural } from "../format";
 import type { Upload } from "../stores/paymentsStore";
 
 function Figure({ label, value, unit, hint, className }: { label: string; value: ReactNode; unit?: string; hint?: ReactNode; className?: string }) {

@@ -7,10 +7,9 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/com
 import { Spinner } from "@/components/ui/spinner";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { errorSentence } from "@/lib/api";
-import { formatUsdx, relativeTime } from "@/lib/format";
+import { count, formatUsdx, relativeTime } from "@/lib/format";
 import { fetchJobs, HISTORY_KEY } from "../api/batch";
 import type { JobSummary } from "../api/types";
-import { count } from "../format";
 import { STATUS_POLL_MS } from "../hooks/useBatchStatus";
 import { JobDetailDialog } from "./JobDetailDialog";
 import { JobStatusBadge } from "./JobStatusBadge";

@@ -2,8 +2,8 @@ import { useId, useMemo, useState } from "react";
 import { Badge } from "@/components/ui/badge";
 import { Checkbox } from "@/components/ui/checkbox";
 import { Label } from "@/components/ui/label";
+import { plural } from "@/lib/format";
 import type { RecipientField } from "../api/types";
-import { count } from "../format";
 import type { RecipientRow } from "../stores/paymentsStore";
 import { VirtualTable, type Column } from "./VirtualTable";
 
@@ -72,7 +72,7 @@ export function RecipientsTable({ rows }: { rows: RecipientRow[] }) {
         <div className="flex items-center gap-2">
           <Checkbox id={filterId} checked={errorsOnly} onChange={(e) => setErrorsOnly(e.target.checked)} />
           <Label htmlFor={filterId} className="cursor-pointer font-normal">
-            Show only the {count(invalid.length)} {invalid.length === 1 ? "row" : "rows"} with errors
+            Show only the {plural(invalid.length, "row")} with errors
           </Label>
         </div>
       )}

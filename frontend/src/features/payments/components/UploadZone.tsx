@@ -2,8 +2,8 @@ import { useId, useState, type DragEvent } from "react";
 import { FileSpreadsheet, Upload } from "lucide-react";
 import { Spinner } from "@/components/ui/spinner";
 import { cn } from "@/lib/utils";
+import { count } from "@/lib/format";
 import { ACCEPTED_EXTENSION } from "../hooks/useCsvUpload";
-import { count } from "../format";
 
 /** PRODUCT.md section 2's click-to-upload zone for .csv files; a file can also be dropped on it. */
 export function UploadZone({ onFile, parsing, disabled, maxRows }: { onFile: (file: File) => void; parsing: boolean; disabled?: boolean; maxRows: number }) {

@@ -6,7 +6,7 @@ import { errorSentence } from "@/lib/api";
 import type { SignedPermit } from "@/lib/chain/contracts";
 import { useAccountFigures } from "@/lib/chain/queries";
 import { useConfig, type AppConfig } from "@/lib/config";
-import { formatUsdx } from "@/lib/format";
+import { count, formatUsdx, plural } from "@/lib/format";
 import { contractCall } from "@/lib/tx/contractCall";
 import { dryRun, type CallOf } from "@/lib/tx/dryRun";
 import type { TxOutcome, TxRequest } from "@/lib/tx/runner";
@@ -15,7 +15,6 @@ import { onDashboardChain, signingWallet, writeFailure } from "@/lib/tx/wallet";
 import { useWallet } from "@/lib/wallet/store";
 import { executeBatch, fetchJobDetail, HISTORY_KEY, importContacts, reportChunkTransaction, type PaymentRow } from "../api/batch";
 import type { ChunkPlan } from "../api/types";
-import { count, plural } from "../format";
 import {
   applyServerStatus,
   beginRun,

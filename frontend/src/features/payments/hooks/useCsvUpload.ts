@@ -1,10 +1,10 @@
 import { useState } from "react";
 import { toast } from "@/components/ui/toast";
 import { errorSentence } from "@/lib/api";
+import { count } from "@/lib/format";
 import { parseCsv } from "../api/batch";
 import type { ParseCsvAnswer } from "../api/types";
 import { setUpload } from "../stores/paymentsStore";
-import { count } from "../format";
 
 /** PRODUCT.md section 9: only .csv files are accepted (by name: browsers disagree on a CSV's MIME type). */
 export const ACCEPTED_EXTENSION = ".csv";

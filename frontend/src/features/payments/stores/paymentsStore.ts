@@ -1,6 +1,6 @@
 import { create } from "zustand";
 import { toast } from "@/components/ui/toast";
-import { formatUsdx } from "@/lib/format";
+import { formatUsdx, plural } from "@/lib/format";
 import type { ChunkPlan, JobDetail, ParsedRecipients, RecipientField } from "../api/types";
 
 /**
@@ -178,8 +178,8 @@ function complete(txHash: string | null): void {
   const { job } = usePayments.getState();
   usePayments.setState((s) => ({ phase: "completed", txHash: txHash ?? s.txHash, step: null, activeChunk: null, error: null }));
   if (job) {
-    const n = job.recipients;
-    toast({ title: "Batch transfer completed", description: `sent ${formatUsdx(BigInt(job.totalAmountRaw))} USDX to ${n.toLocaleString("en-US")} ${n === 1 ? "recipient" : "recipients"}` });
+    const description = `sent ${formatUsdx(BigInt(job.totalAmountRaw))} USDX to ${plural(job.recipients, "recipient")}`;
+    toast({ title: "Batch transfer completed", description });
   }
 }
 

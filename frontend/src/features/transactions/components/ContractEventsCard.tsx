@@ -8,6 +8,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/com
 import { Spinner } from "@/components/ui/spinner";
 import { toast } from "@/components/ui/toast";
 import { useConfig } from "@/lib/config";
+import { plural } from "@/lib/format";
 import { useWallet } from "@/lib/wallet/store";
 import { EVENTS_TIMEOUT_MS, RequestTimeoutError, eventsExportUrl, eventsKey, eventsUrl, latestBlock, useContractEvents } from "../api/events";
 import { ALL_EVENTS, checkFilter, draftOf, narrowRange, type EventFilter, type FilterDraft, type RangeProblems } from "../filters";
@@ -123,7 +124,7 @@ export function ContractEventsCard() {
             {query.isFetchNextPageError && failure(() => void query.fetchNextPage())}
             <div className="flex flex-wrap items-center justify-between gap-3 border-t border-border pt-4">
               <p className="text-xs text-muted-foreground">
-                {events.length === 1 ? "1 event" : `${events.length.toLocaleString()} events`}
+                {plural(events.length, "event")}
                 {newest !== undefined && oldest !== undefined && ` in blocks ${oldest.toLocaleString()} to ${newest.toLocaleString()}`}
                 {!query.hasNextPage && ", all that match"}
               </p>

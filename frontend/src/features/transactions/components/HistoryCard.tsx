@@ -8,6 +8,7 @@ import { CopyButton } from "@/components/ui/copy-button";
 import { Spinner } from "@/components/ui/spinner";
 import { EmptyState, Loading, LoadFailed } from "@/components/states";
 import { ConnectWalletButton } from "@/components/wallet/ConnectWalletButton";
+import { plural } from "@/lib/format";
 import { checkAddress } from "@/lib/validation";
 import { useWallet } from "@/lib/wallet/store";
 import { useAccountHistory } from "../api/history";
@@ -140,7 +141,7 @@ function AccountHistory({ account, wallet, readOnly }: { account: string; wallet
             {query.isFetchNextPageError && failure}
             <div className="flex flex-wrap items-center justify-between gap-3 border-t border-border pt-4">
               <p className="text-xs text-muted-foreground">
-                {items.length === 1 ? "1 transaction" : `${items.length.toLocaleString()} transactions`}
+                {plural(items.length, "transaction")}
                 {query.hasNextPage ? " shown" : ", the whole history"}
               </p>
               {query.hasNextPage && (
