@@ -1,6 +1,7 @@
 import type { Response } from "express";
 import Papa from "papaparse";
 import { badRequest } from "./errors";
+import { count } from "@common/wording";
 
 /** A data row of a CSV: its line (the header is line 1) and its cells by lower-case column name. */
 export interface CsvRow {
@@ -53,7 +54,7 @@ export function readCsv(text: string, options: CsvReadOptions): CsvRow[] {
   const dataRows = records.length - 1 - records.slice(1).filter(isBlank).length;
   if (dataRows > options.maxRows) {
     throw badRequest(
-      `The CSV has ${dataRows.toLocaleString("en-US")} rows; at most ${options.maxRows.toLocaleString("en-US")} ${options.rowsAre} can be read at once. Split the file and upload each part.`,
+      `The CSV has ${count(dataRows)} rows; at most ${count(options.maxRows)} ${options.rowsAre} can be read at once. Split the file and upload each part.`,
     );
   }
 

@@ -1,3 +1,5 @@
+import { plural } from "@common/wording";
+
 /* Times and waits in the words the API's sentences use. */
 
 /** '2025-06-01 14:05 UTC': a moment to the minute, never earlier than `date`. */
@@ -10,5 +12,5 @@ export function utcTime(date: Date): string {
 export function duration(ms: number): string {
   const [size, unit] = ms >= 3_600_000 ? [ms / 3_600_000, "hour"] : ms >= 60_000 ? [ms / 60_000, "minute"] : [ms / 1000, "second"];
   const n = Math.round(size * 10) / 10;
-  return `${n} ${unit}${n === 1 ? "" : "s"}`;
+  return plural(n, unit);
 }

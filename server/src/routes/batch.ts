@@ -3,6 +3,7 @@ import { currentUser, requireUser } from "../middleware/auth";
 import { csvRateLimit, perUserRateLimit } from "../middleware/rateLimits";
 import type { Services } from "../services";
 import { declaredRoutes, VALIDATE } from "./declared";
+import { plural } from "@common/wording";
 
 /**
  * /api/batch (common/api/batch.ts): batch payments (PRODUCT.md section 7, with each row's own amount):
@@ -30,7 +31,7 @@ export function batchRoutes(services: Services): Router {
     return {
       success: true,
       status: "processing",
-      message: `Batch started: ${job.recipients} recipients in ${chunks.length} ${chunks.length === 1 ? "transaction" : "transactions"}.`,
+      message: `Batch started: ${plural(job.recipients, "recipient")} in ${plural(chunks.length, "transaction")}.`,
       jobId: job.jobId,
       batchContract: services.chain.manifest.batchPayments,
       token: services.chain.manifest.proxy,

@@ -5,6 +5,7 @@ import { contacts } from "../db/schema";
 import { badRequest, conflict, HttpError, notFound, tooMany } from "../lib/errors";
 import { readCsv } from "../lib/csv";
 import type { Contact, ContactPage, ImportResult } from "@common/apiTypes";
+import { count as grouped } from "@common/wording";
 
 export type { Contact, ContactPage, ImportResult };
 
@@ -93,11 +94,11 @@ const toContact = (row: Row): Contact => ({
 
 /** The 429 of a user who holds `max` contacts already: it frees up as contacts are deleted. */
 const limitMessage = (max: number) =>
-  `Contact limit reached - You have ${max.toLocaleString("en-US")} contacts, the most one account may keep: delete some to add more`;
+  `Contact limit reached - You have ${grouped(max)} contacts, the most one account may keep: delete some to add more`;
 
 /** The reason an import gives each good row past the limit (none of them is added). */
 const importLimitReason = (max: number) =>
-  `Contact limit reached - At most ${max.toLocaleString("en-US")} contacts per account: this row was not added (delete some contacts and import it again)`;
+  `Contact limit reached - At most ${grouped(max)} contacts per account: this row was not added (delete some contacts and import it again)`;
 
 /** Serialises one user's adds and imports, so the limit counts what is stored (two requests at once). */
 const lockUser = (uid: string) => sql`select pg_advisory_xact_lock(hashtext(${`contacts:${uid}`}))`;

@@ -12,6 +12,7 @@ import { initialWalletState, useWallet } from "@/lib/wallet/store";
 import { testConfig as makeTestConfig } from "@/test/config";
 import type { ChunkDetail, ExecuteAnswer, JobDetail, JobSummary, ParsedRecipients } from "./api/types";
 import { resetPayments } from "./stores/paymentsStore";
+import { plural } from "@common/wording";
 
 /**
  * Stand-ins for the chain, the runner and the API: the Payments screen is tested against what it
@@ -214,7 +215,7 @@ export function executeAnswer(sizes: number[]): ExecuteAnswer {
   return {
     success: true,
     status: "processing",
-    message: `Batch started: ${total} recipients in ${sizes.length} transactions.`,
+    message: `Batch started: ${plural(total, "recipient")} in ${plural(sizes.length, "transaction")}.`,
     jobId: JOB_ID,
     batchContract: testConfig.contracts.batchPayments,
     token: testConfig.contracts.proxy,

@@ -230,7 +230,7 @@ describe("Payments: execute, one permit, one transaction per chunk", () => {
     const { user } = renderPage(<PaymentsPage />);
     await user.click(await loadRecipients(user));
     await vi.waitFor(() => expect(run).toHaveBeenCalled());
-    expect(toasts()[0]).toMatchObject({ title: "Processing batch transfer", description: "Batch started: 2 recipients in 1 transactions." });
+    expect(toasts()[0]).toMatchObject({ title: "Processing batch transfer", description: "Batch started: 2 recipients in 1 transaction." });
   });
 
   it("shows the progress over chunks and recipients, with the hash of each chunk sent", async () => {

@@ -5,6 +5,7 @@ import { alertAttempts, alertDeliveries, alertRules, chainEvents } from "../../d
 import type { Logger } from "../../lib/logger";
 import { mapLimit } from "../../lib/concurrency";
 import { postWebhook, type AttemptResult, type WebhookOptions } from "./webhook";
+import { plural } from "@common/wording";
 
 type Delivery = typeof alertDeliveries.$inferSelect;
 
@@ -76,7 +77,7 @@ export class AlertDeliverer {
     const outcome = result.ok
       ? { status: "delivered", deliveredAt: result.attemptedAt, nextAttemptAt: null, note: null }
       : attempt >= this.options.maxAttempts
-        ? { status: "failed", nextAttemptAt: null, note: `No success after ${attempt} attempt${attempt === 1 ? "" : "s"}; the last: ${last}.` }
+        ? { status: "failed", nextAttemptAt: null, note: `No success after ${plural(attempt, "attempt")}; the last: ${last}.` }
         : { status: "pending", nextAttemptAt: new Date(Date.now() + this.backoffMs(attempt)), note: null };
     await this.db.transaction(async (tx) => {
       await tx.insert(alertAttempts).values(attemptRow(delivery.id, result));

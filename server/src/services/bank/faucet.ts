@@ -5,6 +5,7 @@ import type { Database } from "../../db/client";
 import { deposits } from "../../db/schema";
 import { tooMany } from "../../lib/errors";
 import { type Tx, USD_IN_BASE_UNITS, dollars, lock } from "./shared";
+import { count } from "@common/wording";
 
 const DAY_MS = 86_400_000;
 const TRY_TOMORROW = "Try again tomorrow (the day turns at 00:00 UTC).";
@@ -72,13 +73,13 @@ export class FaucetLimits {
     const usage = await this.usage(tx, uid, now);
     const o = this.options;
     if (usage.userCount >= o.userDailyDeposits) {
-      throw tooMany(`Daily mock deposit limit reached: ${o.userDailyDeposits.toLocaleString("en-US")} deposits a day per user (UTC day). ${TRY_TOMORROW}`);
+      throw tooMany(`Daily mock deposit limit reached: ${count(o.userDailyDeposits)} deposits a day per user (UTC day). ${TRY_TOMORROW}`);
     }
     if (usage.userAmount + amount > this.userCap) {
       throw tooMany(this.amountSentence("Daily mock deposit limit", `${dollars(this.userCap)} USDX a day per user`, this.userCap - usage.userAmount));
     }
     if (usage.totalCount >= o.totalDailyDeposits) {
-      throw tooMany(`The mock bank's daily limit for all users is reached: ${o.totalDailyDeposits.toLocaleString("en-US")} deposits a day in all (UTC day). ${TRY_TOMORROW}`);
+      throw tooMany(`The mock bank's daily limit for all users is reached: ${count(o.totalDailyDeposits)} deposits a day in all (UTC day). ${TRY_TOMORROW}`);
     }
     if (usage.totalAmount + amount > this.totalCap) {
       throw tooMany(this.amountSentence("The mock bank's daily limit for all users", `${dollars(this.totalCap)} USDX a day in all`, this.totalCap - usage.totalAmount));

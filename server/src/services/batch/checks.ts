@@ -12,6 +12,7 @@ import type { InputOf } from "@common/api/endpoint";
 import { checkRecipient, Recipient } from "./recipients";
 import { duration, utcTime } from "../../lib/timeWords";
 import { fromChain } from "../indexing/tokenState";
+import { count as grouped, plural } from "@common/wording";
 
 /*
  * What a new batch must pass before anything is stored (BatchService.create asks each): every
@@ -27,8 +28,6 @@ export type ExecuteRequest = InputOf<Api["POST /api/batch/execute"]>["body"];
 
 const DAY_MS = 24 * 3_600_000;
 
-const plural = (n: number, word: string) => `${n.toLocaleString("en-US")} ${word}${n === 1 ? "" : "s"}`;
-
 /** Every recipient checked (the spec's one amount for all spread first); all of them, or a 400 naming the first five wrong ones. */
 export function checkRecipients(request: ExecuteRequest, maxRows: number): Recipient[] {
   const items =
@@ -37,7 +36,7 @@ export function checkRecipients(request: ExecuteRequest, maxRows: number): Recip
       : (request.recipients as { name?: string; address: string; amount: string }[]);
   if (items.length === 0) throw badRequest("No valid recipients found: the batch has no recipients.");
   if (items.length > maxRows) {
-    throw badRequest(`The batch has ${items.length.toLocaleString("en-US")} recipients; at most ${maxRows.toLocaleString("en-US")} can be paid in one batch.`);
+    throw badRequest(`The batch has ${grouped(items.length)} recipients; at most ${grouped(maxRows)} can be paid in one batch.`);
   }
   const recipients: Recipient[] = [];
   const problems: string[] = [];
@@ -68,7 +67,7 @@ export async function checkBatchLimits(db: Database, uid: string, rows: number, 
   if (open.jobs >= limits.openBatchJobs) {
     const oldest = open.oldest ? new Date(open.oldest) : new Date();
     throw tooMany(
-      `You have ${plural(open.jobs, "batch payment")} in progress, the most allowed at once is ${limits.openBatchJobs.toLocaleString("en-US")}: ` +
+      `You have ${plural(open.jobs, "batch payment")} in progress, the most allowed at once is ${grouped(limits.openBatchJobs)}: ` +
         `start this one when one of them completes or fails. A batch not fully sent fails ${duration(submitWindowMs)} after it started ` +
         `(your oldest in progress started at ${utcTime(oldest)}).`,
     );
@@ -82,9 +81,8 @@ export async function checkBatchLimits(db: Database, uid: string, rows: number, 
   const used = recent.reduce((sum, job) => sum + job.recipients, 0);
   const limit = limits.batchRowsPerDay;
   if (used + rows <= limit) return;
-  const n = (value: number) => value.toLocaleString("en-US");
   if (rows > limit) {
-    throw tooMany(`This batch has ${n(rows)} recipients; at most ${n(limit)} can be paid in 24 hours, so split it into smaller batches.`);
+    throw tooMany(`This batch has ${grouped(rows)} recipients; at most ${grouped(limit)} can be paid in 24 hours, so split it into smaller batches.`);
   }
   // It fits once enough of the last 24 hours' recipients are more than 24 hours old.
   let left = used;
@@ -97,8 +95,8 @@ export async function checkBatchLimits(db: Database, uid: string, rows: number, 
     }
   }
   throw tooMany(
-    `Daily limit reached: you started batches for ${n(used)} recipients in the last 24 hours and at most ${n(limit)} are allowed in 24 hours, ` +
-      `so this batch of ${n(rows)} cannot start before ${utcTime(freeAt)}.`,
+    `Daily limit reached: you started batches for ${grouped(used)} recipients in the last 24 hours and at most ${grouped(limit)} are allowed in 24 hours, ` +
+      `so this batch of ${grouped(rows)} cannot start before ${utcTime(freeAt)}.`,
   );
 }
 

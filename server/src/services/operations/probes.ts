@@ -2,8 +2,7 @@ import type { Services } from "..";
 import { redactRpcUrl } from "../../lib/redact";
 import { DATABASE_UNAVAILABLE } from "../../lib/errors";
 import type { PartProbe } from "./monitoring";
-
-const n = (value: number) => value.toLocaleString("en-US");
+import { count as n, plural } from "@common/wording";
 
 /** How long the head may go unread before the chain counts as not answering: longer than the loop's slowest retry (15 s) plus a call's budget. */
 const CHAIN_SILENT_MS = 30_000;
@@ -66,7 +65,7 @@ export async function probeParts(services: ProbedParts): Promise<PartProbe[]> {
       detail:
         index.checkpoint === null
           ? "starting: no checkpoint yet"
-          : `checkpoint ${n(index.checkpoint)}${index.lag !== null ? `, ${n(index.lag)} block${index.lag === 1 ? "" : "s"} behind the head` : ""}; ${index.running ? "indexing here" : "following the leading replica"}`,
+          : `checkpoint ${n(index.checkpoint)}${index.lag !== null ? `, ${plural(index.lag, "block")} behind the head` : ""}; ${index.running ? "indexing here" : "following the leading replica"}`,
       error: redact(index.lastError),
     },
     { part: "batchWatcher", ok: watcher.lastError === null, detail: loop(watcher.running), error: redact(watcher.lastError) },
@@ -79,7 +78,7 @@ export async function probeParts(services: ProbedParts): Promise<PartProbe[]> {
     {
       part: "alerts",
       ok: alertLoop.lastError === null,
-      detail: `${loop(alertLoop.running)}${waiting === null ? "" : `; ${waiting === 0 ? "no delivery" : `${n(waiting)} deliver${waiting === 1 ? "y" : "ies"}`} waiting`}`,
+      detail: `${loop(alertLoop.running)}${waiting === null ? "" : `; ${waiting === 0 ? "no delivery" : plural(waiting, "delivery", "deliveries")} waiting`}`,
       error: redact(alertLoop.lastError),
     },
   ];
