@@ -94,7 +94,10 @@ export default tseslint.config(
     rules: {
       // An argument or binding named with a leading underscore is unused on purpose (a signature
       // that must take it, or the rest of a destructuring).
-      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrors: "none", ignoreRestSiblings: true }],
+      "@typescript-eslint/no-unused-vars": [
+        "error",
+        { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrors: "none", ignoreRestSiblings: true },
+      ],
     },
   },
   {

@@ -54,14 +54,24 @@ async function main() {
     const txs = Math.ceil(TARGET_EVENTS / (RECIPIENTS_PER_TX + 1));
     console.log(`Writing ${txs} batch payments of ${RECIPIENTS_PER_TX} recipients (${txs * (RECIPIENTS_PER_TX + 1)} events)...`);
     const t0 = Date.now();
-    await payFreshAddresses(payer, manifest, { txs, perTx: RECIPIENTS_PER_TX, reference: "bench", amount: (_i, j) => BigInt(1e12) + BigInt(j) });
+    await payFreshAddresses(payer, manifest, {
+      txs,
+      perTx: RECIPIENTS_PER_TX,
+      reference: "bench",
+      amount: (_i, j) => BigInt(1e12) + BigInt(j),
+    });
     // Some supply history among them: mints, burns and multiplier changes by the seeded role holders.
     const minter = USDX__factory.connect(manifest.proxy, await provider.getSigner(1));
     const burner = USDX__factory.connect(manifest.proxy, await provider.getSigner(2));
     const oracle = USDX__factory.connect(manifest.proxy, await provider.getSigner(4));
     const holder = await payer.getAddress();
     for (let i = 0; i < SUPPLY_CHANGES; i++) {
-      const step = i % 3 === 0 ? minter.mint(holder, BigInt(1e18) * BigInt(i + 1) + 1n) : i % 3 === 1 ? burner.burn(holder, BigInt(1e17) * BigInt(i) + 3n) : oracle.addRewardMultiplier(BigInt(1e15) + BigInt(i));
+      const step =
+        i % 3 === 0
+          ? minter.mint(holder, BigInt(1e18) * BigInt(i + 1) + 1n)
+          : i % 3 === 1
+            ? burner.burn(holder, BigInt(1e17) * BigInt(i) + 3n)
+            : oracle.addRewardMultiplier(BigInt(1e15) + BigInt(i));
       await (await step).wait();
     }
     console.log(`  written in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
@@ -103,7 +113,14 @@ async function main() {
         formatTable(
           ["range", "blocks", "events", "seconds", "blocks/s", "events/s"],
           [
-            ["blocks full of events", String(denseBlocks), String(events), (denseMs / 1000).toFixed(2), (denseBlocks / (denseMs / 1000)).toFixed(0), (events / (denseMs / 1000)).toFixed(0)],
+            [
+              "blocks full of events",
+              String(denseBlocks),
+              String(events),
+              (denseMs / 1000).toFixed(2),
+              (denseBlocks / (denseMs / 1000)).toFixed(0),
+              (events / (denseMs / 1000)).toFixed(0),
+            ],
             ["empty blocks", String(EMPTY_BLOCKS), "0", (sparseMs / 1000).toFixed(2), (EMPTY_BLOCKS / (sparseMs / 1000)).toFixed(0), "-"],
           ],
         ),
@@ -119,13 +136,17 @@ async function main() {
       const latest = await provider.getBlockNumber();
       const addresses = [manifest.proxy, manifest.batchPayments];
       const firstPage = await (await fetch(`${server.url}/api/accounts/${await payer.getAddress()}/history?limit=50`)).json();
-      const deep = await (await fetch(`${server.url}/api/accounts/${await payer.getAddress()}/history?limit=50&cursor=${firstPage.nextCursor}`)).json();
+      const deep = await (
+        await fetch(`${server.url}/api/accounts/${await payer.getAddress()}/history?limit=50&cursor=${firstPage.nextCursor}`)
+      ).json();
       const middle = Math.floor((manifest.deploymentBlock + head) / 2);
       const recipient = (await (await fetch(`${server.url}/api/events?limit=1&eventName=Transfer`)).json()).events[0].args.to as string;
       const topic = (a: string) => zeroPadValue(a, 32);
       // The node's own answer, over plain JSON-RPC (ethers' getLogs adds its own, larger cost).
       const getLogs = (filter: { address: string | string[]; topics?: (string | null)[]; fromBlock: number; toBlock: number }) =>
-        rpc<unknown[]>(stack.rpcUrl, "eth_getLogs", [{ ...filter, fromBlock: toBeHex(filter.fromBlock), toBlock: toBeHex(filter.toBlock) }]);
+        rpc<unknown[]>(stack.rpcUrl, "eth_getLogs", [
+          { ...filter, fromBlock: toBeHex(filter.fromBlock), toBlock: toBeHex(filter.toBlock) },
+        ]);
       const transferTopic = topicOf("Transfer(address,address,uint256)");
       const payerAddress = await payer.getAddress();
 
@@ -139,7 +160,14 @@ async function main() {
           name: "10 events, filtered by type",
           api: api("/api/events?limit=10&eventName=RewardMultiplierUpdated"),
           raw: async () =>
-            (await getLogs({ address: manifest.proxy, topics: [topicOf("RewardMultiplier(uint256)")], fromBlock: manifest.deploymentBlock, toBlock: latest })).slice(-10),
+            (
+              await getLogs({
+                address: manifest.proxy,
+                topics: [topicOf("RewardMultiplier(uint256)")],
+                fromBlock: manifest.deploymentBlock,
+                toBlock: latest,
+              })
+            ).slice(-10),
         },
         {
           name: "10 events before a block mid-history",
@@ -151,8 +179,18 @@ async function main() {
           api: api(`/api/accounts/${payerAddress}/history?limit=50`),
           raw: async () => {
             const [sent, received] = await Promise.all([
-              getLogs({ address: manifest.proxy, topics: [transferTopic, topic(payerAddress)], fromBlock: manifest.deploymentBlock, toBlock: latest }),
-              getLogs({ address: manifest.proxy, topics: [transferTopic, null, topic(payerAddress)], fromBlock: manifest.deploymentBlock, toBlock: latest }),
+              getLogs({
+                address: manifest.proxy,
+                topics: [transferTopic, topic(payerAddress)],
+                fromBlock: manifest.deploymentBlock,
+                toBlock: latest,
+              }),
+              getLogs({
+                address: manifest.proxy,
+                topics: [transferTopic, null, topic(payerAddress)],
+                fromBlock: manifest.deploymentBlock,
+                toBlock: latest,
+              }),
             ]);
             return [...sent, ...received].slice(-50);
           },
@@ -161,15 +199,32 @@ async function main() {
           name: "history page 2 (cursor)",
           api: api(`/api/accounts/${payerAddress}/history?limit=50&cursor=${firstPage.nextCursor}`),
           raw: async () =>
-            (await getLogs({ address: manifest.proxy, topics: [transferTopic, topic(payerAddress)], fromBlock: manifest.deploymentBlock, toBlock: deep.items[0].blockNumber })).slice(-50),
+            (
+              await getLogs({
+                address: manifest.proxy,
+                topics: [transferTopic, topic(payerAddress)],
+                fromBlock: manifest.deploymentBlock,
+                toBlock: deep.items[0].blockNumber,
+              })
+            ).slice(-50),
         },
         {
           name: "history of one recipient",
           api: api(`/api/accounts/${recipient}/history`),
           raw: async () =>
             Promise.all([
-              getLogs({ address: manifest.proxy, topics: [transferTopic, topic(recipient)], fromBlock: manifest.deploymentBlock, toBlock: latest }),
-              getLogs({ address: manifest.proxy, topics: [transferTopic, null, topic(recipient)], fromBlock: manifest.deploymentBlock, toBlock: latest }),
+              getLogs({
+                address: manifest.proxy,
+                topics: [transferTopic, topic(recipient)],
+                fromBlock: manifest.deploymentBlock,
+                toBlock: latest,
+              }),
+              getLogs({
+                address: manifest.proxy,
+                topics: [transferTopic, null, topic(recipient)],
+                fromBlock: manifest.deploymentBlock,
+                toBlock: latest,
+              }),
             ]),
         },
       ];
@@ -185,15 +240,27 @@ async function main() {
         worstP95 = Math.max(worstP95, a.p95);
         worstRatio = Math.min(worstRatio, r.p95 / a.p95);
         const ratio = r.p95 / a.p95;
-        rows.push([c.name, a.p50.toFixed(2), a.p95.toFixed(2), r.p50.toFixed(1), r.p95.toFixed(1), `${ratio.toFixed(0)}x`, a.p95 <= 20 && ratio >= 20 ? "met" : "MISSED"]);
+        rows.push([
+          c.name,
+          a.p50.toFixed(2),
+          a.p95.toFixed(2),
+          r.p50.toFixed(1),
+          r.p95.toFixed(1),
+          `${ratio.toFixed(0)}x`,
+          a.p95 <= 20 && ratio >= 20 ? "met" : "MISSED",
+        ]);
       }
-      console.log(`\nPage latency with ${events} indexed events (ms; API over HTTP, ${API_RUNS} runs; raw eth_getLogs, ${RAW_RUNS} runs)\n`);
+      console.log(
+        `\nPage latency with ${events} indexed events (ms; API over HTTP, ${API_RUNS} runs; raw eth_getLogs, ${RAW_RUNS} runs)\n`,
+      );
       console.log(formatTable(["query", "API p50", "API p95", "getLogs p50", "getLogs p95", "faster (p95)", "target"], rows));
       const metP95 = worstP95 <= 20;
       const metRatio = worstRatio >= 20;
       console.log(`\ntarget: p95 at most 20 ms and at least 20 times faster than raw eth_getLogs, per query (the "target" column)`);
       console.log(`  p95 at most 20 ms: worst ${worstP95.toFixed(2)} ms: ${metP95 ? "met" : "MISSED"}`);
-      console.log(`  20 times faster: worst ${worstRatio.toFixed(0)}x: ${metRatio ? "met" : "MISSED"} (a selective topic query is answered from the node's bloom filters)`);
+      console.log(
+        `  20 times faster: worst ${worstRatio.toFixed(0)}x: ${metRatio ? "met" : "MISSED"} (a selective topic query is answered from the node's bloom filters)`,
+      );
       const supplyMet = await benchSupply(server, stack, events);
       const csvMet = await benchCsv(server, stack);
       const exportsMet = await benchExports(server, stack, payerAddress);
@@ -241,7 +308,13 @@ async function benchSupply(server: RunningServer, stack: Stack, events: number):
   console.log(
     formatTable(
       ["case", "p50", "p95", `target p95 <= ${SUPPLY_TARGET_P95_MS}`, "p95 / target"],
-      rows.map(([name, r]) => [name, r.p50.toFixed(2), r.p95.toFixed(2), r.p95 <= SUPPLY_TARGET_P95_MS ? "met" : "MISSED", (r.p95 / SUPPLY_TARGET_P95_MS).toFixed(3)]),
+      rows.map(([name, r]) => [
+        name,
+        r.p50.toFixed(2),
+        r.p95.toFixed(2),
+        r.p95 <= SUPPLY_TARGET_P95_MS ? "met" : "MISSED",
+        (r.p95 / SUPPLY_TARGET_P95_MS).toFixed(3),
+      ]),
     ),
   );
   const worst = Math.max(steady.p95, grown.p95);
@@ -260,7 +333,10 @@ async function benchSupply(server: RunningServer, stack: Stack, events: number):
 async function benchCsv(server: RunningServer, stack: Stack): Promise<boolean> {
   (globalThis as { usdxStack?: Stack }).usdxStack = stack;
   const { idToken } = await emailUser();
-  const rows = Array.from({ length: CSV_ROWS }, (_, i) => `Employee ${i},${randomAddress()},${(i % 5000) + 1}.${String(i % 100).padStart(2, "0")}`);
+  const rows = Array.from(
+    { length: CSV_ROWS },
+    (_, i) => `Employee ${i},${randomAddress()},${(i % 5000) + 1}.${String(i % 100).padStart(2, "0")}`,
+  );
   const csvData = ["Name,Address,Amount", ...rows].join("\r\n");
   const body = JSON.stringify({ csvData });
   const http = await time(CSV_RUNS, async () => {
@@ -273,7 +349,9 @@ async function benchCsv(server: RunningServer, stack: Stack): Promise<boolean> {
     if (answer.data.validRecipients.length !== CSV_ROWS) throw new Error("the bench CSV should be all valid");
   });
   const parseOnly = await time(CSV_RUNS, async () => parseRecipientsCsv(csvData, CSV_ROWS));
-  console.log(`\nCSV parse-and-validate of ${CSV_ROWS.toLocaleString("en-US")} rows (${(csvData.length / 1024).toFixed(0)} KB; ms, ${CSV_RUNS} runs)\n`);
+  console.log(
+    `\nCSV parse-and-validate of ${CSV_ROWS.toLocaleString("en-US")} rows (${(csvData.length / 1024).toFixed(0)} KB; ms, ${CSV_RUNS} runs)\n`,
+  );
   console.log(
     formatTable(
       ["measured", "p50", "p95"],

@@ -64,12 +64,18 @@ function lazyRoutes(): { route: string; module: string | null; layouts: string[]
     if (ts.isVariableDeclaration(node) && ts.isIdentifier(node.name) && node.initializer && ts.isCallExpression(node.initializer)) {
       const call = node.initializer;
       const loader = call.arguments[0];
-      const specifier = ts.isIdentifier(call.expression) && call.expression.text === "lazy" && loader && ts.isArrowFunction(loader) ? imported(loader.body) : null;
+      const specifier =
+        ts.isIdentifier(call.expression) && call.expression.text === "lazy" && loader && ts.isArrowFunction(loader)
+          ? imported(loader.body)
+          : null;
       if (specifier) modules.set(node.name.text, specifier);
     }
     // { path: "/docs", element: page(<Docs />) }, or a layout: { element: page(<Frame />), children: [...] }
     if (ts.isObjectLiteralExpression(node)) {
-      const prop = (name: string) => node.properties.find((p): p is ts.PropertyAssignment => ts.isPropertyAssignment(p) && ts.isIdentifier(p.name) && p.name.text === name)?.initializer;
+      const prop = (name: string) =>
+        node.properties.find(
+          (p): p is ts.PropertyAssignment => ts.isPropertyAssignment(p) && ts.isIdentifier(p.name) && p.name.text === name,
+        )?.initializer;
       const route = prop("path");
       const page = pageOf(prop("element"));
       if (route && ts.isStringLiteral(route) && page) routes.push({ route: route.text, page, layouts });
@@ -80,7 +86,9 @@ function lazyRoutes(): { route: string; module: string | null; layouts: string[]
   visit(source, []);
   // Specifiers as the manifest keys them: relative to frontend/, with the file's extension.
   const manifestKey = (specifier: string) => {
-    const base = specifier.startsWith("@/") ? path.join("src", specifier.slice(2)) : path.join(path.dirname(path.relative(frontend, file)), specifier);
+    const base = specifier.startsWith("@/")
+      ? path.join("src", specifier.slice(2))
+      : path.join(path.dirname(path.relative(frontend, file)), specifier);
     const found = [".tsx", ".ts"].map((ext) => base + ext).find((candidate) => existsSync(path.join(frontend, candidate)));
     if (!found) throw new Error(`router.tsx: no module at ${specifier}`);
     return found.split(path.sep).join("/");
@@ -132,8 +140,10 @@ function routeReport(initial: Set<string>): string[] {
   // Every lazy page the entry can load must be one of the routes read from router.tsx, and back.
   const routeModules = new Set(routes.map((r) => r.module).filter((m) => m !== null));
   const lazyPages = (manifest[entry].dynamicImports ?? []).filter((k) => /\/pages\//.test(k));
-  for (const page of lazyPages) if (!routeModules.has(page)) problems.push(`${page} is loaded lazily but no route of router.tsx was found for it.`);
-  for (const { route, module } of routes) if (module && !manifest[module]) problems.push(`${route}: ${module} is not in the build manifest.`);
+  for (const page of lazyPages)
+    if (!routeModules.has(page)) problems.push(`${page} is loaded lazily but no route of router.tsx was found for it.`);
+  for (const { route, module } of routes)
+    if (module && !manifest[module]) problems.push(`${route}: ${module} is not in the build manifest.`);
 
   const rows = routes
     .filter((r) => r.module === null || manifest[r.module])
@@ -143,7 +153,11 @@ function routeReport(initial: Set<string>): string[] {
       const js = extra.filter((f) => f.endsWith(".js"));
       const viewer = js.some(holdsViewer);
       if (viewer !== (route === VIEWER_ROUTE)) {
-        problems.push(viewer ? `${route} loads the API viewer: only ${VIEWER_ROUTE} may.` : `${VIEWER_ROUTE} does not load the API viewer: is the viewer, or this check, broken?`);
+        problems.push(
+          viewer
+            ? `${route} loads the API viewer: only ${VIEWER_ROUTE} may.`
+            : `${VIEWER_ROUTE} does not load the API viewer: is the viewer, or this check, broken?`,
+        );
       }
       const sum = (files: string[]) => files.reduce((total, f) => total + gzipSize(f), 0);
       const all = new Set([...initial, ...firstDownload, ...extra]);
@@ -151,7 +165,9 @@ function routeReport(initial: Set<string>): string[] {
       return { route, js: sum(js), total, css: sum(extra.filter((f) => f.endsWith(".css"))), chunks: js.length, viewer };
     });
   if (!rows.some((r) => r.route === VIEWER_ROUTE)) problems.push(`router.tsx has no lazy route ${VIEWER_ROUTE}.`);
-  console.log("\nWhat each route downloads beyond the first visit: its page's chunk (and its lazy layout's) and what they import statically");
+  console.log(
+    "\nWhat each route downloads beyond the first visit: its page's chunk (and its lazy layout's) and what they import statically",
+  );
   console.log("(chunks a page loads later, such as the charts, are not counted):\n");
   console.log(
     formatTable(
@@ -164,7 +180,9 @@ function routeReport(initial: Set<string>): string[] {
 
 /** Prints what the signed-in Dashboard downloads, measured in a browser; returns the problems found. */
 async function browserReport(): Promise<string[]> {
-  console.log("\nWhat the signed-in Dashboard downloads, measured in Chromium against the product's stack (signed in with the development wallet):\n");
+  console.log(
+    "\nWhat the signed-in Dashboard downloads, measured in Chromium against the product's stack (signed in with the development wallet):\n",
+  );
   const downloads = await signedInDashboardDownloads(dist);
   const problems: string[] = [];
   const rows = downloads.map(({ what, files }, i) => {
@@ -172,8 +190,12 @@ async function browserReport(): Promise<string[]> {
     const bytes = js.reduce((total, f) => total + gzipSize(f), 0);
     // The last row is what connecting a wallet adds later, not part of the load.
     const atLoad = i < downloads.length - 1;
-    if (atLoad && bytes > DASHBOARD_JS_BUDGET_BYTES) problems.push(`The ${what} downloads ${kb(bytes)} of JavaScript, over the ${kb(DASHBOARD_JS_BUDGET_BYTES)} budget.`);
-    const largest = js.map((f) => ({ f, size: gzipSize(f) })).sort((a, b) => b.size - a.size).slice(0, 4);
+    if (atLoad && bytes > DASHBOARD_JS_BUDGET_BYTES)
+      problems.push(`The ${what} downloads ${kb(bytes)} of JavaScript, over the ${kb(DASHBOARD_JS_BUDGET_BYTES)} budget.`);
+    const largest = js
+      .map((f) => ({ f, size: gzipSize(f) }))
+      .sort((a, b) => b.size - a.size)
+      .slice(0, 4);
     return [
       what,
       kb(bytes),
@@ -186,7 +208,12 @@ async function browserReport(): Promise<string[]> {
   if (process.argv.includes("--list")) {
     for (const { what, files } of downloads) {
       const js = files.filter((f) => f.endsWith(".js")).map((f) => ({ f, size: gzipSize(f) }));
-      console.log(`\n${what}:\n${js.sort((a, b) => b.size - a.size).map(({ f, size }) => `  ${kb(size).padStart(9)}  ${f}`).join("\n")}`);
+      console.log(
+        `\n${what}:\n${js
+          .sort((a, b) => b.size - a.size)
+          .map(({ f, size }) => `  ${kb(size).padStart(9)}  ${f}`)
+          .join("\n")}`,
+      );
     }
   }
   return problems;
@@ -194,7 +221,10 @@ async function browserReport(): Promise<string[]> {
 
 async function main(): Promise<void> {
   if (!process.argv.includes("--no-build")) {
-    execFileSync(path.join(root, "node_modules", ".bin", "vite"), ["build", "--config", "frontend/vite.config.mts", "--logLevel", "warn"], { cwd: root, stdio: "inherit" });
+    execFileSync(path.join(root, "node_modules", ".bin", "vite"), ["build", "--config", "frontend/vite.config.mts", "--logLevel", "warn"], {
+      cwd: root,
+      stdio: "inherit",
+    });
   }
   const html = readFileSync(path.join(dist, "index.html"), "utf8");
   // What index.html loads before the first render: the entry module and its modulepreloads.
@@ -214,7 +244,9 @@ async function main(): Promise<void> {
   const initialJs = rows.filter((r) => r.initial && r.file.endsWith(".js")).reduce((sum, r) => sum + r.gzip, 0);
   const css = rows.filter((r) => r.file.endsWith(".css") && r.initial).reduce((sum, r) => sum + r.gzip, 0);
   const verdict = initialJs <= INITIAL_JS_BUDGET_BYTES ? "within" : "OVER";
-  console.log(`\nInitial JavaScript: ${kb(initialJs)} gzipped, ${(initialJs / INITIAL_JS_BUDGET_BYTES).toFixed(2)} of the ${kb(INITIAL_JS_BUDGET_BYTES)} budget (${verdict}).`);
+  console.log(
+    `\nInitial JavaScript: ${kb(initialJs)} gzipped, ${(initialJs / INITIAL_JS_BUDGET_BYTES).toFixed(2)} of the ${kb(INITIAL_JS_BUDGET_BYTES)} budget (${verdict}).`,
+  );
   console.log(`CSS: ${kb(css)} gzipped. Chunks loaded on demand: ${rows.filter((r) => !r.initial && r.file.endsWith(".js")).length}.`);
   if (initialJs > INITIAL_JS_BUDGET_BYTES) process.exitCode = 1;
 

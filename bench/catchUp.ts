@@ -48,7 +48,8 @@ export function selectedProfiles(setting = process.env.BENCH_PROVIDERS): Profile
   if (!setting) return PROFILES;
   const keys = setting.split(",").map((k) => k.trim().toLowerCase());
   const unknown = keys.filter((k) => k !== "none" && !PROFILES.some((p) => p.key === k));
-  if (unknown.length > 0) throw new Error(`BENCH_PROVIDERS names no profile '${unknown.join("', '")}' (known: ${PROFILES.map((p) => p.key).join(", ")}, none)`);
+  if (unknown.length > 0)
+    throw new Error(`BENCH_PROVIDERS names no profile '${unknown.join("', '")}' (known: ${PROFILES.map((p) => p.key).join(", ")}, none)`);
   return PROFILES.filter((p) => keys.includes(p.key));
 }
 
@@ -135,7 +136,15 @@ export class ProviderCatchUp {
     await indexer.stop();
     const [outer] = this.proxies;
     const seen = outer.seen.slice(this.counted[0]);
-    const refused = this.proxies.reduce((sum, proxy, i) => sum + proxy.seen.slice(this.counted[i]).flatMap((s) => s.logs ?? []).filter((l) => l.refused).length, 0);
+    const refused = this.proxies.reduce(
+      (sum, proxy, i) =>
+        sum +
+        proxy.seen
+          .slice(this.counted[i])
+          .flatMap((s) => s.logs ?? [])
+          .filter((l) => l.refused).length,
+      0,
+    );
     this.counted = this.proxies.map((p) => p.seen.length);
     const got = await indexFingerprint(this.server);
     const events = got.events - this.stored;
@@ -182,17 +191,37 @@ export class ProviderCatchUp {
 /** The table of every profile's ranges, the profiles in words, and any failure; false if one failed. */
 export function reportProviderCatchUp(runs: ProviderCatchUp[], batchBlocks: number): boolean {
   if (runs.length === 0) return true;
-  console.log(`\nIndexer catch-up through a hosted provider (the test proxy in front of the same node; a second server, a fresh database; INDEXER_BATCH_BLOCKS=${batchBlocks})\n`);
+  console.log(
+    `\nIndexer catch-up through a hosted provider (the test proxy in front of the same node; a second server, a fresh database; INDEXER_BATCH_BLOCKS=${batchBlocks})\n`,
+  );
   console.log(
     formatTable(
-      ["provider", "range", "blocks", "events", "seconds", "blocks/s", "events/s", "requests", "calls", "getLogs refused", "429s", "slower than direct"],
+      [
+        "provider",
+        "range",
+        "blocks",
+        "events",
+        "seconds",
+        "blocks/s",
+        "events/s",
+        "requests",
+        "calls",
+        "getLogs refused",
+        "429s",
+        "slower than direct",
+      ],
       runs.flatMap((r) => r.rows),
     ),
   );
-  console.log("\n  requests: HTTP requests the provider answered (429s included); calls: JSON-RPC calls in them (ethers batches block reads)");
+  console.log(
+    "\n  requests: HTTP requests the provider answered (429s included); calls: JSON-RPC calls in them (ethers batches block reads)",
+  );
   for (const r of runs) console.log(`  ${r.profile.name}: ${r.profile.about}`);
   const failures = runs.flatMap((r) => r.failures);
   for (const f of failures) console.log(`\n${f}`);
-  if (failures.length === 0) console.log("\n  each profile's index equals the direct index after each range (count, last block and log index, every event's position and block hash)");
+  if (failures.length === 0)
+    console.log(
+      "\n  each profile's index equals the direct index after each range (count, last block and log index, every event's position and block hash)",
+    );
   return failures.length === 0;
 }

@@ -71,8 +71,12 @@ export async function benchExports(server: RunningServer, stack: Stack, payer: s
       `${(median.ms / goal).toFixed(2)}`,
     ]);
   }
-  console.log(`\nCSV exports, streamed over HTTP (median of ${EXPORT_RUNS} after a warm-up; RSS: the bench process, server included, its largest rise in a run)\n`);
+  console.log(
+    `\nCSV exports, streamed over HTTP (median of ${EXPORT_RUNS} after a warm-up; RSS: the bench process, server included, its largest rise in a run)\n`,
+  );
   console.log(formatTable(["export", "rows", "seconds", "rows/s", "MB", "RSS rise MB", "of goal"], rows));
-  console.log(`\ngoal: 100,000 rows in a few seconds (taken as ${GOAL_MS_PER_100K / 1000} s; "of goal" is the time over the goal, 1.00 or less meets it): ${met ? "met" : "MISSED"}`);
+  console.log(
+    `\ngoal: 100,000 rows in a few seconds (taken as ${GOAL_MS_PER_100K / 1000} s; "of goal" is the time over the goal, 1.00 or less meets it): ${met ? "met" : "MISSED"}`,
+  );
   return met;
 }

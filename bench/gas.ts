@@ -41,7 +41,8 @@ async function main() {
     kind: "uups",
   })) as unknown as USDX;
   const batch = (await (await ethers.getContractFactory("BatchPayments")).deploy(await usdx.getAddress())) as unknown as BatchPayments;
-  for (const role of ["MINTER_ROLE", "BURNER_ROLE", "BLOCKLIST_ROLE", "ORACLE_ROLE"] as const) await usdx.grantRole(ROLES[role], owner.address);
+  for (const role of ["MINTER_ROLE", "BURNER_ROLE", "BLOCKLIST_ROLE", "ORACLE_ROLE"] as const)
+    await usdx.grantRole(ROLES[role], owner.address);
   await usdx.mint(payer.address, usd(100_000_000));
   await usdx.mint(other.address, usd(1_000));
   // Realistic state: a multiplier above 1.0, as on the seeded chain.
@@ -53,7 +54,10 @@ async function main() {
   single.push(["transfer, new recipient", await gasOf(usdx.connect(payer).transfer(Wallet.createRandom().address, usd(10)))]);
   single.push(["transfer, funded recipient", await gasOf(usdx.connect(payer).transfer(funded, usd(10)))]);
   await usdx.connect(payer).approve(spender.address, usd(1_000_000));
-  single.push(["transferFrom, new recipient", await gasOf(usdx.connect(spender).transferFrom(payer.address, Wallet.createRandom().address, usd(10)))]);
+  single.push([
+    "transferFrom, new recipient",
+    await gasOf(usdx.connect(spender).transferFrom(payer.address, Wallet.createRandom().address, usd(10))),
+  ]);
   single.push(["transferFrom, funded recipient", await gasOf(usdx.connect(spender).transferFrom(payer.address, funded, usd(10)))]);
   single.push(["approve", await gasOf(usdx.connect(payer).approve(other.address, usd(5)))]);
   single.push(["mint, new recipient", await gasOf(usdx.mint(Wallet.createRandom().address, usd(10)))]);
@@ -68,7 +72,12 @@ async function main() {
   const transferFunded = single[1][1];
 
   console.log("\nUSDX operations (gas used, including the 21,000 of every transaction)\n");
-  console.log(formatTable(["operation", "gas"], single.map(([op, gas]) => [op, gas.toLocaleString("en-US")])));
+  console.log(
+    formatTable(
+      ["operation", "gas"],
+      single.map(([op, gas]) => [op, gas.toLocaleString("en-US")]),
+    ),
+  );
 
   // ---------------------------------------------------------------- batch payments
   const batchAddress = await batch.getAddress();
@@ -100,7 +109,9 @@ async function main() {
     results.push({ n, kind: "new + permit", gas, single: n * transferNew });
   }
 
-  console.log(`\nBatch payments: per recipient = total / recipients; bound for a new recipient = ${NEW_RECIPIENT_BOUND.toLocaleString("en-US")}\n`);
+  console.log(
+    `\nBatch payments: per recipient = total / recipients; bound for a new recipient = ${NEW_RECIPIENT_BOUND.toLocaleString("en-US")}\n`,
+  );
   console.log(
     formatTable(
       ["recipients", "recipients are", "total gas", "per recipient", "x bound", "as single transfers", "batch / single"],
@@ -125,7 +136,9 @@ async function main() {
   const ratio = perRecipient100 / NEW_RECIPIENT_BOUND;
   const target = TARGET_RATIO * NEW_RECIPIENT_BOUND;
   const met = perRecipient100 <= target;
-  console.log(`\nmarginal gas per new recipient: ${Math.round(marginal).toLocaleString("en-US")} (${(marginal / NEW_RECIPIENT_BOUND).toFixed(3)} x bound); fixed cost of a chunk: ${Math.round(fixed).toLocaleString("en-US")}`);
+  console.log(
+    `\nmarginal gas per new recipient: ${Math.round(marginal).toLocaleString("en-US")} (${(marginal / NEW_RECIPIENT_BOUND).toFixed(3)} x bound); fixed cost of a chunk: ${Math.round(fixed).toLocaleString("en-US")}`,
+  );
   console.log(
     `target: a new recipient in a batch of 100 costs at most ${TARGET_RATIO} x bound = ${target.toLocaleString("en-US")} gas: ` +
       `${Math.round(perRecipient100).toLocaleString("en-US")} gas, ${ratio.toFixed(3)} x bound: ${met ? "met" : "MISSED"}`,

@@ -41,7 +41,12 @@ async function main() {
     const txs = Math.ceil(HOLDERS / RECIPIENTS_PER_TX);
     console.log(`Paying ${(txs * RECIPIENTS_PER_TX).toLocaleString("en-US")} fresh addresses in ${txs} batch payments...`);
     let t = Date.now();
-    await payFreshAddresses(payer, manifest, { txs, perTx: RECIPIENTS_PER_TX, reference: "holders", amount: (i, j) => BigInt(1e12) + BigInt(i * RECIPIENTS_PER_TX + j) });
+    await payFreshAddresses(payer, manifest, {
+      txs,
+      perTx: RECIPIENTS_PER_TX,
+      reference: "holders",
+      amount: (i, j) => BigInt(1e12) + BigInt(i * RECIPIENTS_PER_TX + j),
+    });
     console.log(`  paid in ${((Date.now() - t) / 1000).toFixed(1)} s`);
 
     const config = loadConfig(benchServerEnv(stack));
@@ -98,7 +103,9 @@ async function main() {
       });
       rows.push([`export, every holder (${(bytes / 1024 / 1024).toFixed(1)} MB)`, exported.p50.toFixed(0), exported.p95.toFixed(0)]);
 
-      console.log(`\nGET /api/holders at ${count.toLocaleString("en-US")} holders (over HTTP; ms, ${RUNS} runs a page, ${GROWN_RUNS} after growth, ${EXPORT_RUNS} exports)\n`);
+      console.log(
+        `\nGET /api/holders at ${count.toLocaleString("en-US")} holders (over HTTP; ms, ${RUNS} runs a page, ${GROWN_RUNS} after growth, ${EXPORT_RUNS} exports)\n`,
+      );
       console.log(`first page, cold (the fold replays every Transfer and the balance order is sorted): ${coldMs} ms\n`);
       console.log(formatTable(["measured", "p50", "p95"], rows));
     } finally {

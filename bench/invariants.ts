@@ -27,7 +27,9 @@ async function isolated(run: (f: Awaited<ReturnType<typeof deployFixture>>) => P
 function report(title: string, stats: Stats, ms: number, watched: readonly string[] = []): void {
   console.log(`\n${title}`);
   console.log(`  sequences run       ${stats.sequences}`);
-  console.log(`  calls checked       ${stats.steps} (${stats.succeeded} succeeded as predicted, ${stats.steps - stats.succeeded} reverted as predicted)`);
+  console.log(
+    `  calls checked       ${stats.steps} (${stats.succeeded} succeeded as predicted, ${stats.steps - stats.succeeded} reverted as predicted)`,
+  );
   console.log(`  invariant checks    ${stats.invariantChecks}`);
   console.log(`  time                ${(ms / 1000).toFixed(1)} s (${(ms / Math.max(stats.steps, 1)).toFixed(1)} ms a call)`);
   for (const [name, count] of Object.entries(stats.reverts).sort((a, b) => b[1] - a[1])) console.log(`    ${name.padEnd(34)} ${count}`);
@@ -40,16 +42,28 @@ async function main() {
   console.log(`Property bench: ${RUNS} sequences of up to 20 calls, ${RUNS} batch payments, seed ${seed}`);
   const sequences = newStats();
   let start = performance.now();
-  await fc.assert(fc.asyncProperty(sequenceArb(20), (actions) => isolated((f) => runSequence(f, actions, sequences))), { numRuns: RUNS, seed });
-  report("USDX: mint, burn, transfer, transferFrom, approve, block, unblock, pause, unpause, multiplier", sequences, performance.now() - start, [
-    "USDXSupplyOverflow",
-    "USDXRewardMultiplierOverflow",
-  ]);
+  await fc.assert(
+    fc.asyncProperty(sequenceArb(20), (actions) => isolated((f) => runSequence(f, actions, sequences))),
+    { numRuns: RUNS, seed },
+  );
+  report(
+    "USDX: mint, burn, transfer, transferFrom, approve, block, unblock, pause, unpause, multiplier",
+    sequences,
+    performance.now() - start,
+    ["USDXSupplyOverflow", "USDXRewardMultiplierOverflow"],
+  );
 
   const batches = newStats();
   start = performance.now();
-  await fc.assert(fc.asyncProperty(batchArb, (c) => isolated((f) => runBatch(f, c, batches))), { numRuns: RUNS, seed });
-  report("BatchPayments: recipients paid exactly, the payer charged exactly, nothing left in the contract", batches, performance.now() - start);
+  await fc.assert(
+    fc.asyncProperty(batchArb, (c) => isolated((f) => runBatch(f, c, batches))),
+    { numRuns: RUNS, seed },
+  );
+  report(
+    "BatchPayments: recipients paid exactly, the payer charged exactly, nothing left in the contract",
+    batches,
+    performance.now() - start,
+  );
 }
 
 main().catch((error) => {

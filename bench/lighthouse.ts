@@ -122,7 +122,13 @@ async function prepare(chrome: DebuggableChromium, dashboardUrl: string, signedI
  * One Lighthouse run of `goal`'s page, its report kept. Lighthouse sometimes fails to record the
  * trace (NO_NAVSTART, "Please run Lighthouse again"): such a run is tried once more.
  */
-async function measure(lighthouse: Lighthouse, chrome: DebuggableChromium, dashboardUrl: string, goal: Goal, run: number): Promise<RunFigures> {
+async function measure(
+  lighthouse: Lighthouse,
+  chrome: DebuggableChromium,
+  dashboardUrl: string,
+  goal: Goal,
+  run: number,
+): Promise<RunFigures> {
   for (let attempt = 1; ; attempt++) {
     await prepare(chrome, dashboardUrl, goal.signedIn);
     const result = await lighthouse(`${dashboardUrl}${goal.route}`, {
@@ -163,7 +169,9 @@ async function main(): Promise<void> {
       for (const goal of GOALS) {
         const f = await measure(lighthouse, chrome, local.dashboardUrl, goal, run);
         results.get(goal.page)!.push(f);
-        console.log(`run ${run}/${RUNS} ${goal.page}: performance ${f.performance}, accessibility ${f.accessibility}, best practices ${f.bestPractices}, LCP ${seconds(f.lcpMs)}, TBT ${Math.round(f.tbtMs)} ms (CPU benchmark ${f.benchmarkIndex})`);
+        console.log(
+          `run ${run}/${RUNS} ${goal.page}: performance ${f.performance}, accessibility ${f.accessibility}, best practices ${f.bestPractices}, LCP ${seconds(f.lcpMs)}, TBT ${Math.round(f.tbtMs)} ms (CPU benchmark ${f.benchmarkIndex})`,
+        );
       }
     }
   } finally {
@@ -185,7 +193,8 @@ async function main(): Promise<void> {
     const a11yOk = m.accessibility >= goal.accessibility;
     if (!perfOk) problems.push(`${goal.page}: performance ${m.performance} is under ${goal.performance}.`);
     if (!a11yOk) problems.push(`${goal.page}: accessibility ${m.accessibility} is under ${goal.accessibility}.`);
-    const range = (values: number[]) => (Math.min(...values) === Math.max(...values) ? "" : ` (${Math.min(...values)}-${Math.max(...values)})`);
+    const range = (values: number[]) =>
+      Math.min(...values) === Math.max(...values) ? "" : ` (${Math.min(...values)}-${Math.max(...values)})`;
     return [
       goal.page,
       `${m.performance}${range(runs.map((r) => r.performance))}`,

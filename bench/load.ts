@@ -71,15 +71,21 @@ function setupsToRun(): Setup[] {
     ];
   }
   const replicas = Number(arg);
-  if (!Number.isInteger(replicas) || replicas < 1 || replicas > 16) throw new Error(`The replica count must be a whole number from 1 to 16, not '${arg}'.`);
+  if (!Number.isInteger(replicas) || replicas < 1 || replicas > 16)
+    throw new Error(`The replica count must be a whole number from 1 to 16, not '${arg}'.`);
   const database = (process.env.LOAD_DATABASE || "postgres") as Database;
   if (database !== "pglite" && database !== "postgres") throw new Error(`LOAD_DATABASE must be pglite or postgres, not '${database}'.`);
-  if (database === "pglite" && replicas > 1) throw new Error("PGlite runs one replica: one process owns its data directory. Use PostgreSQL (the default) for more.");
+  if (database === "pglite" && replicas > 1)
+    throw new Error("PGlite runs one replica: one process owns its data directory. Use PostgreSQL (the default) for more.");
   return [{ database, replicas }];
 }
 
 /** The replicas of one setup: on PGlite one process on a new data directory; on PostgreSQL `replicas` processes on a new database. */
-async function startReplicas(setup: Setup, postgres: PostgresServer | null, n: number): Promise<{ replicas: ServerProcess[]; stop(): Promise<void> }> {
+async function startReplicas(
+  setup: Setup,
+  postgres: PostgresServer | null,
+  n: number,
+): Promise<{ replicas: ServerProcess[]; stop(): Promise<void> }> {
   const dir = mkdtempSync(path.join(tmpdir(), "usdx-load-"));
   let databaseUrl = "";
   if (setup.database === "postgres") {
@@ -108,7 +114,13 @@ async function dashboardEndpoints(url: string): Promise<Endpoint[]> {
     const res = await fetch(`${url}/api/batch/execute`, {
       method: "POST",
       headers: { "content-type": "application/json", authorization: `Bearer ${idToken}` },
-      body: JSON.stringify({ recipients: Array.from({ length: RECIPIENTS_PER_JOB }, (_, j) => ({ name: `Payee ${j}`, address: randomAddress(), amount: `${j + 1}.5` })) }),
+      body: JSON.stringify({
+        recipients: Array.from({ length: RECIPIENTS_PER_JOB }, (_, j) => ({
+          name: `Payee ${j}`,
+          address: randomAddress(),
+          amount: `${j + 1}.5`,
+        })),
+      }),
     });
     const job = (await res.json()) as { jobId?: string; error?: string };
     if (res.status !== 201 || !job.jobId) throw new Error(`POST /api/batch/execute: ${res.status} ${job.error}`);
@@ -128,7 +140,10 @@ function mineTransfers(stack: Stack): { stop(): Promise<number> } {
   let mining = true;
   const provider = new JsonRpcProvider(stack.rpcUrl, 31337, { staticNetwork: true, cacheTimeout: -1 });
   const done = (async () => {
-    const usdx = USDX__factory.connect(readManifest("localhost", { DEPLOYMENTS_DIR: stack.deploymentsDir }).proxy, await provider.getSigner(seededAccount("alice").index));
+    const usdx = USDX__factory.connect(
+      readManifest("localhost", { DEPLOYMENTS_DIR: stack.deploymentsDir }).proxy,
+      await provider.getSigner(seededAccount("alice").index),
+    );
     const bob = await (await provider.getSigner(seededAccount("bob").index)).getAddress();
     let mined = 0;
     while (mining) {
@@ -161,7 +176,12 @@ function printRun(run: Run, endpoints: Endpoint[]): void {
     const f = figures(of, seconds);
     return [name, String(f.requests), f.perSecond.toFixed(0), ms(f.p50), ms(f.p95), ms(f.p99), ms(f.max), String(f.errors)];
   };
-  const rows = endpoints.map((e) => row(e.name, samples.filter((s) => s.endpoint === e.name)));
+  const rows = endpoints.map((e) =>
+    row(
+      e.name,
+      samples.filter((s) => s.endpoint === e.name),
+    ),
+  );
   rows.push(row("overall", samples));
   console.log(`\n${label(run.setup)}, ${CLIENTS} clients ${mode(run.pollMs)}, ${seconds.toFixed(1)} s (latency in ms, to the last byte)`);
   console.log(`CPU: ${pct(cpu.busy)} of ${cpu.cores} cores busy; in cores: ${cpuUse(cpu)}, the Hardhat node and the rest the remainder\n`);
@@ -179,7 +199,17 @@ function printSummary(runs: Run[]): boolean {
   console.log(
     formatTable(
       ["setup", "mode", "req/s", "p50", "p95", "p99", "errors", "CPU busy", "cores used by"],
-      all.map(({ run, f }) => [label(run.setup), mode(run.pollMs), f.perSecond.toFixed(0), ms(f.p50), ms(f.p95), ms(f.p99), String(f.errors), pct(run.result.cpu.busy), cpuUse(run.result.cpu)]),
+      all.map(({ run, f }) => [
+        label(run.setup),
+        mode(run.pollMs),
+        f.perSecond.toFixed(0),
+        ms(f.p50),
+        ms(f.p95),
+        ms(f.p99),
+        String(f.errors),
+        pct(run.result.cpu.busy),
+        cpuUse(run.result.cpu),
+      ]),
     ),
   );
   let met = true;
@@ -188,16 +218,21 @@ function printSummary(runs: Run[]): boolean {
   met &&= errors === 0;
   for (const { run, f } of all.filter(({ run }) => run.setup.replicas === 1 && run.pollMs === 1000)) {
     const ok = f.p99 < TARGET_P99_MS;
-    console.log(`goal: ${CLIENTS} clients polling every second at p99 under ${TARGET_P99_MS} ms on one replica (${label(run.setup)}): p99 ${ms(f.p99)} ms: ${ok ? "met" : "MISSED"}`);
+    console.log(
+      `goal: ${CLIENTS} clients polling every second at p99 under ${TARGET_P99_MS} ms on one replica (${label(run.setup)}): p99 ${ms(f.p99)} ms: ${ok ? "met" : "MISSED"}`,
+    );
     met &&= ok;
   }
-  const capacity = (replicas: number) => all.find(({ run }) => run.setup.database === "postgres" && run.setup.replicas === replicas && run.pollMs === 0);
+  const capacity = (replicas: number) =>
+    all.find(({ run }) => run.setup.database === "postgres" && run.setup.replicas === replicas && run.pollMs === 0);
   const one = capacity(1);
   const three = capacity(3);
   if (one && three) {
     const ratio = three.f.perSecond / one.f.perSecond;
     const ok = ratio > 1;
-    console.log(`goal: more capacity with 3 replicas than with 1 on PostgreSQL: ${three.f.perSecond.toFixed(0)} / ${one.f.perSecond.toFixed(0)} req/s = ${ratio.toFixed(2)}x: ${ok ? "met" : "MISSED"}`);
+    console.log(
+      `goal: more capacity with 3 replicas than with 1 on PostgreSQL: ${three.f.perSecond.toFixed(0)} / ${one.f.perSecond.toFixed(0)} req/s = ${ratio.toFixed(2)}x: ${ok ? "met" : "MISSED"}`,
+    );
     met &&= ok;
     if (ratio < TARGET_RATIO) {
       const [c1, c3] = [one.run.result.cpu, three.run.result.cpu];
@@ -240,7 +275,10 @@ async function main() {
       try {
         const replicas = servers.replicas.map((r) => ({ port: Number(new URL(r.url).port), pid: r.pid }));
         const endpoints = await dashboardEndpoints(servers.replicas[0].url);
-        await warmUp(replicas.map((r) => r.port), endpoints);
+        await warmUp(
+          replicas.map((r) => r.port),
+          endpoints,
+        );
         for (const pollMs of MODES) {
           const run = { setup, pollMs, result: await runLoad(replicas, endpoints, CLIENTS, pollMs, SECONDS) };
           runs.push(run);

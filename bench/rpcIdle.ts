@@ -54,7 +54,9 @@ async function main(): Promise<void> {
       console.log(`\nRPC calls at idle over ${SECONDS} s (Sepolia's settings, a block every ${BLOCK_MS / 1000} s)\n`);
       console.log(formatTable(["method", "calls", "a minute"], [...rows, ["all", String(total), perMinute.toFixed(1)]]));
       const met = perMinute <= TARGET_PER_MINUTE;
-      console.log(`\nidle RPC calls: ${perMinute.toFixed(1)} a minute; target at most ${TARGET_PER_MINUTE}: ratio ${(perMinute / TARGET_PER_MINUTE).toFixed(3)}: ${met ? "met" : "MISSED"}`);
+      console.log(
+        `\nidle RPC calls: ${perMinute.toFixed(1)} a minute; target at most ${TARGET_PER_MINUTE}: ratio ${(perMinute / TARGET_PER_MINUTE).toFixed(3)}: ${met ? "met" : "MISSED"}`,
+      );
       if (!met) process.exitCode = 1;
     } finally {
       clearInterval(mining);

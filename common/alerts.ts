@@ -23,12 +23,20 @@ export const ALERT_KIND_INFO: Readonly<Record<AlertKind, AlertKindInfo>> = {
   mint: {
     label: "Mint above an amount",
     events: ["Transfer"],
-    threshold: { label: "More than (USDX)", hint: "Alert on each mint of more than this many USDX; leave it empty for every mint.", example: "10000" },
+    threshold: {
+      label: "More than (USDX)",
+      hint: "Alert on each mint of more than this many USDX; leave it empty for every mint.",
+      example: "10000",
+    },
   },
   burn: {
     label: "Burn above an amount",
     events: ["Transfer"],
-    threshold: { label: "More than (USDX)", hint: "Alert on each burn of more than this many USDX; leave it empty for every burn.", example: "10000" },
+    threshold: {
+      label: "More than (USDX)",
+      hint: "Alert on each burn of more than this many USDX; leave it empty for every burn.",
+      example: "10000",
+    },
   },
   role: { label: "Role granted or revoked", events: ["RoleGranted", "RoleRevoked"], threshold: null },
   pause: { label: "Pause or unpause", events: ["Paused", "Unpaused"], threshold: null },

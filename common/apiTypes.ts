@@ -3,7 +3,17 @@
  * re-exported here for the server's services and the dashboard. Types only: the dashboard's bundle
  * carries no zod.
  */
-export type { ContractEvent, TransferMoved, EventPage, HistoryEntry, HistoryPage, TokenInfo, RoleHolders, BlockedAccount, SupplyPoint } from "./api/token";
+export type {
+  ContractEvent,
+  TransferMoved,
+  EventPage,
+  HistoryEntry,
+  HistoryPage,
+  TokenInfo,
+  RoleHolders,
+  BlockedAccount,
+  SupplyPoint,
+} from "./api/token";
 export type { Contact, ContactPage, ImportResult } from "./api/contacts";
 export type { Holder, HolderPage, HolderSort, SortOrder, Rewards } from "./api/holders";
 export type { MonitoredPart, PartHealth, MonitoringPoint, MonitoringAnswer } from "./api/operations";
@@ -11,5 +21,25 @@ export type { DashboardConfig } from "./api/configuration";
 export type { SessionUser } from "./api/signIn";
 export type { AuditEntry } from "./api/administration";
 export type { AlertRule, AlertAttempt, AlertDelivery } from "./api/alerts";
-export type { RecipientField, JobStatus, ChunkStatus, RecipientStatus, RecipientProblem, ParsedRecipients, ChunkPlan, JobSummary, ChunkDetail, RecipientDetail } from "./api/batch";
-export type { BankAccountType, DepositStatus, BankAccount, BankWallet, BankWalletChallenge, BankFaucetLimits, Deposit, BankTerms } from "./api/bank";
+export type {
+  RecipientField,
+  JobStatus,
+  ChunkStatus,
+  RecipientStatus,
+  RecipientProblem,
+  ParsedRecipients,
+  ChunkPlan,
+  JobSummary,
+  ChunkDetail,
+  RecipientDetail,
+} from "./api/batch";
+export type {
+  BankAccountType,
+  DepositStatus,
+  BankAccount,
+  BankWallet,
+  BankWalletChallenge,
+  BankFaucetLimits,
+  Deposit,
+  BankTerms,
+} from "./api/bank";

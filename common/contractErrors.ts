@@ -13,10 +13,7 @@ import { TOKEN_SYMBOL } from "./token";
  * Scaffold-ETH's transactor does, so a USDX error raised inside a batch payment is still named.
  */
 
-const INTERFACES: readonly Interface[] = [
-  new Interface(USDX__factory.abi),
-  new Interface(BatchPayments__factory.abi),
-];
+const INTERFACES: readonly Interface[] = [new Interface(USDX__factory.abi), new Interface(BatchPayments__factory.abi)];
 
 export interface DecodedContractError {
   /** The custom error's name ('USDXBlockedSender'), or 'Error' / 'Panic' for the built-in ones. */

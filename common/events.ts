@@ -57,7 +57,11 @@ export const EVENT_ARG_ORDER: Readonly<Record<string, readonly string[]>> = {
 };
 
 /** Arguments that are USDX amounts (base units), by event. */
-export const TOKEN_AMOUNT_ARGS: Readonly<Record<string, readonly string[]>> = { Transfer: ["value"], Approval: ["value"], BatchPaid: ["total"] };
+export const TOKEN_AMOUNT_ARGS: Readonly<Record<string, readonly string[]>> = {
+  Transfer: ["value"],
+  Approval: ["value"],
+  BatchPaid: ["total"],
+};
 
 /** An event's argument names in reading order: EVENT_ARG_ORDER's first, then the rest as they come. */
 export function argumentNames(eventName: string, args: Record<string, unknown>): string[] {

@@ -11,7 +11,12 @@ export type HolderSort = (typeof HOLDER_SORTS)[number];
 export type SortOrder = "asc" | "desc";
 
 /** Each sort's order when none is asked for: the largest balance, the newest activity, addresses A to Z. */
-export const DEFAULT_ORDER: Record<HolderSort, SortOrder> = { balance: "desc", address: "asc", firstActivity: "desc", lastActivity: "desc" };
+export const DEFAULT_ORDER: Record<HolderSort, SortOrder> = {
+  balance: "desc",
+  address: "asc",
+  firstActivity: "desc",
+  lastActivity: "desc",
+};
 
 /** A search is part of an address: hex digits, with or without a leading 0x, at most a whole address. */
 export const HOLDER_SEARCH = /^(0x)?[0-9a-fA-F]*$/;

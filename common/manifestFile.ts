@@ -22,8 +22,13 @@ export function writeManifest(manifest: DeploymentManifest, env: NodeJS.ProcessE
 export function readManifest(network: string, env: NodeJS.ProcessEnv = process.env): DeploymentManifest {
   const file = manifestPath(network, env);
   if (!existsSync(file)) {
-    const hint = network === "localhost" ? "`npm start`, or `npm run deploy:localhost` with a node running" : `\`npx hardhat run scripts/deploy.ts --network ${network}\``;
-    throw new Error(`No USDX deployment for network '${network}' (${path.relative(process.cwd(), file)} is missing). Deploy first: ${hint}.`);
+    const hint =
+      network === "localhost"
+        ? "`npm start`, or `npm run deploy:localhost` with a node running"
+        : `\`npx hardhat run scripts/deploy.ts --network ${network}\``;
+    throw new Error(
+      `No USDX deployment for network '${network}' (${path.relative(process.cwd(), file)} is missing). Deploy first: ${hint}.`,
+    );
   }
   let parsed: unknown;
   try {

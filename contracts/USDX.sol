@@ -56,8 +56,9 @@ contract USDX is
 
     // A compile-time constant: the string is hashed by the compiler and never stored.
     // solhint-disable gas-small-strings
-    bytes32 private constant PERMIT_TYPEHASH =
-        keccak256("Permit(address owner,address spender,uint256 value,uint256 nonce,uint256 deadline)");
+    bytes32 private constant PERMIT_TYPEHASH = keccak256(
+        "Permit(address owner,address spender,uint256 value,uint256 nonce,uint256 deadline)"
+    );
     // solhint-enable gas-small-strings
 
     /// @custom:storage-location erc7201:usdx.storage.USDX

@@ -4,7 +4,18 @@ import { AxeBuilder } from "@axe-core/playwright";
 import type { Result } from "axe-core";
 import { expect } from "chai";
 import type { Page } from "playwright-core";
-import { ARTIFACTS, chainToken, connectWallet, isolateEachTest, navigate, openBrowser, openTransfer, type Session, signUp, url } from "./browser";
+import {
+  ARTIFACTS,
+  chainToken,
+  connectWallet,
+  isolateEachTest,
+  navigate,
+  openBrowser,
+  openTransfer,
+  type Session,
+  signUp,
+  url,
+} from "./browser";
 
 /**
  * Issue 17: axe-core on every screen of PRODUCT.md section 2 at desktop (1280 px) and phone
@@ -18,7 +29,11 @@ const FAILING_IMPACTS = new Set(["serious", "critical"]);
 /** Every audit's violations in full, one JSON file each (gitignored), for fixing what was printed in short. */
 const REPORTS = path.join(ARTIFACTS, "axe");
 
-const heading = (name: string | RegExp) => (page: Page) => page.getByRole("heading", { name, exact: typeof name === "string" ? true : undefined }).first().waitFor();
+const heading = (name: string | RegExp) => (page: Page) =>
+  page
+    .getByRole("heading", { name, exact: typeof name === "string" ? true : undefined })
+    .first()
+    .waitFor();
 
 interface Screen {
   route: string;
@@ -63,16 +78,28 @@ async function settle(page: Page): Promise<void> {
 const describeNodes = (v: Result) =>
   v.nodes
     .slice(0, 4)
-    .map((n) => `      ${n.target.join(" ")}${n.failureSummary ? `\n        ${n.failureSummary.split("\n").slice(1).join("; ").trim()}` : ""}`)
+    .map(
+      (n) => `      ${n.target.join(" ")}${n.failureSummary ? `\n        ${n.failureSummary.split("\n").slice(1).join("; ").trim()}` : ""}`,
+    )
     .join("\n");
 
 /** Runs axe on the page as it is; returns the serious and critical violations, described, and prints the rest. */
 async function audit(page: Page, where: string): Promise<string[]> {
   const { violations } = await new AxeBuilder({ page }).analyze();
   mkdirSync(REPORTS, { recursive: true });
-  writeFileSync(path.join(REPORTS, `${where.replace(/[^a-z0-9]+/gi, "-").replace(/^-|-$/g, "").slice(0, 80)}.json`), JSON.stringify(violations, null, 2));
+  writeFileSync(
+    path.join(
+      REPORTS,
+      `${where
+        .replace(/[^a-z0-9]+/gi, "-")
+        .replace(/^-|-$/g, "")
+        .slice(0, 80)}.json`,
+    ),
+    JSON.stringify(violations, null, 2),
+  );
   const failing = violations.filter((v) => FAILING_IMPACTS.has(v.impact ?? ""));
-  for (const v of violations.filter((x) => !failing.includes(x))) console.log(`    (${v.impact}) ${where}: ${v.id}, ${v.help} (${v.nodes.length})\n${describeNodes(v)}`);
+  for (const v of violations.filter((x) => !failing.includes(x)))
+    console.log(`    (${v.impact}) ${where}: ${v.id}, ${v.help} (${v.nodes.length})\n${describeNodes(v)}`);
   const described = failing.map((v) => `${where}: ${v.impact} ${v.id}, ${v.help} (${v.nodes.length})\n${describeNodes(v)}`);
   for (const d of described) console.log(`    FAIL ${d}`);
   return described;
@@ -171,7 +198,10 @@ describe("Accessibility (axe-core, browser)", () => {
     found.push(...(await audit(page, "the Transfer dialog")));
     await page.keyboard.press("Escape");
     await page.getByRole("dialog", { name: "Transfer USDX" }).waitFor({ state: "detached" });
-    await page.getByRole("banner").getByRole("button", { name: /^Wallet 0x/ }).click();
+    await page
+      .getByRole("banner")
+      .getByRole("button", { name: /^Wallet 0x/ })
+      .click();
     await page.getByRole("menu").waitFor();
     found.push(...(await audit(page, "the wallet menu")));
     await page.keyboard.press("Escape");

@@ -5,7 +5,19 @@ import { parseTokenAmount } from "@common/amounts";
 import { ROLES, type RoleName } from "@common/roles";
 import { USDX__factory } from "@bindings/factories/contracts/USDX__factory";
 import type { USDX } from "@bindings";
-import { addressOf, connectWallet, expectToast, expectToastWith, isolateEachTest, navigate, openBrowser, type Session, signUp, switchAccount, url } from "./browser";
+import {
+  addressOf,
+  connectWallet,
+  expectToast,
+  expectToastWith,
+  isolateEachTest,
+  navigate,
+  openBrowser,
+  type Session,
+  signUp,
+  switchAccount,
+  url,
+} from "./browser";
 import { e2e } from "./hooks";
 
 /** The token as the chain holds it, read through the stack's node (not the page). */
@@ -62,7 +74,11 @@ describe("Admin screens (browser)", function () {
     await page.getByRole("option", { name: role, exact: true }).click();
     await form.getByRole("radio", { name: action, exact: true }).click();
     await form.getByRole("button", { name: "Apply Role Change" }).click();
-    await expectToastWith(page, action === "Grant" ? "Role granted" : "Role revoked", `${role} ${action === "Grant" ? "granted to" : "revoked from"} ${account}`);
+    await expectToastWith(
+      page,
+      action === "Grant" ? "Role granted" : "Role revoked",
+      `${role} ${action === "Grant" ? "granted to" : "revoked from"} ${account}`,
+    );
     await closeTxModal(page);
     await chainEquals(() => usdx.hasRole(ROLES[role], account), action === "Grant");
   }
@@ -195,7 +211,11 @@ describe("Admin screens (browser)", function () {
     ];
     for (const [tab, roles] of notes) {
       await page.getByRole("tab", { name: tab }).click();
-      for (const role of roles) await page.getByRole("tabpanel").getByText(new RegExp(`^You need ${role} to `)).waitFor();
+      for (const role of roles)
+        await page
+          .getByRole("tabpanel")
+          .getByText(new RegExp(`^You need ${role} to `))
+          .waitFor();
     }
     for (const button of ["Mint", "Burn", "Apply Role Change", "Pause Contract", "Apply Blocklist Change"]) {
       expect(await page.getByRole("button", { name: button, exact: true }).count(), button).to.equal(0);
@@ -242,7 +262,8 @@ describe("Admin screens (browser)", function () {
     // Role Management tab: the admin grants itself every operating role.
     await page.getByRole("tab", { name: "Role Management" }).click();
     const roleForm = page.getByRole("tabpanel").locator("form");
-    for (const role of ["MINTER_ROLE", "BURNER_ROLE", "BLOCKLIST_ROLE", "PAUSE_ROLE", "ORACLE_ROLE"] as const) await changeRole(page, roleForm, admin, role, "Grant");
+    for (const role of ["MINTER_ROLE", "BURNER_ROLE", "BLOCKLIST_ROLE", "PAUSE_ROLE", "ORACLE_ROLE"] as const)
+      await changeRole(page, roleForm, admin, role, "Grant");
 
     // Token Operations: mint to erin, burn from alice.
     await page.getByRole("tab", { name: "Token Operations" }).click();

@@ -61,7 +61,10 @@ describe("Alerts (browser)", function () {
     const entry = page.getByRole("list", { name: "Deliveries" }).getByRole("listitem").first();
     await entry.getByText("Test delivery").waitFor();
     await entry.getByText("Delivered", { exact: true }).waitFor();
-    await entry.getByRole("list", { name: "Attempts" }).getByText(/^HTTP 200 in \d+ ms$/).waitFor();
+    await entry
+      .getByRole("list", { name: "Attempts" })
+      .getByText(/^HTTP 200 in \d+ ms$/)
+      .waitFor();
     await entry.getByText("received", { exact: true }).waitFor();
 
     const got = receiver.at("/e2e");

@@ -14,7 +14,10 @@ describe("Sign-in (browser)", () => {
     await page.waitForURL(url("/login"));
     const email = await signUp(page);
     await expectToast(page, "Account created");
-    await page.getByRole("banner").getByRole("button", { name: new RegExp(email.slice(0, 10)) }).click();
+    await page
+      .getByRole("banner")
+      .getByRole("button", { name: new RegExp(email.slice(0, 10)) })
+      .click();
     await page.getByRole("menuitem", { name: "Logout" }).click();
     await page.waitForURL(url("/login"));
 
@@ -54,7 +57,10 @@ describe("Sign-in (browser)", () => {
     const { page, errors } = session;
     await signUp(page);
     await connectWallet(page);
-    await page.getByRole("banner").getByRole("button", { name: /^Wallet 0x/ }).click();
+    await page
+      .getByRole("banner")
+      .getByRole("button", { name: /^Wallet 0x/ })
+      .click();
     await page.getByRole("menuitem", { name: "Disconnect Wallet" }).click();
     await expectToast(page, "Wallet Disconnected");
     await page.getByRole("banner").getByRole("button", { name: "Connect Wallet" }).waitFor();

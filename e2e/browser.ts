@@ -60,7 +60,10 @@ export async function signUp(page: Page): Promise<string> {
 export async function connectWallet(page: Page): Promise<void> {
   await page.getByRole("banner").getByRole("button", { name: "Connect Wallet" }).click();
   await page.getByRole("button", { name: E2E_WALLET_NAME }).click();
-  await page.getByRole("banner").getByRole("button", { name: /^Wallet 0x/ }).waitFor();
+  await page
+    .getByRole("banner")
+    .getByRole("button", { name: /^Wallet 0x/ })
+    .waitFor();
 }
 
 /** In-app navigation: a page load would drop the wallet connection, as it does for a person. */
@@ -125,7 +128,10 @@ export async function uploadRows(page: Page, rows: Row[]): Promise<void> {
 export async function switchAccount(page: Page, name: string): Promise<void> {
   const address = addressOf(name);
   await page.evaluate((to) => (window as unknown as { __e2eWallet: { setAccount(a: string): void } }).__e2eWallet.setAccount(to), address);
-  await page.getByRole("banner").getByRole("button", { name: `Wallet ${address}` }).waitFor();
+  await page
+    .getByRole("banner")
+    .getByRole("button", { name: `Wallet ${address}` })
+    .waitFor();
 }
 
 /** The chain as it was, and the emulator without users, before each test. */

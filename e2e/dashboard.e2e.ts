@@ -88,7 +88,10 @@ describe("Dashboard (browser)", function () {
     const [aliceAfter, bobAfter] = await Promise.all([usdx.balanceOf(alice), usdx.balanceOf(bob)]);
     // Balances are shares x multiplier: the sender loses at least the amount, the receiver gains it
     // less at most 2 wei of rounding.
-    expect(aliceBefore - aliceAfter >= amount && aliceBefore - aliceAfter <= amount + 2n, `alice lost ${aliceBefore - aliceAfter}`).to.equal(true);
+    expect(
+      aliceBefore - aliceAfter >= amount && aliceBefore - aliceAfter <= amount + 2n,
+      `alice lost ${aliceBefore - aliceAfter}`,
+    ).to.equal(true);
     expect(bobAfter - bobBefore <= amount && bobAfter - bobBefore >= amount - 2n, `bob gained ${bobAfter - bobBefore}`).to.equal(true);
     // The card follows the chain.
     await expectText(page.getByTestId("balance"), `${shown(aliceAfter)} USDX`);

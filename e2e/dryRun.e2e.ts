@@ -5,7 +5,18 @@ import { exactTokenAmount } from "@common/amounts";
 import { ROLES } from "@common/roles";
 import type { USDX } from "@bindings";
 import { rpc } from "../server/test/stack";
-import { addressOf, chainToken, connectWallet, expectToastWith, fillTransfer, isolateEachTest, openBrowser, type Session, signUp, uploadRows } from "./browser";
+import {
+  addressOf,
+  chainToken,
+  connectWallet,
+  expectToastWith,
+  fillTransfer,
+  isolateEachTest,
+  openBrowser,
+  type Session,
+  signUp,
+  uploadRows,
+} from "./browser";
 import { e2e } from "./hooks";
 
 /**
@@ -66,7 +77,10 @@ describe("A dry run before every signature (browser)", function () {
   /** Since `before`: the wallet was asked for no signature (nor anything else), and nothing was mined. */
   async function expectNothingSent(page: Page, before: Awaited<ReturnType<typeof mark>>): Promise<void> {
     const asked = (await walletRequests(page)).slice(before.asked);
-    expect(asked.filter((method) => SIGNING.includes(method)), `the wallet was asked: ${asked.join(", ")}`).to.deep.equal([]);
+    expect(
+      asked.filter((method) => SIGNING.includes(method)),
+      `the wallet was asked: ${asked.join(", ")}`,
+    ).to.deep.equal([]);
     // Stronger still: the dry run runs on the dashboard's read provider, so the wallet heard nothing at all.
     expect(asked, "what the wallet was asked").to.deep.equal([]);
     expect(await blockNumber(), "the block number").to.equal(before.block);
@@ -112,7 +126,11 @@ describe("A dry run before every signature (browser)", function () {
     before = await mark(page, alice);
     await dialog.getByLabel("Amount (USDX)").fill("50");
     await dialog.getByRole("button", { name: "Transfer", exact: true }).click();
-    await expectRefused(page, "Transfer failed", `Insufficient balance: ${alice} has ${exactTokenAmount(balance)} USDX, and 50 USDX is needed.`);
+    await expectRefused(
+      page,
+      "Transfer failed",
+      `Insufficient balance: ${alice} has ${exactTokenAmount(balance)} USDX, and 50 USDX is needed.`,
+    );
     await expectNothingSent(page, before);
     expect(session!.errors).to.deep.equal([]);
   });
@@ -150,7 +168,11 @@ describe("A dry run before every signature (browser)", function () {
 
     before = await mark(page, burner);
     await burn(erin, "100");
-    await expectRefused(page, "Burn failed", `Cannot burn 100 USDX: ${erin} holds only ${exactTokenAmount(await usdx.balanceOf(erin))} USDX.`);
+    await expectRefused(
+      page,
+      "Burn failed",
+      `Cannot burn 100 USDX: ${erin} holds only ${exactTokenAmount(await usdx.balanceOf(erin))} USDX.`,
+    );
     await expectNothingSent(page, before);
     expect(session!.errors).to.deep.equal([]);
   });
@@ -167,7 +189,11 @@ describe("A dry run before every signature (browser)", function () {
     const before = await mark(page, addressOf("blocklister"));
     await panel.getByRole("button", { name: "Apply Blocklist Change" }).click();
     await page.getByRole("button", { name: "Block account" }).click();
-    await expectRefused(page, "Blocklist update failed", `Nothing to change: ${erin} is already in that blocklist state (blocked when blocking, or not blocked when unblocking).`);
+    await expectRefused(
+      page,
+      "Blocklist update failed",
+      `Nothing to change: ${erin} is already in that blocklist state (blocked when blocking, or not blocked when unblocking).`,
+    );
     await expectNothingSent(page, before);
     expect(session!.errors).to.deep.equal([]);
   });
@@ -203,7 +229,11 @@ describe("A dry run before every signature (browser)", function () {
       await page.getByRole("option", { name: "MINTER_ROLE", exact: true }).click();
       await panel.getByRole("radio", { name: action, exact: true }).click();
       await panel.getByRole("button", { name: "Apply Role Change" }).click();
-      await expectRefused(page, "Role management failed", `The account ${admin} does not hold DEFAULT_ADMIN_ROLE, which this action needs.`);
+      await expectRefused(
+        page,
+        "Role management failed",
+        `The account ${admin} does not hold DEFAULT_ADMIN_ROLE, which this action needs.`,
+      );
       await expectNothingSent(page, before);
       // Read again after the refusal: the wallet holds no role now, so Admin Functions goes away.
       await page.getByText("Admin Functions", { exact: true }).waitFor({ state: "detached" });
@@ -255,10 +285,14 @@ describe("A dry run before every signature (browser)", function () {
     await onChain("pauser", (t) => t.pause());
     const before = await mark(page, alice);
     await page.getByRole("button", { name: "Try Again" }).click();
-    await expectRefused(page, "Transfer failed", "USDX is paused: no tokens can be transferred, minted or burned until it is unpaused.", false);
+    await expectRefused(
+      page,
+      "Transfer failed",
+      "USDX is paused: no tokens can be transferred, minted or burned until it is unpaused.",
+      false,
+    );
     await expectNothingSent(page, before);
     expect(await usdx.balanceOf(erin)).to.equal(erinBefore);
     expect(session.errors).to.deep.equal([]);
   });
 });
-

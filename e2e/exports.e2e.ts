@@ -51,7 +51,10 @@ describe("Exports for the books (browser)", function () {
     // The seeded history, oldest first, as GET history answers it.
     const history: HistoryEntry[] = (await read<HistoryPage>(`/api/accounts/${alice}/history?limit=200`)).items.reverse();
     expect(history.length).to.be.greaterThan(2);
-    const line = (e: HistoryEntry) => [iso(e.timestamp), e.blockNumber, e.hash, e.logIndex, e.type, e.from, e.to, e.amount, exactTokenAmount(BigInt(e.amountMoved))].join(",");
+    const line = (e: HistoryEntry) =>
+      [iso(e.timestamp), e.blockNumber, e.hash, e.logIndex, e.type, e.from, e.to, e.amount, exactTokenAmount(BigInt(e.amountMoved))].join(
+        ",",
+      );
     const header = "Date,Block,Transaction Hash,Log Index,Type,From,To,Amount,Amount moved";
     const dialog = page.getByRole("dialog", { name: "Export transactions" });
     const exportWith = async (fill: () => Promise<void>) => {
@@ -77,7 +80,9 @@ describe("Exports for the books (browser)", function () {
       await dialog.getByText(`From Block (${to + 1}) must not be after To Block (${to}).`).waitFor();
       await dialog.getByLabel("From Block").fill(String(from));
     });
-    expect(fileRows((await byBlock.path())!, header)).to.deep.equal(history.filter((e) => e.blockNumber >= from && e.blockNumber <= to).map(line));
+    expect(fileRows((await byBlock.path())!, header)).to.deep.equal(
+      history.filter((e) => e.blockNumber >= from && e.blockNumber <= to).map(line),
+    );
 
     // The day of the newest row (UTC), to that day: both ends included.
     const day = iso(history[history.length - 1].timestamp).slice(0, 10);
@@ -101,7 +106,9 @@ describe("Exports for the books (browser)", function () {
     expect(events.suggestedFilename()).to.equal("usdx_events.csv");
     const expected = (await read<EventPage>(`/api/events?eventName=Transfer&fromBlock=${from}&limit=100`)).events.reverse();
     const rows = fileRows((await events.path())!, "Date,Block,Transaction Hash,Log Index,Contract,Event,Arguments,Amount moved");
-    expect(rows.map((r) => r.split(",").slice(1, 4).join(","))).to.deep.equal(expected.map((e) => `${e.blockNumber},${e.transactionHash},${e.logIndex}`));
+    expect(rows.map((r) => r.split(",").slice(1, 4).join(","))).to.deep.equal(
+      expected.map((e) => `${e.blockNumber},${e.transactionHash},${e.logIndex}`),
+    );
     expect(rows.every((r) => r.includes(",USDX,Transfer,from=0x"))).to.equal(true);
     expect(errors).to.deep.equal([]);
   });

@@ -3,7 +3,18 @@ import type { Page } from "playwright-core";
 import type { EventPage } from "@common/apiTypes";
 import { parseTokenAmount } from "@common/amounts";
 import { EVENTS_DEFAULT_LIMIT } from "@common/events";
-import { addressOf, chainToken, connectWallet, expectToast, isolateEachTest, navigate, openBrowser, type Session, signUp, switchAccount } from "./browser";
+import {
+  addressOf,
+  chainToken,
+  connectWallet,
+  expectToast,
+  isolateEachTest,
+  navigate,
+  openBrowser,
+  type Session,
+  signUp,
+  switchAccount,
+} from "./browser";
 import { e2e } from "./hooks";
 
 /** The visible table's body rows (1280 px: the table shows, the phone list is hidden). */
@@ -12,7 +23,10 @@ const tableRows = (page: Page) => page.getByRole("tabpanel").locator("table:visi
 /** The transaction hashes the rows link to, top to bottom. */
 async function linkedHashes(page: Page): Promise<string[]> {
   return tableRows(page).evaluateAll((trs) =>
-    trs.map((tr) => tr.querySelector('a[aria-label^="Transaction 0x"]')?.getAttribute("aria-label")?.replace("Transaction ", "").toLowerCase() ?? ""),
+    trs.map(
+      (tr) =>
+        tr.querySelector('a[aria-label^="Transaction 0x"]')?.getAttribute("aria-label")?.replace("Transaction ", "").toLowerCase() ?? "",
+    ),
   );
 }
 
@@ -51,7 +65,9 @@ describe("Transaction History (browser)", function () {
     await navigate(page, "/transactions");
     await page.getByRole("heading", { name: "Transaction History", exact: true }).waitFor();
     const newest = tableRows(page).first();
-    await newest.locator(`a[aria-label="Transaction ${sent[0].transactionHash}"], a[aria-label="Transaction ${hash}"]`).waitFor({ timeout: 20_000 });
+    await newest
+      .locator(`a[aria-label="Transaction ${sent[0].transactionHash}"], a[aria-label="Transaction ${hash}"]`)
+      .waitFor({ timeout: 20_000 });
     const sentText = (await newest.textContent()) ?? "";
     expect(sentText).to.contain("Transfer");
     expect(sentText).to.match(/-\s*31\.07/);
@@ -59,7 +75,9 @@ describe("Transaction History (browser)", function () {
     // The wallet switches to bob (as a person would in their wallet): the page follows, and bob's
     // history shows the same transaction, received.
     await switchAccount(page, "bob");
-    const received = tableRows(page).filter({ has: page.locator(`a[aria-label="Transaction ${sent[0].transactionHash}"], a[aria-label="Transaction ${hash}"]`) });
+    const received = tableRows(page).filter({
+      has: page.locator(`a[aria-label="Transaction ${sent[0].transactionHash}"], a[aria-label="Transaction ${hash}"]`),
+    });
     await received.first().waitFor({ timeout: 20_000 });
     const receivedText = (await received.first().textContent()) ?? "";
     expect(receivedText).to.match(/\+\s*31\.07/);
@@ -90,7 +108,9 @@ describe("Transaction History (browser)", function () {
     expect(await rows.count()).to.equal(EVENTS_DEFAULT_LIMIT * 2);
     expect(await linkedHashes(page)).to.deep.equal(expected);
     // Block numbers never rise going down the table: the appended rows are older.
-    const blocks = await rows.evaluateAll((trs) => trs.map((tr) => Number((tr.querySelectorAll("td")[3]?.textContent ?? "").replace(/,/g, ""))));
+    const blocks = await rows.evaluateAll((trs) =>
+      trs.map((tr) => Number((tr.querySelectorAll("td")[3]?.textContent ?? "").replace(/,/g, ""))),
+    );
     for (let i = 1; i < blocks.length; i++) expect(blocks[i]).to.be.at.most(blocks[i - 1]);
     await page.getByText(`${EVENTS_DEFAULT_LIMIT * 2} events in blocks ${Math.min(...blocks).toLocaleString("en-US")} to`).waitFor();
     expect(errors).to.deep.equal([]);
@@ -127,7 +147,10 @@ describe("Transaction History (browser)", function () {
       await rows.nth(before).waitFor();
     }
     const shown = await rows.evaluateAll((trs) =>
-      trs.map((tr) => ({ name: tr.querySelector("td")?.textContent ?? "", block: Number((tr.querySelectorAll("td")[3]?.textContent ?? "").replace(/,/g, "")) })),
+      trs.map((tr) => ({
+        name: tr.querySelector("td")?.textContent ?? "",
+        block: Number((tr.querySelectorAll("td")[3]?.textContent ?? "").replace(/,/g, "")),
+      })),
     );
     expect(shown.length).to.equal(inside.length);
     for (const row of shown) {

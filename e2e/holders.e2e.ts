@@ -66,7 +66,8 @@ describe("Holders (browser)", function () {
   it("sorts by a header (again for the other order) and searches by address", async () => {
     const page = await openHolders();
     const table = page.getByRole("table", { name: "Holders" });
-    const byAddress = () => [...["admin", "alice", "bob", "carol", "dave", "erin"].map(addressOf)].sort((a, b) => a.toLowerCase().localeCompare(b.toLowerCase()));
+    const byAddress = () =>
+      [...["admin", "alice", "bob", "carol", "dave", "erin"].map(addressOf)].sort((a, b) => a.toLowerCase().localeCompare(b.toLowerCase()));
 
     await table.getByRole("button", { name: "Address", exact: true }).click();
     await page.waitForFunction(() => document.querySelector('th[aria-sort="ascending"]')?.textContent?.includes("Address"));
@@ -95,8 +96,12 @@ describe("Holders (browser)", function () {
 
     const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Export CSV" }).click()]);
     expect(download.suggestedFilename()).to.equal("usdx_holders.csv");
-    const lines = readFileSync((await download.path())!, "utf8").split("\r\n").filter(Boolean);
-    expect(lines[0]).to.equal("Address,Balance,Shares,Share of supply,First activity block,First activity time,Last activity block,Last activity time");
+    const lines = readFileSync((await download.path())!, "utf8")
+      .split("\r\n")
+      .filter(Boolean);
+    expect(lines[0]).to.equal(
+      "Address,Balance,Shares,Share of supply,First activity block,First activity time,Last activity block,Last activity time",
+    );
     expect(lines).to.have.length(7);
     // The same order as the table: largest balance first.
     expect(lines.slice(1).map((l) => l.split(",")[0])).to.deep.equal((await rows(page)).map((r) => r.address));

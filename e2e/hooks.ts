@@ -18,7 +18,15 @@ import { FIREBASE_PROJECT, freePort, startStack, type Stack } from "../server/te
 const ROOT = path.resolve(__dirname, "..");
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
 // Chromium on a closed network: no background connections (docs: toolchain notes).
-export const CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+export const CHROMIUM_ARGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
 
 /**
  * What a browser test runs against: the chain the wallet signs on (and the tests read), the Auth
@@ -58,10 +66,14 @@ export async function launchChromium(): Promise<Browser> {
  */
 export function buildDashboard(): string {
   const dir = mkdtempSync(path.join(tmpdir(), "usdx-e2e-dist-"));
-  execFileSync(path.join(ROOT, "node_modules", ".bin", "vite"), ["build", "--config", "frontend/vite.config.mts", "--logLevel", "error", "--outDir", dir, "--emptyOutDir"], {
-    cwd: ROOT,
-    stdio: "inherit",
-  });
+  execFileSync(
+    path.join(ROOT, "node_modules", ".bin", "vite"),
+    ["build", "--config", "frontend/vite.config.mts", "--logLevel", "error", "--outDir", dir, "--emptyOutDir"],
+    {
+      cwd: ROOT,
+      stdio: "inherit",
+    },
+  );
   return dir;
 }
 

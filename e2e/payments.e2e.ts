@@ -11,7 +11,12 @@ import { e2e } from "./hooks";
 function batchRows(): Row[] {
   const rows: Row[] = [];
   for (let i = 0; i < 25; i++) {
-    rows.push({ name: `Payee ${String(i + 1).padStart(2, "0")}`, address: Wallet.createRandom().address, amount: `${i + 1}.${String((i * 7 + 3) % 100).padStart(2, "0")}`, valid: true });
+    rows.push({
+      name: `Payee ${String(i + 1).padStart(2, "0")}`,
+      address: Wallet.createRandom().address,
+      amount: `${i + 1}.${String((i * 7 + 3) % 100).padStart(2, "0")}`,
+      valid: true,
+    });
   }
   rows[2] = { ...rows[2], address: "0x12345", valid: false };
   rows[6] = { ...rows[6], address: "not-an-address", valid: false };
@@ -21,7 +26,9 @@ function batchRows(): Row[] {
 
 /** `balance` is `expected` less at most 2 wei (shares times the multiplier round down). */
 function expectPaid(name: string, balance: bigint, expected: bigint): void {
-  expect(balance <= expected && expected - balance <= 2n, `${name} got ${balance}, expected ${expected} (2 wei less at most)`).to.equal(true);
+  expect(balance <= expected && expected - balance <= 2n, `${name} got ${balance}, expected ${expected} (2 wei less at most)`).to.equal(
+    true,
+  );
 }
 
 /** The progress bar's words ('Chunk 1 of 2 · 0 of 570 recipients paid'), or null when none shows. */

@@ -24,7 +24,11 @@ interface RouteCase {
   ready(page: Page): Promise<unknown>;
 }
 
-const heading = (name: string | RegExp) => (page: Page) => page.getByRole("heading", { name, exact: typeof name === "string" ? true : undefined }).first().waitFor();
+const heading = (name: string | RegExp) => (page: Page) =>
+  page
+    .getByRole("heading", { name, exact: typeof name === "string" ? true : undefined })
+    .first()
+    .waitFor();
 
 const ROUTES: RouteCase[] = [
   { route: "/", name: "dashboard", access: "connected", ready: (p) => p.getByText("Your Balance").first().waitFor() },
@@ -48,10 +52,20 @@ const ROUTES: RouteCase[] = [
   },
   { route: "/login", name: "login", access: "visitor", ready: (p) => p.getByRole("tab", { name: "Sign Up" }).waitFor() },
   { route: "/auth", name: "auth", access: "visitor", ready: heading("Welcome") },
-  { route: "/forgot-password", name: "forgot-password", access: "visitor", ready: (p) => p.getByRole("button", { name: "Send Reset Link" }).waitFor() },
+  {
+    route: "/forgot-password",
+    name: "forgot-password",
+    access: "visitor",
+    ready: (p) => p.getByRole("button", { name: "Send Reset Link" }).waitFor(),
+  },
   { route: "/no/such/page", name: "not-found", access: "visitor", ready: heading("404 Page Not Found") },
   // Open signed out (PRODUCT.md section 2, Routes): an operator may have no account.
-  { route: "/monitoring", name: "monitoring", access: "visitor", ready: (p) => p.getByRole("list", { name: "Health of each part" }).waitFor() },
+  {
+    route: "/monitoring",
+    name: "monitoring",
+    access: "visitor",
+    ready: (p) => p.getByRole("list", { name: "Health of each part" }).waitFor(),
+  },
   // Open signed out too: an integrator may have no account. Ready once the viewer lists the operations.
   { route: "/docs", name: "docs", access: "visitor", ready: (p) => p.getByRole("button", { name: /^GET \/api\/token / }).waitFor() },
 ];
@@ -64,7 +78,8 @@ interface OpenApiDocument {
 }
 
 /** An operation's button in swagger-ui: method, path and summary ('GET /api/token Supply, ...'). */
-const operationButton = (doc: OpenApiDocument, method: string, route: string) => `${method.toUpperCase()} ${route} ${doc.paths[route][method].summary}`;
+const operationButton = (doc: OpenApiDocument, method: string, route: string) =>
+  `${method.toUpperCase()} ${route} ${doc.paths[route][method].summary}`;
 
 /** Lets late reads (chain, server) finish, so their errors would be caught and the shot is complete. */
 async function settle(page: Page): Promise<void> {
@@ -82,7 +97,12 @@ async function shoot(page: Page, name: string, width: number): Promise<void> {
  * where it was. tabErrors collects the new tab's console errors from its first script on (the
  * session watches only the first page).
  */
-async function openFooterLink(page: Page, context: BrowserContext, name: string, pathname: string): Promise<{ tab: Page; tabErrors: string[] }> {
+async function openFooterLink(
+  page: Page,
+  context: BrowserContext,
+  name: string,
+  pathname: string,
+): Promise<{ tab: Page; tabErrors: string[] }> {
   const link = page.getByRole("contentinfo").getByRole("link", { name });
   expect(await link.getAttribute("target")).to.equal("_blank");
   const tabErrors: string[] = [];
@@ -136,12 +156,22 @@ describe("Routes (browser)", () => {
     const { tab, tabErrors } = await openFooterLink(page, context, "CI/CD Monitoring", "/monitoring");
     await tab.getByRole("heading", { name: "CI/CD Monitoring", exact: true }).waitFor();
     const parts = tab.getByRole("list", { name: "Health of each part" });
-    for (const name of ["Chain (RPC node)", "Database", "Sign-in (Firebase Auth)", "Indexer", "Batch watcher", "Mock bank", "Alerts (webhooks)"]) {
+    for (const name of [
+      "Chain (RPC node)",
+      "Database",
+      "Sign-in (Firebase Auth)",
+      "Indexer",
+      "Batch watcher",
+      "Mock bank",
+      "Alerts (webhooks)",
+    ]) {
       await parts.getByRole("listitem", { name }).getByText("Up", { exact: true }).waitFor();
     }
     const build = tab.getByLabel("Build information");
     const { contracts } = (await (await fetch(url("/api/config"))).json()) as { contracts: { proxy: string } };
-    expect(await build.textContent()).to.include(contracts.proxy).and.include("Server version");
+    expect(await build.textContent())
+      .to.include(contracts.proxy)
+      .and.include("Server version");
     // The server samples every 5 s: the charts appear at the second sample, the page polling meanwhile.
     await tab.getByRole("img", { name: /^Requests per second over the last \d+ samples$/ }).waitFor({ timeout: 30_000 });
     await tab.getByRole("img", { name: /^Request latency over the last \d+ samples$/ }).waitFor();
@@ -181,7 +211,10 @@ describe("Routes (browser)", () => {
     const answer = me.locator(".live-responses-table tbody tr.response").first();
     await answer.waitFor();
     expect(await answer.locator(".response-col_status").textContent()).to.equal("200");
-    const body = JSON.parse((await answer.locator("pre.microlight").first().textContent()) ?? "") as { success: boolean; user: { email: string | null } };
+    const body = JSON.parse((await answer.locator("pre.microlight").first().textContent()) ?? "") as {
+      success: boolean;
+      user: { email: string | null };
+    };
     expect(body).to.deep.include({ success: true });
     expect(body.user.email).to.equal(email);
     await shoot(tab, "docs-try-it-out", DESKTOP.width);
@@ -210,7 +243,10 @@ describe("Routes (browser)", () => {
     await drawer.waitFor({ state: "detached" });
     expect(await menuButton.getAttribute("aria-expanded")).to.equal("false");
     // The wallet stays connected (in-app navigation).
-    await page.getByRole("banner").getByRole("button", { name: /^Wallet 0x/ }).waitFor();
+    await page
+      .getByRole("banner")
+      .getByRole("button", { name: /^Wallet 0x/ })
+      .waitFor();
 
     // 'Close menu' closes it too.
     await menuButton.click();

@@ -1,7 +1,18 @@
 import { readFileSync } from "node:fs";
 import { expect } from "chai";
 import { parseUnits, Wallet } from "ethers";
-import { addressOf, chainToken, connectWallet, expectToast, expectToastWith, isolateEachTest, navigate, openBrowser, type Session, signUp } from "./browser";
+import {
+  addressOf,
+  chainToken,
+  connectWallet,
+  expectToast,
+  expectToastWith,
+  isolateEachTest,
+  navigate,
+  openBrowser,
+  type Session,
+  signUp,
+} from "./browser";
 import { e2e } from "./hooks";
 
 describe("Screens (browser)", () => {
@@ -95,7 +106,10 @@ describe("Screens (browser)", () => {
     expect(await expectToast(page, "RPC URL Updated")).to.contain("Please reconnect your wallet");
     await page.getByText(`${rpcUrl} (custom)`).waitFor();
     // The wallet is reconnected a second later.
-    await page.getByRole("banner").getByRole("button", { name: /^Wallet 0x/ }).waitFor();
+    await page
+      .getByRole("banner")
+      .getByRole("button", { name: /^Wallet 0x/ })
+      .waitFor();
 
     const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Download ABI" }).click()]);
     expect(download.suggestedFilename()).to.equal("usdxAbi.json");
@@ -121,7 +135,11 @@ describe("Screens (browser)", () => {
     for (const amount of ["250", "42.25", "10"]) expect(text).to.contain(amount);
 
     await page.getByRole("tab", { name: "Contract Events" }).click();
-    await page.getByRole("heading", { name: "Contract Events" }).or(page.getByText("Contract Events", { exact: true }).last()).first().waitFor();
+    await page
+      .getByRole("heading", { name: "Contract Events" })
+      .or(page.getByText("Contract Events", { exact: true }).last())
+      .first()
+      .waitFor();
     await page.getByLabel("Event Type").click();
     await page.getByRole("option", { name: "Transfer", exact: true }).click();
     await page.getByRole("button", { name: "Apply" }).click();

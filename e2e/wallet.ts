@@ -15,7 +15,9 @@ let compiled: string | null = null;
 function devWalletSource(): string {
   if (compiled) return compiled;
   const file = path.resolve(__dirname, "..", "frontend", "src", "lib", "wallet", "devWallet.ts");
-  const js = ts.transpileModule(readFileSync(file, "utf8"), { compilerOptions: { target: ts.ScriptTarget.ES2020, module: ts.ModuleKind.ES2020 } }).outputText;
+  const js = ts.transpileModule(readFileSync(file, "utf8"), {
+    compilerOptions: { target: ts.ScriptTarget.ES2020, module: ts.ModuleKind.ES2020 },
+  }).outputText;
   // A page script has no modules: the exports become plain declarations inside the IIFE.
   compiled = js.replace(/^export /gm, "");
   return compiled;

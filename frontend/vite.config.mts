@@ -21,7 +21,11 @@ const API_PROXY = { "/api": { target: API_URL, changeOrigin: true, xfwd: true } 
 function sourceCommit(): string | null {
   if (process.env.USDX_COMMIT) return process.env.USDX_COMMIT;
   try {
-    return execFileSync("git", ["rev-parse", "--short", "HEAD"], { cwd: here, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
+    return execFileSync("git", ["rev-parse", "--short", "HEAD"], {
+      cwd: here,
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "ignore"],
+    }).trim();
   } catch {
     return null;
   }
@@ -98,7 +102,12 @@ export default defineConfig({
     testTimeout: 15_000,
     // swagger-ui's browser build, as the dashboard bundles it: Vitest resolves packages for Node
     // under jsdom too, and swagger-ui's Node entry is a bundle with a React 18 of its own inside.
-    alias: [{ find: /^swagger-ui$/, replacement: path.join(path.dirname(resolvePackage("swagger-ui/dist/swagger-ui.css")), "swagger-ui-es-bundle-core.js") }],
+    alias: [
+      {
+        find: /^swagger-ui$/,
+        replacement: path.join(path.dirname(resolvePackage("swagger-ui/dist/swagger-ui.css")), "swagger-ui-es-bundle-core.js"),
+      },
+    ],
     // Through Vite's resolver (resolve.dedupe), or Node would give swagger-ui and the packages
     // installed beside it the React 18 there.
     server: { deps: { inline: [/[\\/]swagger-ui[\\/]/] } },

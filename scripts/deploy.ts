@@ -30,11 +30,10 @@ export async function deployUSDX(
   }
 
   log(`Deploying USDX to ${hre.network.name} (chain ${chainId}) from ${deployer.address}, owner ${owner}`);
-  const usdx = await hre.upgrades.deployProxy(
-    await hre.ethers.getContractFactory("USDX"),
-    [TOKEN_NAME, TOKEN_SYMBOL, owner],
-    { kind: "uups", initializer: "initialize" },
-  );
+  const usdx = await hre.upgrades.deployProxy(await hre.ethers.getContractFactory("USDX"), [TOKEN_NAME, TOKEN_SYMBOL, owner], {
+    kind: "uups",
+    initializer: "initialize",
+  });
   await usdx.waitForDeployment();
   const proxy = await usdx.getAddress();
   const receipt = await usdx.deploymentTransaction()?.wait();

@@ -101,9 +101,10 @@ function installPinned(wanted) {
   });
   var args = ["ci", "--prefix", LOCAL, "--include=optional", "--ignore-scripts", "--no-audit", "--no-fund", "--loglevel=error"];
   var npmCli = process.env.npm_execpath;
-  var ran = npmCli && /\.c?js$/.test(npmCli)
-    ? childProcess.spawnSync(process.execPath, [npmCli].concat(args), { stdio: QUIET })
-    : childProcess.spawnSync("npm", args, { stdio: QUIET });
+  var ran =
+    npmCli && /\.c?js$/.test(npmCli)
+      ? childProcess.spawnSync(process.execPath, [npmCli].concat(args), { stdio: QUIET })
+      : childProcess.spawnSync("npm", args, { stdio: QUIET });
   if (ran.status !== 0) return { reason: "npm ci in .local/node24 failed" };
   if (versionOf(binary) !== wanted) return { reason: "the Node.js it installed does not run here" };
   return { binary: binary };

@@ -23,8 +23,18 @@ function isSupported(version) {
 /** The sentence for a Node the project does not run on; `why` is said before the advice. */
 function refusal(version, why) {
   return (
-    "USDX Dashboard runs on Node.js " + MINIMUM[0] + " (" + MINIMUM.join(".") + " or later) and " + INSTALL + ", not on Node.js " +
-    String(version).replace(/^v/, "") + (why ? ", and " + why : "") + ": install Node.js " + INSTALL + " LTS and run npm install again."
+    "USDX Dashboard runs on Node.js " +
+    MINIMUM[0] +
+    " (" +
+    MINIMUM.join(".") +
+    " or later) and " +
+    INSTALL +
+    ", not on Node.js " +
+    String(version).replace(/^v/, "") +
+    (why ? ", and " + why : "") +
+    ": install Node.js " +
+    INSTALL +
+    " LTS and run npm install again."
   );
 }
 

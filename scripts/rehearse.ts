@@ -22,10 +22,14 @@ async function main(): Promise<void> {
   const blockMs = port("REHEARSAL_BLOCK_MS", SEPOLIA_BLOCK_MS);
   console.log("Building the dashboard...");
   const dist = mkdtempSync(path.join(tmpdir(), "usdx-rehearsal-dist-"));
-  execFileSync(path.join(ROOT, "node_modules", ".bin", "vite"), ["build", "--config", "frontend/vite.config.mts", "--logLevel", "error", "--outDir", dist, "--emptyOutDir"], {
-    cwd: ROOT,
-    stdio: "inherit",
-  });
+  execFileSync(
+    path.join(ROOT, "node_modules", ".bin", "vite"),
+    ["build", "--config", "frontend/vite.config.mts", "--logLevel", "error", "--outDir", dist, "--emptyOutDir"],
+    {
+      cwd: ROOT,
+      stdio: "inherit",
+    },
+  );
   const rehearsal = await startRehearsal({
     blockMs,
     dashboardDist: dist,

@@ -15,9 +15,29 @@ const ACCOUNT = process.env.SCREENSHOT_ACCOUNT || "admin";
 const OUT = path.resolve(__dirname, "..", ".local", "screenshots");
 const WIDTHS = [1280, 390];
 const SIGNED_OUT = ["/login", "/auth", "/forgot-password"];
-const SIGNED_IN = ["/", "/transactions", "/holders", "/roles", "/blocklist", "/accounts", "/payments", "/contacts", "/settings", "/admin", "/no-such-page"];
+const SIGNED_IN = [
+  "/",
+  "/transactions",
+  "/holders",
+  "/roles",
+  "/blocklist",
+  "/accounts",
+  "/payments",
+  "/contacts",
+  "/settings",
+  "/admin",
+  "/no-such-page",
+];
 // Chromium on a closed network: no background connections (see the toolchain notes).
-const CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+const CHROMIUM_ARGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
 
 const only = process.env.SCREENSHOT_ROUTES?.split(",");
 const wanted = (route: string) => !only || only.includes(route);
@@ -44,7 +64,11 @@ async function shoot(page: Page, route: string): Promise<void> {
 
 async function main(): Promise<void> {
   mkdirSync(OUT, { recursive: true });
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH || "/usr/bin/chromium", headless: true, args: CHROMIUM_ARGS });
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH || "/usr/bin/chromium",
+    headless: true,
+    args: CHROMIUM_ARGS,
+  });
   const page = await browser.newPage({ viewport: { width: WIDTHS[0], height: 900 } });
   const errors: string[] = [];
   page.on("console", (msg) => msg.type() === "error" && errors.push(`${page.url()}: ${msg.text()}`));

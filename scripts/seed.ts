@@ -32,7 +32,9 @@ export async function seedLocalChain(
   const signer = (name: string): HardhatEthersSigner => signers[seededAccount(name).index];
   const usdx = USDX__factory.connect(manifest.proxy, signer("admin"));
   if (manifest.owner !== signer("admin").address) {
-    throw new Error(`USDX's owner is ${manifest.owner}, not the node's account 0 (${signer("admin").address}); the seed expects a local deploy by account 0.`);
+    throw new Error(
+      `USDX's owner is ${manifest.owner}, not the node's account 0 (${signer("admin").address}); the seed expects a local deploy by account 0.`,
+    );
   }
   const accounts = SEEDED_ACCOUNTS.map((a) => ({ name: a.name, address: signers[a.index].address }));
 
@@ -53,10 +55,16 @@ export async function seedLocalChain(
     }
   }
   for (const account of SEEDED_ACCOUNTS.filter((a) => a.funds)) {
-    await send(`mint ${account.funds} USDX to ${account.name}`, usdx.connect(minter).mint(signers[account.index].address, parseTokenAmount(account.funds!)));
+    await send(
+      `mint ${account.funds} USDX to ${account.name}`,
+      usdx.connect(minter).mint(signers[account.index].address, parseTokenAmount(account.funds!)),
+    );
   }
   for (const t of SEEDED_TRANSFERS) {
-    await send(`${t.from} sends ${t.amount} USDX to ${t.to}`, usdx.connect(signer(t.from)).transfer(signer(t.to).address, parseTokenAmount(t.amount)));
+    await send(
+      `${t.from} sends ${t.amount} USDX to ${t.to}`,
+      usdx.connect(signer(t.from)).transfer(signer(t.to).address, parseTokenAmount(t.amount)),
+    );
   }
   const oracle = usdx.connect(signer("oracle"));
   await send(`set the reward multiplier to ${SEEDED_MULTIPLIER.set}`, oracle.setRewardMultiplier(parseTokenAmount(SEEDED_MULTIPLIER.set)));

@@ -59,10 +59,7 @@ export function settingRows(): SettingRow[] {
     if (!info) throw new Error(`${name} is not declared with setting(): the table needs its group and description.`);
     const local = defaultOf(schema);
     const sepolia = defaultOf(shapes.sepolia[name as keyof typeof shapes.sepolia]);
-    const byNetwork =
-      local === sepolia
-        ? code(local ?? "")
-        : `${code(local ?? "")} on the local chain, ${code(sepolia ?? "")} on Sepolia`;
+    const byNetwork = local === sepolia ? code(local ?? "") : `${code(local ?? "")} on the local chain, ${code(sepolia ?? "")} on Sepolia`;
     return {
       name,
       group: info.group,

@@ -21,8 +21,28 @@ import type { ForkInfo } from "@common/manifest";
 import { SEEDED_ACCOUNTS, seededAccount, seededAddresses } from "@common/seedAccounts";
 import { parseForkOptions, shownRpcUrl } from "./lib/forkOptions";
 import { authEmulatorSettings, shownPath, startLogDir } from "./lib/startSettings";
-import { FIREBASE_PROJECT, deployAndSeed, emulatorAnswers, nodeAnswers, runHardhat, serverHealthy, startApiServer, startAuthEmulator, startHardhatNode } from "./lib/stack/parts";
-import { type Output, QUIET_ENV, ROOT as root, type StartedProcess, bin, portInUse, signalGroup, startProcess, waitFor } from "./lib/stack/processes";
+import {
+  FIREBASE_PROJECT,
+  deployAndSeed,
+  emulatorAnswers,
+  nodeAnswers,
+  runHardhat,
+  serverHealthy,
+  startApiServer,
+  startAuthEmulator,
+  startHardhatNode,
+} from "./lib/stack/parts";
+import {
+  type Output,
+  QUIET_ENV,
+  ROOT as root,
+  type StartedProcess,
+  bin,
+  portInUse,
+  signalGroup,
+  startProcess,
+  waitFor,
+} from "./lib/stack/processes";
 
 const logDir = startLogDir(root);
 const logOf = (log: string) => shownPath(root, path.join(logDir, log));
@@ -55,7 +75,8 @@ function service(name: string, log: string, start: (output: Output) => StartedPr
 const hardhatTask = { env, output: "inherit" as const, onStart: (child: ChildProcess) => started.push(child) };
 
 /** Waits for a service; when it is not ready in time, says where its log is. */
-const ready = (what: string, check: () => Promise<boolean>, timeoutMs: number) => waitFor(what, check, timeoutMs, { hint: `see its log in ${shownPath(root, logDir)}/.` });
+const ready = (what: string, check: () => Promise<boolean>, timeoutMs: number) =>
+  waitFor(what, check, timeoutMs, { hint: `see its log in ${shownPath(root, logDir)}/.` });
 
 function stopAll(): void {
   for (const child of started) signalGroup(child, "SIGTERM");
@@ -79,12 +100,21 @@ async function main(): Promise<void> {
   const forkFlags = forkOptions
     ? ["--fork", forkOptions.url, ...(forkOptions.block === undefined ? [] : ["--fork-block-number", String(forkOptions.block)])]
     : [];
-  const forking = forkOptions ? ` forking ${shownRpcUrl(forkOptions.url)}${forkOptions.block === undefined ? "" : ` at block ${forkOptions.block}`}` : "";
+  const forking = forkOptions
+    ? ` forking ${shownRpcUrl(forkOptions.url)}${forkOptions.block === undefined ? "" : ` at block ${forkOptions.block}`}`
+    : "";
   console.log(`Starting the Hardhat node${forking} and the Firebase Auth emulator, compiling the contracts...`);
-  service("The Hardhat node", "hardhat-node.log", (output) => startHardhatNode({ host: LOCAL_RPC_HOST, port: rpcPort, flags: forkFlags, env, output }));
-  service("The Auth emulator", "auth-emulator.log", (output) => startAuthEmulator({ configArgs: authEmulator.configArgs, cwd: authEmulator.cwd, env, output }));
+  service("The Hardhat node", "hardhat-node.log", (output) =>
+    startHardhatNode({ host: LOCAL_RPC_HOST, port: rpcPort, flags: forkFlags, env, output }),
+  );
+  service("The Auth emulator", "auth-emulator.log", (output) =>
+    startAuthEmulator({ configArgs: authEmulator.configArgs, cwd: authEmulator.cwd, env, output }),
+  );
 
-  await Promise.all([runHardhat("Compiling the contracts", ["compile", "--quiet"], hardhatTask), ready("The Hardhat node", nodeAnswers(rpcUrl), 60_000)]);
+  await Promise.all([
+    runHardhat("Compiling the contracts", ["compile", "--quiet"], hardhatTask),
+    ready("The Hardhat node", nodeAnswers(rpcUrl), 60_000),
+  ]);
   let fork: ForkInfo | null = null;
   let adopted = false;
   if (forkOptions) {
@@ -117,7 +147,9 @@ async function main(): Promise<void> {
     SERVER_PORT: String(API_PORT),
     // The seeded admin signs in to the dashboard as an admin (its wallet gets the admin claim).
     // On an adopted fork the owner is the live token's: the seeded admin signs in as an admin too.
-    ADMIN_WALLETS: process.env.ADMIN_WALLETS || [...new Set([manifest.owner, seededAddresses()[SEEDED_ACCOUNTS.indexOf(seededAccount("admin"))]])].join(","),
+    ADMIN_WALLETS:
+      process.env.ADMIN_WALLETS ||
+      [...new Set([manifest.owner, seededAddresses()[SEEDED_ACCOUNTS.indexOf(seededAccount("admin"))]])].join(","),
     // SIWE messages are bound to the dashboard's origin.
     DASHBOARD_ORIGIN: process.env.DASHBOARD_ORIGIN || `${DASHBOARD_URL},http://localhost:${DASHBOARD_PORT}`,
     // The dashboard here is Vite's, live; an old `npm run build` served on the API's port would only mislead.
@@ -125,7 +157,9 @@ async function main(): Promise<void> {
   };
   service("The API server", "api.log", (output) => startApiServer({ env: apiEnv, output }));
   const dashboardEnv = { ...env, DASHBOARD_PORT: String(DASHBOARD_PORT), SERVER_PORT: String(API_PORT) };
-  service("The dashboard", "dashboard.log", (output) => startProcess(bin("vite"), ["--config", "frontend/vite.config.mts"], { env: dashboardEnv, output }));
+  service("The dashboard", "dashboard.log", (output) =>
+    startProcess(bin("vite"), ["--config", "frontend/vite.config.mts"], { env: dashboardEnv, output }),
+  );
   await ready("The API server", serverHealthy(apiUrl), 60_000);
   await ready("The dashboard", async () => (await fetch(`${DASHBOARD_URL}/api/config`)).ok, 60_000);
 

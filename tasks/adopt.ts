@@ -27,29 +27,31 @@ usdxScope
     "Replace a manifest that describes another proxy; with --deploy-batch-payments, deploy although one bound to the proxy exists",
   )
   .addOptionalParam("logChunk", logChunkParam, LOG_CHUNK, types.int)
-  .setAction(async (args: { proxy: string; batchPayments?: string; deployBatchPayments: boolean; force: boolean; logChunk: number }, hre) => {
-    const { adoptUSDX, formatAdoption } = await import("../scripts/lib/adopt");
-    const { assertNetworkReady } = await import("../scripts/lib/network");
-    if (args.logChunk < 1) throw new TaskError("--log-chunk must be at least 1.");
-    await guarded(async () => {
-      await assertNetworkReady(hre, { readOnly: !args.deployBatchPayments });
-      let deployer;
-      if (args.deployBatchPayments) {
-        [deployer] = await hre.ethers.getSigners();
-        if (!deployer) throw new TaskError(`Network '${hre.network.name}' has no account to deploy from (set DEPLOYER_PRIVATE_KEY).`);
-      }
-      const adoption = await adoptUSDX(hre.ethers.provider, {
-        network: hre.network.name,
-        proxy: args.proxy,
-        batchPayments: args.batchPayments,
-        deployer,
-        force: args.force,
-        logChunk: args.logChunk,
-        log: console.log,
+  .setAction(
+    async (args: { proxy: string; batchPayments?: string; deployBatchPayments: boolean; force: boolean; logChunk: number }, hre) => {
+      const { adoptUSDX, formatAdoption } = await import("../scripts/lib/adopt");
+      const { assertNetworkReady } = await import("../scripts/lib/network");
+      if (args.logChunk < 1) throw new TaskError("--log-chunk must be at least 1.");
+      await guarded(async () => {
+        await assertNetworkReady(hre, { readOnly: !args.deployBatchPayments });
+        let deployer;
+        if (args.deployBatchPayments) {
+          [deployer] = await hre.ethers.getSigners();
+          if (!deployer) throw new TaskError(`Network '${hre.network.name}' has no account to deploy from (set DEPLOYER_PRIVATE_KEY).`);
+        }
+        const adoption = await adoptUSDX(hre.ethers.provider, {
+          network: hre.network.name,
+          proxy: args.proxy,
+          batchPayments: args.batchPayments,
+          deployer,
+          force: args.force,
+          logChunk: args.logChunk,
+          log: console.log,
+        });
+        if (adoption.deployment) console.log("");
+        console.log(formatAdoption(adoption));
+        const replaced = adoption.replaced ? ` (it described ${adoption.replaced} before)` : "";
+        console.log(`\nmanifest written to ${path.relative(process.cwd(), adoption.file)}${replaced}`);
       });
-      if (adoption.deployment) console.log("");
-      console.log(formatAdoption(adoption));
-      const replaced = adoption.replaced ? ` (it described ${adoption.replaced} before)` : "";
-      console.log(`\nmanifest written to ${path.relative(process.cwd(), adoption.file)}${replaced}`);
-    });
-  });
+    },
+  );

@@ -147,7 +147,9 @@ for (const action of ["pause", "unpause"] as const) {
     .addOptionalParam("as", asParam)
     .setAction(async (args: { as?: string }, hre) => {
       const { usdx, signerAddress } = await connect(hre, args.as, "PAUSE_ROLE");
-      await send(action === "pause" ? "Pause USDX" : "Unpause USDX", signerAddress, () => (action === "pause" ? usdx.pause() : usdx.unpause()));
+      await send(action === "pause" ? "Pause USDX" : "Unpause USDX", signerAddress, () =>
+        action === "pause" ? usdx.pause() : usdx.unpause(),
+      );
     });
 }
 

@@ -47,7 +47,9 @@ describe("BatchPayments", () => {
       await expect(tx).to.emit(batch, "BatchPaid").withArgs(REF, alice.address, 10, total);
       const receipt = await (await tx).wait();
       const transfers = receipt!.logs.map((l) => usdx.interface.parseLog(l)).filter((l) => l?.name === "Transfer");
-      expect(transfers.map((t) => [t!.args.from, t!.args.to, t!.args.value])).to.deep.equal(recipients.map((r, i) => [alice.address, r, amounts[i]]));
+      expect(transfers.map((t) => [t!.args.from, t!.args.to, t!.args.value])).to.deep.equal(
+        recipients.map((r, i) => [alice.address, r, amounts[i]]),
+      );
     });
 
     it("returns the total it paid", async () => {
@@ -63,7 +65,11 @@ describe("BatchPayments", () => {
       await batch.connect(alice).pay([carol.address, carol.address], [usd(1), usd(2)], REF);
       expect(await usdx.balanceOf(carol.address)).to.equal(usd(3));
       const { recipients } = tenPayments();
-      await batch.connect(alice).pay(recipients, recipients.map(() => usd(5)), REF);
+      await batch.connect(alice).pay(
+        recipients,
+        recipients.map(() => usd(5)),
+        REF,
+      );
       for (const r of recipients) expect(await usdx.balanceOf(r)).to.equal(usd(5));
     });
 
@@ -128,7 +134,9 @@ describe("BatchPayments", () => {
       const { usdx, batch, alice, bob, blocklister } = await loadFixture(fundedFixture);
       await usdx.connect(alice).approve(await batch.getAddress(), usd(1));
       await usdx.connect(blocklister).blockAccount(alice.address);
-      await expect(batch.connect(alice).pay([bob.address], [usd(1)], REF)).to.be.revertedWithCustomError(usdx, "USDXBlockedSender").withArgs(alice.address);
+      await expect(batch.connect(alice).pay([bob.address], [usd(1)], REF))
+        .to.be.revertedWithCustomError(usdx, "USDXBlockedSender")
+        .withArgs(alice.address);
     });
 
     it("reverts ERC20InsufficientBalance when the payer cannot cover the chunk, leaving earlier rows unpaid", async () => {
@@ -154,7 +162,9 @@ describe("BatchPayments", () => {
       const { alice, bob } = await loadFixture(fundedFixture);
       const token = await (await ethers.getContractFactory("FalseReturningToken")).deploy();
       const batch = await (await ethers.getContractFactory("BatchPayments")).deploy(await token.getAddress());
-      await expect(batch.connect(alice).pay([bob.address], [1], REF)).to.be.revertedWithCustomError(batch, "BatchPaymentsTransferFailed").withArgs(0);
+      await expect(batch.connect(alice).pay([bob.address], [1], REF))
+        .to.be.revertedWithCustomError(batch, "BatchPaymentsTransferFailed")
+        .withArgs(0);
     });
   });
 
@@ -197,10 +207,9 @@ describe("BatchPayments", () => {
       const { usdx, batch, alice, bob } = await loadFixture(fundedFixture);
       const deadline = await deadlineIn(-10);
       const sig = await signPermit(usdx, alice, await batch.getAddress(), usd(1), deadline);
-      await expect(batch.connect(alice).payWithPermit([bob.address], [usd(1)], REF, usd(1), deadline, sig.v, sig.r, sig.s)).to.be.revertedWithCustomError(
-        usdx,
-        "ERC2612ExpiredDeadline",
-      );
+      await expect(
+        batch.connect(alice).payWithPermit([bob.address], [usd(1)], REF, usd(1), deadline, sig.v, sig.r, sig.s),
+      ).to.be.revertedWithCustomError(usdx, "ERC2612ExpiredDeadline");
     });
 
     it("raises ERC2612InvalidSignature when another account signed", async () => {
@@ -216,10 +225,9 @@ describe("BatchPayments", () => {
       const { usdx, batch, alice, stranger } = await loadFixture(fundedFixture);
       const deadline = await deadlineIn(3600);
       const sig = await signPermit(usdx, alice, await batch.getAddress(), usd(100), deadline);
-      await expect(batch.connect(stranger).payWithPermit([stranger.address], [usd(100)], REF, usd(100), deadline, sig.v, sig.r, sig.s)).to.be.revertedWithCustomError(
-        usdx,
-        "ERC2612InvalidSignature",
-      );
+      await expect(
+        batch.connect(stranger).payWithPermit([stranger.address], [usd(100)], REF, usd(100), deadline, sig.v, sig.r, sig.s),
+      ).to.be.revertedWithCustomError(usdx, "ERC2612InvalidSignature");
       expect(await usdx.balanceOf(alice.address)).to.equal(usd(1000));
     });
   });
@@ -233,7 +241,9 @@ describe("BatchPayments", () => {
       const total = amounts.reduce((a, b) => a + b, 0n);
       const deadline = await deadlineIn(3600);
       const sig = await signPermit(usdx, alice, await batch.getAddress(), total, deadline);
-      const tx = await batch.connect(alice).payWithPermit(recipients, amounts, REF, total, deadline, sig.v, sig.r, sig.s, { gasLimit: TRANSACTION_GAS_CAP });
+      const tx = await batch
+        .connect(alice)
+        .payWithPermit(recipients, amounts, REF, total, deadline, sig.v, sig.r, sig.s, { gasLimit: TRANSACTION_GAS_CAP });
       const receipt = await tx.wait();
       expect(receipt!.status).to.equal(1);
       expect(receipt!.gasUsed).to.be.below(BigInt(TRANSACTION_GAS_CAP));

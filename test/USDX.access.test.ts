@@ -79,7 +79,9 @@ describe("USDX: access-control matrix", () => {
           if (allowed) {
             await expect(tx).not.to.be.reverted;
           } else {
-            await expect(tx).to.be.revertedWithCustomError(f.usdx, "AccessControlUnauthorizedAccount").withArgs(signer.address, ROLES[gated.role]);
+            await expect(tx)
+              .to.be.revertedWithCustomError(f.usdx, "AccessControlUnauthorizedAccount")
+              .withArgs(signer.address, ROLES[gated.role]);
           }
         });
       }
@@ -88,7 +90,10 @@ describe("USDX: access-control matrix", () => {
 
   it("lets a holder renounce its own role, and reverts AccessControlBadConfirmation for anyone else's", async () => {
     const f = await loadFixture(fundedFixture);
-    await expect(f.usdx.connect(f.owner).renounceRole(ROLES.MINTER_ROLE, f.minter.address)).to.be.revertedWithCustomError(f.usdx, "AccessControlBadConfirmation");
+    await expect(f.usdx.connect(f.owner).renounceRole(ROLES.MINTER_ROLE, f.minter.address)).to.be.revertedWithCustomError(
+      f.usdx,
+      "AccessControlBadConfirmation",
+    );
     await expect(f.usdx.connect(f.minter).renounceRole(ROLES.MINTER_ROLE, f.minter.address))
       .to.emit(f.usdx, "RoleRevoked")
       .withArgs(ROLES.MINTER_ROLE, f.minter.address, f.minter.address);
@@ -97,7 +102,11 @@ describe("USDX: access-control matrix", () => {
 
   it("grants and revokes with RoleGranted and RoleRevoked naming the admin", async () => {
     const f = await loadFixture(fundedFixture);
-    await expect(f.usdx.grantRole(ROLES.ORACLE_ROLE, f.carol.address)).to.emit(f.usdx, "RoleGranted").withArgs(ROLES.ORACLE_ROLE, f.carol.address, f.owner.address);
-    await expect(f.usdx.revokeRole(ROLES.ORACLE_ROLE, f.carol.address)).to.emit(f.usdx, "RoleRevoked").withArgs(ROLES.ORACLE_ROLE, f.carol.address, f.owner.address);
+    await expect(f.usdx.grantRole(ROLES.ORACLE_ROLE, f.carol.address))
+      .to.emit(f.usdx, "RoleGranted")
+      .withArgs(ROLES.ORACLE_ROLE, f.carol.address, f.owner.address);
+    await expect(f.usdx.revokeRole(ROLES.ORACLE_ROLE, f.carol.address))
+      .to.emit(f.usdx, "RoleRevoked")
+      .withArgs(ROLES.ORACLE_ROLE, f.carol.address, f.owner.address);
   });
 });

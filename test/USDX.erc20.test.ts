@@ -72,8 +72,10 @@ describe("USDX: initialisation and metadata", () => {
 
   it("has every read, write and event the spec names (sections 3 and 7)", async () => {
     const { usdx } = await loadFixture(deployFixture);
-    const names = (type: string) => usdx.interface.fragments.filter((f) => f.type === type).map((f) => (f as unknown as { name: string }).name);
-    const reads = "name symbol decimals totalSupply balanceOf allowance nonces totalShares sharesOf convertToShares convertToTokens rewardMultiplier paused isBlocked hasRole getRoleAdmin";
+    const names = (type: string) =>
+      usdx.interface.fragments.filter((f) => f.type === type).map((f) => (f as unknown as { name: string }).name);
+    const reads =
+      "name symbol decimals totalSupply balanceOf allowance nonces totalShares sharesOf convertToShares convertToTokens rewardMultiplier paused isBlocked hasRole getRoleAdmin";
     const writes =
       "transfer mint burn blockAccount unblockAccount pause unpause setRewardMultiplier addRewardMultiplier grantRole revokeRole approve transferFrom " +
       "increaseAllowance decreaseAllowance permit blockAccounts unblockAccounts renounceRole upgradeTo upgradeToAndCall initialize";
@@ -130,7 +132,9 @@ describe("USDX: transfer", () => {
 describe("USDX: approve, allowance and transferFrom", () => {
   it("sets an allowance in tokens and emits Approval", async () => {
     const { usdx, alice, bob } = await loadFixture(fundedFixture);
-    await expect(usdx.connect(alice).approve(bob.address, usd(50))).to.emit(usdx, "Approval").withArgs(alice.address, bob.address, usd(50));
+    await expect(usdx.connect(alice).approve(bob.address, usd(50)))
+      .to.emit(usdx, "Approval")
+      .withArgs(alice.address, bob.address, usd(50));
     expect(await usdx.allowance(alice.address, bob.address)).to.equal(usd(50));
     await usdx.connect(alice).approve(bob.address, usd(20));
     expect(await usdx.allowance(alice.address, bob.address)).to.equal(usd(20));
@@ -138,13 +142,19 @@ describe("USDX: approve, allowance and transferFrom", () => {
 
   it("reverts ERC20InvalidSpender when approving the zero address", async () => {
     const { usdx, alice } = await loadFixture(fundedFixture);
-    await expect(usdx.connect(alice).approve(ZeroAddress, 1)).to.be.revertedWithCustomError(usdx, "ERC20InvalidSpender").withArgs(ZeroAddress);
+    await expect(usdx.connect(alice).approve(ZeroAddress, 1))
+      .to.be.revertedWithCustomError(usdx, "ERC20InvalidSpender")
+      .withArgs(ZeroAddress);
   });
 
   it("increases and decreases an allowance, emitting Approval with the new value", async () => {
     const { usdx, alice, bob } = await loadFixture(fundedFixture);
-    await expect(usdx.connect(alice).increaseAllowance(bob.address, usd(30))).to.emit(usdx, "Approval").withArgs(alice.address, bob.address, usd(30));
-    await expect(usdx.connect(alice).decreaseAllowance(bob.address, usd(10))).to.emit(usdx, "Approval").withArgs(alice.address, bob.address, usd(20));
+    await expect(usdx.connect(alice).increaseAllowance(bob.address, usd(30)))
+      .to.emit(usdx, "Approval")
+      .withArgs(alice.address, bob.address, usd(30));
+    await expect(usdx.connect(alice).decreaseAllowance(bob.address, usd(10)))
+      .to.emit(usdx, "Approval")
+      .withArgs(alice.address, bob.address, usd(20));
     expect(await usdx.allowance(alice.address, bob.address)).to.equal(usd(20));
   });
 

@@ -73,7 +73,9 @@ describe("USDX: the supply bound keeps totalSupply and balanceOf readable", () =
       expect(await usdx.totalShares()).to.equal(maxSharesAt(m));
       await expectReadable(usdx, [alice.address, bob.address, carol.address]);
       // Full: no share can be added, and no higher multiplier is allowed.
-      await expect(usdx.connect(oracle).addRewardMultiplier(1)).to.be.revertedWithCustomError(usdx, "USDXSupplyOverflow").withArgs(maxSharesAt(m), 0n, m + 1n);
+      await expect(usdx.connect(oracle).addRewardMultiplier(1))
+        .to.be.revertedWithCustomError(usdx, "USDXSupplyOverflow")
+        .withArgs(maxSharesAt(m), 0n, m + 1n);
       // The holders can still move and burn what they hold.
       await usdx.connect(carol).transfer(alice.address, most / 2n);
       await expectReadable(usdx, [alice.address, bob.address, carol.address]);

@@ -9,14 +9,18 @@ describe("USDX: mint", () => {
   it("creates tokens and shares for the receiver and emits Transfer from the zero address", async () => {
     const { usdx, minter, carol } = await loadFixture(fundedFixture);
     const supply = await usdx.totalSupply();
-    await expect(usdx.connect(minter).mint(carol.address, usd(25))).to.emit(usdx, "Transfer").withArgs(ZeroAddress, carol.address, usd(25));
+    await expect(usdx.connect(minter).mint(carol.address, usd(25)))
+      .to.emit(usdx, "Transfer")
+      .withArgs(ZeroAddress, carol.address, usd(25));
     expect(await usdx.balanceOf(carol.address)).to.equal(usd(25));
     expect(await usdx.totalSupply()).to.equal(supply + usd(25));
   });
 
   it("reverts USDXInvalidMintReceiver for the zero address", async () => {
     const { usdx, minter } = await loadFixture(fundedFixture);
-    await expect(usdx.connect(minter).mint(ZeroAddress, 1)).to.be.revertedWithCustomError(usdx, "USDXInvalidMintReceiver").withArgs(ZeroAddress);
+    await expect(usdx.connect(minter).mint(ZeroAddress, 1))
+      .to.be.revertedWithCustomError(usdx, "USDXInvalidMintReceiver")
+      .withArgs(ZeroAddress);
   });
 
   it("mints to a blocked account: receivers are not checked", async () => {
@@ -30,7 +34,9 @@ describe("USDX: burn", () => {
   it("destroys tokens and shares of the holder and emits Transfer to the zero address", async () => {
     const { usdx, burner, alice } = await loadFixture(fundedFixture);
     const [supply, shares] = [await usdx.totalSupply(), await usdx.totalShares()];
-    await expect(usdx.connect(burner).burn(alice.address, usd(300))).to.emit(usdx, "Transfer").withArgs(alice.address, ZeroAddress, usd(300));
+    await expect(usdx.connect(burner).burn(alice.address, usd(300)))
+      .to.emit(usdx, "Transfer")
+      .withArgs(alice.address, ZeroAddress, usd(300));
     expect(await usdx.balanceOf(alice.address)).to.equal(usd(700));
     expect(await usdx.totalSupply()).to.equal(supply - usd(300));
     expect(await usdx.totalShares()).to.equal(shares - usd(300));
@@ -38,7 +44,9 @@ describe("USDX: burn", () => {
 
   it("reverts USDXInvalidBurnSender for the zero address", async () => {
     const { usdx, burner } = await loadFixture(fundedFixture);
-    await expect(usdx.connect(burner).burn(ZeroAddress, 1)).to.be.revertedWithCustomError(usdx, "USDXInvalidBurnSender").withArgs(ZeroAddress);
+    await expect(usdx.connect(burner).burn(ZeroAddress, 1))
+      .to.be.revertedWithCustomError(usdx, "USDXInvalidBurnSender")
+      .withArgs(ZeroAddress);
   });
 
   it("reverts USDXInsufficientBurnBalance with the balance and the amount, in tokens", async () => {
@@ -71,16 +79,26 @@ describe("USDX: blocklist", () => {
 
   it("reverts USDXInvalidBlockedAccount when blocking a blocked account or unblocking an unblocked one", async () => {
     const { usdx, blocklister, alice, bob } = await loadFixture(fundedFixture);
-    await expect(usdx.connect(blocklister).unblockAccount(alice.address)).to.be.revertedWithCustomError(usdx, "USDXInvalidBlockedAccount").withArgs(alice.address);
+    await expect(usdx.connect(blocklister).unblockAccount(alice.address))
+      .to.be.revertedWithCustomError(usdx, "USDXInvalidBlockedAccount")
+      .withArgs(alice.address);
     await usdx.connect(blocklister).blockAccount(alice.address);
-    await expect(usdx.connect(blocklister).blockAccount(alice.address)).to.be.revertedWithCustomError(usdx, "USDXInvalidBlockedAccount").withArgs(alice.address);
-    await expect(usdx.connect(blocklister).blockAccounts([bob.address, alice.address])).to.be.revertedWithCustomError(usdx, "USDXInvalidBlockedAccount").withArgs(alice.address);
-    await expect(usdx.connect(blocklister).unblockAccounts([alice.address, bob.address])).to.be.revertedWithCustomError(usdx, "USDXInvalidBlockedAccount").withArgs(bob.address);
+    await expect(usdx.connect(blocklister).blockAccount(alice.address))
+      .to.be.revertedWithCustomError(usdx, "USDXInvalidBlockedAccount")
+      .withArgs(alice.address);
+    await expect(usdx.connect(blocklister).blockAccounts([bob.address, alice.address]))
+      .to.be.revertedWithCustomError(usdx, "USDXInvalidBlockedAccount")
+      .withArgs(alice.address);
+    await expect(usdx.connect(blocklister).unblockAccounts([alice.address, bob.address]))
+      .to.be.revertedWithCustomError(usdx, "USDXInvalidBlockedAccount")
+      .withArgs(bob.address);
   });
 
   it("reverts a list that names an account twice, blocking none of it", async () => {
     const { usdx, blocklister, alice, bob } = await loadFixture(fundedFixture);
-    await expect(usdx.connect(blocklister).blockAccounts([alice.address, bob.address, bob.address])).to.be.revertedWithCustomError(usdx, "USDXInvalidBlockedAccount").withArgs(bob.address);
+    await expect(usdx.connect(blocklister).blockAccounts([alice.address, bob.address, bob.address]))
+      .to.be.revertedWithCustomError(usdx, "USDXInvalidBlockedAccount")
+      .withArgs(bob.address);
     expect(await usdx.isBlocked(alice.address)).to.equal(false);
   });
 });
@@ -105,13 +123,17 @@ describe("USDX: pause", () => {
 describe("USDX: reward multiplier", () => {
   it("sets the multiplier and emits RewardMultiplier", async () => {
     const { usdx, oracle } = await loadFixture(fundedFixture);
-    await expect(usdx.connect(oracle).setRewardMultiplier(mult("1.0001"))).to.emit(usdx, "RewardMultiplier").withArgs(mult("1.0001"));
+    await expect(usdx.connect(oracle).setRewardMultiplier(mult("1.0001")))
+      .to.emit(usdx, "RewardMultiplier")
+      .withArgs(mult("1.0001"));
     expect(await usdx.rewardMultiplier()).to.equal(mult("1.0001"));
   });
 
   it("adds to the multiplier (the dashboard's 'Add 0.01')", async () => {
     const { usdx, oracle } = await loadFixture(fundedFixture);
-    await expect(usdx.connect(oracle).addRewardMultiplier(mult("0.01"))).to.emit(usdx, "RewardMultiplier").withArgs(mult("1.01"));
+    await expect(usdx.connect(oracle).addRewardMultiplier(mult("0.01")))
+      .to.emit(usdx, "RewardMultiplier")
+      .withArgs(mult("1.01"));
     expect(await usdx.rewardMultiplier()).to.equal(mult("1.01"));
   });
 
@@ -124,9 +146,15 @@ describe("USDX: reward multiplier", () => {
 
   it("reverts USDXInvalidRewardMultiplier below 1.0 and for an increment of 0", async () => {
     const { usdx, oracle } = await loadFixture(fundedFixture);
-    await expect(usdx.connect(oracle).setRewardMultiplier(ONE - 1n)).to.be.revertedWithCustomError(usdx, "USDXInvalidRewardMultiplier").withArgs(ONE - 1n);
-    await expect(usdx.connect(oracle).setRewardMultiplier(0)).to.be.revertedWithCustomError(usdx, "USDXInvalidRewardMultiplier").withArgs(0);
-    await expect(usdx.connect(oracle).addRewardMultiplier(0)).to.be.revertedWithCustomError(usdx, "USDXInvalidRewardMultiplier").withArgs(0);
+    await expect(usdx.connect(oracle).setRewardMultiplier(ONE - 1n))
+      .to.be.revertedWithCustomError(usdx, "USDXInvalidRewardMultiplier")
+      .withArgs(ONE - 1n);
+    await expect(usdx.connect(oracle).setRewardMultiplier(0))
+      .to.be.revertedWithCustomError(usdx, "USDXInvalidRewardMultiplier")
+      .withArgs(0);
+    await expect(usdx.connect(oracle).addRewardMultiplier(0))
+      .to.be.revertedWithCustomError(usdx, "USDXInvalidRewardMultiplier")
+      .withArgs(0);
   });
 
   it("refuses exactly what common/token.ts's multiplierRefusal says it refuses (the dashboard and the server read the rule there)", async () => {
@@ -181,9 +209,15 @@ describe("USDX: pause and blocklist against every entry point", () => {
     const { usdx, blocklister, burner, alice, bob } = await loadFixture(fundedFixture);
     await usdx.connect(alice).approve(bob.address, usd(10));
     await usdx.connect(blocklister).blockAccount(alice.address);
-    await expect(usdx.connect(alice).transfer(bob.address, 1)).to.be.revertedWithCustomError(usdx, "USDXBlockedSender").withArgs(alice.address);
-    await expect(usdx.connect(bob).transferFrom(alice.address, bob.address, 1)).to.be.revertedWithCustomError(usdx, "USDXBlockedSender").withArgs(alice.address);
-    await expect(usdx.connect(burner).burn(alice.address, 1)).to.be.revertedWithCustomError(usdx, "USDXBlockedSender").withArgs(alice.address);
+    await expect(usdx.connect(alice).transfer(bob.address, 1))
+      .to.be.revertedWithCustomError(usdx, "USDXBlockedSender")
+      .withArgs(alice.address);
+    await expect(usdx.connect(bob).transferFrom(alice.address, bob.address, 1))
+      .to.be.revertedWithCustomError(usdx, "USDXBlockedSender")
+      .withArgs(alice.address);
+    await expect(usdx.connect(burner).burn(alice.address, 1))
+      .to.be.revertedWithCustomError(usdx, "USDXBlockedSender")
+      .withArgs(alice.address);
   });
 
   it("a blocked account can still receive, approve and permit", async () => {
@@ -269,8 +303,14 @@ describe("USDX: permit (EIP-2612)", () => {
     const { usdx, alice, bob, carol } = await loadFixture(fundedFixture);
     const deadline = await deadlineIn(3600);
     const sig = await signPermit(usdx, alice, bob.address, usd(50), deadline);
-    await expect(usdx.permit(alice.address, bob.address, usd(51), deadline, sig.v, sig.r, sig.s)).to.be.revertedWithCustomError(usdx, "ERC2612InvalidSignature");
-    await expect(usdx.permit(alice.address, carol.address, usd(50), deadline, sig.v, sig.r, sig.s)).to.be.revertedWithCustomError(usdx, "ERC2612InvalidSignature");
+    await expect(usdx.permit(alice.address, bob.address, usd(51), deadline, sig.v, sig.r, sig.s)).to.be.revertedWithCustomError(
+      usdx,
+      "ERC2612InvalidSignature",
+    );
+    await expect(usdx.permit(alice.address, carol.address, usd(50), deadline, sig.v, sig.r, sig.s)).to.be.revertedWithCustomError(
+      usdx,
+      "ERC2612InvalidSignature",
+    );
   });
 
   it("reverts ERC2612InvalidSignature for a malformed signature", async () => {
@@ -293,7 +333,9 @@ describe("USDX: permit (EIP-2612)", () => {
     const { usdx, alice } = await loadFixture(fundedFixture);
     const deadline = await deadlineIn(3600);
     const sig = await signPermit(usdx, alice, ZeroAddress, 1n, deadline);
-    await expect(usdx.permit(alice.address, ZeroAddress, 1, deadline, sig.v, sig.r, sig.s)).to.be.revertedWithCustomError(usdx, "ERC20InvalidSpender").withArgs(ZeroAddress);
+    await expect(usdx.permit(alice.address, ZeroAddress, 1, deadline, sig.v, sig.r, sig.s))
+      .to.be.revertedWithCustomError(usdx, "ERC20InvalidSpender")
+      .withArgs(ZeroAddress);
   });
 
   it("signs under the domain it reports: name, version 1, chain id, the proxy's address", async () => {

@@ -77,13 +77,16 @@ describe("USDX: shares and the reward multiplier", () => {
     const { usdx, oracle, alice, bob, carol } = await loadFixture(fundedFixture);
     await usdx.connect(oracle).setRewardMultiplier(mult("1.5"));
     expect(await usdx.convertToShares(1n)).to.equal(0n); // 1 wei is 0.67 of a share
-    const before = async () => Promise.all([alice, bob].map(async (s) => [await usdx.sharesOf(s.address), await usdx.balanceOf(s.address)]));
+    const before = async () =>
+      Promise.all([alice, bob].map(async (s) => [await usdx.sharesOf(s.address), await usdx.balanceOf(s.address)]));
     const start = await before();
     await expect(usdx.connect(alice).transfer(bob.address, 1n)).to.emit(usdx, "Transfer").withArgs(alice.address, bob.address, 1n);
     expect(await before()).to.deep.equal(start); // no share and no token moved
     // transferFrom alike, and it spends the 1 wei of allowance asked for.
     await usdx.connect(alice).approve(carol.address, 5n);
-    await expect(usdx.connect(carol).transferFrom(alice.address, bob.address, 1n)).to.emit(usdx, "Transfer").withArgs(alice.address, bob.address, 1n);
+    await expect(usdx.connect(carol).transferFrom(alice.address, bob.address, 1n))
+      .to.emit(usdx, "Transfer")
+      .withArgs(alice.address, bob.address, 1n);
     expect(await before()).to.deep.equal(start);
     expect(await usdx.allowance(alice.address, carol.address)).to.equal(4n);
     // 2 wei is 1.33 shares: 1 share moves, worth 1 wei to bob (1.5 rounded down).
@@ -95,7 +98,9 @@ describe("USDX: shares and the reward multiplier", () => {
   it("raises every balance when the multiplier rises, without touching shares", async () => {
     const { usdx, oracle, alice, bob } = await loadFixture(fundedFixture);
     const sharesBefore = await usdx.sharesOf(alice.address);
-    await expect(usdx.connect(oracle).setRewardMultiplier(mult("1.05"))).to.emit(usdx, "RewardMultiplier").withArgs(mult("1.05"));
+    await expect(usdx.connect(oracle).setRewardMultiplier(mult("1.05")))
+      .to.emit(usdx, "RewardMultiplier")
+      .withArgs(mult("1.05"));
     expect(await usdx.sharesOf(alice.address)).to.equal(sharesBefore);
     expect(await usdx.balanceOf(alice.address)).to.equal(usd(1050));
     expect(await usdx.balanceOf(bob.address)).to.equal(usd(525));

@@ -56,15 +56,21 @@ describe("USDX: upgrades (UUPS)", () => {
   it("emits Upgraded with the new implementation and points the proxy at it", async () => {
     const f = await loadFixture(fundedFixture);
     const v2 = await (await ethers.getContractFactory("USDXV2")).deploy();
-    await expect(f.usdx.connect(f.upgrader).upgradeTo(await v2.getAddress())).to.emit(f.usdx, "Upgraded").withArgs(await v2.getAddress());
+    await expect(f.usdx.connect(f.upgrader).upgradeTo(await v2.getAddress()))
+      .to.emit(f.usdx, "Upgraded")
+      .withArgs(await v2.getAddress());
     expect(await upgrades.erc1967.getImplementationAddress(await f.usdx.getAddress())).to.equal(await v2.getAddress());
   });
 
   it("lets the V2 initialiser run only once", async () => {
     const f = await loadFixture(fundedFixture);
-    const upgraded = (await upgrades.upgradeProxy(await f.usdx.getAddress(), (await ethers.getContractFactory("USDXV2")).connect(f.upgrader), {
-      call: { fn: "initializeV2", args: ["first"] },
-    })) as unknown as USDXV2;
+    const upgraded = (await upgrades.upgradeProxy(
+      await f.usdx.getAddress(),
+      (await ethers.getContractFactory("USDXV2")).connect(f.upgrader),
+      {
+        call: { fn: "initializeV2", args: ["first"] },
+      },
+    )) as unknown as USDXV2;
     await expect(upgraded.initializeV2("second")).to.be.revertedWithCustomError(upgraded, "InvalidInitialization");
   });
 
@@ -92,7 +98,9 @@ describe("USDX: upgrades (UUPS)", () => {
     // No code to ask for proxiableUUID: Solidity's own check reverts before OpenZeppelin's catch.
     await expect(f.usdx.connect(f.upgrader).upgradeTo(f.alice.address)).to.be.revertedWithoutReason();
     const batch = await f.batch.getAddress();
-    await expect(f.usdx.connect(f.upgrader).upgradeTo(batch)).to.be.revertedWithCustomError(f.usdx, "ERC1967InvalidImplementation").withArgs(batch);
+    await expect(f.usdx.connect(f.upgrader).upgradeTo(batch))
+      .to.be.revertedWithCustomError(f.usdx, "ERC1967InvalidImplementation")
+      .withArgs(batch);
   });
 
   it("reverts UUPSUnsupportedProxiableUUID for an implementation that reports another slot", async () => {
@@ -107,7 +115,10 @@ describe("USDX: upgrades (UUPS)", () => {
     const f = await loadFixture(fundedFixture);
     const implementation = await ethers.getContractAt("USDX", await upgrades.erc1967.getImplementationAddress(await f.usdx.getAddress()));
     const v2 = await (await ethers.getContractFactory("USDXV2")).deploy();
-    await expect(implementation.connect(f.upgrader).upgradeTo(await v2.getAddress())).to.be.revertedWithCustomError(f.usdx, "UUPSUnauthorizedCallContext");
+    await expect(implementation.connect(f.upgrader).upgradeTo(await v2.getAddress())).to.be.revertedWithCustomError(
+      f.usdx,
+      "UUPSUnauthorizedCallContext",
+    );
     await expect(implementation.proxiableUUID()).to.eventually.match(/^0x360894a1/);
     await expect(f.usdx.proxiableUUID()).to.be.revertedWithCustomError(f.usdx, "UUPSUnauthorizedCallContext");
   });
@@ -116,13 +127,19 @@ describe("USDX: upgrades (UUPS)", () => {
     const f = await loadFixture(fundedFixture);
     const before = await upgrades.erc1967.getImplementationAddress(await f.usdx.getAddress());
     const v2 = await (await ethers.getContractFactory("USDXV2")).deploy();
-    await expect(f.usdx.connect(f.upgrader).upgradeToAndCall(await v2.getAddress(), "0xdeadbeef")).to.be.revertedWithCustomError(f.usdx, "FailedCall");
+    await expect(f.usdx.connect(f.upgrader).upgradeToAndCall(await v2.getAddress(), "0xdeadbeef")).to.be.revertedWithCustomError(
+      f.usdx,
+      "FailedCall",
+    );
     expect(await upgrades.erc1967.getImplementationAddress(await f.usdx.getAddress())).to.equal(before);
   });
 
   it("reverts ERC1967NonPayable when ETH is sent with an upgrade that calls nothing", async () => {
     const f = await loadFixture(fundedFixture);
     const v2 = await (await ethers.getContractFactory("USDXV2")).deploy();
-    await expect(f.usdx.connect(f.upgrader).upgradeToAndCall(await v2.getAddress(), "0x", { value: 1 })).to.be.revertedWithCustomError(f.usdx, "ERC1967NonPayable");
+    await expect(f.usdx.connect(f.upgrader).upgradeToAndCall(await v2.getAddress(), "0x", { value: 1 })).to.be.revertedWithCustomError(
+      f.usdx,
+      "ERC1967NonPayable",
+    );
   });
 });

@@ -92,7 +92,10 @@ describe("npx hardhat usdx adopt --deploy-batch-payments (against a stand-in Sep
     const cli = await adoptCli(["--proxy", theirs, "--deploy-batch-payments"], dir, DEPLOYER.privateKey);
     expect(cli.code, cli.output).to.equal(0);
     const said = cli.output.match(
-      new RegExp(`^BatchPayments for ${theirs} is deployed at (0x[0-9a-fA-F]{40}) \\(transaction (0x[0-9a-f]{64}), block (\\d+)\\)\\.$`, "m"),
+      new RegExp(
+        `^BatchPayments for ${theirs} is deployed at (0x[0-9a-fA-F]{40}) \\(transaction (0x[0-9a-f]{64}), block (\\d+)\\)\\.$`,
+        "m",
+      ),
     );
     expect(said, cli.output).to.not.equal(null);
     const [, batchAddress, hash] = said!;
@@ -107,7 +110,9 @@ describe("npx hardhat usdx adopt --deploy-batch-payments (against a stand-in Sep
     expect(await batch.token()).to.equal(theirs);
     const creation = await provider.getTransaction(hash);
     expect(creation?.from).to.equal(DEPLOYER.address);
-    expect(cli.output).to.match(new RegExp(`^BatchPayments +${batchAddress} \\(deployed now from ${DEPLOYER.address}, bound to the proxy\\)$`, "m"));
+    expect(cli.output).to.match(
+      new RegExp(`^BatchPayments +${batchAddress} \\(deployed now from ${DEPLOYER.address}, bound to the proxy\\)$`, "m"),
+    );
     expect(cli.output).to.contain(`manifest written to ${shown(dir)}`);
 
     // The token's own admin mints; a holder pays two recipients in one transaction through the manifest's BatchPayments.
@@ -166,7 +171,9 @@ describe("npx hardhat usdx adopt --deploy-batch-payments (against a stand-in Sep
       expect(await BatchPayments__factory.connect(forced.manifest.batchPayments, provider).token()).to.equal(ours.proxy);
       expect(readManifest("sepolia", envFor(dir)).batchPayments).to.equal(forced.manifest.batchPayments);
       expect(lines[lines.length - 1]).to.match(
-        new RegExp(`^BatchPayments for ${ours.proxy} is deployed at ${forced.manifest.batchPayments} \\(transaction 0x[0-9a-f]{64}, block \\d+\\)\\.$`),
+        new RegExp(
+          `^BatchPayments for ${ours.proxy} is deployed at ${forced.manifest.batchPayments} \\(transaction 0x[0-9a-f]{64}, block \\d+\\)\\.$`,
+        ),
       );
     });
 

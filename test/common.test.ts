@@ -92,7 +92,14 @@ describe("common: addresses", () => {
   });
 
   it("refuses short, long, non-hex and empty input", () => {
-    for (const bad of ["", "0x", "0x1234", "70997970c51812dc3a010c7d01b50e0d17dc79c8", "0x70997970c51812dc3a010c7d01b50e0d17dc79c8aa", "0xZZ997970c51812dc3a010c7d01b50e0d17dc79c8"]) {
+    for (const bad of [
+      "",
+      "0x",
+      "0x1234",
+      "70997970c51812dc3a010c7d01b50e0d17dc79c8",
+      "0x70997970c51812dc3a010c7d01b50e0d17dc79c8aa",
+      "0xZZ997970c51812dc3a010c7d01b50e0d17dc79c8",
+    ]) {
       expect(isValidAddress(bad), bad).to.equal(false);
       expect(() => parseAddress(bad), bad).to.throw(/0x followed by 40 hex characters/);
     }
@@ -106,7 +113,8 @@ describe("common: addresses", () => {
     for (let i = 0; i < 300; i++) {
       const expected = getAddress(hexlify(randomBytes(20)));
       const hex = expected.slice(2);
-      for (const input of [expected, `0x${hex.toLowerCase()}`, `0x${hex.toUpperCase()}`]) expect(parseAddress(input), input).to.equal(expected);
+      for (const input of [expected, `0x${hex.toLowerCase()}`, `0x${hex.toUpperCase()}`])
+        expect(parseAddress(input), input).to.equal(expected);
     }
   });
 
@@ -215,11 +223,20 @@ describe("common: contract errors in words", () => {
 
   it("decodes revert data by selector, with arguments in tokens and role names", () => {
     const iface = new Interface(USDX__factory.abi);
-    const data = iface.encodeErrorResult("ERC20InsufficientBalance", ["0x70997970C51812dc3A010C7d01b50e0d17dc79C8", 15n * 10n ** 17n, 2n * 10n ** 18n]);
+    const data = iface.encodeErrorResult("ERC20InsufficientBalance", [
+      "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+      15n * 10n ** 17n,
+      2n * 10n ** 18n,
+    ]);
     const decoded = decodeRevertData(data)!;
     expect(decoded.name).to.equal("ERC20InsufficientBalance");
-    expect(decoded.message).to.equal("Insufficient balance: 0x70997970C51812dc3A010C7d01b50e0d17dc79C8 has 1.5 USDX, and 2 USDX is needed.");
-    const denied = iface.encodeErrorResult("AccessControlUnauthorizedAccount", ["0x70997970C51812dc3A010C7d01b50e0d17dc79C8", ROLES.ORACLE_ROLE]);
+    expect(decoded.message).to.equal(
+      "Insufficient balance: 0x70997970C51812dc3A010C7d01b50e0d17dc79C8 has 1.5 USDX, and 2 USDX is needed.",
+    );
+    const denied = iface.encodeErrorResult("AccessControlUnauthorizedAccount", [
+      "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+      ROLES.ORACLE_ROLE,
+    ]);
     expect(decodeRevertData(denied)!.message).to.contain("does not hold ORACLE_ROLE");
   });
 
@@ -232,7 +249,9 @@ describe("common: contract errors in words", () => {
       "Cannot mint that much: the 1500 shares in existence plus the 0.000000000000000005 new ones, at a reward multiplier of 1.5, would be worth more than the largest amount USDX can count (2^256 - 1 base units).",
     );
     const set = decodeRevertData(iface.encodeErrorResult("USDXSupplyOverflow", [1500n * 10n ** 18n, 0n, max]))!;
-    expect(set.message).to.match(/^A reward multiplier of 115792089237316195423570985008687907853269984665640564039457\.584007913129639935 is too large: the 1500 shares in existence would be worth more than/);
+    expect(set.message).to.match(
+      /^A reward multiplier of 115792089237316195423570985008687907853269984665640564039457\.584007913129639935 is too large: the 1500 shares in existence would be worth more than/,
+    );
     const add = decodeRevertData(iface.encodeErrorResult("USDXRewardMultiplierOverflow", [max, 10n ** 16n]))!;
     expect(add.message).to.equal(
       "Cannot add 0.01 to the reward multiplier of 115792089237316195423570985008687907853269984665640564039457.584007913129639935: the result would be larger than the contract can store (2^256 - 1).",

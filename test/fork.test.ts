@@ -95,7 +95,10 @@ describe("prepareFork: a Hardhat node forking a chain with a live USDX", () => {
 
   it("gives each seeded account its roles, its ETH and its test balance on the fork, and blocks the one marked blocked", async () => {
     const usdx = USDX__factory.connect(deployed.proxy, fork);
-    const rows = await readAccounts(usdx, SEEDED_ACCOUNTS.map((a) => ({ name: a.name, address: addressOf(a.name) })));
+    const rows = await readAccounts(
+      usdx,
+      SEEDED_ACCOUNTS.map((a) => ({ name: a.name, address: addressOf(a.name) })),
+    );
     for (const [i, account] of SEEDED_ACCOUNTS.entries()) {
       const row = rows[i];
       expect(row.roles, account.name).to.deep.equal(account.roles.map((r) => r.replace(/_ROLE$/, "")));
@@ -149,7 +152,9 @@ describe("prepareFork: a Hardhat node forking a chain with a live USDX", () => {
       writeManifest({ ...deployed, proxy: OWNER }, { DEPLOYMENTS_DIR: dirOf("stale") });
       const answer = await prepareFork({ rpcUrl: forkUrl, upstreamUrl, deploymentsDir: dirOf("stale") });
       expect(answer.kind).to.equal("replica");
-      expect(answer.kind === "replica" && answer.reason).to.equal(`the sepolia manifest's proxy ${OWNER} has no code at block ${forkBlock}`);
+      expect(answer.kind === "replica" && answer.reason).to.equal(
+        `the sepolia manifest's proxy ${OWNER} has no code at block ${forkBlock}`,
+      );
     });
 
     it("recordFork adds the fork's description to the replica's manifest", () => {

@@ -105,10 +105,24 @@ describe("scripts/deploy.ts", () => {
     const usdx = USDX__factory.connect(readManifest("hardhat").proxy, ethers.provider);
     const alice = await address("alice");
     const reads = await Promise.all([
-      usdx.name(), usdx.symbol(), usdx.decimals(), usdx.totalSupply(), usdx.totalShares(), usdx.balanceOf(alice),
-      usdx.sharesOf(alice), usdx.allowance(alice, manifest.batchPayments), usdx.nonces(alice), usdx.convertToShares(usd(1)),
-      usdx.convertToTokens(usd(1)), usdx.rewardMultiplier(), usdx.paused(), usdx.isBlocked(alice),
-      usdx.hasRole(ROLES.MINTER_ROLE, alice), usdx.getRoleAdmin(ROLES.MINTER_ROLE), usdx.DOMAIN_SEPARATOR(), usdx.eip712Domain(),
+      usdx.name(),
+      usdx.symbol(),
+      usdx.decimals(),
+      usdx.totalSupply(),
+      usdx.totalShares(),
+      usdx.balanceOf(alice),
+      usdx.sharesOf(alice),
+      usdx.allowance(alice, manifest.batchPayments),
+      usdx.nonces(alice),
+      usdx.convertToShares(usd(1)),
+      usdx.convertToTokens(usd(1)),
+      usdx.rewardMultiplier(),
+      usdx.paused(),
+      usdx.isBlocked(alice),
+      usdx.hasRole(ROLES.MINTER_ROLE, alice),
+      usdx.getRoleAdmin(ROLES.MINTER_ROLE),
+      usdx.DOMAIN_SEPARATOR(),
+      usdx.eip712Domain(),
     ]);
     expect(reads).to.have.length(18);
     expect(reads[11]).to.equal(mult("1.015"));
@@ -211,7 +225,9 @@ describe("tasks: npx hardhat usdx <task>", () => {
 
   it("burn from a blocked account fails with the custom error in words", async () => {
     await use(seededFixture);
-    await expect(task("burn", { from: await address("dave"), amount: "1" })).to.be.rejectedWith(/is blocked: it cannot send tokens or have tokens burned/);
+    await expect(task("burn", { from: await address("dave"), amount: "1" })).to.be.rejectedWith(
+      /is blocked: it cannot send tokens or have tokens burned/,
+    );
   });
 
   it("--as sends as a named account, and a missing role is explained", async () => {

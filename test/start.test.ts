@@ -21,7 +21,14 @@ describe("npm start's settings", () => {
   it("keeps .local/ and firebase.json's emulator ports when nothing is set: no --config, nothing written", () => {
     expect(startLogDir(ROOT, {})).to.equal(path.join(ROOT, ".local"));
     const { auth, hub, logging } = firebaseJson().emulators;
-    expect(authEmulatorSettings(ROOT, dir, {})).to.deep.equal({ host: auth.host, port: auth.port, hub: hub.port, logging: logging.port, configArgs: [], cwd: ROOT });
+    expect(authEmulatorSettings(ROOT, dir, {})).to.deep.equal({
+      host: auth.host,
+      port: auth.port,
+      hub: hub.port,
+      logging: logging.port,
+      configArgs: [],
+      cwd: ROOT,
+    });
     // The same ports spelled out are no move either.
     expect(authEmulatorSettings(ROOT, dir, { AUTH_EMULATOR_PORT: String(auth.port), EMULATOR_HUB_PORT: "" }).configArgs).to.deep.equal([]);
     expect(readdirSync(dir)).to.deep.equal([]);
@@ -35,7 +42,11 @@ describe("npm start's settings", () => {
   });
 
   it("writes firebase.json with the moved ports into the log directory, for --config; the rest as firebase.json has it", () => {
-    const settings = authEmulatorSettings(ROOT, dir, { AUTH_EMULATOR_PORT: "19099", EMULATOR_HUB_PORT: "14400", EMULATOR_LOGGING_PORT: "14500" });
+    const settings = authEmulatorSettings(ROOT, dir, {
+      AUTH_EMULATOR_PORT: "19099",
+      EMULATOR_HUB_PORT: "14400",
+      EMULATOR_LOGGING_PORT: "14500",
+    });
     const file = path.join(dir, "firebase.json");
     expect(settings).to.deep.include({ port: 19099, hub: 14400, logging: 14500, configArgs: ["--config", file], cwd: dir });
     const original = firebaseJson();
@@ -52,8 +63,12 @@ describe("npm start's settings", () => {
   });
 
   it("refuses a port that is not one, naming the variable", () => {
-    expect(() => authEmulatorSettings(ROOT, dir, { AUTH_EMULATOR_PORT: "auth" })).to.throw("AUTH_EMULATOR_PORT must be a port number (1-65535), not 'auth'.");
-    expect(() => authEmulatorSettings(ROOT, dir, { EMULATOR_LOGGING_PORT: "70000" })).to.throw(/EMULATOR_LOGGING_PORT must be a port number/);
+    expect(() => authEmulatorSettings(ROOT, dir, { AUTH_EMULATOR_PORT: "auth" })).to.throw(
+      "AUTH_EMULATOR_PORT must be a port number (1-65535), not 'auth'.",
+    );
+    expect(() => authEmulatorSettings(ROOT, dir, { EMULATOR_LOGGING_PORT: "70000" })).to.throw(
+      /EMULATOR_LOGGING_PORT must be a port number/,
+    );
     expect(existsSync(path.join(dir, "firebase.json"))).to.equal(false);
   });
 });

@@ -24,7 +24,12 @@ describe("hardhat verify (the README's Sepolia recipe)", () => {
   it("takes its Etherscan key from ETHERSCAN_API_KEY", () => {
     const script = "require('hardhat').config.etherscan.apiKey";
     const read = (key: string) =>
-      spawnSync(process.execPath, ["-r", "ts-node/register/transpile-only", "-e", `process.stdout.write(JSON.stringify(${script}))`], { cwd: ROOT, env: { ...process.env, ...QUIET, ETHERSCAN_API_KEY: key }, encoding: "utf8", timeout: 60_000 });
+      spawnSync(process.execPath, ["-r", "ts-node/register/transpile-only", "-e", `process.stdout.write(JSON.stringify(${script}))`], {
+        cwd: ROOT,
+        env: { ...process.env, ...QUIET, ETHERSCAN_API_KEY: key },
+        encoding: "utf8",
+        timeout: 60_000,
+      });
     expect(read("an-etherscan-key").stdout).to.equal(JSON.stringify("an-etherscan-key"));
     expect(read("").stdout).to.equal(JSON.stringify(""));
   });

@@ -23,7 +23,10 @@ export function ensureBuild(): string {
   if (process.env.DASHBOARD_DIST) return path.resolve(process.env.DASHBOARD_DIST);
   if (!existsSync(path.join(DIST, "index.html"))) {
     console.log("frontend/dist has no build: building the dashboard (npm run build does this, with the contracts).");
-    execFileSync(path.join(ROOT, "node_modules", ".bin", "vite"), ["build", "--config", "frontend/vite.config.mts", "--logLevel", "warn"], { cwd: ROOT, stdio: "inherit" });
+    execFileSync(path.join(ROOT, "node_modules", ".bin", "vite"), ["build", "--config", "frontend/vite.config.mts", "--logLevel", "warn"], {
+      cwd: ROOT,
+      stdio: "inherit",
+    });
   }
   return DIST;
 }
@@ -53,7 +56,13 @@ export async function launchDebuggableChromium(): Promise<DebuggableChromium> {
   const deadline = Date.now() + 30_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`Chromium exited with code ${child.exitCode}`);
-    if (await fetch(`${cdpUrl}/json/version`).then((r) => r.ok, () => false)) break;
+    if (
+      await fetch(`${cdpUrl}/json/version`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      break;
     if (Date.now() > deadline) throw new Error("Chromium's DevTools port did not open within 30 s");
     await new Promise((r) => setTimeout(r, 200));
   }

@@ -35,21 +35,28 @@ function get(agent: http.Agent, port: number, urlPath: string, token: string | n
   const started = process.hrtime.bigint();
   const elapsed = () => Number(process.hrtime.bigint() - started) / 1e6;
   return new Promise((resolve) => {
-    const req = http.request({ agent, host: "127.0.0.1", port, path: urlPath, method: "GET", headers: token ? { authorization: `Bearer ${token}` } : {} }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (c: Buffer) => chunks.push(c));
-      res.on("end", () => {
-        const status = res.statusCode ?? 0;
-        resolve({ ms: elapsed(), error: status >= 200 && status < 300 ? undefined : `${status} ${Buffer.concat(chunks).toString().slice(0, 200)}` });
-      });
-      res.on("error", (e) => resolve({ ms: elapsed(), error: e.message }));
-    });
+    const req = http.request(
+      { agent, host: "127.0.0.1", port, path: urlPath, method: "GET", headers: token ? { authorization: `Bearer ${token}` } : {} },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (c: Buffer) => chunks.push(c));
+        res.on("end", () => {
+          const status = res.statusCode ?? 0;
+          resolve({
+            ms: elapsed(),
+            error: status >= 200 && status < 300 ? undefined : `${status} ${Buffer.concat(chunks).toString().slice(0, 200)}`,
+          });
+        });
+        res.on("error", (e) => resolve({ ms: elapsed(), error: e.message }));
+      },
+    );
     req.on("error", (e) => resolve({ ms: elapsed(), error: e.message }));
     req.end();
   });
 }
 
-export const percentile = (sorted: number[], p: number) => (sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]);
+export const percentile = (sorted: number[], p: number) =>
+  sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 
 /** A process's CPU time so far in clock ticks (Linux /proc/<pid>/stat: utime + stime), 0 once it is gone. */
 function processTicks(pid: number): number {
@@ -96,7 +103,13 @@ export async function warmUp(ports: number[], endpoints: Endpoint[]): Promise<vo
  * Each client asks for every endpoint once per `pollMs` (0: back to back, the capacity run),
  * starting at a random moment of the first interval, and each request goes to the next replica.
  */
-export async function runLoad(replicas: { port: number; pid: number }[], endpoints: Endpoint[], clients: number, pollMs: number, seconds: number): Promise<RunResult> {
+export async function runLoad(
+  replicas: { port: number; pid: number }[],
+  endpoints: Endpoint[],
+  clients: number,
+  pollMs: number,
+  seconds: number,
+): Promise<RunResult> {
   const ports = replicas.map((r) => r.port);
   const agent = new http.Agent({ keepAlive: true, maxSockets: clients });
   const samples: Sample[] = [];
@@ -118,7 +131,8 @@ export async function runLoad(replicas: { port: number; pid: number }[], endpoin
         const port = ports[nextReplica++ % ports.length];
         const answer = await get(agent, port, endpoint.path(client), endpoint.token(client));
         samples.push({ endpoint: endpoint.name, ms: answer.ms, ok: answer.error === undefined });
-        if (answer.error !== undefined) errors.set(`${endpoint.name}: ${answer.error}`, (errors.get(`${endpoint.name}: ${answer.error}`) ?? 0) + 1);
+        if (answer.error !== undefined)
+          errors.set(`${endpoint.name}: ${answer.error}`, (errors.get(`${endpoint.name}: ${answer.error}`) ?? 0) + 1);
         // After a round of every endpoint, wait for the next poll.
         if (pollMs > 0 && (n - client) % endpoints.length === endpoints.length - 1) {
           await new Promise((r) => setTimeout(r, Math.max(0, pollMs - answer.ms)));
@@ -149,7 +163,10 @@ export async function runLoad(replicas: { port: number; pid: number }[], endpoin
 }
 
 /** [requests, req/s, p50, p95, p99, max, errors] for `of`. */
-export function figures(of: Sample[], seconds: number): { requests: number; perSecond: number; p50: number; p95: number; p99: number; max: number; errors: number } {
+export function figures(
+  of: Sample[],
+  seconds: number,
+): { requests: number; perSecond: number; p50: number; p95: number; p99: number; max: number; errors: number } {
   const ms = of.map((s) => s.ms).sort((a, b) => a - b);
   return {
     requests: of.length,

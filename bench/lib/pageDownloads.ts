@@ -70,7 +70,10 @@ export async function signedInDashboardDownloads(dist: string): Promise<PageDown
     const files = await recordAssets(context, page);
     await page.getByRole("banner").getByRole("button", { name: "Connect Wallet" }).click();
     await page.getByRole("button", { name: /^admin ·/ }).click();
-    await page.getByRole("banner").getByRole("button", { name: /^Wallet 0x/ }).waitFor();
+    await page
+      .getByRole("banner")
+      .getByRole("button", { name: /^Wallet 0x/ })
+      .waitFor();
     await settle(page);
     results.push({ what: "then connecting the wallet (admin), 1280 x 900", files: files.filter((f) => !before.has(f)) });
     return results;

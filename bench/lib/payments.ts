@@ -23,7 +23,9 @@ export async function payFreshAddresses(
   for (let i = 0; i < options.txs; i++) {
     const recipients = Array.from({ length: options.perTx }, randomAddress);
     const amounts = recipients.map((_, j) => options.amount(i, j));
-    sent.push(await batch.pay(recipients, amounts, encodeBytes32String(`${options.reference}-${i}`), { nonce: nonce++, gasLimit: 16_000_000 }));
+    sent.push(
+      await batch.pay(recipients, amounts, encodeBytes32String(`${options.reference}-${i}`), { nonce: nonce++, gasLimit: 16_000_000 }),
+    );
   }
   await sent[sent.length - 1].wait();
 }

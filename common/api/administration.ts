@@ -37,8 +37,20 @@ export const administrationApi = endpoints({
     summary: "The audit log, newest first",
     access: "admin",
     query: z.object({
-      limit: z.string().regex(/^\d{1,4}$/).transform(Number).pipe(z.number().min(1).max(500)).default(100).meta({ description: "Entries per page, 1 to 500; 100 when left out." }),
-      before: z.string().regex(/^\d{1,10}$/).transform(Number).pipe(z.number().max(MAX_SERIAL_ID)).optional().meta({ description: "The last entry id of the previous page." }),
+      limit: z
+        .string()
+        .regex(/^\d{1,4}$/)
+        .transform(Number)
+        .pipe(z.number().min(1).max(500))
+        .default(100)
+        .meta({ description: "Entries per page, 1 to 500; 100 when left out." }),
+      before: z
+        .string()
+        .regex(/^\d{1,10}$/)
+        .transform(Number)
+        .pipe(z.number().max(MAX_SERIAL_ID))
+        .optional()
+        .meta({ description: "The last entry id of the previous page." }),
     }),
     answer: ok({ entries: z.array(AuditEntry) }),
     errors: [503],

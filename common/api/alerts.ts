@@ -18,12 +18,19 @@ export const AlertRule = z
     id: z.number().int(),
     kind: AlertKind,
     threshold: TokenAmount.nullable().meta({
-      description: "mint and burn: alert on amounts of more than this many USDX; multiplier: on a change of more than this step (0.01 is one percentage point); null: every such event.",
+      description:
+        "mint and burn: alert on amounts of more than this many USDX; multiplier: on a change of more than this step (0.01 is one percentage point); null: every such event.",
     }),
     webhookUrl: z.string().meta({ example: "https://hooks.example.com/usdx" }),
     enabled: z.boolean(),
-    secretHint: z.string().meta({ description: "The secret's last four characters, to tell which one a receiver holds. The secret itself is answered only when it is made (on creation and rotation).", example: "…9f3a" }),
-    createdBy: z.string().meta({ description: "The uid of the admin who made the rule.", example: "wallet:0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266" }),
+    secretHint: z.string().meta({
+      description:
+        "The secret's last four characters, to tell which one a receiver holds. The secret itself is answered only when it is made (on creation and rotation).",
+      example: "…9f3a",
+    }),
+    createdBy: z
+      .string()
+      .meta({ description: "The uid of the admin who made the rule.", example: "wallet:0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266" }),
     createdAt: IsoDate,
   })
   .meta({ id: "AlertRule" });
@@ -32,9 +39,19 @@ export type AlertRule = z.infer<typeof AlertRule>;
 export const AlertAttempt = z
   .strictObject({
     attemptedAt: IsoDate,
-    statusCode: z.number().int().nullable().meta({ description: "The receiver's HTTP status, or null when there was no answer (see error)." }),
-    error: z.string().nullable().meta({ description: "Why the attempt got no answer (refused address, timeout, connection refused), or why its answer is not a success.", example: "timed out after 5000 ms" }),
-    excerpt: z.string().nullable().meta({ description: `The start of the receiver's answer, at most ${ALERT_LIMITS.excerptChars} characters.` }),
+    statusCode: z
+      .number()
+      .int()
+      .nullable()
+      .meta({ description: "The receiver's HTTP status, or null when there was no answer (see error)." }),
+    error: z.string().nullable().meta({
+      description: "Why the attempt got no answer (refused address, timeout, connection refused), or why its answer is not a success.",
+      example: "timed out after 5000 ms",
+    }),
+    excerpt: z
+      .string()
+      .nullable()
+      .meta({ description: `The start of the receiver's answer, at most ${ALERT_LIMITS.excerptChars} characters.` }),
     durationMs: z.number().int(),
   })
   .meta({ id: "AlertAttempt" });
@@ -43,14 +60,18 @@ export type AlertAttempt = z.infer<typeof AlertAttempt>;
 export const AlertDelivery = z
   .strictObject({
     id: z.number().int(),
-    deliveryId: z.string().meta({ description: `The id the receiver sees in ${ALERT_HEADERS.delivery} and the body: the same on every attempt.`, example: "6f1c2a0e-4b7d-4f7e-9d1a-3c5b8e2f0a91" }),
+    deliveryId: z.string().meta({
+      description: `The id the receiver sees in ${ALERT_HEADERS.delivery} and the body: the same on every attempt.`,
+      example: "6f1c2a0e-4b7d-4f7e-9d1a-3c5b8e2f0a91",
+    }),
     ruleId: z.number().int(),
     kind: AlertKind,
     test: z.boolean().meta({ description: "A 'Send test' delivery (no event; one attempt)." }),
-    event: z
-      .strictObject({ name: z.string(), blockNumber: BlockNumber, logIndex: z.number().int(), transactionHash: TxHash })
-      .nullable(),
-    status: z.enum(DELIVERY_STATUSES).meta({ description: "pending: waiting for its next attempt; delivered: answered 2xx; failed: out of attempts; cancelled: the event left the chain, or the rule was turned off." }),
+    event: z.strictObject({ name: z.string(), blockNumber: BlockNumber, logIndex: z.number().int(), transactionHash: TxHash }).nullable(),
+    status: z.enum(DELIVERY_STATUSES).meta({
+      description:
+        "pending: waiting for its next attempt; delivered: answered 2xx; failed: out of attempts; cancelled: the event left the chain, or the rule was turned off.",
+    }),
     attemptCount: z.number().int(),
     nextAttemptAt: IsoDate.nullable(),
     createdAt: IsoDate,
@@ -68,7 +89,10 @@ const id = (what: string) =>
     .transform(Number)
     .pipe(z.number().min(1).max(MAX_SERIAL_ID, `must be ${what} id (a whole number)`));
 const rulePath = z.object({ id: id("a rule") });
-const SECRET = z.string().meta({ description: `The rule's HMAC-SHA256 key: each delivery's ${ALERT_HEADERS.signature} is sha256=<hex HMAC of the raw body>. Shown only in this answer: copy it now.`, example: "whsec_3d6f0e2b9c1a47d58e0f6b2c9a1d4e7f3b8c5a2e9d0f1b6c" });
+const SECRET = z.string().meta({
+  description: `The rule's HMAC-SHA256 key: each delivery's ${ALERT_HEADERS.signature} is sha256=<hex HMAC of the raw body>. Shown only in this answer: copy it now.`,
+  example: "whsec_3d6f0e2b9c1a47d58e0f6b2c9a1d4e7f3b8c5a2e9d0f1b6c",
+});
 
 const TAG = "Alerts";
 
@@ -92,7 +116,10 @@ export const alertsApi = endpoints({
     body: z.object({
       kind: z.enum(ALERT_KINDS, { message: `the kind must be one of ${ALERT_KINDS.join(", ")}` }),
       threshold: z.string().max(100, "must be at most 100 characters").nullable().optional().meta({ example: "10000" }),
-      webhookUrl: z.string({ message: "a webhook URL is needed" }).max(ALERT_LIMITS.urlLength, `must be at most ${ALERT_LIMITS.urlLength} characters`).meta({ example: "https://hooks.example.com/usdx" }),
+      webhookUrl: z
+        .string({ message: "a webhook URL is needed" })
+        .max(ALERT_LIMITS.urlLength, `must be at most ${ALERT_LIMITS.urlLength} characters`)
+        .meta({ example: "https://hooks.example.com/usdx" }),
     }),
     status: 201,
     answer: ok({ rule: AlertRule, secret: SECRET }),
@@ -131,7 +158,8 @@ export const alertsApi = endpoints({
   "POST /api/alerts/rules/:id/test": {
     tag: TAG,
     summary: "Send a test delivery now",
-    description: "A signed delivery with `test: true` and no event, sent once to the rule's webhook (whether the rule is on or off); answered with that attempt, which the delivery log keeps too.",
+    description:
+      "A signed delivery with `test: true` and no event, sent once to the rule's webhook (whether the rule is on or off); answered with that attempt, which the delivery log keeps too.",
     access: "admin",
     params: rulePath,
     answer: ok({ delivery: AlertDelivery }),
@@ -144,7 +172,13 @@ export const alertsApi = endpoints({
     access: "admin",
     query: z.object({
       ruleId: id("a rule").optional().meta({ description: "Only this rule's deliveries." }),
-      limit: z.string().regex(/^\d{1,3}$/, "must be a whole number").transform(Number).pipe(z.number().min(1).max(100)).default(20).meta({ description: "Deliveries per page, 1 to 100; 20 when left out." }),
+      limit: z
+        .string()
+        .regex(/^\d{1,3}$/, "must be a whole number")
+        .transform(Number)
+        .pipe(z.number().min(1).max(100))
+        .default(20)
+        .meta({ description: "Deliveries per page, 1 to 100; 20 when left out." }),
       before: id("a delivery").optional().meta({ description: "The last delivery id of the previous page." }),
     }),
     answer: ok({ deliveries: z.array(AlertDelivery) }),

@@ -27,8 +27,12 @@ export const BankAccount = z
     id: RowId,
     name: z.string().meta({ example: "Everyday Checking" }),
     type: BankAccountType,
-    lastFour: z.string().meta({ description: "The account number's last four digits: the full numbers are never stored.", example: "6789" }),
-    status: z.enum(["pending", "verified"]).meta({ description: "pending until verifyAt, then verified: deposits come only from a verified account." }),
+    lastFour: z
+      .string()
+      .meta({ description: "The account number's last four digits: the full numbers are never stored.", example: "6789" }),
+    status: z
+      .enum(["pending", "verified"])
+      .meta({ description: "pending until verifyAt, then verified: deposits come only from a verified account." }),
     createdAt: IsoDate,
     verifyAt: IsoDate.meta({ description: "When the mock verifies it." }),
     verifiedAt: IsoDate.nullable(),
@@ -45,7 +49,9 @@ export const BankWallet = z
     balance: TokenAmount.nullable().meta({ description: "Its USDX balance on the chain; null when the node did not answer." }),
     balanceRaw: BaseUnits.nullable(),
     createdAt: IsoDate,
-    verified: z.boolean().meta({ description: "The user proved they control the address: it is their wallet sign-in, or they signed a challenge for it." }),
+    verified: z
+      .boolean()
+      .meta({ description: "The user proved they control the address: it is their wallet sign-in, or they signed a challenge for it." }),
     verifiedBy: z.enum(["sign-in", "signature"]).nullable(),
   })
   .meta({ id: "BankWallet" });
@@ -54,7 +60,9 @@ export type BankWallet = z.infer<typeof BankWallet>;
 /** POST /api/bank/wallets/challenge: a single-use message to sign with the wallet (personal_sign), good until expiresAt. */
 export const BankWalletChallenge = z.strictObject({
   challenge: z.string().meta({ description: "Send it back with the signature.", example: "3f8a1c0e9b7d4a2f6e5c1b0a9d8e7f6a" }),
-  message: z.string().meta({ description: "The exact text to sign: it names the dashboard, your account, the wallet, the chain and when it expires." }),
+  message: z
+    .string()
+    .meta({ description: "The exact text to sign: it names the dashboard, your account, the wallet, the chain and when it expires." }),
   address: Address,
   expiresAt: IsoDate,
 });
@@ -98,7 +106,11 @@ export const Deposit = z
     walletAddress: Address.meta({ description: "Where the USDX is minted." }),
     txHash: TxHash.nullable().meta({ description: "The mint's transaction, once it is sent." }),
     error: z.string().nullable().meta({ description: "Why it failed." }),
-    bankAccount: z.strictObject({ id: RowId, name: z.string().meta({ example: "Everyday Checking" }), lastFour: z.string().meta({ example: "6789" }) }),
+    bankAccount: z.strictObject({
+      id: RowId,
+      name: z.string().meta({ example: "Everyday Checking" }),
+      lastFour: z.string().meta({ example: "6789" }),
+    }),
   })
   .meta({ id: "Deposit" });
 export type Deposit = z.infer<typeof Deposit>;
@@ -112,7 +124,9 @@ export const BankTerms = z.strictObject({
   processingMs: Millis.meta({ description: "How long after it is requested a deposit turns processing.", example: 3000 }),
   completeMs: Millis.meta({ description: "How long after it is requested a deposit is minted.", example: 8000 }),
   minter: Address.nullable().meta({ description: "The account whose key mints the deposits." }),
-  mode: z.enum(["local", "faucet"]).meta({ description: "'local': the bank on the local chain, to any wallet. 'faucet': a capped test faucet, to proved wallets only." }),
+  mode: z
+    .enum(["local", "faucet"])
+    .meta({ description: "'local': the bank on the local chain, to any wallet. 'faucet': a capped test faucet, to proved wallets only." }),
   walletProofRequired: z.boolean().meta({ description: "Deposits go only to wallets the user proved they control (faucet mode)." }),
   maxAccounts: Count.meta({ description: "Bank accounts one user may keep.", example: 10 }),
   maxWallets: Count.meta({ description: "Wallets one user may keep.", example: 10 }),
@@ -127,14 +141,7 @@ const ID_TEXT = /^\d{1,10}$/;
 /** An id as a JSON number or a string of digits (form values are strings). */
 const id = (what: string) =>
   z.union(
-    [
-      z.number().int().min(1).max(MAX_SERIAL_ID),
-      z
-        .string()
-        .regex(ID_TEXT)
-        .transform(Number)
-        .pipe(z.number().min(1).max(MAX_SERIAL_ID)),
-    ],
+    [z.number().int().min(1).max(MAX_SERIAL_ID), z.string().regex(ID_TEXT).transform(Number).pipe(z.number().min(1).max(MAX_SERIAL_ID))],
     { message: `${what} must be the id (a whole number) of one of yours` },
   );
 
@@ -177,7 +184,10 @@ export type NewBankAccount = z.output<typeof NewBankAccount>;
 const address = z
   .string({ message: "the address must be text: 0x followed by 40 hex characters" })
   .max(100, "the address must be 0x followed by 40 hex characters")
-  .meta({ description: "0x and 40 hex characters; mixed case must be a right EIP-55 checksum. Not the zero address.", example: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8" });
+  .meta({
+    description: "0x and 40 hex characters; mixed case must be a right EIP-55 checksum. Not the zero address.",
+    example: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+  });
 const challenge = z
   .string({ message: "the challenge must be the text the server issued" })
   .regex(/^[0-9a-f]{32}$/, "the challenge must be the 32 hex characters the server issued")
@@ -192,8 +202,16 @@ export const WalletProof = z.object({ challenge, signature });
 export type WalletProof = z.output<typeof WalletProof>;
 
 const newWallet = z
-  .object({ name: name("wallet").meta({ example: "Main wallet" }), address, challenge: challenge.optional(), signature: signature.optional() })
-  .refine((b) => (b.challenge === undefined) === (b.signature === undefined), { message: "send both the challenge and its signature, or neither", path: ["signature"] });
+  .object({
+    name: name("wallet").meta({ example: "Main wallet" }),
+    address,
+    challenge: challenge.optional(),
+    signature: signature.optional(),
+  })
+  .refine((b) => (b.challenge === undefined) === (b.signature === undefined), {
+    message: "send both the challenge and its signature, or neither",
+    path: ["signature"],
+  });
 
 export const NewDeposit = z.object({
   bankAccountId: id("bankAccountId").meta({ description: "One of your verified bank accounts." }),
@@ -248,7 +266,8 @@ export const bankApi = endpoints({
   "DELETE /api/bank/accounts/:id": {
     tag: "Mock bank",
     summary: "Remove a bank account",
-    description: "One that past deposits name is hidden instead, so their history keeps its name. Refused (409) while one of its deposits is pending or processing.",
+    description:
+      "One that past deposits name is hidden instead, so their history keeps its name. Refused (409) while one of its deposits is pending or processing.",
     access: "user",
     params: pathId,
     answer: removed,
@@ -257,7 +276,8 @@ export const bankApi = endpoints({
   "GET /api/bank/wallets": {
     tag: "Mock bank",
     summary: "Your wallets, with their balances",
-    description: "Oldest first, each with its USDX balance read from the chain. After a wallet sign-in, that wallet is added as the primary one if you have none, and marked verified.",
+    description:
+      "Oldest first, each with its USDX balance read from the chain. After a wallet sign-in, that wallet is added as the primary one if you have none, and marked verified.",
     access: "user",
     answer: bankOk({ wallets: z.array(BankWallet) }),
     errors: [503],
@@ -324,7 +344,8 @@ export const bankApi = endpoints({
   "GET /api/bank/deposits/:id": {
     tag: "Mock bank",
     summary: "One deposit",
-    description: "Poll it to follow a deposit: pending, processing from processingAt, minted from completeAt, then completed with its txHash or failed with its error.",
+    description:
+      "Poll it to follow a deposit: pending, processing from processingAt, minted from completeAt, then completed with its txHash or failed with its error.",
     access: "user",
     params: pathId,
     answer: bankOk({ deposit: Deposit }),

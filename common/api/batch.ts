@@ -10,12 +10,16 @@ import { Address, BaseUnits, Bytes32, IsoDate, ok, TokenAmount, TxHash } from ".
 
 // ---------------------------------------------------------------- records
 
-export const RecipientField = z.enum(["name", "address", "amount", "row"]).meta({ description: "The cell a problem concerns; 'row' when the CSV row itself is broken." });
+export const RecipientField = z
+  .enum(["name", "address", "amount", "row"])
+  .meta({ description: "The cell a problem concerns; 'row' when the CSV row itself is broken." });
 export type RecipientField = z.infer<typeof RecipientField>;
 
-export const JobStatus = z
-  .enum(["processing", "completed", "failed"])
-  .meta({ id: "JobStatus", description: "completed: every chunk is paid. failed: a chunk failed, was closed, or was not sent within the submit window. Else processing." });
+export const JobStatus = z.enum(["processing", "completed", "failed"]).meta({
+  id: "JobStatus",
+  description:
+    "completed: every chunk is paid. failed: a chunk failed, was closed, or was not sent within the submit window. Else processing.",
+});
 export type JobStatus = z.infer<typeof JobStatus>;
 
 export const ChunkStatus = z.enum(["pending", "submitted", "confirmed", "failed", "closed"]).meta({
@@ -35,15 +39,21 @@ export type RecipientStatus = z.infer<typeof RecipientStatus>;
 export const RecipientProblem = z
   .strictObject({
     field: RecipientField,
-    reason: z.string().meta({ description: "'Invalid Ethereum address', 'Invalid amount', 'Invalid name' or 'Invalid row'.", example: "Invalid amount" }),
-    detail: z.string().meta({ description: "What exactly is wrong, for a person fixing the file.", example: "Please enter a valid amount greater than 0." }),
+    reason: z
+      .string()
+      .meta({ description: "'Invalid Ethereum address', 'Invalid amount', 'Invalid name' or 'Invalid row'.", example: "Invalid amount" }),
+    detail: z.string().meta({
+      description: "What exactly is wrong, for a person fixing the file.",
+      example: "Please enter a valid amount greater than 0.",
+    }),
   })
   .meta({ id: "RecipientProblem" });
 export type RecipientProblem = z.infer<typeof RecipientProblem>;
 
 /** The bytes32 a chunk's payment carries: unique to the job and the chunk. */
 const Reference = Bytes32.meta({
-  description: "The paymentRef the chunk's transaction carries, keccak256('usdx-batch:<jobId>:<index>'); BatchPaid repeats it, which is how the server recognises the payment.",
+  description:
+    "The paymentRef the chunk's transaction carries, keccak256('usdx-batch:<jobId>:<index>'); BatchPaid repeats it, which is how the server recognises the payment.",
   example: "0x8d3e7a1f0c2b4d6e8f9a0b1c2d3e4f5a6b7c8d9e0f1a2b3c4d5e6f7a8b9c0d1e",
 });
 
@@ -96,7 +106,9 @@ export const JobSummary = z
   .strictObject({
     jobId: JobId,
     status: JobStatus,
-    payer: Address.nullable().meta({ description: "The paying wallet: the one given to execute, or the one that paid the first chunk; null until known." }),
+    payer: Address.nullable().meta({
+      description: "The paying wallet: the one given to execute, or the one that paid the first chunk; null until known.",
+    }),
     totalAmount: TokenAmount.meta({ description: "The job's total, as an exact decimal." }),
     totalAmountRaw: BaseUnits.meta({ description: "The same total in base units." }),
     amount: TokenAmount.nullable().meta({ description: "Every row's amount when they are all the same, else null." }),
@@ -104,7 +116,10 @@ export const JobSummary = z
     recipientsPaid: z.number().int().meta({ example: 0 }),
     chunks: z
       .strictObject({ total: z.number().int(), confirmed: z.number().int(), submitted: z.number().int(), failed: z.number().int() })
-      .meta({ description: "How many chunks there are, and how many are in each state; failed counts the closed ones too.", example: { total: 1, confirmed: 0, submitted: 1, failed: 0 } }),
+      .meta({
+        description: "How many chunks there are, and how many are in each state; failed counts the closed ones too.",
+        example: { total: 1, confirmed: 0, submitted: 1, failed: 0 },
+      }),
     txHash: TxHash.nullable().meta({ description: "The newest chunk transaction reported; null before the first." }),
     txHashes: z.array(TxHash).meta({ description: "Every chunk's transaction, in chunk order." }),
     error: z.string().nullable().meta({ description: "Why the job failed; null unless it did.", example: null }),
@@ -152,10 +167,17 @@ const executeBody = z
     [
       z.object({
         recipients: z.array(
-          z.object({ name: text(200).optional().meta({ example: "Alice" }), address: text(100).meta({ example: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8" }), amount: text(100).meta({ example: "1.5" }) }),
+          z.object({
+            name: text(200).optional().meta({ example: "Alice" }),
+            address: text(100).meta({ example: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8" }),
+            amount: text(100).meta({ example: "1.5" }),
+          }),
           { message: "must be a list" },
         ),
-        payer: text(100).optional().meta({ description: "The wallet that will pay: its balance, blocklist entry and the token's pause are checked first.", example: "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266" }),
+        payer: text(100).optional().meta({
+          description: "The wallet that will pay: its balance, blocklist entry and the token's pause are checked first.",
+          example: "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266",
+        }),
       }),
       // The spec's form: a list of addresses that each receive `amount`.
       z.object({
@@ -167,10 +189,15 @@ const executeBody = z
     { message: "must be {recipients: [{name, address, amount}]} or {recipients: [address], amount}" },
   )
   .meta({
-    description: "Each recipient with its own amount, or a list of addresses that each receive the same `amount`. Amounts are decimal USDX strings ('12.5').",
+    description:
+      "Each recipient with its own amount, or a list of addresses that each receive the same `amount`. Amounts are decimal USDX strings ('12.5').",
   });
 
-export const jobPath = z.object({ id: z.uuid({ message: "must be a batch job id" }).meta({ description: "The job's id, as execute answered it.", example: "5b0e8c5e-4c1a-4d5e-9f0a-2b7c3d4e5f60" }) });
+export const jobPath = z.object({
+  id: z
+    .uuid({ message: "must be a batch job id" })
+    .meta({ description: "The job's id, as execute answered it.", example: "5b0e8c5e-4c1a-4d5e-9f0a-2b7c3d4e5f60" }),
+});
 
 // ---------------------------------------------------------------- endpoints
 
@@ -186,11 +213,16 @@ export const batchApi = endpoints({
       "The limit of CSV uploads an address may send a minute (RATE_LIMIT_CSV_PER_MINUTE) is counted before the sign-in is checked, so a 429 may come before a 401.",
     access: "user",
     body: z.object({
-      csvData: z
-        .string({ message: "must be the CSV file's text" })
-        .meta({ description: "The file's text (at most 1 MB, the body's limit).", example: "Name,Address,Amount\nAlice,0x70997970C51812dc3A010C7d01b50e0d17dc79C8,12.5\nBob,0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC,7\n" }),
+      csvData: z.string({ message: "must be the CSV file's text" }).meta({
+        description: "The file's text (at most 1 MB, the body's limit).",
+        example:
+          "Name,Address,Amount\nAlice,0x70997970C51812dc3A010C7d01b50e0d17dc79C8,12.5\nBob,0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC,7\n",
+      }),
     }),
-    answer: ok({ error: z.null().meta({ description: "Always null: a file that cannot be read at all is a 400." }), data: ParsedRecipients }),
+    answer: ok({
+      error: z.null().meta({ description: "Always null: a file that cannot be read at all is a 400." }),
+      data: ParsedRecipients,
+    }),
     errors: [429, 503],
   },
   "POST /api/batch/execute": {
@@ -211,8 +243,14 @@ export const batchApi = endpoints({
       status: z.literal("processing"),
       message: z.string().meta({ example: "Batch started: 3 recipients in 1 transaction." }),
       jobId: JobId,
-      batchContract: Address.meta({ description: "The BatchPayments contract each chunk's transaction calls.", example: "0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0" }),
-      token: Address.meta({ description: "The USDX token (its proxy): the allowance, or the permit, is for batchContract to spend it.", example: "0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512" }),
+      batchContract: Address.meta({
+        description: "The BatchPayments contract each chunk's transaction calls.",
+        example: "0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0",
+      }),
+      token: Address.meta({
+        description: "The USDX token (its proxy): the allowance, or the permit, is for batchContract to spend it.",
+        example: "0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512",
+      }),
       totalAmount: TokenAmount.meta({ description: "The job's total, as an exact decimal." }),
       totalAmountRaw: BaseUnits.meta({ description: "The same total in base units: the allowance every chunk together needs." }),
       chunks: z.array(ChunkPlan).meta({ description: "The transactions to send, one per chunk." }),
@@ -230,7 +268,12 @@ export const batchApi = endpoints({
     access: "user",
     params: jobPath,
     body: z.object({
-      chunkIndex: z.number({ message: "must be a number" }).int("must be a whole number").min(0, "must be 0 or more").max(100_000).meta({ description: "The chunk's index, from 0.", example: 0 }),
+      chunkIndex: z
+        .number({ message: "must be a number" })
+        .int("must be a whole number")
+        .min(0, "must be 0 or more")
+        .max(100_000)
+        .meta({ description: "The chunk's index, from 0.", example: 0 }),
       txHash: z
         .string({ message: "must be a string" })
         .regex(/^0x[0-9a-fA-F]{64}$/, "must be a transaction hash: 0x followed by 64 hex characters")
@@ -248,8 +291,19 @@ export const batchApi = endpoints({
     access: "user",
     params: jobPath,
     query: z.object({
-      offset: z.string().regex(/^\d{1,6}$/, "must be a whole number").transform(Number).default(0).meta({ description: "Recipients to skip, in job order; 0 when left out." }),
-      limit: z.string().regex(/^\d{1,5}$/, "must be a whole number").transform(Number).pipe(z.number().min(1).max(10_000)).default(1000).meta({ description: "Recipients per page, 1 to 10,000; 1,000 when left out." }),
+      offset: z
+        .string()
+        .regex(/^\d{1,6}$/, "must be a whole number")
+        .transform(Number)
+        .default(0)
+        .meta({ description: "Recipients to skip, in job order; 0 when left out." }),
+      limit: z
+        .string()
+        .regex(/^\d{1,5}$/, "must be a whole number")
+        .transform(Number)
+        .pipe(z.number().min(1).max(10_000))
+        .default(1000)
+        .meta({ description: "Recipients per page, 1 to 10,000; 1,000 when left out." }),
     }),
     answer: ok({ job: JobSummary, chunks: z.array(ChunkDetail), recipients: z.array(RecipientDetail) }),
     errors: [404, 503],
@@ -260,8 +314,17 @@ export const batchApi = endpoints({
     description: "A page at a time: pass the answer's `nextBefore` as `before` for the next, older page.",
     access: "user",
     query: z.object({
-      limit: z.string().regex(/^\d{1,3}$/, "must be a whole number").transform(Number).pipe(z.number().min(1).max(100)).default(20).meta({ description: "Jobs per page, 1 to 100; 20 when left out." }),
-      before: z.iso.datetime({ message: "must be the createdAt of the previous page's last job" }).optional().meta({ description: "Only jobs created before this moment: the previous page's nextBefore." }),
+      limit: z
+        .string()
+        .regex(/^\d{1,3}$/, "must be a whole number")
+        .transform(Number)
+        .pipe(z.number().min(1).max(100))
+        .default(20)
+        .meta({ description: "Jobs per page, 1 to 100; 20 when left out." }),
+      before: z.iso
+        .datetime({ message: "must be the createdAt of the previous page's last job" })
+        .optional()
+        .meta({ description: "Only jobs created before this moment: the previous page's nextBefore." }),
     }),
     answer: ok({
       jobs: z.array(JobSummary),

@@ -15,8 +15,17 @@ export const DashboardConfig = z
       .nullable()
       .meta({ description: "A local fork of another chain: what it forks and where; null otherwise." }),
     explorerUrl: z.string().nullable(),
-    rpcUrl: z.string().nullable().meta({ description: "The RPC URL a browser may use (never the server's keyed provider URL); null when there is none." }),
-    contracts: z.strictObject({ proxy: Address, implementation: Address, owner: Address, batchPayments: Address, deploymentBlock: z.number().int() }),
+    rpcUrl: z
+      .string()
+      .nullable()
+      .meta({ description: "The RPC URL a browser may use (never the server's keyed provider URL); null when there is none." }),
+    contracts: z.strictObject({
+      proxy: Address,
+      implementation: Address,
+      owner: Address,
+      batchPayments: Address,
+      deploymentBlock: z.number().int(),
+    }),
     token: z.strictObject({ decimals: z.number().int() }),
     firebase: z.strictObject({
       projectId: z.string(),
@@ -39,7 +48,8 @@ export const configurationApi = endpoints({
   "GET /api/config": {
     tag: "Configuration",
     summary: "The dashboard's settings",
-    description: "The network, the deployment manifest's addresses, sign-in settings and limits, from the one place that knows them. Public: nothing in it is secret.",
+    description:
+      "The network, the deployment manifest's addresses, sign-in settings and limits, from the one place that knows them. Public: nothing in it is secret.",
     access: "public",
     answer: DashboardConfig,
   },

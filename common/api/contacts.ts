@@ -10,12 +10,21 @@ const CSV_MAX_CHARS = 1024 * 1024;
 
 /** A stored contact: the address checksummed, empty notes as null. */
 export const Contact = z
-  .strictObject({ id: z.number().int(), name: z.string().meta({ example: "Alice" }), address: Address, notes: z.string().nullable(), createdAt: IsoDate })
+  .strictObject({
+    id: z.number().int(),
+    name: z.string().meta({ example: "Alice" }),
+    address: Address,
+    notes: z.string().nullable(),
+    createdAt: IsoDate,
+  })
   .meta({ id: "Contact" });
 export type Contact = z.infer<typeof Contact>;
 
 /** GET /api/contacts: one page of a user's contacts, and how many match in all. */
-export const ContactPage = z.strictObject({ contacts: z.array(Contact), total: z.number().int().meta({ description: "How many contacts match, in all." }) });
+export const ContactPage = z.strictObject({
+  contacts: z.array(Contact),
+  total: z.number().int().meta({ description: "How many contacts match, in all." }),
+});
 export type ContactPage = z.infer<typeof ContactPage>;
 
 /** POST /api/contacts/import: what was added, and each skipped line with its reason. */
@@ -60,7 +69,12 @@ export const contactsApi = endpoints({
         .pipe(z.number().min(1).max(CONTACTS_LIST_LIMIT_MAX))
         .default(CONTACTS_LIST_LIMIT_DEFAULT)
         .meta({ description: `Contacts per page, 1 to ${CONTACTS_LIST_LIMIT_MAX}; ${CONTACTS_LIST_LIMIT_DEFAULT} when left out.` }),
-      offset: z.string().regex(/^\d{1,9}$/, "must be a whole number").transform(Number).default(0).meta({ description: "Contacts to skip; 0 when left out." }),
+      offset: z
+        .string()
+        .regex(/^\d{1,9}$/, "must be a whole number")
+        .transform(Number)
+        .default(0)
+        .meta({ description: "Contacts to skip; 0 when left out." }),
     }),
     answer: ok(ContactPage.shape),
     errors: [503],
@@ -70,16 +84,26 @@ export const contactsApi = endpoints({
     summary: "Export your contacts as CSV",
     description: "Name, Address, Notes; a cell that a spreadsheet would read as a formula is quoted with a leading apostrophe.",
     access: "user",
-    answer: { contentType: "text/csv; charset=utf-8", description: "A CSV file (usdx_contacts.csv).", example: "Name,Address,Notes\nAlice,0x70997970C51812dc3A010C7d01b50e0d17dc79C8,Payroll\n" },
+    answer: {
+      contentType: "text/csv; charset=utf-8",
+      description: "A CSV file (usdx_contacts.csv).",
+      example: "Name,Address,Notes\nAlice,0x70997970C51812dc3A010C7d01b50e0d17dc79C8,Payroll\n",
+    },
     noStore: true,
     errors: [503],
   },
   "POST /api/contacts/import": {
     tag: "Contacts",
     summary: "Import contacts from CSV",
-    description: "CSV text with Name and Address columns (Notes optional). Each line that cannot be added is skipped with its reason; the rest are added.",
+    description:
+      "CSV text with Name and Address columns (Notes optional). Each line that cannot be added is skipped with its reason; the rest are added.",
     access: "user",
-    body: z.object({ csvData: z.string().max(CSV_MAX_CHARS, "must be at most 1 MB of CSV text").meta({ example: "Name,Address\nAlice,0x70997970C51812dc3A010C7d01b50e0d17dc79C8\n" }) }),
+    body: z.object({
+      csvData: z
+        .string()
+        .max(CSV_MAX_CHARS, "must be at most 1 MB of CSV text")
+        .meta({ example: "Name,Address\nAlice,0x70997970C51812dc3A010C7d01b50e0d17dc79C8\n" }),
+    }),
     answer: ok(ImportResult.shape),
     errors: [409, 429, 503],
   },

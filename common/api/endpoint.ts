@@ -65,7 +65,8 @@ export const API_TAGS = {
   Holders: "Who holds USDX (balances, share of supply, activity, a CSV export), and what a balance earned from the reward multiplier.",
   "Sign-in": "Wallet sign-in (Sign-In with Ethereum) and the signed-in user.",
   Administration: "Requests audited for the issuer's operators.",
-  Alerts: "Operators' alert rules on the token's events, each delivered to a webhook as signed JSON, and the delivery log (the server's admins).",
+  Alerts:
+    "Operators' alert rules on the token's events, each delivered to a webhook as signed JSON, and the delivery log (the server's admins).",
   "Batch payments": "Pay many recipients from a CSV: parse, start a job, report each chunk's transaction, follow the job.",
   Contacts: "The signed-in user's address book.",
   "Mock bank": "A simulated bank that mints USDX for US dollar deposits (local chain), or a capped test faucet.",

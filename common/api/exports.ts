@@ -17,10 +17,7 @@ const CHAIN_ORDER =
   "Rows in chain order (oldest first), up to the index's newest block as the export starts (rows indexed while it is written are left for the next export).";
 
 const date = (description: string) =>
-  z.iso
-    .date({ message: "must be a date as YYYY-MM-DD" })
-    .optional()
-    .meta({ description, example: "2026-01-31" });
+  z.iso.date({ message: "must be a date as YYYY-MM-DD" }).optional().meta({ description, example: "2026-01-31" });
 
 export const exportsApi = endpoints({
   "GET /api/accounts/:address/history/export": {

@@ -38,7 +38,9 @@ export const HolderPage = z
     totalSupply: BaseUnits.meta({ description: "floor(totalShares * rewardMultiplier / 1e18), as of blockNumber." }),
     totalShares: BaseUnits,
     rewardMultiplier: BaseUnits,
-    blockNumber: BlockNumber.nullable().meta({ description: "The index's block these figures are as of; null before the index's first step." }),
+    blockNumber: BlockNumber.nullable().meta({
+      description: "The index's block these figures are as of; null before the index's first step.",
+    }),
   })
   .meta({ id: "HolderPage" });
 export type HolderPage = z.infer<typeof HolderPage>;
@@ -56,19 +58,27 @@ export const Rewards = z
     balance: BaseUnits,
     allTime: SignedBaseUnits.meta({ description: "What multiplier changes added to the balance since the deployment." }),
     last30Days: SignedBaseUnits.meta({ description: "What multiplier changes added in the 30 days of block time up to asOf." }),
-    fromTransfers: SignedBaseUnits.meta({ description: "The rest of the balance: balance - allTime, what transfers, mints and burns moved." }),
-    asOf: z
-      .strictObject({ blockNumber: BlockNumber, timestamp: UnixSeconds })
-      .nullable()
-      .meta({ description: "The index's newest block and its time: the figures are as of it, and the 30 days end at it. Null before the index's first step." }),
+    fromTransfers: SignedBaseUnits.meta({
+      description: "The rest of the balance: balance - allTime, what transfers, mints and burns moved.",
+    }),
+    asOf: z.strictObject({ blockNumber: BlockNumber, timestamp: UnixSeconds }).nullable().meta({
+      description:
+        "The index's newest block and its time: the figures are as of it, and the 30 days end at it. Null before the index's first step.",
+    }),
   })
   .meta({ id: "Rewards" });
 export type Rewards = z.infer<typeof Rewards>;
 
 // ---------------------------------------------------------------- input
 
-const sort = z.enum(HOLDER_SORTS).default("balance").meta({ description: "balance (the default), address, firstActivity or lastActivity." });
-const order = z.enum(["asc", "desc"]).optional().meta({ description: "asc or desc; by default desc, but asc for address. desc is exactly asc reversed (ties go by address)." });
+const sort = z
+  .enum(HOLDER_SORTS)
+  .default("balance")
+  .meta({ description: "balance (the default), address, firstActivity or lastActivity." });
+const order = z
+  .enum(["asc", "desc"])
+  .optional()
+  .meta({ description: "asc or desc; by default desc, but asc for address. desc is exactly asc reversed (ties go by address)." });
 const search = z
   .string()
   .max(HOLDER_SEARCH_MAX)

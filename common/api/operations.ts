@@ -25,7 +25,10 @@ const HealthReport = z
     network: z.string(),
     chainId: z.number().int(),
     proxy: Address,
-    chain: z.union([z.strictObject({ ok: z.literal(true), blockNumber: z.number().int() }), z.strictObject({ ok: z.literal(false), error: z.string() })]),
+    chain: z.union([
+      z.strictObject({ ok: z.literal(true), blockNumber: z.number().int() }),
+      z.strictObject({ ok: z.literal(false), error: z.string() }),
+    ]),
     database: z.strictObject({ ok: z.boolean(), kind: z.enum(["pglite", "postgres"]) }),
     auth: z.strictObject({ ok: z.boolean(), mode: z.enum(["emulator", "firebase"]) }),
     indexer: IndexerStatus,
@@ -33,7 +36,9 @@ const HealthReport = z
     leadership: z.strictObject({ mode: z.enum(["sole", "advisory-lock"]), since: IsoDate.nullable() }),
     batchWatcher: z.strictObject(LoopStatus),
     mockBank: z.strictObject({ enabled: z.boolean(), ...LoopStatus }),
-    alerts: z.strictObject(LoopStatus).meta({ description: "The loop that matches indexed events to the operators' alert rules and delivers them (on the leader)." }),
+    alerts: z
+      .strictObject(LoopStatus)
+      .meta({ description: "The loop that matches indexed events to the operators' alert rules and delivers them (on the leader)." }),
   })
   .meta({ id: "HealthReport" });
 
@@ -46,7 +51,10 @@ export const PartHealth = z
     part: z.enum(MONITORED_PARTS),
     ok: z.boolean(),
     detail: z.string().meta({ description: 'What the part is doing, in words ("block 1,234", "PostgreSQL", "off: MOCK_BANK=off").' }),
-    lastError: z.string().nullable().meta({ description: "The part's last failure (RPC URLs reduced to their origin); null when it never failed since start." }),
+    lastError: z
+      .string()
+      .nullable()
+      .meta({ description: "The part's last failure (RPC URLs reduced to their origin); null when it never failed since start." }),
     lastErrorAt: IsoDate.nullable(),
   })
   .meta({ id: "PartHealth" });
@@ -60,7 +68,11 @@ export const MonitoringPoint = z
     p50Ms: Ms,
     p95Ms: Ms,
     p99Ms: Ms,
-    indexerLag: z.number().int().nullable().meta({ description: "Blocks between the chain's head and the index's checkpoint (null before the first step)." }),
+    indexerLag: z
+      .number()
+      .int()
+      .nullable()
+      .meta({ description: "Blocks between the chain's head and the index's checkpoint (null before the first step)." }),
     rpcErrorsPerSecond: z.number(),
   })
   .meta({ id: "MonitoringPoint", description: "One sample of the answering replica's figures." });
@@ -95,7 +107,8 @@ export const operationsApi = endpoints({
   "GET /api/health": {
     tag: "Operations",
     summary: "Health of each part",
-    description: "The chain, the database, sign-in and the indexer, and whether this replica leads: 200 when all answer, else 503 with the same report saying what does not.",
+    description:
+      "The chain, the database, sign-in and the indexer, and whether this replica leads: 200 when all answer, else 503 with the same report saying what does not.",
     access: "public",
     answer: HealthReport,
     otherAnswers: { 503: { description: "A part does not answer: the same report, with status 'degraded'.", schema: HealthReport } },
@@ -126,20 +139,26 @@ export const operationsApi = endpoints({
     description:
       "HTTP requests and latency by route and status, RPC calls and errors by method, the indexer's checkpoint, head and lag, batch jobs and chunks, the mock bank's queue, rate-limit refusals and the process's own figures. For an operator's scraper: send METRICS_TOKEN as the bearer token, or call from the same machine without a proxy.",
     access: "operator",
-    answer: { contentType: "text/plain; version=0.0.4; charset=utf-8", description: "The Prometheus text exposition format.", example: METRICS_EXAMPLE },
+    answer: {
+      contentType: "text/plain; version=0.0.4; charset=utf-8",
+      description: "The Prometheus text exposition format.",
+      example: METRICS_EXAMPLE,
+    },
     noStore: true,
   },
   "GET /api/openapi.json": {
     tag: "Operations",
     summary: "This document",
-    description: "The API's OpenAPI 3.1 document, generated from the server's own declaration of every endpoint. Also in the repository at docs/openapi.json.",
+    description:
+      "The API's OpenAPI 3.1 document, generated from the server's own declaration of every endpoint. Also in the repository at docs/openapi.json.",
     access: "public",
     answer: z.record(z.string(), z.unknown()).meta({ description: "An OpenAPI 3.1 document." }),
   },
   "GET /api/monitoring": {
     tag: "Operations",
     summary: "What /monitoring shows",
-    description: "Each part's health with its last error, the last minutes of request rate, latency, indexer lag and RPC errors, and the build. Public: it holds nothing secret. The figures are the answering replica's own.",
+    description:
+      "Each part's health with its last error, the last minutes of request rate, latency, indexer lag and RPC errors, and the build. Public: it holds nothing secret. The figures are the answering replica's own.",
     access: "public",
     answer: MonitoringAnswer,
     noStore: true,

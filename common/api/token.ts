@@ -15,10 +15,10 @@ export const TokenInfo = z
     name: z.string().meta({ example: "USDX" }),
     symbol: z.string().meta({ example: "USDX" }),
     blockNumber: BlockNumber,
-    source: z
-      .enum(["chain", "index"])
-      .optional()
-      .meta({ description: "'chain': read from the node at blockNumber. 'index': the node could not be asked, so these are the index's figures as of its checkpoint." }),
+    source: z.enum(["chain", "index"]).optional().meta({
+      description:
+        "'chain': read from the node at blockNumber. 'index': the node could not be asked, so these are the index's figures as of its checkpoint.",
+    }),
   })
   .meta({ id: "TokenInfo" });
 export type TokenInfo = z.infer<typeof TokenInfo>;
@@ -33,7 +33,9 @@ export const ContractEvent = z
     logIndex: z.number().int(),
     blockNumber: BlockNumber,
     timestamp: UnixSeconds,
-    args: z.record(z.string(), z.union([z.string(), z.boolean()])).meta({ description: "The event's arguments by name; numbers as decimal strings." }),
+    args: z
+      .record(z.string(), z.union([z.string(), z.boolean()]))
+      .meta({ description: "The event's arguments by name; numbers as decimal strings." }),
     sharesMoved: BaseUnits.optional().meta({ description: "Transfer only: the shares it moved (see HistoryEntry)." }),
     amountMoved: BaseUnits.optional().meta({ description: "Transfer only: what those shares were worth." }),
   })
@@ -58,7 +60,9 @@ export type EventPage = z.infer<typeof EventPage>;
  */
 export const TransferMoved = z.strictObject({
   sharesMoved: BaseUnits.meta({ description: "Shares moved: floor(value * 1e18 / multiplier)." }),
-  amountMoved: BaseUnits.meta({ description: 'The tokens those shares were worth: floor(shares * multiplier / 1e18); "0" when no share moved.' }),
+  amountMoved: BaseUnits.meta({
+    description: 'The tokens those shares were worth: floor(shares * multiplier / 1e18); "0" when no share moved.',
+  }),
 });
 export type TransferMoved = z.infer<typeof TransferMoved>;
 
@@ -98,13 +102,22 @@ export type BlockedAccount = z.infer<typeof BlockedAccount>;
 
 /** One point of the supply chart; the three figures are formatted decimal strings (18 decimals). */
 export const SupplyPoint = z
-  .strictObject({ blockNumber: BlockNumber, timestamp: UnixSeconds, totalSupply: TokenAmount, totalShares: TokenAmount, rewardMultiplier: TokenAmount })
+  .strictObject({
+    blockNumber: BlockNumber,
+    timestamp: UnixSeconds,
+    totalSupply: TokenAmount,
+    totalShares: TokenAmount,
+    rewardMultiplier: TokenAmount,
+  })
   .meta({ id: "SupplyPoint" });
 export type SupplyPoint = z.infer<typeof SupplyPoint>;
 
 // ---------------------------------------------------------------- input
 
-export const blockNumber = z.string().regex(/^\d{1,15}$/, "must be a block number (digits only)").transform(Number);
+export const blockNumber = z
+  .string()
+  .regex(/^\d{1,15}$/, "must be a block number (digits only)")
+  .transform(Number);
 const limit = (fallback: number, max: number) =>
   z
     .string()

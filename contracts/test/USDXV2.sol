@@ -12,7 +12,8 @@ contract USDXV2 is USDX {
     }
 
     // keccak256(abi.encode(uint256(keccak256("usdx.storage.USDXV2")) - 1)) & ~bytes32(uint256(0xff))
-    bytes32 private constant USDXV2_STORAGE_LOCATION = 0xf9912200639bd449bdf80cf7a168c3b2c570f3a20c9e6bc083dea4f1489c4e00;
+    bytes32 private constant USDXV2_STORAGE_LOCATION =
+        0xf9912200639bd449bdf80cf7a168c3b2c570f3a20c9e6bc083dea4f1489c4e00;
 
     /// @notice Runs once, on upgrade through upgradeToAndCall.
     /// @param memo_ A value the upgrade stores.

@@ -22,7 +22,19 @@ import { readAccounts } from "../../scripts/lib/report";
 import { freePort, kill, rpc } from "../../server/test/stack";
 import { OWNER, QUIET, ROOT, type RunningNode, deployToStandIn, startStandIn } from "../../scripts/lib/standIn";
 import { USDX__factory } from "@bindings/factories/contracts/USDX__factory";
-import { ARTIFACTS, addressOf, connectWallet, expectToast, fillTransfer, isolateEachTest, openBrowser, type Row, type Session, signUp, uploadRows } from "../browser";
+import {
+  ARTIFACTS,
+  addressOf,
+  connectWallet,
+  expectToast,
+  fillTransfer,
+  isolateEachTest,
+  openBrowser,
+  type Row,
+  type Session,
+  signUp,
+  uploadRows,
+} from "../browser";
 import { useStack } from "./hooks";
 
 // Blocks the stand-in has before the deploy, so the fork block needs a thousands separator.
@@ -67,7 +79,10 @@ function npmStart(upstreamUrl: string, env: NodeJS.ProcessEnv): { child: ChildPr
   const child = spawn("npm", ["start", "--", "--fork", upstreamUrl], { cwd: ROOT, env, detached: true });
   let output = "";
   const ready = new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`npm start was not ready within ${READY_WITHIN_MS / 1000} s:\n${output}`)), READY_WITHIN_MS);
+    const timer = setTimeout(
+      () => reject(new Error(`npm start was not ready within ${READY_WITHIN_MS / 1000} s:\n${output}`)),
+      READY_WITHIN_MS,
+    );
     const read = (chunk: Buffer) => {
       output += chunk;
       if (/Ready in [\d.]+ s/.test(output)) {
@@ -124,7 +139,9 @@ async function startForkStack() {
     });
     start = started.child;
     await started.ready;
-    console.log(`      (stand-in deployed in ${((deployedAt - t0) / 1000).toFixed(1)} s; npm start ready ${((Date.now() - deployedAt) / 1000).toFixed(1)} s later)`);
+    console.log(
+      `      (stand-in deployed in ${((deployedAt - t0) / 1000).toFixed(1)} s; npm start ready ${((Date.now() - deployedAt) / 1000).toFixed(1)} s later)`,
+    );
 
     const child = start;
     const rpcUrl = `http://127.0.0.1:${rpcPort}`;
@@ -139,7 +156,9 @@ async function startForkStack() {
           const ports = [rpcPort, serverPort, dashboardPort, authPort, hubPort, loggingPort];
           const deadline = Date.now() + 20_000;
           let open = ports;
-          while ((open = (await Promise.all(ports.map(async (p) => ((await answers(p)) ? p : null)))).filter((p) => p !== null)).length > 0) {
+          while (
+            (open = (await Promise.all(ports.map(async (p) => ((await answers(p)) ? p : null)))).filter((p) => p !== null)).length > 0
+          ) {
             if (Date.now() > deadline) throw new Error(`npm start left ports ${open.join(", ")} open after it stopped.`);
             await new Promise((r) => setTimeout(r, 200));
           }
@@ -190,7 +209,11 @@ describe("npm start -- --fork: the stack on a fork of a stand-in Sepolia (browse
     expect(forkBlock).to.be.greaterThan(deployed.deploymentBlock).and.at.most(upstreamHeight);
     const expectedFork = { chainId: SEPOLIA.chainId, name: "Sepolia", block: forkBlock };
     for (const origin of [stack().server.url, stack().dashboardUrl]) {
-      const config = (await fetch(`${origin}/api/config`).then((r) => r.json())) as { chainId: number; fork: unknown; contracts: { proxy: string; batchPayments: string; owner: string } };
+      const config = (await fetch(`${origin}/api/config`).then((r) => r.json())) as {
+        chainId: number;
+        fork: unknown;
+        contracts: { proxy: string; batchPayments: string; owner: string };
+      };
       expect(config.contracts, origin).to.deep.include({ proxy: deployed.proxy, batchPayments: deployed.batchPayments, owner: OWNER });
       expect(config.fork, origin).to.deep.equal(expectedFork);
       // The fork keeps the local chain id: a wallet never takes it for Sepolia.
@@ -202,7 +225,10 @@ describe("npm start -- --fork: the stack on a fork of a stand-in Sepolia (browse
     const label = `Sepolia fork @ ${forkBlock.toLocaleString("en-US")}`;
     expect(label).to.match(/ @ \d,\d{3}$/);
     // The header's badge, on every page, and Quick Actions'.
-    for (const badge of [page.getByRole("banner").getByLabel(`Network ${label}`, { exact: true }), page.getByRole("main").getByLabel(`Network ${label}`, { exact: true })]) {
+    for (const badge of [
+      page.getByRole("banner").getByLabel(`Network ${label}`, { exact: true }),
+      page.getByRole("main").getByLabel(`Network ${label}`, { exact: true }),
+    ]) {
       await badge.waitFor();
       expect((await badge.textContent())?.trim()).to.equal(label);
     }
@@ -224,7 +250,10 @@ describe("npm start -- --fork: the stack on a fork of a stand-in Sepolia (browse
   });
 
   it("gives the seeded accounts their roles, test balances and blocklist state on the fork", async () => {
-    const rows = await readAccounts(token(), SEEDED_ACCOUNTS.map((a) => ({ name: a.name, address: addressOf(a.name) })));
+    const rows = await readAccounts(
+      token(),
+      SEEDED_ACCOUNTS.map((a) => ({ name: a.name, address: addressOf(a.name) })),
+    );
     for (const [i, account] of SEEDED_ACCOUNTS.entries()) {
       expect(rows[i].roles, account.name).to.deep.equal(account.roles.map((r) => r.replace(/_ROLE$/, "")));
       expect(rows[i].balance, account.name).to.equal(account.funds ? parseTokenAmount(account.funds) : 0n);
@@ -257,7 +286,12 @@ describe("npm start -- --fork: the stack on a fork of a stand-in Sepolia (browse
 
   it("pays a 5-row CSV batch through Payments: 'Batch transfer completed', each recipient holds its amount on the fork", async () => {
     const { page, errors } = (session = await openBrowser("alice"));
-    const rows: Row[] = ["1.25", "2.5", "3.75", "10", "42.42"].map((amount, i) => ({ name: `Payee ${i + 1}`, address: Wallet.createRandom().address, amount, valid: true }));
+    const rows: Row[] = ["1.25", "2.5", "3.75", "10", "42.42"].map((amount, i) => ({
+      name: `Payee ${i + 1}`,
+      address: Wallet.createRandom().address,
+      amount,
+      valid: true,
+    }));
     for (const row of rows) expect(await token().balanceOf(row.address)).to.equal(0n);
 
     await uploadRows(page, rows);

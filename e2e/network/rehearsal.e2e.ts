@@ -7,7 +7,18 @@ import { parseTokenAmount } from "@common/amounts";
 import { SEPOLIA } from "@common/networks";
 import { USDX__factory } from "@bindings/factories/contracts/USDX__factory";
 import { startRehearsal, type Rehearsal } from "../../scripts/lib/rehearsal";
-import { ARTIFACTS, addressOf, connectWallet, fillTransfer, keepFailure, openBrowser, signUp, uploadRows, type Row, type Session } from "../browser";
+import {
+  ARTIFACTS,
+  addressOf,
+  connectWallet,
+  fillTransfer,
+  keepFailure,
+  openBrowser,
+  signUp,
+  uploadRows,
+  type Row,
+  type Session,
+} from "../browser";
 import { buildDashboard } from "../hooks";
 import { useStack } from "./hooks";
 
@@ -46,7 +57,11 @@ describe("A Sepolia-shaped rehearsal (NETWORK=sepolia, a stand-in Sepolia behind
     const dist = buildDashboard();
     try {
       // The indexer looks once a block (Sepolia's default, 6 s, is half a Sepolia block).
-      rehearsal = await startRehearsal({ blockMs: BLOCK_MS, dashboardDist: dist, serverEnv: { INDEXER_POLL_MS: String(BLOCK_MS), RATE_LIMIT_AUTH_PER_MINUTE: "1000" } });
+      rehearsal = await startRehearsal({
+        blockMs: BLOCK_MS,
+        dashboardDist: dist,
+        serverEnv: { INDEXER_POLL_MS: String(BLOCK_MS), RATE_LIMIT_AUTH_PER_MINUTE: "1000" },
+      });
     } catch (error) {
       rmSync(dist, { recursive: true, force: true });
       throw error;
@@ -73,7 +88,15 @@ describe("A Sepolia-shaped rehearsal (NETWORK=sepolia, a stand-in Sepolia behind
 
   it("serves Sepolia's configuration: chain 11155111, Sepolia's explorer, 5 confirmations", async () => {
     const config = (await fetch(`${stack().server.url}/api/config`).then((r) => r.json())) as Record<string, unknown>;
-    expect(config).to.deep.include({ network: "sepolia", chainId: SEPOLIA.chainId, networkLabel: "Sepolia", explorerUrl: "https://sepolia.etherscan.io", confirmations: 5, devAccounts: null, mockBank: false });
+    expect(config).to.deep.include({
+      network: "sepolia",
+      chainId: SEPOLIA.chainId,
+      networkLabel: "Sepolia",
+      explorerUrl: "https://sepolia.etherscan.io",
+      confirmations: 5,
+      devAccounts: null,
+      mockBank: false,
+    });
     expect(config.rpcUrl).to.equal(rehearsal.browserProxy.url);
   });
 
@@ -93,9 +116,13 @@ describe("A Sepolia-shaped rehearsal (NETWORK=sepolia, a stand-in Sepolia behind
 
     // While it confirms, the page's own list already shows it, as Pending: the index takes it only 5 blocks deep.
     const early = await watchModal(page, "Waiting for confirmations: 1 of 5", 60_000);
-    const sentHash = /0x[0-9a-f]{64}/.exec((await page.getByRole("link", { name: /View on block explorer/ }).getAttribute("href")) ?? "")![0];
+    const sentHash = /0x[0-9a-f]{64}/.exec(
+      (await page.getByRole("link", { name: /View on block explorer/ }).getAttribute("href")) ?? "",
+    )![0];
     // The modal hides the page from the accessibility tree (Radix): look past it.
-    const row = page.getByRole("row", { includeHidden: true }).filter({ has: page.getByRole("link", { name: `Transaction ${sentHash}`, includeHidden: true }) });
+    const row = page
+      .getByRole("row", { includeHidden: true })
+      .filter({ has: page.getByRole("link", { name: `Transaction ${sentHash}`, includeHidden: true }) });
     expect(await row.getByText("Pending").count()).to.equal(1);
     mkdirSync(path.join(ARTIFACTS, "screens"), { recursive: true });
     await page.screenshot({ path: path.join(ARTIFACTS, "screens", "rehearsal-confirming-1280.png") });
@@ -121,8 +148,12 @@ describe("A Sepolia-shaped rehearsal (NETWORK=sepolia, a stand-in Sepolia behind
     const recent = page.getByRole("row").filter({ has: page.getByRole("link", { name: `Transaction ${hash}` }) });
     await recent.waitFor({ timeout: 10_000 });
     await recent.getByText("Confirmed").waitFor({ timeout: 30_000 });
-    expect(await recent.getByRole("link", { name: `Transaction ${hash}` }).getAttribute("href")).to.equal(`https://sepolia.etherscan.io/tx/${hash}`);
-    expect(await recent.getByRole("link", { name: `Address ${bob}` }).getAttribute("href")).to.equal(`https://sepolia.etherscan.io/address/${bob}`);
+    expect(await recent.getByRole("link", { name: `Transaction ${hash}` }).getAttribute("href")).to.equal(
+      `https://sepolia.etherscan.io/tx/${hash}`,
+    );
+    expect(await recent.getByRole("link", { name: `Address ${bob}` }).getAttribute("href")).to.equal(
+      `https://sepolia.etherscan.io/address/${bob}`,
+    );
     await page.screenshot({ path: path.join(ARTIFACTS, "screens", "rehearsal-dashboard-1280.png"), fullPage: true });
     provider.destroy();
     expect(errors).to.deep.equal([]);
@@ -133,7 +164,12 @@ describe("A Sepolia-shaped rehearsal (NETWORK=sepolia, a stand-in Sepolia behind
     session = await openBrowser("alice");
     const { page, errors } = session;
     const { usdx, provider } = token();
-    const rows: Row[] = Array.from({ length: BATCH_ROWS }, (_, i) => ({ name: `Payee ${i + 1}`, address: Wallet.createRandom().address, amount: `0.${String(i + 1).padStart(4, "0")}`, valid: true }));
+    const rows: Row[] = Array.from({ length: BATCH_ROWS }, (_, i) => ({
+      name: `Payee ${i + 1}`,
+      address: Wallet.createRandom().address,
+      amount: `0.${String(i + 1).padStart(4, "0")}`,
+      valid: true,
+    }));
 
     await uploadRows(page, rows);
     await page.getByRole("button", { name: `Pay ${BATCH_ROWS.toLocaleString("en-US")} recipients` }).click();

@@ -113,7 +113,9 @@ export async function adoptUSDX(provider: Provider, options: AdoptOptions): Prom
     const from = await deployer.getAddress();
     log(`Deploying BatchPayments for ${proxy} from ${from} on ${network}...`);
     deployment = { ...(await deployBatchPayments(deployer, proxy)), from };
-    log(`BatchPayments for ${proxy} is deployed at ${deployment.address} (transaction ${deployment.transaction}, block ${deployment.block}).`);
+    log(
+      `BatchPayments for ${proxy} is deployed at ${deployment.address} (transaction ${deployment.transaction}, block ${deployment.block}).`,
+    );
     [batchPayments, source] = [deployment.address, "deployed"];
   } else if (listed) {
     [batchPayments, source] = [listed, "kept"];
@@ -242,7 +244,10 @@ async function currentAdmins(provider: Provider, proxy: string, fromBlock: numbe
       usdx.queryFilter(usdx.filters.RoleGranted(ROLES.DEFAULT_ADMIN_ROLE), from, to),
       usdx.queryFilter(usdx.filters.RoleRevoked(ROLES.DEFAULT_ADMIN_ROLE), from, to),
     ]);
-    for (const [logs, grant] of [[granted, true], [revoked, false]] as const) {
+    for (const [logs, grant] of [
+      [granted, true],
+      [revoked, false],
+    ] as const) {
       for (const log of logs) events.push({ blockNumber: log.blockNumber, index: log.index, account: getAddress(log.args.account), grant });
     }
   }

@@ -58,9 +58,14 @@ export async function prepareFork(options: PrepareForkOptions): Promise<ForkPrep
     };
 
     const live = findManifest(upstreamChainId, env);
-    if (!live) return { kind: "replica", fork: forkInfo, reason: `no manifest in the deployments for ${forkInfo.name} (chain ${upstreamChainId})` };
+    if (!live)
+      return { kind: "replica", fork: forkInfo, reason: `no manifest in the deployments for ${forkInfo.name} (chain ${upstreamChainId})` };
     if ((await fork.getCode(live.proxy)) === "0x") {
-      return { kind: "replica", fork: forkInfo, reason: `the ${live.network} manifest's proxy ${live.proxy} has no code at block ${forkInfo.block}` };
+      return {
+        kind: "replica",
+        fork: forkInfo,
+        reason: `the ${live.network} manifest's proxy ${live.proxy} has no code at block ${forkInfo.block}`,
+      };
     }
     if (live.deploymentBlock > forkInfo.block) {
       return { kind: "replica", fork: forkInfo, reason: `the ${live.network} manifest's deployment is after block ${forkInfo.block}` };
@@ -125,7 +130,9 @@ function findManifest(chainId: number, env: NodeJS.ProcessEnv): DeploymentManife
 export async function seedLiveToken(fork: JsonRpcProvider, live: DeploymentManifest, log: (line: string) => void): Promise<void> {
   const usdx = USDX__factory.connect(live.proxy, fork);
   if (!(await usdx.hasRole(ROLES.DEFAULT_ADMIN_ROLE, live.owner))) {
-    throw new Error(`The manifest's owner ${live.owner} no longer holds DEFAULT_ADMIN_ROLE on the fork: nobody to grant the seeded accounts their roles.`);
+    throw new Error(
+      `The manifest's owner ${live.owner} no longer holds DEFAULT_ADMIN_ROLE on the fork: nobody to grant the seeded accounts their roles.`,
+    );
   }
   const addresses = seededAddresses();
   const addressOf = (name: string) => addresses[seededAccount(name).index];
@@ -145,7 +152,10 @@ export async function seedLiveToken(fork: JsonRpcProvider, live: DeploymentManif
     for (const account of SEEDED_ACCOUNTS) {
       for (const role of account.roles) {
         if (await usdx.hasRole(ROLES[role], addresses[account.index])) continue;
-        await send(`grant ${role} to ${account.name} (as the admin ${live.owner})`, asAdmin.grantRole(ROLES[role], addresses[account.index]));
+        await send(
+          `grant ${role} to ${account.name} (as the admin ${live.owner})`,
+          asAdmin.grantRole(ROLES[role], addresses[account.index]),
+        );
       }
     }
   } finally {

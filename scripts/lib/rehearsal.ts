@@ -27,7 +27,13 @@ import { DEPLOYER, deployToStandIn, startStandIn } from "./standIn";
 export const SEPOLIA_BLOCK_MS = 12_000;
 
 /** What a hosted endpoint does to the server: a free plan's 10-block eth_getLogs range, latency, rare 429s and 5xx. */
-export const SERVER_PROVIDER: ProxySettings = { logs: PROVIDERS.alchemy(10), latencyMs: 40, rateLimitEvery: 97, retryAfter: "1", serverErrorEvery: 89 };
+export const SERVER_PROVIDER: ProxySettings = {
+  logs: PROVIDERS.alchemy(10),
+  latencyMs: 40,
+  rateLimitEvery: 97,
+  retryAfter: "1",
+  serverErrorEvery: 89,
+};
 /** What the browser's public endpoint does: the same limit and latency, no refusals a page would show. */
 export const BROWSER_PROVIDER: ProxySettings = { logs: PROVIDERS.alchemy(10), latencyMs: 40 };
 

@@ -43,7 +43,16 @@ export function buildServices(config: Config, chain: Chain, db: DatabaseHandle, 
   const chunkReported = new Doorbell();
   const batchLimits = { openBatchJobs: config.limits.openBatchJobs, batchRowsPerDay: config.limits.batchRowsPerDay };
   const batch = new BatchService(db.db, chain, config.batch, batchLimits, chunkReported);
-  const batchWatcher = new BatchWatcher(db.db, chain, batch, indexer, config.batch, config.indexer.pollMs, chunkReported, log.child({ component: "batch" }));
+  const batchWatcher = new BatchWatcher(
+    db.db,
+    chain,
+    batch,
+    indexer,
+    config.batch,
+    config.indexer.pollMs,
+    chunkReported,
+    log.child({ component: "batch" }),
+  );
   const contacts = new ContactsService(db.db, { maxContacts: config.limits.contacts, maxRows: config.batch.maxRows });
   const bank = new MockBankService(db.db, chain, config.bank, log.child({ component: "bank" }));
   const head = () => chain.provider.getBlockNumber().catch(() => null);

@@ -43,7 +43,10 @@ function isClientRoute(p: string): boolean {
 }
 
 function plain(res: Response, status: number): void {
-  res.status(status).type("text/plain").send(STATUS_CODES[status] ?? "Error");
+  res
+    .status(status)
+    .type("text/plain")
+    .send(STATUS_CODES[status] ?? "Error");
 }
 
 /**

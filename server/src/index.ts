@@ -51,7 +51,10 @@ export async function startServer(config: Config, log: Logger = createLogger(con
   server.on("clientError", (error: NodeJS.ErrnoException, socket: Duplex) => answerClientError(error, socket));
   const { port } = server.address() as AddressInfo;
   const url = `http://${config.host}:${port}`;
-  log.info({ url, network: config.network, proxy: chain.manifest.proxy, database: db.kind, auth: auth.mode, dashboard: dashboard ?? "off" }, "USDX API listening");
+  log.info(
+    { url, network: config.network, proxy: chain.manifest.proxy, database: db.kind, auth: auth.mode, dashboard: dashboard ?? "off" },
+    "USDX API listening",
+  );
   // In the background, once listening: readiness does not wait for it.
   void services.holders.warm(log);
   return {
@@ -104,12 +107,15 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
         ? [408, "Request Timeout", "The request took too long to arrive."]
         : [400, "Bad Request", "The request is not valid HTTP."];
   const body = JSON.stringify(errorAnswer(message));
-  socket.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
 }
 
 /** Why `npm run start:production` has no dashboard to serve, or null. */
 function missingDashboard(config: Config): string | null {
-  if (config.dashboardDist === null) return "npm run start:production serves the built dashboard, and DASHBOARD_DIST=off turns it off: use npm run start:api for the API alone.";
+  if (config.dashboardDist === null)
+    return "npm run start:production serves the built dashboard, and DASHBOARD_DIST=off turns it off: use npm run start:api for the API alone.";
   if (builtDashboard(config.dashboardDist)) return null;
   const relative = path.relative(process.cwd(), config.dashboardDist);
   const where = relative && !relative.startsWith("..") ? relative : config.dashboardDist;
@@ -150,7 +156,7 @@ if (require.main === module) {
       process.on("SIGTERM", stop);
     })
     .catch((error: unknown) => {
-      const message = error instanceof ConfigError ? error.message : (error as Error).stack ?? String(error);
+      const message = error instanceof ConfigError ? error.message : ((error as Error).stack ?? String(error));
       console.error(`The API server cannot start: ${message}`);
       process.exit(1);
     });

@@ -98,8 +98,13 @@ describe("Across replicas: two servers on one PostgreSQL database", function () 
 
     await (await USDX__factory.connect(manifest().proxy, alice).approve(manifest().batchPayments, plan.totalAmountRaw)).wait();
     const chunk = plan.chunks[0];
-    const paid = await (await BatchPayments__factory.connect(manifest().batchPayments, alice).pay(chunk.recipients, chunk.amounts, chunk.reference)).wait();
-    const reported = await call(a, "POST", `/api/batch/${plan.jobId}/transactions`, { token: idToken, body: { chunkIndex: 0, txHash: paid!.hash } });
+    const paid = await (
+      await BatchPayments__factory.connect(manifest().batchPayments, alice).pay(chunk.recipients, chunk.amounts, chunk.reference)
+    ).wait();
+    const reported = await call(a, "POST", `/api/batch/${plan.jobId}/transactions`, {
+      token: idToken,
+      body: { chunkIndex: 0, txHash: paid!.hash },
+    });
     expect(reported.status).to.equal(200);
     const submitted = await status(b);
     expect(submitted.body.chunks.map((c: ChunkDetail) => [c.status, c.txHash])).to.deep.equal([["submitted", paid!.hash]]);
@@ -127,7 +132,12 @@ describe("Across replicas: two servers on one PostgreSQL database", function () 
     expect((await on(b).del(`/contacts/${contact.body.contact.id}`)).status).to.equal(200);
     expect((await on(a).get("/contacts")).body.contacts).to.deep.equal([]);
 
-    const account = await on(b).post("/bank/accounts", { name: "Everyday", type: "checking", accountNumber: "000123456789", routingNumber: "021000021" });
+    const account = await on(b).post("/bank/accounts", {
+      name: "Everyday",
+      type: "checking",
+      accountNumber: "000123456789",
+      routingNumber: "021000021",
+    });
     expect(account.status).to.equal(201);
     expect((await on(a).get("/bank/accounts")).body.accounts.map((x: BankAccount) => x.id)).to.deep.equal([account.body.account.id]);
     expect((await on(a).post("/bank/wallets", { name: "Mine", address: randomAddress() })).status).to.equal(201);
@@ -160,14 +170,23 @@ describe("Across replicas: two servers on one PostgreSQL database", function () 
     // Six in the minute, three on each; the seventh and eighth refused on either replica.
     expect(answers).to.deep.equal([...Array(AUTH_PER_MINUTE).fill(200), 429, 429]);
     const refused = await nonce(b);
-    expect(refused.body).to.deep.equal({ success: false, error: "Too many sign-in requests from this address: wait a minute and try again." });
+    expect(refused.body).to.deep.equal({
+      success: false,
+      error: "Too many sign-in requests from this address: wait a minute and try again.",
+    });
 
     // A per-user limit: reports of chunk transactions, keyed on the user whatever the replica.
     const user = await emailUser();
-    const job = await call(a, "POST", "/api/batch/execute", { token: user.idToken, body: { recipients: [{ address: randomAddress(), amount: "1" }] } });
+    const job = await call(a, "POST", "/api/batch/execute", {
+      token: user.idToken,
+      body: { recipients: [{ address: randomAddress(), amount: "1" }] },
+    });
     expect(job.status).to.equal(201);
     const report = (server: RunningServer) =>
-      call(server, "POST", `/api/batch/${job.body.jobId}/transactions`, { token: user.idToken, body: { chunkIndex: 0, txHash: hexlify(randomBytes(32)) } });
+      call(server, "POST", `/api/batch/${job.body.jobId}/transactions`, {
+        token: user.idToken,
+        body: { chunkIndex: 0, txHash: hexlify(randomBytes(32)) },
+      });
     const reports = [];
     for (let i = 0; i < REPORTS_PER_MINUTE + 2; i++) reports.push((await report(i % 2 ? a : b)).status);
     expect(reports).to.deep.equal([...Array(REPORTS_PER_MINUTE).fill(200), 429, 429]);
@@ -175,11 +194,17 @@ describe("Across replicas: two servers on one PostgreSQL database", function () 
 
   it("per-user limits count across replicas: two jobs started at once on two replicas, one place left, one starts", async () => {
     const user = await emailUser();
-    const start = (server: RunningServer) => call(server, "POST", "/api/batch/execute", { token: user.idToken, body: { recipients: [{ address: randomAddress(), amount: "1" }] } });
+    const start = (server: RunningServer) =>
+      call(server, "POST", "/api/batch/execute", {
+        token: user.idToken,
+        body: { recipients: [{ address: randomAddress(), amount: "1" }] },
+      });
     for (let i = 0; i < OPEN_BATCHES - 1; i++) expect((await start(i % 2 ? a : b)).status).to.equal(201);
     const atOnce = await Promise.all([start(a), start(b)]);
     expect(atOnce.map((r) => r.status).sort()).to.deep.equal([201, 429]);
-    expect(atOnce.find((r) => r.status === 429)!.body.error).to.match(new RegExp(`^You have ${OPEN_BATCHES} batch payments in progress, the most allowed at once is ${OPEN_BATCHES}:`));
+    expect(atOnce.find((r) => r.status === 429)!.body.error).to.match(
+      new RegExp(`^You have ${OPEN_BATCHES} batch payments in progress, the most allowed at once is ${OPEN_BATCHES}:`),
+    );
     const listed = await call(a, "GET", "/api/batch", { token: user.idToken });
     expect(listed.body.jobs).to.have.length(OPEN_BATCHES);
   });

@@ -21,7 +21,10 @@ describe("POST /api/reward-multiplier and GET /api/audit", () => {
   const rows = () => server.services.db.db.select().from(auditLog);
 
   it("records a valid request with the signed-in user, and the admin reads it back", async () => {
-    const answer = await call(server, "POST", "/api/reward-multiplier", { token: user.idToken, body: { value: "1.0125", operation: "set" } });
+    const answer = await call(server, "POST", "/api/reward-multiplier", {
+      token: user.idToken,
+      body: { value: "1.0125", operation: "set" },
+    });
     expect(answer.status).to.equal(201);
     expect(answer.body.success).to.equal(true);
     const { idToken } = await walletUser(server, admin as unknown as Wallet);

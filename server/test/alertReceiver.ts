@@ -6,7 +6,15 @@ import type { AddressInfo } from "node:net";
 export interface WebhookBody {
   test: boolean;
   rule: { id: number; kind: string };
-  event: { name: string; args: Record<string, string>; blockNumber: number; blockHash: string; logIndex: number; transactionHash: string; timestamp: number } | null;
+  event: {
+    name: string;
+    args: Record<string, string>;
+    blockNumber: number;
+    blockHash: string;
+    logIndex: number;
+    transactionHash: string;
+    timestamp: number;
+  } | null;
   summary: string;
   chainId: number;
   deliveryId: string;

@@ -25,7 +25,11 @@ describe("Operators' alerts: the API", function () {
 
   before(async () => {
     receiver = await AlertReceiver.start();
-    server = await startTestServer({ ADMIN_WALLETS: `${adminWallet.address},${secondAdmin.address}`, ALERT_MAX_RULES: "4", ALERT_TESTS_PER_MINUTE: "5" });
+    server = await startTestServer({
+      ADMIN_WALLETS: `${adminWallet.address},${secondAdmin.address}`,
+      ALERT_MAX_RULES: "4",
+      ALERT_TESTS_PER_MINUTE: "5",
+    });
     admin = (await walletUser(server, adminWallet)).idToken;
   });
   afterEach(async () => {
@@ -45,7 +49,14 @@ describe("Operators' alerts: the API", function () {
     expect(made.headers.get("cache-control")).to.equal("no-store");
     const { rule, secret } = made.body;
     expect(secret).to.match(/^whsec_[0-9a-f]{64}$/);
-    expect(rule).to.include({ kind: "mint", threshold: "10000.5", webhookUrl: `${receiver.url}/a`, enabled: true, secretHint: `…${secret.slice(-4)}`, createdBy: `wallet:${adminWallet.address.toLowerCase()}` });
+    expect(rule).to.include({
+      kind: "mint",
+      threshold: "10000.5",
+      webhookUrl: `${receiver.url}/a`,
+      enabled: true,
+      secretHint: `…${secret.slice(-4)}`,
+      createdBy: `wallet:${adminWallet.address.toLowerCase()}`,
+    });
     const listed = await call(server, "GET", "/api/alerts/rules", { token: admin });
     expect(listed.body.rules).to.deep.equal([rule]);
     expect(JSON.stringify(listed.body)).not.to.include(secret);
@@ -56,16 +67,26 @@ describe("Operators' alerts: the API", function () {
     expect(on.body.rule.enabled).to.equal(true);
 
     const rotated = await call(server, "POST", `/api/alerts/rules/${rule.id}/rotate-secret`, { token: admin });
-    expect(rotated.body.secret).to.match(/^whsec_/).and.not.equal(secret);
+    expect(rotated.body.secret)
+      .to.match(/^whsec_/)
+      .and.not.equal(secret);
     const test = await call(server, "POST", `/api/alerts/rules/${rule.id}/test`, { token: admin });
     expect(signedBy(receiver.at("/a")[0], rotated.body.secret)).to.equal(true);
     expect(signedBy(receiver.at("/a")[0], secret)).to.equal(false);
     expect(test.body.delivery.status).to.equal("delivered");
 
-    expect((await call(server, "DELETE", `/api/alerts/rules/${rule.id}`, { token: admin })).body).to.deep.equal({ success: true, id: rule.id });
+    expect((await call(server, "DELETE", `/api/alerts/rules/${rule.id}`, { token: admin })).body).to.deep.equal({
+      success: true,
+      id: rule.id,
+    });
     expect(await rules()).to.deep.equal([]);
     expect(await server.services.db.db.select().from(alertDeliveries)).to.deep.equal([]);
-    for (const [method, suffix, body] of [["PATCH", "", { enabled: false }], ["DELETE", "", undefined], ["POST", "/test", undefined], ["POST", "/rotate-secret", undefined]] as const) {
+    for (const [method, suffix, body] of [
+      ["PATCH", "", { enabled: false }],
+      ["DELETE", "", undefined],
+      ["POST", "/test", undefined],
+      ["POST", "/rotate-secret", undefined],
+    ] as const) {
       const gone = await call(server, method, `/api/alerts/rules/${rule.id}${suffix}`, { token: admin, body });
       expect(gone.status, `${method} ${suffix}`).to.equal(404);
       expect(gone.body.error).to.equal("Alert rule not found: it may have been deleted.");
@@ -131,19 +152,43 @@ describe("Operators' alerts: the API", function () {
   });
 
   const badBodies: [string, unknown, RegExp][] = [
-    ["an unknown kind", { kind: "transfer", webhookUrl: "http://127.0.0.1:9/" }, /kind: the kind must be one of mint, burn, role, pause, upgrade, multiplier, blocklist/],
+    [
+      "an unknown kind",
+      { kind: "transfer", webhookUrl: "http://127.0.0.1:9/" },
+      /kind: the kind must be one of mint, burn, role, pause, upgrade, multiplier, blocklist/,
+    ],
     ["no URL", { kind: "mint" }, /webhookUrl: a webhook URL is needed/],
-    ["a negative amount", { kind: "mint", threshold: "-5", webhookUrl: "http://127.0.0.1:9/" }, /^Invalid amount: '-5' is not a plain decimal amount .* Enter a number such as 10000, or leave it empty\.$/],
+    [
+      "a negative amount",
+      { kind: "mint", threshold: "-5", webhookUrl: "http://127.0.0.1:9/" },
+      /^Invalid amount: '-5' is not a plain decimal amount .* Enter a number such as 10000, or leave it empty\.$/,
+    ],
     ["an exponent", { kind: "burn", threshold: "1e6", webhookUrl: "http://127.0.0.1:9/" }, /^Invalid amount: '1e6' is not a plain decimal/],
-    ["19 decimals", { kind: "multiplier", threshold: "0.0000000000000000001", webhookUrl: "http://127.0.0.1:9/" }, /^Invalid step: .* has 19 decimals/],
-    ["a threshold where none applies", { kind: "pause", threshold: "5", webhookUrl: "http://127.0.0.1:9/" }, /^A 'Pause or unpause' rule takes no threshold: leave it empty\.$/],
+    [
+      "19 decimals",
+      { kind: "multiplier", threshold: "0.0000000000000000001", webhookUrl: "http://127.0.0.1:9/" },
+      /^Invalid step: .* has 19 decimals/,
+    ],
+    [
+      "a threshold where none applies",
+      { kind: "pause", threshold: "5", webhookUrl: "http://127.0.0.1:9/" },
+      /^A 'Pause or unpause' rule takes no threshold: leave it empty\.$/,
+    ],
     ["a number as the threshold", { kind: "mint", threshold: 5, webhookUrl: "http://127.0.0.1:9/" }, /threshold: /],
     ["not a URL", { kind: "mint", webhookUrl: "hooks dot example" }, /^Invalid webhook URL: 'hooks dot example' is not a URL/],
-    ["ftp", { kind: "mint", webhookUrl: "ftp://127.0.0.1/hook" }, /^Invalid webhook URL: The webhook URL must start with http:\/\/ or https:\/\/, not ftp:\/\/\.$/],
+    [
+      "ftp",
+      { kind: "mint", webhookUrl: "ftp://127.0.0.1/hook" },
+      /^Invalid webhook URL: The webhook URL must start with http:\/\/ or https:\/\/, not ftp:\/\/\.$/,
+    ],
     ["javascript:", { kind: "mint", webhookUrl: "javascript:alert(1)" }, /must start with http:\/\/ or https:\/\//],
     ["file:", { kind: "mint", webhookUrl: "file:///etc/passwd" }, /must start with http:\/\/ or https:\/\//],
     ["credentials", { kind: "mint", webhookUrl: "http://user:pass@127.0.0.1:9/" }, /may not carry a user name or password/],
-    ["a URL of 3,000 characters", { kind: "mint", webhookUrl: `http://127.0.0.1/${"a".repeat(3000)}` }, /webhookUrl: must be at most 2048 characters/],
+    [
+      "a URL of 3,000 characters",
+      { kind: "mint", webhookUrl: `http://127.0.0.1/${"a".repeat(3000)}` },
+      /webhookUrl: must be at most 2048 characters/,
+    ],
     ["an enabled flag as text", { enabled: "yes" }, /enabled must be true or false/],
   ];
   for (const [what, body, error] of badBodies) {
@@ -187,7 +232,10 @@ describe("Operators' alerts: webhook addresses", function () {
   });
 
   const refused: [string, RegExp][] = [
-    ["http://127.0.0.1:8080/hook", /^Invalid webhook URL: Refused: 127\.0\.0\.1 is a loopback address; webhooks may only reach public addresses \(a receiver on this machine or network needs ALERT_ALLOW_PRIVATE_URLS=true on the server\)\.$/],
+    [
+      "http://127.0.0.1:8080/hook",
+      /^Invalid webhook URL: Refused: 127\.0\.0\.1 is a loopback address; webhooks may only reach public addresses \(a receiver on this machine or network needs ALERT_ALLOW_PRIVATE_URLS=true on the server\)\.$/,
+    ],
     ["http://localhost/hook", /Refused: localhost resolves to (127\.0\.0\.1|::1), a loopback address/],
     ["http://2130706433/", /127\.0\.0\.1 is a loopback address/],
     ["http://0x7f.0.0.1/", /127\.0\.0\.1 is a loopback address/],
@@ -215,7 +263,10 @@ describe("Operators' alerts: webhook addresses", function () {
   }
 
   it("accepts a public address (no request is sent at save)", async () => {
-    const answer = await call(server, "POST", "/api/alerts/rules", { token: admin, body: { kind: "mint", webhookUrl: "https://93.184.215.14/usdx" } });
+    const answer = await call(server, "POST", "/api/alerts/rules", {
+      token: admin,
+      body: { kind: "mint", webhookUrl: "https://93.184.215.14/usdx" },
+    });
     expect(answer.status).to.equal(201);
     await server.services.db.db.delete(alertRules);
   });
@@ -237,12 +288,20 @@ describe("Operators' alerts: webhook addresses", function () {
       { address: "93.184.215.14", family: 4 as const },
       { address: "10.0.0.7", family: 4 as const },
     ];
-    const reason = (promise: Promise<unknown>) => promise.then(() => "accepted", (error: Error) => error.message);
-    expect(await reason(resolveChecked(new URL("https://hooks.example/"), false, mixed))).to.match(/^Refused: hooks\.example resolves to 10\.0\.0\.7, a private network address/);
+    const reason = (promise: Promise<unknown>) =>
+      promise.then(
+        () => "accepted",
+        (error: Error) => error.message,
+      );
+    expect(await reason(resolveChecked(new URL("https://hooks.example/"), false, mixed))).to.match(
+      /^Refused: hooks\.example resolves to 10\.0\.0\.7, a private network address/,
+    );
     const missing = async () => {
       throw Object.assign(new Error("getaddrinfo ENOTFOUND"), { code: "ENOTFOUND" });
     };
-    expect(await reason(resolveChecked(new URL("https://nowhere.invalid/"), false, missing))).to.equal("The webhook's host nowhere.invalid does not resolve (ENOTFOUND): check the name.");
+    expect(await reason(resolveChecked(new URL("https://nowhere.invalid/"), false, missing))).to.equal(
+      "The webhook's host nowhere.invalid does not resolve (ENOTFOUND): check the name.",
+    );
     expect(refusedAddress("93.184.215.14", false)).to.equal(null);
     expect(refusedAddress("2606:2800:21f:cb07:6820:80da:af6b:8b2c", false)).to.equal(null);
     expect(refusedAddress("127.0.0.1", true)).to.equal(null);

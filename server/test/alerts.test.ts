@@ -23,7 +23,8 @@ import { call, mine, randomAddress, revert, seeded, snapshot, stack, startTestSe
 import { killServerProcesses, startServerProcess } from "./serverProcess";
 
 const usd = (amount: string) => parseUnits(amount, 18);
-const token = (as: string) => USDX__factory.connect(readManifest("localhost", { DEPLOYMENTS_DIR: stack().deploymentsDir }).proxy, seeded(as));
+const token = (as: string) =>
+  USDX__factory.connect(readManifest("localhost", { DEPLOYMENTS_DIR: stack().deploymentsDir }).proxy, seeded(as));
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function send(as: string, write: (usdx: ReturnType<typeof token>) => Promise<{ wait(): Promise<unknown> }>) {
@@ -31,7 +32,13 @@ async function send(as: string, write: (usdx: ReturnType<typeof token>) => Promi
 }
 
 /** Adds a rule through the API as `admin`; answers its id and secret. */
-async function addRule(server: ApiBase, admin: string, kind: string, webhookUrl: string, threshold?: string): Promise<{ id: number; secret: string }> {
+async function addRule(
+  server: ApiBase,
+  admin: string,
+  kind: string,
+  webhookUrl: string,
+  threshold?: string,
+): Promise<{ id: number; secret: string }> {
   const answer = await call(server, "POST", "/api/alerts/rules", { token: admin, body: { kind, webhookUrl, threshold } });
   expect(answer.status, JSON.stringify(answer.body)).to.equal(201);
   return { id: answer.body.rule.id, secret: answer.body.secret };
@@ -115,7 +122,11 @@ describe("Operators' alerts: deliveries", function () {
     };
     const counts = () => Object.fromEntries(Object.keys(rules).map((p) => [p, receiver.delivered(p).length]));
     const want = Object.fromEntries(Object.entries(expected).map(([p, names]) => [p, names.length]));
-    await until("every delivery", async () => counts(), (c) => JSON.stringify(c) === JSON.stringify(want));
+    await until(
+      "every delivery",
+      async () => counts(),
+      (c) => JSON.stringify(c) === JSON.stringify(want),
+    );
     // More steps change nothing: each event and rule is delivered once.
     await server.services.alerts.runOnce();
     await sleep(500);
@@ -123,7 +134,10 @@ describe("Operators' alerts: deliveries", function () {
 
     for (const [p, rule] of Object.entries(rules)) {
       const got = receiver.at(p);
-      expect(got.map((r) => r.body.event?.name), p).to.deep.equal(expected[p as keyof typeof rules]);
+      expect(
+        got.map((r) => r.body.event?.name),
+        p,
+      ).to.deep.equal(expected[p as keyof typeof rules]);
       for (const r of got) {
         expect(signedBy(r, rule.secret), `${p}: signature`).to.equal(true);
         expect(r.body).to.include({ test: false, chainId: 31337 });
@@ -145,9 +159,18 @@ describe("Operators' alerts: deliveries", function () {
     const flaky = await addRule(server, admin, "pause", `${receiver.url}/flaky`);
     const broken = await addRule(server, admin, "pause", `${receiver.url}/always-500`);
     await send("pauser", (t) => t.pause());
-    await until("the flaky receiver's 200", async () => receiver.delivered("/flaky").length, (n) => n === 1);
-    const log = async (ruleId: number) => (await call(server, "GET", `/api/alerts/deliveries?ruleId=${ruleId}`, { token: admin })).body.deliveries;
-    const [failed] = await until("the broken receiver's last attempt", () => log(broken.id), (d) => d[0]?.status === "failed");
+    await until(
+      "the flaky receiver's 200",
+      async () => receiver.delivered("/flaky").length,
+      (n) => n === 1,
+    );
+    const log = async (ruleId: number) =>
+      (await call(server, "GET", `/api/alerts/deliveries?ruleId=${ruleId}`, { token: admin })).body.deliveries;
+    const [failed] = await until(
+      "the broken receiver's last attempt",
+      () => log(broken.id),
+      (d) => d[0]?.status === "failed",
+    );
     const [delivered] = await log(flaky.id);
     expect(delivered).to.include({ status: "delivered", attemptCount: 3, test: false, kind: "pause", nextAttemptAt: null });
     expect(delivered.attempts.map((a: AlertAttempt) => a.statusCode)).to.deep.equal([500, 500, 200]);
@@ -174,11 +197,19 @@ describe("Operators' alerts: deliveries", function () {
     receiver.answer = (_n, p) => (p === "/slow" ? (arrived++, held) : 200);
     await addRule(server, admin, "pause", `${receiver.url}/slow`);
     await send("pauser", (t) => t.pause());
-    await until("the held request", async () => arrived, (n) => n === 1);
+    await until(
+      "the held request",
+      async () => arrived,
+      (n) => n === 1,
+    );
     const alertsPart = async () => (await probeParts(server.services)).find((p) => p.part === "alerts")!;
     expect(await alertsPart()).to.deep.include({ ok: true, detail: "running here; 1 delivery waiting" });
     release(200);
-    await until("the delivery", () => server.services.alerts.waiting(), (n) => n === 0);
+    await until(
+      "the delivery",
+      () => server.services.alerts.waiting(),
+      (n) => n === 0,
+    );
     expect((await alertsPart()).detail).to.equal("running here; no delivery waiting");
     receiver.answer = () => 200;
   });
@@ -217,7 +248,12 @@ describe("Operators' alerts: a restart", function () {
       // Killed while the delivery waits for its retry: nothing is closed or finished.
       await first.kill("SIGKILL");
       const second = await startServerProcess(dir, env);
-      await until("the retry (answered 200)", async () => receiver.delivered("/restart").length, (n) => n === 1, 30_000);
+      await until(
+        "the retry (answered 200)",
+        async () => receiver.delivered("/restart").length,
+        (n) => n === 1,
+        30_000,
+      );
       await sleep(3000); // past another backoff: no second delivery comes
       const got = receiver.at("/restart");
       expect(got.map((r) => r.answered)).to.deep.equal([500, 200]);
@@ -250,7 +286,12 @@ describe("Operators' alerts: reorganisations", function () {
 
   /** A server whose alert loop runs only when the test says (runOnce), matching events `confirmations` deep. */
   async function quietServer(confirmations: number) {
-    const server = await startTestServer({ ADMIN_WALLETS: adminWallet.address, ALERT_CONFIRMATIONS: String(confirmations), ALERT_POLL_MS: "600000", ALERT_RETRY_BASE_MS: "600000" });
+    const server = await startTestServer({
+      ADMIN_WALLETS: adminWallet.address,
+      ALERT_CONFIRMATIONS: String(confirmations),
+      ALERT_POLL_MS: "600000",
+      ALERT_RETRY_BASE_MS: "600000",
+    });
     const admin = (await walletUser(server, adminWallet)).idToken;
     const caughtUp = async () => {
       await server.services.indexer.syncOnce();

@@ -65,7 +65,9 @@ export function checkAnswer(method: string, path: string, status: number, body: 
   const other = endpoint.otherAnswers?.[status];
   if (other) return check(other.schema, body, what);
   if (!impliedErrors(endpoint, route.method).includes(status as never)) {
-    throw new Error(`${what}: ${route.key} does not declare status ${status} (add it to its errors in common/api). body: ${JSON.stringify(body).slice(0, 300)}`);
+    throw new Error(
+      `${what}: ${route.key} does not declare status ${status} (add it to its errors in common/api). body: ${JSON.stringify(body).slice(0, 300)}`,
+    );
   }
   check(ErrorAnswer, body, what);
 }

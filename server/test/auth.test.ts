@@ -4,7 +4,6 @@ import { siweNonces } from "../src/db/schema";
 import type { RunningServer } from "../src/index";
 import { call, emailUser, siweMessage, startTestServer, walletUser, unsignedToken } from "./helpers";
 
-
 describe("Sign-in", () => {
   let server: RunningServer;
   const admin = Wallet.createRandom();
@@ -33,7 +32,12 @@ describe("Sign-in", () => {
       const { idToken, wallet } = await walletUser(server);
       const me = await call(server, "GET", "/api/auth/me", { token: idToken });
       expect(me.status).to.equal(200);
-      expect(me.body.user).to.deep.equal({ uid: `wallet:${wallet.address.toLowerCase()}`, email: null, wallet: wallet.address, admin: false });
+      expect(me.body.user).to.deep.equal({
+        uid: `wallet:${wallet.address.toLowerCase()}`,
+        email: null,
+        wallet: wallet.address,
+        admin: false,
+      });
     });
 
     it("gives the admin claim to a wallet in ADMIN_WALLETS, and only to it", async () => {
@@ -48,7 +52,11 @@ describe("Sign-in", () => {
       expect(refused.body.error).to.match(/^Admin only/);
     });
 
-    async function attempt(wallet: { address: string; signMessage(m: string): Promise<string> }, message: string, address = wallet.address) {
+    async function attempt(
+      wallet: { address: string; signMessage(m: string): Promise<string> },
+      message: string,
+      address = wallet.address,
+    ) {
       const signature = await wallet.signMessage(message);
       return call(server, "POST", "/api/auth/wallet-auth", { body: { address, message, signature } });
     }
@@ -82,7 +90,10 @@ describe("Sign-in", () => {
 
     it("refuses a message past its expirationTime", async () => {
       const wallet = Wallet.createRandom();
-      const answer = await attempt(wallet, await siweMessage(server, wallet, { expirationTime: new Date(Date.now() - 60_000).toISOString() }));
+      const answer = await attempt(
+        wallet,
+        await siweMessage(server, wallet, { expirationTime: new Date(Date.now() - 60_000).toISOString() }),
+      );
       expect(answer.status).to.equal(401);
       expect(answer.body.error).to.equal("Invalid custom token: the sign-in message has expired. Sign in again.");
     });
@@ -155,7 +166,13 @@ describe("Sign-in", () => {
 
     it("refuses an expired token and a token for another project", async () => {
       const now = Math.floor(Date.now() / 1000);
-      const base = { iss: "https://securetoken.google.com/demo-usdx", aud: "demo-usdx", sub: "someone", user_id: "someone", auth_time: now - 7200 };
+      const base = {
+        iss: "https://securetoken.google.com/demo-usdx",
+        aud: "demo-usdx",
+        sub: "someone",
+        user_id: "someone",
+        auth_time: now - 7200,
+      };
       const expired = await call(server, "GET", "/api/auth/me", { token: unsignedToken({ ...base, iat: now - 7200, exp: now - 3600 }) });
       expect(expired.status).to.equal(401);
       expect(expired.body.error).to.equal("Your session has expired: sign in again.");
@@ -173,7 +190,10 @@ describe("Sign-in", () => {
         expect(statuses).to.deep.equal([200, 200, 200, 429]);
         const answer = await call(limited, "POST", "/api/auth/wallet-auth", { body: {} });
         expect(answer.status).to.equal(429);
-        expect(answer.body).to.deep.equal({ success: false, error: "Too many sign-in requests from this address: wait a minute and try again." });
+        expect(answer.body).to.deep.equal({
+          success: false,
+          error: "Too many sign-in requests from this address: wait a minute and try again.",
+        });
       } finally {
         await limited.close();
       }

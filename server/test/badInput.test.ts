@@ -59,7 +59,18 @@ interface Answer {
 }
 
 /** What the tables hold that belongs to users: every row, in a stable order. */
-const USER_TABLES = { contacts, batchJobs, batchChunks, batchRecipients, bankAccounts, bankWallets, bankWalletChallenges, deposits, auditLog, siweNonces };
+const USER_TABLES = {
+  contacts,
+  batchJobs,
+  batchChunks,
+  batchRecipients,
+  bankAccounts,
+  bankWallets,
+  bankWalletChallenges,
+  deposits,
+  auditLog,
+  siweNonces,
+};
 
 describe("Bad input, everywhere (a table-driven suite)", function () {
   this.timeout(30_000);
@@ -146,11 +157,20 @@ describe("Bad input, everywhere (a table-driven suite)", function () {
     world = { alice, bob, admin: { idToken: admin.idToken, uid: `wallet:${adminWallet.address.toLowerCase()}` } } as unknown as World;
 
     world.contactId = (await call("alice", "POST", "/api/contacts", { name: "Landlord", address: A, notes: "landlord" })).contact.id;
-    world.accountId = (await call("alice", "POST", "/api/bank/accounts", { name: "Everyday", type: "checking", accountNumber: "000123456789", routingNumber: "021000021" })).account.id;
+    world.accountId = (
+      await call("alice", "POST", "/api/bank/accounts", {
+        name: "Everyday",
+        type: "checking",
+        accountNumber: "000123456789",
+        routingNumber: "021000021",
+      })
+    ).account.id;
     await call("alice", "GET", "/api/bank/accounts"); // verifies it (BANK_VERIFY_MS=0)
     world.walletId = (await call("alice", "POST", "/api/bank/wallets", { name: "Main", address: C })).wallet.id;
     world.spareWalletId = (await call("alice", "POST", "/api/bank/wallets", { name: "Spare", address: D })).wallet.id;
-    world.depositId = (await call("alice", "POST", "/api/bank/deposits", { bankAccountId: world.accountId, amount: "10", walletId: world.walletId })).deposit.id;
+    world.depositId = (
+      await call("alice", "POST", "/api/bank/deposits", { bankAccountId: world.accountId, amount: "10", walletId: world.walletId })
+    ).deposit.id;
     world.jobId = (await call("alice", "POST", "/api/batch/execute", { recipients: [{ name: "Eve", address: E, amount: "1" }] })).jobId;
 
     // A sign-in that would succeed as it is: every wallet-auth case breaks one field of it.
@@ -180,18 +200,36 @@ describe("Bad input, everywhere (a table-driven suite)", function () {
   });
 
   it("the forged-claims control: the same claims unchanged are accepted (the emulator's unsigned tokens), so each variant fails for its one change", async () => {
-    const answer = await send({ method: "GET", path: "/api/auth/me", who: "nobody", authorization: `Bearer ${unsignedToken(claims(world.alice.uid))}` });
+    const answer = await send({
+      method: "GET",
+      path: "/api/auth/me",
+      who: "nobody",
+      authorization: `Bearer ${unsignedToken(claims(world.alice.uid))}`,
+    });
     expect(answer.status, answer.text).to.equal(200);
     expect(answer.body.user.uid).to.equal(world.alice.uid);
   });
 
   it("the working bodies work: each would change the database if a case's one broken field were ignored", async () => {
     // On throwaway users, so Alice's rows stay as the cases expect them.
-    for (const route of ["/api/contacts", "/api/contacts/import", "/api/bank/accounts", "/api/bank/wallets", "/api/batch/execute", "/api/reward-multiplier"]) {
+    for (const route of [
+      "/api/contacts",
+      "/api/contacts/import",
+      "/api/bank/accounts",
+      "/api/bank/wallets",
+      "/api/batch/execute",
+      "/api/reward-multiplier",
+    ]) {
       const carol = await emailUser();
       const e = endpoint("POST", route);
       const before = await userRows();
-      const answer = await send({ method: "POST", path: e.path(world), who: "nobody", authorization: `Bearer ${carol.idToken}`, json: e.body!(world) });
+      const answer = await send({
+        method: "POST",
+        path: e.path(world),
+        who: "nobody",
+        authorization: `Bearer ${carol.idToken}`,
+        json: e.body!(world),
+      });
       expect(answer.status, `${route}: ${answer.text}`).to.be.oneOf([200, 201]);
       expect(await userRows(), route).to.not.deep.equal(before);
     }
@@ -221,7 +259,9 @@ describe("Bad input, everywhere (a table-driven suite)", function () {
         expect(answer.body.success).to.equal(false);
         const error = answer.body.error as string;
         // A sentence: some words, no stack trace, no page, not the whole input echoed back.
-        expect(error, shown).to.be.a("string").and.match(/\w{2,}.*\w/);
+        expect(error, shown)
+          .to.be.a("string")
+          .and.match(/\w{2,}.*\w/);
         expect(error).to.not.match(/\n\s+at |<html|<!DOCTYPE/i);
         expect(error.length, shown).to.be.below(1000);
         if (typeof c.error === "string") expect(error).to.equal(c.error);
@@ -234,7 +274,7 @@ describe("Bad input, everywhere (a table-driven suite)", function () {
   }
 
   describe("formula-leading CSV cells", () => {
-    const FORMULAS = ["=HYPERLINK(\"http://evil.example\",\"x\")", "+1+1", "-2+3", "@SUM(A1)", "=cmd|' /C calc'!A0"];
+    const FORMULAS = ['=HYPERLINK("http://evil.example","x")', "+1+1", "-2+3", "@SUM(A1)", "=cmd|' /C calc'!A0"];
 
     function tallied(fn: () => Promise<void>) {
       return async () => {
@@ -250,7 +290,12 @@ describe("Bad input, everywhere (a table-driven suite)", function () {
       it(
         `parse-csv refuses ${describeValue(formula)} as an address and as an amount, and keeps it as plain text in a name`,
         tallied(async () => {
-          const csvData = [`Name,Address,Amount`, `Bob,"${formula.replace(/"/g, '""')}",5`, `Bob,${B},"${formula.replace(/"/g, '""')}"`, `"${formula.replace(/"/g, '""')}",${C},5`].join("\n");
+          const csvData = [
+            `Name,Address,Amount`,
+            `Bob,"${formula.replace(/"/g, '""')}",5`,
+            `Bob,${B},"${formula.replace(/"/g, '""')}"`,
+            `"${formula.replace(/"/g, '""')}",${C},5`,
+          ].join("\n");
           const answer = await send({ method: "POST", path: "/api/batch/parse-csv", who: "alice", json: { csvData } });
           expect(answer.status, answer.text).to.equal(200);
           expect(answer.body.data.invalidEntries.map((e: ParsedRecipients["invalidEntries"][number]) => [e.line, e.reason])).to.deep.equal([
@@ -267,11 +312,22 @@ describe("Bad input, everywhere (a table-driven suite)", function () {
           const user = await emailUser();
           const cell = `"${formula.replace(/"/g, '""')}"`;
           const csvData = [`Name,Address,Notes`, `${cell},${B},${cell}`, `Bob,${cell},`].join("\n");
-          const imported = await send({ method: "POST", path: "/api/contacts/import", who: "nobody", authorization: `Bearer ${user.idToken}`, json: { csvData } });
+          const imported = await send({
+            method: "POST",
+            path: "/api/contacts/import",
+            who: "nobody",
+            authorization: `Bearer ${user.idToken}`,
+            json: { csvData },
+          });
           expect(imported.status, imported.text).to.equal(200);
           expect(imported.body.imported).to.equal(1);
           expect(imported.body.skipped).to.deep.equal([{ line: 3, reason: "Invalid address - Please enter a valid Ethereum address" }]);
-          const exported = await send({ method: "GET", path: "/api/contacts/export", who: "nobody", authorization: `Bearer ${user.idToken}` });
+          const exported = await send({
+            method: "GET",
+            path: "/api/contacts/export",
+            who: "nobody",
+            authorization: `Bearer ${user.idToken}`,
+          });
           expect(exported.status).to.equal(200);
           const escaped = `'${formula}`;
           const quoted = /[",]/.test(escaped) ? `"${escaped.replace(/"/g, '""')}"` : escaped;
@@ -286,7 +342,12 @@ describe("Bad input, everywhere (a table-driven suite)", function () {
         tallied(async () => {
           const user = await emailUser();
           const as = { who: "nobody" as const, authorization: `Bearer ${user.idToken}` };
-          const created = await send({ method: "POST", path: "/api/contacts", ...as, json: { name: `${prefix}Name`, address: B, notes: `${prefix}1+1 then text` } });
+          const created = await send({
+            method: "POST",
+            path: "/api/contacts",
+            ...as,
+            json: { name: `${prefix}Name`, address: B, notes: `${prefix}1+1 then text` },
+          });
           expect(created.status, created.text).to.equal(201);
           const exported = await send({ method: "GET", path: "/api/contacts/export", ...as });
           expect(exported.text).to.equal(`Name,Address,Notes\r\n'${prefix}Name,${B},'${prefix}1+1 then text`);

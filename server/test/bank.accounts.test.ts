@@ -51,13 +51,27 @@ describe("Mock bank (/api/bank)", () => {
 
   describe("bank accounts", () => {
     it("adds an account as pending, keeps only the last four digits, and verifies it when verifyAt passes", async () => {
-      const answer = await as(alice).post("/accounts", { name: " Everyday ", type: "savings", accountNumber: "000123456789", routingNumber: "021000021" });
+      const answer = await as(alice).post("/accounts", {
+        name: " Everyday ",
+        type: "savings",
+        accountNumber: "000123456789",
+        routingNumber: "021000021",
+      });
       expect(answer.status).to.equal(201);
       expect(answer.body.mock).to.equal(true);
       const account = answer.body.account;
       expect(account).to.include({ name: "Everyday", type: "savings", lastFour: "6789", status: "pending", verifiedAt: null });
       expect(Date.parse(account.verifyAt) - Date.parse(account.createdAt)).to.equal(300);
-      expect(Object.keys(account).sort()).to.deep.equal(["createdAt", "id", "lastFour", "name", "status", "type", "verifiedAt", "verifyAt"]);
+      expect(Object.keys(account).sort()).to.deep.equal([
+        "createdAt",
+        "id",
+        "lastFour",
+        "name",
+        "status",
+        "type",
+        "verifiedAt",
+        "verifyAt",
+      ]);
 
       const [row] = await db().select().from(bankAccounts).where(eq(bankAccounts.id, account.id));
       expect(JSON.stringify(row)).not.to.include("123456789").and.not.to.include("021000021");
@@ -88,14 +102,38 @@ describe("Mock bank (/api/bank)", () => {
       [{ name: "A", type: "checking", accountNumber: "12345678" }, `${MISSING} (missing: routingNumber).`],
       [{ name: "  ", type: "checking", accountNumber: "12345678", routingNumber: "021000021" }, `${MISSING} (missing: name).`],
       [{ name: "A", type: null, accountNumber: "", routingNumber: "021000021" }, `${MISSING} (missing: type, accountNumber).`],
-      [{ name: "A", type: "brokerage", accountNumber: "12345678", routingNumber: "021000021" }, "Invalid Bank Account: the type must be 'checking' or 'savings'."],
-      [{ name: "A", type: "checking", accountNumber: "123", routingNumber: "021000021" }, "Invalid Bank Account: the account number must be 4 to 17 digits."],
-      [{ name: "A", type: "checking", accountNumber: "123456789012345678", routingNumber: "021000021" }, "Invalid Bank Account: the account number must be 4 to 17 digits."],
-      [{ name: "A", type: "checking", accountNumber: "1234-5678", routingNumber: "021000021" }, "Invalid Bank Account: the account number must be 4 to 17 digits."],
-      [{ name: "A", type: "checking", accountNumber: 12345678, routingNumber: "021000021" }, "Invalid Bank Account: the account number must be text of 4 to 17 digits."],
-      [{ name: "A", type: "checking", accountNumber: "12345678", routingNumber: "02100002" }, "Invalid Bank Account: the routing number must be exactly 9 digits."],
-      [{ name: "A", type: "checking", accountNumber: "12345678", routingNumber: "0210000211" }, "Invalid Bank Account: the routing number must be exactly 9 digits."],
-      [{ name: "x".repeat(101), type: "checking", accountNumber: "12345678", routingNumber: "021000021" }, "Invalid Bank Account: the account name must be at most 100 characters."],
+      [
+        { name: "A", type: "brokerage", accountNumber: "12345678", routingNumber: "021000021" },
+        "Invalid Bank Account: the type must be 'checking' or 'savings'.",
+      ],
+      [
+        { name: "A", type: "checking", accountNumber: "123", routingNumber: "021000021" },
+        "Invalid Bank Account: the account number must be 4 to 17 digits.",
+      ],
+      [
+        { name: "A", type: "checking", accountNumber: "123456789012345678", routingNumber: "021000021" },
+        "Invalid Bank Account: the account number must be 4 to 17 digits.",
+      ],
+      [
+        { name: "A", type: "checking", accountNumber: "1234-5678", routingNumber: "021000021" },
+        "Invalid Bank Account: the account number must be 4 to 17 digits.",
+      ],
+      [
+        { name: "A", type: "checking", accountNumber: 12345678, routingNumber: "021000021" },
+        "Invalid Bank Account: the account number must be text of 4 to 17 digits.",
+      ],
+      [
+        { name: "A", type: "checking", accountNumber: "12345678", routingNumber: "02100002" },
+        "Invalid Bank Account: the routing number must be exactly 9 digits.",
+      ],
+      [
+        { name: "A", type: "checking", accountNumber: "12345678", routingNumber: "0210000211" },
+        "Invalid Bank Account: the routing number must be exactly 9 digits.",
+      ],
+      [
+        { name: "x".repeat(101), type: "checking", accountNumber: "12345678", routingNumber: "021000021" },
+        "Invalid Bank Account: the account name must be at most 100 characters.",
+      ],
     ] as const) {
       it(`answers 400 for ${JSON.stringify(body).slice(0, 90)} and stores nothing`, async () => {
         const before = (await db().select().from(bankAccounts)).length;

@@ -110,7 +110,11 @@ describe("Mock bank (/api/bank)", () => {
       const answer = await as(dana).post("/deposits", { bankAccountId: String(account.id), amount: "12.18", walletId: other.id });
       expect(answer.status).to.equal(201);
       expect(answer.body.deposit.walletAddress).to.equal(other.address);
-      await until("completed", () => depositOf(dana, answer.body.deposit.id), (d) => d.status === "completed");
+      await until(
+        "completed",
+        () => depositOf(dana, answer.body.deposit.id),
+        (d) => d.status === "completed",
+      );
       expect(await usdx().balanceOf(other.address)).to.equal(amount);
       expect(await usdx().balanceOf(foreignWallet.address)).to.equal(0n);
 
@@ -127,16 +131,66 @@ describe("Mock bank (/api/bank)", () => {
       ["no account", () => ({ amount: "5" }), 400, `${MISSING} (missing: bankAccountId).`],
       ["0", (id) => ({ bankAccountId: id, amount: "0" }), 400, "Invalid Deposit: the amount must be greater than 0."],
       ["0.00", (id) => ({ bankAccountId: id, amount: "0.00" }), 400, "Invalid Deposit: the amount must be greater than 0."],
-      ["-5", (id) => ({ bankAccountId: id, amount: "-5" }), 400, "Invalid Deposit: the amount must be greater than 0, and '-5' is negative."],
-      ["3 decimals", (id) => ({ bankAccountId: id, amount: "1.005" }), 400, "Invalid Deposit: '1.005' has 3 decimals; a US dollar amount has at most 2 (cents)."],
-      ["over the cap", (id) => ({ bankAccountId: id, amount: "1000000.01" }), 400, "Invalid Deposit: a mock deposit is at most 1,000,000.00 USD."],
-      ["an exponent", (id) => ({ bankAccountId: id, amount: "1e3" }), 400, "Invalid Deposit: '1e3' is not an amount in US dollars: use digits and at most 2 decimals, such as '125.50'."],
-      ["a comma", (id) => ({ bankAccountId: id, amount: "12,50" }), 400, "Invalid Deposit: '12,50' is not an amount in US dollars: use digits and at most 2 decimals, such as '125.50'."],
-      ["a number amount", (id) => ({ bankAccountId: id, amount: 12.5 }), 400, "Invalid Deposit: the amount must be a decimal string in US dollars, such as '125.50'."],
-      ["a text account id", () => ({ bankAccountId: "abc", amount: "5" }), 400, "Invalid Deposit: bankAccountId must be the id (a whole number) of one of yours."],
-      ["a boolean account id", () => ({ bankAccountId: true, amount: "5" }), 400, "Invalid Deposit: bankAccountId must be the id (a whole number) of one of yours."],
-      ["a fractional wallet id", (id) => ({ bankAccountId: id, amount: "5", walletId: 1.5 }), 400, "Invalid Deposit: walletId must be the id (a whole number) of one of yours."],
-      ["a missing account", () => ({ bankAccountId: 999999, amount: "5" }), 404, "Invalid Deposit: bank account 999999 was not found among your bank accounts."],
+      [
+        "-5",
+        (id) => ({ bankAccountId: id, amount: "-5" }),
+        400,
+        "Invalid Deposit: the amount must be greater than 0, and '-5' is negative.",
+      ],
+      [
+        "3 decimals",
+        (id) => ({ bankAccountId: id, amount: "1.005" }),
+        400,
+        "Invalid Deposit: '1.005' has 3 decimals; a US dollar amount has at most 2 (cents).",
+      ],
+      [
+        "over the cap",
+        (id) => ({ bankAccountId: id, amount: "1000000.01" }),
+        400,
+        "Invalid Deposit: a mock deposit is at most 1,000,000.00 USD.",
+      ],
+      [
+        "an exponent",
+        (id) => ({ bankAccountId: id, amount: "1e3" }),
+        400,
+        "Invalid Deposit: '1e3' is not an amount in US dollars: use digits and at most 2 decimals, such as '125.50'.",
+      ],
+      [
+        "a comma",
+        (id) => ({ bankAccountId: id, amount: "12,50" }),
+        400,
+        "Invalid Deposit: '12,50' is not an amount in US dollars: use digits and at most 2 decimals, such as '125.50'.",
+      ],
+      [
+        "a number amount",
+        (id) => ({ bankAccountId: id, amount: 12.5 }),
+        400,
+        "Invalid Deposit: the amount must be a decimal string in US dollars, such as '125.50'.",
+      ],
+      [
+        "a text account id",
+        () => ({ bankAccountId: "abc", amount: "5" }),
+        400,
+        "Invalid Deposit: bankAccountId must be the id (a whole number) of one of yours.",
+      ],
+      [
+        "a boolean account id",
+        () => ({ bankAccountId: true, amount: "5" }),
+        400,
+        "Invalid Deposit: bankAccountId must be the id (a whole number) of one of yours.",
+      ],
+      [
+        "a fractional wallet id",
+        (id) => ({ bankAccountId: id, amount: "5", walletId: 1.5 }),
+        400,
+        "Invalid Deposit: walletId must be the id (a whole number) of one of yours.",
+      ],
+      [
+        "a missing account",
+        () => ({ bankAccountId: 999999, amount: "5" }),
+        404,
+        "Invalid Deposit: bank account 999999 was not found among your bank accounts.",
+      ],
     ];
     for (const [what, body, status, error] of cases) {
       it(`answers ${status} for ${what} and stores nothing`, async () => {
@@ -152,7 +206,11 @@ describe("Mock bank (/api/bank)", () => {
       const answer = await as(dana).post("/deposits", { bankAccountId: account.id, amount: "1000000.00" });
       expect(answer.status).to.equal(201);
       expect(answer.body.deposit.amountRaw).to.equal(units("1000000").toString());
-      await until("completed", () => depositOf(dana, answer.body.deposit.id), (d) => d.status === "completed");
+      await until(
+        "completed",
+        () => depositOf(dana, answer.body.deposit.id),
+        (d) => d.status === "completed",
+      );
     });
 
     it("tells a user without a wallet to add one", async () => {
@@ -187,13 +245,23 @@ describe("Mock bank (/api/bank)", () => {
       expect(answer.status).to.equal(201);
       const refused = await as(dana).del(`/accounts/${acct.id}`);
       expect(refused.status).to.equal(409);
-      expect(refused.body.error).to.equal("Cannot Remove Bank Account: 'Short-lived' has a deposit in progress; remove it once the deposit has completed or failed.");
-      await until("completed", () => depositOf(dana, answer.body.deposit.id), (d) => d.status === "completed");
+      expect(refused.body.error).to.equal(
+        "Cannot Remove Bank Account: 'Short-lived' has a deposit in progress; remove it once the deposit has completed or failed.",
+      );
+      await until(
+        "completed",
+        () => depositOf(dana, answer.body.deposit.id),
+        (d) => d.status === "completed",
+      );
 
       const removed = await as(dana).del(`/accounts/${acct.id}`);
       expect(removed.status).to.equal(200);
       expect((await as(dana).get("/accounts")).body.accounts.map((a: BankAccount) => a.id)).not.to.include(acct.id);
-      expect((await depositOf(dana, answer.body.deposit.id)).bankAccount).to.deep.equal({ id: acct.id, name: "Short-lived", lastFour: "6789" });
+      expect((await depositOf(dana, answer.body.deposit.id)).bankAccount).to.deep.equal({
+        id: acct.id,
+        name: "Short-lived",
+        lastFour: "6789",
+      });
       const again = await as(dana).post("/deposits", { bankAccountId: acct.id, amount: "1" });
       expect(again.status).to.equal(404);
       expect((await as(dana).del(`/accounts/${acct.id}`)).status).to.equal(404);
@@ -206,7 +274,11 @@ describe("Mock bank (/api/bank)", () => {
       try {
         const answer = await as(dana).post("/deposits", { bankAccountId: account.id, amount: "4.06", walletId: target.id });
         expect(answer.status).to.equal(201);
-        const done = await until("failed", () => depositOf(dana, answer.body.deposit.id), (d) => d.status === "completed" || d.status === "failed");
+        const done = await until(
+          "failed",
+          () => depositOf(dana, answer.body.deposit.id),
+          (d) => d.status === "completed" || d.status === "failed",
+        );
         expect(done).to.include({ status: "failed", error: PAUSED, txHash: null, completedAt: null });
         const [row] = await db().select().from(deposits).where(eq(deposits.id, done.id));
         expect(row.signedTx).to.equal(null);
@@ -238,7 +310,11 @@ describe("Mock bank (/api/bank)", () => {
         await rpc(stack().rpcUrl, "evm_setAutomine", [true]);
       }
       try {
-        const done = await until("failed", () => depositOf(dana, id), (d) => d.status !== "processing");
+        const done = await until(
+          "failed",
+          () => depositOf(dana, id),
+          (d) => d.status !== "processing",
+        );
         expect(done.status).to.equal("failed");
         expect(done.error).to.match(/^The mint transaction 0x[0-9a-f]{64} reverted on chain in block \d+; nothing was minted\.$/);
         expect(done.error).to.include(done.txHash);

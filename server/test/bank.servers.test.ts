@@ -44,7 +44,8 @@ describe("Mock bank (/api/bank)", () => {
       const target = address();
       await post("/wallets", { name: "Main", address: target });
 
-      const created = (await post("/accounts", { name: "Slow", type: "checking", accountNumber: "4444", routingNumber: "021000021" })).body.account;
+      const created = (await post("/accounts", { name: "Slow", type: "checking", accountNumber: "4444", routingNumber: "021000021" })).body
+        .account;
       expect(Date.parse(created.verifyAt) - Date.parse(created.createdAt)).to.equal(5000);
       const early = await post("/deposits", { bankAccountId: created.id, amount: "6.09" });
       expect(early.status).to.equal(400);
@@ -54,7 +55,11 @@ describe("Mock bank (/api/bank)", () => {
 
       await sleep(Date.parse(created.createdAt) + 4500 - Date.now());
       await expectAnsweredBefore(Date.parse(created.verifyAt), async () => (await get("/accounts")).body.accounts[0].status, "pending");
-      await until("verified", async () => (await get("/accounts")).body.accounts[0], (a) => a.status === "verified");
+      await until(
+        "verified",
+        async () => (await get("/accounts")).body.accounts[0],
+        (a) => a.status === "verified",
+      );
       expect(Date.now()).to.be.at.least(Date.parse(created.createdAt) + 5000);
 
       const amount = units("6.09");
@@ -94,8 +99,14 @@ describe("Mock bank (/api/bank)", () => {
       const post = (p: string, body: unknown) => call(s, "POST", `/api/bank${p}`, { token: user.idToken, body });
       const target = address();
       expect((await post("/wallets", { name: "Main", address: target })).status).to.equal(201);
-      const account = (await post("/accounts", { name: "Restart", type: "checking", accountNumber: "12345678", routingNumber: "021000021" })).body.account;
-      await until("verified", async () => (await call(s, "GET", "/api/bank/accounts", { token: user.idToken })).body.accounts[0], (a) => a.status === "verified");
+      const account = (
+        await post("/accounts", { name: "Restart", type: "checking", accountNumber: "12345678", routingNumber: "021000021" })
+      ).body.account;
+      await until(
+        "verified",
+        async () => (await call(s, "GET", "/api/bank/accounts", { token: user.idToken })).body.accounts[0],
+        (a) => a.status === "verified",
+      );
       return { user, target, account, post };
     }
 
@@ -123,7 +134,11 @@ describe("Mock bank (/api/bank)", () => {
 
       const b = await startTestServer({ ...TIMINGS, PGLITE_DIR: dir });
       try {
-        const done = await until("completed on B", () => readOn(b, user, id), (d) => d.status === "completed" || d.status === "failed");
+        const done = await until(
+          "completed on B",
+          () => readOn(b, user, id),
+          (d) => d.status === "completed" || d.status === "failed",
+        );
         expect(done.status).to.equal("completed");
         expect(await usdx().balanceOf(target)).to.equal(amount);
         expect(await mintsTo(target)).to.deep.equal([amount]);
@@ -163,7 +178,11 @@ describe("Mock bank (/api/bank)", () => {
 
       const b = await startTestServer({ ...TIMINGS, PGLITE_DIR: dir });
       try {
-        const done = await until("completed on B", () => readOn(b, user, id), (d) => d.status === "completed" || d.status === "failed");
+        const done = await until(
+          "completed on B",
+          () => readOn(b, user, id),
+          (d) => d.status === "completed" || d.status === "failed",
+        );
         expect(done).to.include({ status: "completed", txHash: stored.txHash });
         const [row] = await b.services.db.db.select().from(deposits).where(eq(deposits.id, id));
         expect(row.signedTx).to.equal(stored.signedTx);
@@ -180,7 +199,11 @@ describe("Mock bank (/api/bank)", () => {
 
       const c = await startTestServer({ ...TIMINGS, PGLITE_DIR: dir });
       try {
-        const done = await until("completed on C", () => readOn(c, user, id), (d) => d.status !== "processing");
+        const done = await until(
+          "completed on C",
+          () => readOn(c, user, id),
+          (d) => d.status !== "processing",
+        );
         expect(done).to.include({ status: "completed", txHash: stored.txHash });
         expect(await usdx().balanceOf(target)).to.equal(amount);
         expect(await mintsTo(target)).to.deep.equal([amount]);

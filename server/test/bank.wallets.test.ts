@@ -71,9 +71,21 @@ describe("Mock bank (/api/bank)", () => {
     for (const [body, status, error] of [
       [{}, 400, "Missing Information: please provide the wallet name and address (missing: name, address)."],
       [{ name: "A" }, 400, "Missing Information: please provide the wallet name and address (missing: address)."],
-      [{ name: "", address: "0x1111111111111111111111111111111111111111" }, 400, "Missing Information: please provide the wallet name and address (missing: name)."],
-      [{ name: "A", address: "0x123" }, 400, "Invalid Address: '0x123' is not a valid address: it must be 0x followed by 40 hex characters."],
-      [{ name: "A", address: "0xAbCdEf0000000000000000000000000000000001" }, 400, "Invalid Address: '0xAbCdEf0000000000000000000000000000000001' has a wrong checksum (mixed upper and lower case that does not match): check it for a typo."],
+      [
+        { name: "", address: "0x1111111111111111111111111111111111111111" },
+        400,
+        "Missing Information: please provide the wallet name and address (missing: name).",
+      ],
+      [
+        { name: "A", address: "0x123" },
+        400,
+        "Invalid Address: '0x123' is not a valid address: it must be 0x followed by 40 hex characters.",
+      ],
+      [
+        { name: "A", address: "0xAbCdEf0000000000000000000000000000000001" },
+        400,
+        "Invalid Address: '0xAbCdEf0000000000000000000000000000000001' has a wrong checksum (mixed upper and lower case that does not match): check it for a typo.",
+      ],
       [{ name: "A", address: ZeroAddress }, 400, "Invalid Address: the zero address cannot hold tokens."],
       [{ name: "A", address: 42 }, 400, "Invalid Address: the address must be text: 0x followed by 40 hex characters."],
     ] as const) {

@@ -30,7 +30,12 @@ describe("Mock bank as a test faucet (MOCK_BANK=faucet): configuration and mainn
   describe("configuration", () => {
     const base = { FIREBASE_AUTH_EMULATOR_HOST: "127.0.0.1:9099" };
     // A real Firebase project's settings, as a public deployment has them (loadConfig does not read the file).
-    const sepolia = { NETWORK: "sepolia", RPC_URL: "https://rpc.example", GOOGLE_APPLICATION_CREDENTIALS: "service-account.json", FIREBASE_WEB_API_KEY: "web-key" };
+    const sepolia = {
+      NETWORK: "sepolia",
+      RPC_URL: "https://rpc.example",
+      GOOGLE_APPLICATION_CREDENTIALS: "service-account.json",
+      FIREBASE_WEB_API_KEY: "web-key",
+    };
     const shown = (env: Record<string, string>) => Object.fromEntries(Object.entries(env).filter(([k]) => /BANK|MINTER|NETWORK/.test(k)));
     const ownKey = Wallet.createRandom().privateKey;
 
@@ -52,22 +57,41 @@ describe("Mock bank as a test faucet (MOCK_BANK=faucet): configuration and mainn
     });
 
     it("runs off the local chain only as MOCK_BANK=faucet, with a key of the operator's own", () => {
-      const { bank } = loadConfig({ ...sepolia, MOCK_BANK: "faucet", MINTER_PRIVATE_KEY: ownKey, MOCK_BANK_USER_DAILY_USD: "50", MOCK_BANK_TOTAL_DAILY_USD: "5000" });
+      const { bank } = loadConfig({
+        ...sepolia,
+        MOCK_BANK: "faucet",
+        MINTER_PRIVATE_KEY: ownKey,
+        MOCK_BANK_USER_DAILY_USD: "50",
+        MOCK_BANK_TOTAL_DAILY_USD: "5000",
+      });
       expect(bank).to.deep.include({ mode: "faucet", minterKey: ownKey, userDailyUsd: 50, totalDailyUsd: 5000 });
       expect(loadConfig({ ...base, MOCK_BANK: "faucet" }).bank.mode, "rehearsed on the local chain").to.equal("faucet");
-      expect(loadConfig({ ...base, MOCK_BANK: "off" }).bank).to.deep.include({ mode: "off", minterKey: null, offReason: "The mock bank is off on this server (MOCK_BANK=off)." });
+      expect(loadConfig({ ...base, MOCK_BANK: "off" }).bank).to.deep.include({
+        mode: "off",
+        minterKey: null,
+        offReason: "The mock bank is off on this server (MOCK_BANK=off).",
+      });
     });
 
     for (const [env, message] of [
-      [{ ...sepolia, MOCK_BANK: "faucet" }, "MOCK_BANK=faucet off the local chain needs MINTER_PRIVATE_KEY: the key of a MINTER_ROLE holder that mints the faucet's deposits."],
+      [
+        { ...sepolia, MOCK_BANK: "faucet" },
+        "MOCK_BANK=faucet off the local chain needs MINTER_PRIVATE_KEY: the key of a MINTER_ROLE holder that mints the faucet's deposits.",
+      ],
       [
         { ...sepolia, MOCK_BANK: "local", MINTER_PRIVATE_KEY: ownKey },
         "MOCK_BANK=local is for the local chain only (any wallet, no daily caps); on chain 11155111 (Sepolia) use MOCK_BANK=faucet (a capped test faucet) or MOCK_BANK=off.",
       ],
-      [{ ...base, MOCK_BANK: "on" }, "MOCK_BANK must be 'off', 'local' (the local chain only) or 'faucet' (a capped test faucet), not 'on'."],
+      [
+        { ...base, MOCK_BANK: "on" },
+        "MOCK_BANK must be 'off', 'local' (the local chain only) or 'faucet' (a capped test faucet), not 'on'.",
+      ],
       [{ ...base, MINTER_PRIVATE_KEY: "off" }, "MINTER_PRIVATE_KEY=off no longer switches the mock bank off: set MOCK_BANK=off instead."],
       [{ ...base, MOCK_BANK_USER_DAILY_USD: "0" }, "MOCK_BANK_USER_DAILY_USD must be a whole number from 1 to 1000000000, not '0'."],
-      [{ ...base, MOCK_BANK_WRITES_PER_MINUTE: "lots" }, "MOCK_BANK_WRITES_PER_MINUTE must be a whole number from 1 to 100000, not 'lots'."],
+      [
+        { ...base, MOCK_BANK_WRITES_PER_MINUTE: "lots" },
+        "MOCK_BANK_WRITES_PER_MINUTE must be a whole number from 1 to 100000, not 'lots'.",
+      ],
     ] as const) {
       it(`stops at start for ${JSON.stringify(shown(env))}`, () => {
         expect(() => loadConfig(env)).to.throw(message);
@@ -126,7 +150,12 @@ describe("Mock bank as a test faucet (MOCK_BANK=faucet): configuration and mainn
         url = `http://127.0.0.1:${port}`;
         const config = ["--config", path.join(__dirname, "fixtures", "mainnet-chain-id.hardhat.config.js")];
         node = startHardhatNode({ host: "127.0.0.1", port, config, env: { ...process.env, ...QUIET_ENV }, output: "ignore" }).child;
-        await until("the chain-1 node", () => rpc<string>(url, "eth_chainId").catch(() => null), (id) => id === "0x1", 80_000);
+        await until(
+          "the chain-1 node",
+          () => rpc<string>(url, "eth_chainId").catch(() => null),
+          (id) => id === "0x1",
+          80_000,
+        );
       });
       after(() => kill(node));
 
@@ -136,8 +165,13 @@ describe("Mock bank as a test faucet (MOCK_BANK=faucet): configuration and mainn
           const config = testConfig({ MOCK_BANK: mode, RPC_URL: url });
           const server = await startServer(config, createLogger("silent"));
           try {
-            const sentence = "The mock bank refuses to start: the node at RPC_URL reports chain 1 (Ethereum mainnet), a mainnet, and the mock bank never mints on a mainnet.";
-            await until("refused", async () => server.services.bank.enabled, (enabled) => !enabled);
+            const sentence =
+              "The mock bank refuses to start: the node at RPC_URL reports chain 1 (Ethereum mainnet), a mainnet, and the mock bank never mints on a mainnet.";
+            await until(
+              "refused",
+              async () => server.services.bank.enabled,
+              (enabled) => !enabled,
+            );
             const user = await emailUser();
             for (const [method, p] of [
               ["GET", "/terms"],
@@ -151,7 +185,9 @@ describe("Mock bank as a test faucet (MOCK_BANK=faucet): configuration and mainn
             }
             expect((await call(server, "GET", "/api/config")).body.mockBank).to.equal(false);
             expect(server.services.bank.status()).to.deep.equal({ running: false, lastError: sentence });
-            expect(await rpc<string>(url, "eth_getTransactionCount", [new Wallet(config.bank.minterKey!).address, "latest"])).to.equal("0x0");
+            expect(await rpc<string>(url, "eth_getTransactionCount", [new Wallet(config.bank.minterKey!).address, "latest"])).to.equal(
+              "0x0",
+            );
           } finally {
             await server.close();
           }
@@ -159,5 +195,4 @@ describe("Mock bank as a test faucet (MOCK_BANK=faucet): configuration and mainn
       }
     });
   });
-
 });

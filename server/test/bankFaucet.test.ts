@@ -11,7 +11,19 @@ import { bankWalletChallenges, bankWallets, deposits } from "../src/db/schema";
 import { type RunningServer } from "../src/index";
 import { call, emailUser, revert, snapshot, stack, startTestServer, until, walletUser } from "./helpers";
 import { rpc } from "./stack";
-import { User, FAUCET, TOMORROW, NOT_VERIFIED, sleep, newWallet, mintsTo, bankOf, verifiedAccount, signedChallenge, provedWallet } from "./bankFaucetHelpers";
+import {
+  User,
+  FAUCET,
+  TOMORROW,
+  NOT_VERIFIED,
+  sleep,
+  newWallet,
+  mintsTo,
+  bankOf,
+  verifiedAccount,
+  signedChallenge,
+  provedWallet,
+} from "./bankFaucetHelpers";
 
 describe("Mock bank as a test faucet (MOCK_BANK=faucet)", function () {
   this.timeout(60_000);
@@ -42,7 +54,13 @@ describe("Mock bank as a test faucet (MOCK_BANK=faucet)", function () {
     it("tells the deposit screen it is a faucet, its caps and what is left today", async () => {
       const terms = await bankOf(server)(alice).get("/terms");
       expect(terms.status).to.equal(200);
-      expect(terms.body).to.deep.include({ mode: "faucet", walletProofRequired: true, maxDeposit: "1000.00", maxAccounts: 10, maxWallets: 10 });
+      expect(terms.body).to.deep.include({
+        mode: "faucet",
+        walletProofRequired: true,
+        maxDeposit: "1000.00",
+        maxAccounts: 10,
+        maxWallets: 10,
+      });
       expect(terms.body.faucet).to.deep.include({
         window: "utc-day",
         perUserDaily: "1,000.00",
@@ -63,7 +81,11 @@ describe("Mock bank as a test faucet (MOCK_BANK=faucet)", function () {
       expect(added.status).to.equal(201);
       expect(added.body.wallet).to.include({ verified: false, verifiedBy: null });
       const before = await depositRows();
-      const refused = await bankOf(server)(alice).post("/deposits", { bankAccountId: aliceAccount, amount: "10", walletId: added.body.wallet.id });
+      const refused = await bankOf(server)(alice).post("/deposits", {
+        bankAccountId: aliceAccount,
+        amount: "10",
+        walletId: added.body.wallet.id,
+      });
       expect(refused.status).to.equal(403);
       expect(refused.body).to.deep.equal({ success: false, error: NOT_VERIFIED("Anyone's", target.address) });
       // As the primary wallet (no walletId) too.
@@ -77,14 +99,26 @@ describe("Mock bank as a test faucet (MOCK_BANK=faucet)", function () {
     it("mints to a wallet proved by a signed challenge that names the dashboard, the user and the address", async () => {
       const target = newWallet();
       const { challenge, message, signature } = await signedChallenge(server, alice, target);
-      expect(message).to.include("USDX Dashboard").and.include(`Wallet: ${target.address}`).and.include(`Dashboard account: `).and.include(alice.uid!);
+      expect(message)
+        .to.include("USDX Dashboard")
+        .and.include(`Wallet: ${target.address}`)
+        .and.include(`Dashboard account: `)
+        .and.include(alice.uid!);
       expect(message).to.include("Chain ID: 31337").and.include(`Nonce: ${challenge}`).and.include("Expiration Time: ");
       const added = await bankOf(server)(alice).post("/wallets", { name: "Mine", address: target.address, challenge, signature });
       expect(added.status, JSON.stringify(added.body)).to.equal(201);
       expect(added.body.wallet).to.include({ verified: true, verifiedBy: "signature" });
-      const deposit = await bankOf(server)(alice).post("/deposits", { bankAccountId: aliceAccount, amount: "12.50", walletId: added.body.wallet.id });
+      const deposit = await bankOf(server)(alice).post("/deposits", {
+        bankAccountId: aliceAccount,
+        amount: "12.50",
+        walletId: added.body.wallet.id,
+      });
       expect(deposit.status, JSON.stringify(deposit.body)).to.equal(201);
-      const done = await until("minted", async () => (await bankOf(server)(alice).get(`/deposits/${deposit.body.deposit.id}`)).body.deposit, (d) => d.status !== "pending" && d.status !== "processing");
+      const done = await until(
+        "minted",
+        async () => (await bankOf(server)(alice).get(`/deposits/${deposit.body.deposit.id}`)).body.deposit,
+        (d) => d.status !== "pending" && d.status !== "processing",
+      );
       expect(done.status).to.equal("completed");
       expect(await mintsTo(target.address)).to.deep.equal([12_500_000_000_000_000_000n]);
     });
@@ -93,7 +127,10 @@ describe("Mock bank as a test faucet (MOCK_BANK=faucet)", function () {
       const target = newWallet();
       const added = (await bankOf(server)(alice).post("/wallets", { name: "Later", address: target.address })).body.wallet;
       const proof = await signedChallenge(server, alice, target);
-      const verified = await bankOf(server)(alice).post(`/wallets/${added.id}/verify`, { challenge: proof.challenge, signature: proof.signature });
+      const verified = await bankOf(server)(alice).post(`/wallets/${added.id}/verify`, {
+        challenge: proof.challenge,
+        signature: proof.signature,
+      });
       expect(verified.status, JSON.stringify(verified.body)).to.equal(200);
       expect(verified.body.wallet).to.include({ id: added.id, verified: true, verifiedBy: "signature" });
       const listed = (await bankOf(server)(alice).get("/wallets")).body.wallets.find((w: BankWallet) => w.id === added.id);
@@ -125,32 +162,61 @@ describe("Mock bank as a test faucet (MOCK_BANK=faucet)", function () {
       it("forged: signed by another key; the challenge stays usable by the real owner", async () => {
         const target = newWallet();
         const forged = await signedChallenge(server, alice, target, newWallet());
-        await refusedAdd(alice, { address: target.address, challenge: forged.challenge, signature: forged.signature }, `Wallet Not Verified: the signing request was not signed by ${target.address}.`);
+        await refusedAdd(
+          alice,
+          { address: target.address, challenge: forged.challenge, signature: forged.signature },
+          `Wallet Not Verified: the signing request was not signed by ${target.address}.`,
+        );
         const [row] = await db().select().from(bankWalletChallenges).where(eq(bankWalletChallenges.nonce, forged.challenge));
         expect(row.usedAt).to.equal(null);
         const real = await target.signMessage(forged.message);
-        expect((await bankOf(server)(alice).post("/wallets", { name: "Real", address: target.address, challenge: forged.challenge, signature: real })).status).to.equal(201);
+        expect(
+          (
+            await bankOf(server)(alice).post("/wallets", {
+              name: "Real",
+              address: target.address,
+              challenge: forged.challenge,
+              signature: real,
+            })
+          ).status,
+        ).to.equal(201);
       });
 
       it("not a signature at all", async () => {
         const target = newWallet();
         const { challenge } = await signedChallenge(server, alice, target);
-        await refusedAdd(alice, { address: target.address, challenge, signature: `0x${"00".repeat(65)}` }, "Wallet Not Verified: the signature is not a valid Ethereum signature of the signing request.");
+        await refusedAdd(
+          alice,
+          { address: target.address, challenge, signature: `0x${"00".repeat(65)}` },
+          "Wallet Not Verified: the signature is not a valid Ethereum signature of the signing request.",
+        );
       });
 
       it("replayed: a challenge already spent proves nothing again, for the same address or after the wallet is removed", async () => {
         const target = newWallet();
         const proof = await signedChallenge(server, alice, target);
-        const first = await bankOf(server)(alice).post("/wallets", { name: "Once", address: target.address, challenge: proof.challenge, signature: proof.signature });
+        const first = await bankOf(server)(alice).post("/wallets", {
+          name: "Once",
+          address: target.address,
+          challenge: proof.challenge,
+          signature: proof.signature,
+        });
         expect(first.status).to.equal(201);
         expect((await call(server, "DELETE", `/api/bank/wallets/${first.body.wallet.id}`, { token: alice.idToken })).status).to.equal(200);
-        await refusedAdd(alice, { address: target.address, challenge: proof.challenge, signature: proof.signature }, "Wallet Not Verified: this signing request was already used. Ask for a new one and sign it again.");
+        await refusedAdd(
+          alice,
+          { address: target.address, challenge: proof.challenge, signature: proof.signature },
+          "Wallet Not Verified: this signing request was already used. Ask for a new one and sign it again.",
+        );
       });
 
       it("expired: older than five minutes", async () => {
         const target = newWallet();
         const proof = await signedChallenge(server, alice, target);
-        await db().update(bankWalletChallenges).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(bankWalletChallenges.nonce, proof.challenge));
+        await db()
+          .update(bankWalletChallenges)
+          .set({ expiresAt: new Date(Date.now() - 1000) })
+          .where(eq(bankWalletChallenges.nonce, proof.challenge));
         await refusedAdd(
           alice,
           { address: target.address, challenge: proof.challenge, signature: proof.signature },
@@ -230,7 +296,11 @@ describe("Mock bank as a test faucet (MOCK_BANK=faucet)", function () {
       expect(none.body.error).to.equal(`Daily mock deposit limit reached: 100.00 USDX a day per user (UTC day). ${TOMORROW}`);
       expect(await countRows()).to.equal(rows + 1);
       expect((await bankOf(server)(a.user).get("/terms")).body.faucet).to.deep.include({ userLeftToday: "0.00", userDepositsLeftToday: 8 });
-      await until("minted", () => mintsTo(a.target.address), (m) => m.length === 2);
+      await until(
+        "minted",
+        () => mintsTo(a.target.address),
+        (m) => m.length === 2,
+      );
       expect(await mintsTo(a.target.address)).to.deep.equal([60n * 10n ** 18n, 40n * 10n ** 18n]);
     });
 
@@ -239,12 +309,23 @@ describe("Mock bank as a test faucet (MOCK_BANK=faucet)", function () {
       const first = (await a.deposit("100")).body.deposit;
       expect((await a.deposit("1")).status).to.equal(429);
       const db = server.services.db.db;
-      await until("settled", async () => (await db.select().from(deposits).where(eq(deposits.id, first.id)))[0].status, (s) => s === "completed");
+      await until(
+        "settled",
+        async () => (await db.select().from(deposits).where(eq(deposits.id, first.id)))[0].status,
+        (s) => s === "completed",
+      );
       // As if it had been made yesterday (UTC).
-      await db.update(deposits).set({ createdAt: new Date(Date.now() - 86_400_000) }).where(eq(deposits.id, first.id));
+      await db
+        .update(deposits)
+        .set({ createdAt: new Date(Date.now() - 86_400_000) })
+        .where(eq(deposits.id, first.id));
       const second = (await a.deposit("100")).body.deposit;
       expect(second.status).to.equal("pending");
-      await until("settled", async () => (await db.select().from(deposits).where(eq(deposits.id, second.id)))[0].status, (s) => s === "completed");
+      await until(
+        "settled",
+        async () => (await db.select().from(deposits).where(eq(deposits.id, second.id)))[0].status,
+        (s) => s === "completed",
+      );
       await db.update(deposits).set({ status: "failed" }).where(eq(deposits.id, second.id));
       expect((await a.deposit("100")).status).to.equal(201);
     });
@@ -263,7 +344,9 @@ describe("Mock bank as a test faucet (MOCK_BANK=faucet)", function () {
       const c = await depositor();
       const none = await c.deposit("1");
       expect(none.status).to.equal(429);
-      expect(none.body.error).to.equal(`The mock bank's daily limit for all users is reached: 250.00 USDX a day in all (UTC day). ${TOMORROW}`);
+      expect(none.body.error).to.equal(
+        `The mock bank's daily limit for all users is reached: 250.00 USDX a day in all (UTC day). ${TOMORROW}`,
+      );
       await sleep(500);
       expect(await mintsTo(c.target.address)).to.deep.equal([]);
     });
@@ -272,7 +355,12 @@ describe("Mock bank as a test faucet (MOCK_BANK=faucet)", function () {
   describe("two deposits at once at the cap's edge", () => {
     let server: RunningServer;
     before(async () => {
-      server = await startTestServer({ ...FAUCET, MOCK_BANK_USER_DAILY_USD: "100", MOCK_BANK_TOTAL_DAILY_USD: "150", BANK_COMPLETE_MS: "3600000" });
+      server = await startTestServer({
+        ...FAUCET,
+        MOCK_BANK_USER_DAILY_USD: "100",
+        MOCK_BANK_TOTAL_DAILY_USD: "150",
+        BANK_COMPLETE_MS: "3600000",
+      });
     });
     after(() => server?.close());
 
@@ -294,7 +382,9 @@ describe("Mock bank as a test faucet (MOCK_BANK=faucet)", function () {
       const [first, second] = [await depositor(), await depositor()];
       const answers = await Promise.all([first("60"), second("60")]);
       expect(answers.map((a) => a.status).sort()).to.deep.equal([201, 429]);
-      expect(answers.find((a) => a.status === 429)!.body.error).to.match(/^The mock bank's daily limit for all users: 150\.00 USDX a day in all/);
+      expect(answers.find((a) => a.status === 429)!.body.error).to.match(
+        /^The mock bank's daily limit for all users: 150\.00 USDX a day in all/,
+      );
       const rows = await server.services.db.db.select().from(deposits);
       expect(rows.reduce((sum, r) => sum + BigInt(r.amount), 0n)).to.equal(120n * 10n ** 18n);
     });
@@ -323,12 +413,16 @@ describe("Mock bank as a test faucet (MOCK_BANK=faucet)", function () {
       expect((await as.post("/accounts", accountBody)).status).to.equal(201);
       const third = await as.post("/accounts", accountBody);
       expect(third.status).to.equal(409);
-      expect(third.body.error).to.equal("Bank Account Limit Reached: you have 2 mock bank accounts, the most one user may keep (2); remove one to add another.");
+      expect(third.body.error).to.equal(
+        "Bank Account Limit Reached: you have 2 mock bank accounts, the most one user may keep (2); remove one to add another.",
+      );
       expect((await as.post("/wallets", { name: "One", address: newWallet().address })).status).to.equal(201);
       expect((await as.post("/wallets", { name: "Two", address: newWallet().address })).status).to.equal(201);
       const wallet = await as.post("/wallets", { name: "Three", address: newWallet().address });
       expect(wallet.status).to.equal(409);
-      expect(wallet.body.error).to.equal("Wallet Limit Reached: you have 2 wallets, the most one user may keep (2); remove one to add another.");
+      expect(wallet.body.error).to.equal(
+        "Wallet Limit Reached: you have 2 wallets, the most one user may keep (2); remove one to add another.",
+      );
     });
 
     it("answers 429 past MOCK_BANK_WRITES_PER_MINUTE for accounts, wallets and deposits, per user", async () => {
@@ -382,7 +476,8 @@ describe("Mock bank as a test faucet (MOCK_BANK=faucet)", function () {
       const b = await walletUser(server);
       const [aAccount, bAccount] = [await verifiedAccount(server, a), await verifiedAccount(server, b)];
       const ids: number[] = [];
-      for (let i = 0; i < 6; i++) ids.push((await bankOf(server)(a).post("/deposits", { bankAccountId: aAccount, amount: `${i + 1}` })).body.deposit.id);
+      for (let i = 0; i < 6; i++)
+        ids.push((await bankOf(server)(a).post("/deposits", { bankAccountId: aAccount, amount: `${i + 1}` })).body.deposit.id);
       const bId = (await bankOf(server)(b).post("/deposits", { bankAccountId: bAccount, amount: "7" })).body.deposit.id;
       const db = server.services.db.db;
       const signed = async () => (await db.select().from(deposits)).filter((d) => d.signedTx !== null).map((d) => d.id);

@@ -10,7 +10,13 @@ import { call, provider, stack } from "./helpers";
 export type User = { idToken: string; uid?: string };
 
 // The per-minute limits have a test of their own; the other tests make more requests than people would.
-export const FAUCET = { MOCK_BANK: "faucet", BANK_VERIFY_MS: "0", BANK_PROCESSING_MS: "100", BANK_COMPLETE_MS: "300", MOCK_BANK_WRITES_PER_MINUTE: "1000" };
+export const FAUCET = {
+  MOCK_BANK: "faucet",
+  BANK_VERIFY_MS: "0",
+  BANK_PROCESSING_MS: "100",
+  BANK_COMPLETE_MS: "300",
+  MOCK_BANK_WRITES_PER_MINUTE: "1000",
+};
 export const TOMORROW = "Try again tomorrow (the day turns at 00:00 UTC).";
 export const NOT_VERIFIED = (name: string, address: string) =>
   `Invalid Deposit: the wallet '${name}' (${address}) is not verified. The test faucet mints only to wallets you have proved you control: verify it under My Wallets by signing a message with it, or deposit to your sign-in wallet.`;
@@ -35,7 +41,12 @@ export function bankOf(server: RunningServer) {
 /** A verified bank account (BANK_VERIFY_MS=0: verified when next read). */
 export async function verifiedAccount(server: RunningServer, user: User): Promise<number> {
   const as = bankOf(server)(user);
-  const answer = await as.post("/accounts", { name: "Checking", type: "checking", accountNumber: "000123456789", routingNumber: "021000021" });
+  const answer = await as.post("/accounts", {
+    name: "Checking",
+    type: "checking",
+    accountNumber: "000123456789",
+    routingNumber: "021000021",
+  });
   expect(answer.status, JSON.stringify(answer.body)).to.equal(201);
   const listed = await as.get("/accounts");
   expect(listed.body.accounts.find((a: BankAccount) => a.id === answer.body.account.id)?.status).to.equal("verified");
@@ -46,7 +57,11 @@ export async function verifiedAccount(server: RunningServer, user: User): Promis
 export async function signedChallenge(server: RunningServer, user: User, wallet: Wallet, signer: Wallet = wallet) {
   const issued = await bankOf(server)(user).post("/wallets/challenge", { address: wallet.address });
   expect(issued.status, JSON.stringify(issued.body)).to.equal(201);
-  return { challenge: issued.body.challenge as string, message: issued.body.message as string, signature: await signer.signMessage(issued.body.message) };
+  return {
+    challenge: issued.body.challenge as string,
+    message: issued.body.message as string,
+    signature: await signer.signMessage(issued.body.message),
+  };
 }
 
 /** Adds `wallet` to `user`'s wallets with a signed challenge. */

@@ -15,7 +15,8 @@ import type { BankAccount, BankWallet } from "@common/apiTypes";
 export const FAST = { BANK_VERIFY_MS: "300", BANK_PROCESSING_MS: "300", BANK_COMPLETE_MS: "800" };
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-export const usdx = (): USDX => USDX__factory.connect(readManifest("localhost", { DEPLOYMENTS_DIR: stack().deploymentsDir }).proxy, provider());
+export const usdx = (): USDX =>
+  USDX__factory.connect(readManifest("localhost", { DEPLOYMENTS_DIR: stack().deploymentsDir }).proxy, provider());
 export const address = () => Wallet.createRandom().address;
 export const units = (usd: string) => parseUnits(usd, 18);
 
@@ -69,7 +70,10 @@ export function bankCalls(server: () => RunningServer) {
     return answer.body.wallet;
   }
 
-  const depositOf = (user: { idToken: string }, id: number) => as(user).get(`/deposits/${id}`).then((a) => a.body.deposit);
+  const depositOf = (user: { idToken: string }, id: number) =>
+    as(user)
+      .get(`/deposits/${id}`)
+      .then((a) => a.body.deposit);
 
   return { db, as, addAccount, verifiedAccount, addWallet, depositOf };
 }

@@ -43,7 +43,13 @@ describe("API basics", () => {
       const { status, body } = await call(server, "GET", "/api/config");
       expect(status).to.equal(200);
       const { manifest } = server.services.chain;
-      expect(body).to.deep.include({ network: "localhost", chainId: 31337, chainIdHex: "0x7a69", explorerUrl: null, rpcUrl: stack().rpcUrl });
+      expect(body).to.deep.include({
+        network: "localhost",
+        chainId: 31337,
+        chainIdHex: "0x7a69",
+        explorerUrl: null,
+        rpcUrl: stack().rpcUrl,
+      });
       expect(body.contracts).to.deep.equal({
         proxy: manifest.proxy,
         implementation: manifest.implementation,
@@ -58,7 +64,9 @@ describe("API basics", () => {
       expect(body.confirmations).to.equal(0);
       const nodeAccounts = await rpc<string[]>(stack().rpcUrl, "eth_accounts");
       for (const account of body.devAccounts) {
-        expect(account.address.toLowerCase(), account.name).to.equal(nodeAccounts[SEEDED_ACCOUNTS.find((a) => a.name === account.name)!.index]);
+        expect(account.address.toLowerCase(), account.name).to.equal(
+          nodeAccounts[SEEDED_ACCOUNTS.find((a) => a.name === account.name)!.index],
+        );
       }
       expect(body.devAccounts.find((a: DevAccount) => a.name === "minter")?.roles).to.deep.equal(["MINTER_ROLE"]);
     });
@@ -90,7 +98,10 @@ describe("API basics", () => {
     });
 
     it("answers a non-JSON body with 400, not a crash", async () => {
-      const { status, body } = await call(server, "POST", "/api/auth/wallet-auth", { body: "address=0x1", headers: { "content-type": "text/plain" } });
+      const { status, body } = await call(server, "POST", "/api/auth/wallet-auth", {
+        body: "address=0x1",
+        headers: { "content-type": "text/plain" },
+      });
       expect(status).to.equal(400);
       expect(body.success).to.equal(false);
     });

@@ -27,7 +27,8 @@ describe("POST /api/batch/parse-csv", () => {
     await server.close();
   });
 
-  const parseCsv = (csvData: unknown, t: string | undefined = token) => call(server, "POST", "/api/batch/parse-csv", { token: t, body: { csvData } });
+  const parseCsv = (csvData: unknown, t: string | undefined = token) =>
+    call(server, "POST", "/api/batch/parse-csv", { token: t, body: { csvData } });
 
   it("reads a spreadsheet's CSV: BOM, CRLF, header in any case and order, quoted cells, blank lines", async () => {
     const csv = `\uFEFFAMOUNT,name,Address\r\n5,"Smith, Jane",${A}\r\n\r\n12.25,Bob,${B.toLowerCase()}\r\n`;

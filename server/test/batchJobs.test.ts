@@ -80,14 +80,30 @@ describe("batch payment jobs: /api/batch/execute, transactions, status, history"
     // The first chunk with the dashboard's path: one permit for the whole job, then pay.
     const signed = await permit(BigInt(plan.totalAmountRaw));
     const c0 = plan.chunks[0];
-    const tx0 = await batchContract().payWithPermit(c0.recipients, c0.amounts, c0.reference, plan.totalAmountRaw, signed.deadline, signed.v, signed.r, signed.s);
+    const tx0 = await batchContract().payWithPermit(
+      c0.recipients,
+      c0.amounts,
+      c0.reference,
+      plan.totalAmountRaw,
+      signed.deadline,
+      signed.v,
+      signed.r,
+      signed.s,
+    );
     await tx0.wait();
     const recorded = await report(plan.jobId, 0, tx0.hash);
     expect(recorded.status).to.equal(200);
     expect(recorded.body.chunk).to.include({ index: 0, status: "submitted", txHash: tx0.hash });
     await settle();
     let now = await status();
-    expect(now.body.data).to.include({ jobId: plan.jobId, status: "processing", recipients: 12, recipientsPaid: 5, txHash: tx0.hash, amount: null });
+    expect(now.body.data).to.include({
+      jobId: plan.jobId,
+      status: "processing",
+      recipients: 12,
+      recipientsPaid: 5,
+      txHash: tx0.hash,
+      amount: null,
+    });
     expect(now.body.data.chunks).to.deep.equal({ total: 3, confirmed: 1, submitted: 0, failed: 0 });
 
     const tx1 = await pay(plan.chunks[1]);
@@ -110,7 +126,14 @@ describe("batch payment jobs: /api/batch/execute, transactions, status, history"
     const detail = await call(server, "GET", `/api/batch/${plan.jobId}`, { token: aliceToken });
     expect(detail.status).to.equal(200);
     expect(detail.body.chunks.map((c: ChunkDetail) => c.status)).to.deep.equal(["confirmed", "confirmed", "confirmed"]);
-    expect(detail.body.recipients[11]).to.deep.include({ position: 11, chunkIndex: 2, name: "Payee 11", amount: "12.115", status: "paid", txHash: tx2 });
+    expect(detail.body.recipients[11]).to.deep.include({
+      position: 11,
+      chunkIndex: 2,
+      name: "Payee 11",
+      amount: "12.115",
+      status: "paid",
+      txHash: tx2,
+    });
     const history = await call(server, "GET", "/api/batch", { token: aliceToken });
     expect(history.body.jobs.map((j: JobSummary) => j.jobId)).to.include(plan.jobId);
 
@@ -150,7 +173,9 @@ describe("batch payment jobs: /api/batch/execute, transactions, status, history"
     const unsigned = await batchContract().pay.populateTransaction(c0.recipients, c0.amounts, c0.reference);
     const raw = await alice.signTransaction(await alice.populateTransaction({ ...unsigned, gasLimit: 300_000 }));
     const reverted = { hash: keccak256(raw) };
-    await provider().broadcastTransaction(raw).catch(() => undefined);
+    await provider()
+      .broadcastTransaction(raw)
+      .catch(() => undefined);
     expect((await provider().getTransactionReceipt(reverted.hash))?.status).to.equal(0);
     await report(plan.jobId, 0, reverted.hash);
     await settle();
@@ -175,7 +200,9 @@ describe("batch payment jobs: /api/batch/execute, transactions, status, history"
     await settle();
     let job = (await status()).body.data;
     expect(job.status).to.equal("failed");
-    expect(job.error).to.match(/did not pay this chunk: it has no BatchPaid event with the chunk's reference \(it was not sent to the batch payment contract\)/);
+    expect(job.error).to.match(
+      /did not pay this chunk: it has no BatchPaid event with the chunk's reference \(it was not sent to the batch payment contract\)/,
+    );
 
     const c0 = plan.chunks[0];
     await (await usdx().approve(plan.batchContract, usd("5"))).wait();
@@ -194,12 +221,26 @@ describe("batch payment jobs: /api/batch/execute, transactions, status, history"
     const stored = await count();
     const cases: [unknown, RegExp][] = [
       [{ recipients: [] }, /^No valid recipients found/],
-      [{ recipients: [{ address: "0x1234", amount: "1" }, { address: randomAddress(), amount: "0" }] }, /recipient 1: Invalid Ethereum address .*recipient 2: Invalid amount/],
-      [{ recipients: [{ address: randomAddress(), amount: "1.0000000000000000001" }] }, /Invalid amount \('1.0000000000000000001' has 19 decimals/],
+      [
+        {
+          recipients: [
+            { address: "0x1234", amount: "1" },
+            { address: randomAddress(), amount: "0" },
+          ],
+        },
+        /recipient 1: Invalid Ethereum address .*recipient 2: Invalid amount/,
+      ],
+      [
+        { recipients: [{ address: randomAddress(), amount: "1.0000000000000000001" }] },
+        /Invalid amount \('1.0000000000000000001' has 19 decimals/,
+      ],
       [{ recipients: [{ address: randomAddress(), amount: 5 }] }, /^Invalid request body/],
       [{ recipients: "everyone" }, /^Invalid request body/],
       [{ recipients: [{ address: randomAddress(), amount: "1" }], payer: "nobody" }, /^payer: /],
-      [{ recipients: [{ address: randomAddress(), amount: "1000000" }], payer: alice.address }, /^Insufficient balance: .* holds .* USDX and this batch needs 1000000 USDX\.$/],
+      [
+        { recipients: [{ address: randomAddress(), amount: "1000000" }], payer: alice.address },
+        /^Insufficient balance: .* holds .* USDX and this batch needs 1000000 USDX\.$/,
+      ],
       [{ recipients: [{ address: randomAddress(), amount: "1" }], payer: seededAccountAddress("dave") }, /is blocked: it cannot send USDX/],
     ];
     for (const [body, message] of cases) {
@@ -208,7 +249,10 @@ describe("batch payment jobs: /api/batch/execute, transactions, status, history"
       expect(answer.body.success).to.equal(false);
       expect(answer.body.error).to.match(message);
     }
-    const tooMany = await execute({ recipients: Array.from({ length: 10_001 }, () => "0x000000000000000000000000000000000000dEaD"), amount: "1" });
+    const tooMany = await execute({
+      recipients: Array.from({ length: 10_001 }, () => "0x000000000000000000000000000000000000dEaD"),
+      amount: "1",
+    });
     expect(tooMany.status).to.equal(400);
     expect(tooMany.body.error).to.equal("The batch has 10,001 recipients; at most 10,000 can be paid in one batch.");
     expect(await count()).to.equal(stored);
@@ -260,7 +304,11 @@ describe("batch payment jobs: /api/batch/execute, transactions, status, history"
     }
     const newcomer = (await emailUser()).idToken;
     expect((await status(newcomer)).body).to.deep.equal({ success: true, data: null });
-    expect((await call(server, "GET", "/api/batch", { token: newcomer })).body).to.deep.equal({ success: true, jobs: [], nextBefore: null });
+    expect((await call(server, "GET", "/api/batch", { token: newcomer })).body).to.deep.equal({
+      success: true,
+      jobs: [],
+      nextBefore: null,
+    });
     expect((await call(server, "GET", "/api/batch/status")).status).to.equal(401);
     expect((await call(server, "GET", "/api/batch/status", { token: "forged" })).status).to.equal(401);
   });

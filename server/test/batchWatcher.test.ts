@@ -54,9 +54,15 @@ const payChunk = async (server: RunningServer, from: HDNodeWallet, chunk: PlanCh
 const revertedPay = async (server: RunningServer, from: HDNodeWallet, chunk: PlanChunk) => {
   const { proxy, batchPayments } = server.services.chain.manifest;
   await (await USDX__factory.connect(proxy, from).approve(batchPayments, 0)).wait();
-  const unsigned = await BatchPayments__factory.connect(batchPayments, from).pay.populateTransaction(chunk.recipients, chunk.amounts, chunk.reference);
+  const unsigned = await BatchPayments__factory.connect(batchPayments, from).pay.populateTransaction(
+    chunk.recipients,
+    chunk.amounts,
+    chunk.reference,
+  );
   const raw = await from.signTransaction(await from.populateTransaction({ ...unsigned, gasLimit: 300_000 }));
-  await provider().broadcastTransaction(raw).catch(() => undefined);
+  await provider()
+    .broadcastTransaction(raw)
+    .catch(() => undefined);
   return keccak256(raw);
 };
 
@@ -90,7 +96,8 @@ describe("batch watcher: fair shares, payments from the index, closed jobs, coal
       const floodHashes = new Map<string, string>(); // hash -> job
       for (let j = 0; j < 5; j++) {
         const recipients = Array.from({ length: 60 }, () => randomAddress());
-        const plan = (await call(server, "POST", "/api/batch/execute", { token: flood.idToken, body: { recipients, amount: "1" } })).body as BatchPlan;
+        const plan = (await call(server, "POST", "/api/batch/execute", { token: flood.idToken, body: { recipients, amount: "1" } }))
+          .body as BatchPlan;
         expect(plan.chunks).to.have.length(60);
         for (let i = 0; i < 60; i += 10) {
           await Promise.all(
@@ -106,12 +113,22 @@ describe("batch watcher: fair shares, payments from the index, closed jobs, coal
       // User B pays a chunk for real and reports it; user C reports a transaction that reverted.
       const alice = seeded("alice");
       const aliceToken = (await walletUser(server, alice as never)).idToken;
-      const paid = (await call(server, "POST", "/api/batch/execute", { token: aliceToken, body: { recipients: [{ address: randomAddress(), amount: "1" }] } })).body as BatchPlan;
+      const paid = (
+        await call(server, "POST", "/api/batch/execute", {
+          token: aliceToken,
+          body: { recipients: [{ address: randomAddress(), amount: "1" }] },
+        })
+      ).body as BatchPlan;
       const paidHash = await payChunk(server, alice, paid.chunks[0]);
       expect((await report(aliceToken, paid.jobId, 0, paidHash)).status).to.equal(200);
       const carol = seeded("carol");
       const carolToken = (await walletUser(server, carol as never)).idToken;
-      const refused = (await call(server, "POST", "/api/batch/execute", { token: carolToken, body: { recipients: [{ address: randomAddress(), amount: "1" }] } })).body as BatchPlan;
+      const refused = (
+        await call(server, "POST", "/api/batch/execute", {
+          token: carolToken,
+          body: { recipients: [{ address: randomAddress(), amount: "1" }] },
+        })
+      ).body as BatchPlan;
       const revertedHash = await revertedPay(server, carol, refused.chunks[0]);
       expect((await report(carolToken, refused.jobId, 0, revertedHash)).status).to.equal(200);
 
@@ -168,7 +185,9 @@ describe("batch watcher: fair shares, payments from the index, closed jobs, coal
       const recipients = [0, 1].map((i) => ({ address: randomAddress(), amount: `${i + 1}` }));
       const plan = (await call(server, "POST", "/api/batch/execute", { token, body: { recipients } })).body as BatchPlan;
       const lost = randomHash();
-      expect((await call(server, "POST", `/api/batch/${plan.jobId}/transactions`, { token, body: { chunkIndex: 0, txHash: lost } })).status).to.equal(200);
+      expect(
+        (await call(server, "POST", `/api/batch/${plan.jobId}/transactions`, { token, body: { chunkIndex: 0, txHash: lost } })).status,
+      ).to.equal(200);
       await sleep(1600);
       await server.services.indexer.syncOnce();
       await server.services.batchWatcher.runOnce();
@@ -195,14 +214,21 @@ describe("batch watcher: fair shares, payments from the index, closed jobs, coal
         lookups.restore();
       }
       // No more reports.
-      const late = await call(server, "POST", `/api/batch/${plan.jobId}/transactions`, { token, body: { chunkIndex: 1, txHash: randomHash() } });
+      const late = await call(server, "POST", `/api/batch/${plan.jobId}/transactions`, {
+        token,
+        body: { chunkIndex: 1, txHash: randomHash() },
+      });
       expect(late.status).to.equal(409);
       expect(late.body).to.deep.equal({
         success: false,
         error:
           "Chunk 1 is closed: this batch failed and was not completed within 1.5 seconds of starting, so its transactions are no longer followed (a payment of it from the batch's wallet is still recognised on the chain). Start a new batch for the recipients not paid.",
       });
-      const stored = await server.services.db.db.select().from(batchChunks).where(eq(batchChunks.jobId, plan.jobId)).orderBy(batchChunks.index);
+      const stored = await server.services.db.db
+        .select()
+        .from(batchChunks)
+        .where(eq(batchChunks.jobId, plan.jobId))
+        .orderBy(batchChunks.index);
       expect(stored.map((c) => [c.status, c.txHash])).to.deep.equal([
         ["closed", lost],
         ["closed", null],
@@ -242,7 +268,8 @@ describe("batch watcher: fair shares, payments from the index, closed jobs, coal
       this.timeout(60_000);
       const user = await emailUser();
       const recipients = Array.from({ length: 40 }, () => randomAddress());
-      const plan = (await call(server, "POST", "/api/batch/execute", { token: user.idToken, body: { recipients, amount: "1" } })).body as BatchPlan;
+      const plan = (await call(server, "POST", "/api/batch/execute", { token: user.idToken, body: { recipients, amount: "1" } }))
+        .body as BatchPlan;
       const watcher = server.services.batchWatcher;
       await sleep(300); // the start's first step is over
       let steps = 0;
@@ -256,15 +283,18 @@ describe("batch watcher: fair shares, payments from the index, closed jobs, coal
       // Reported as a dashboard with several tabs might: a few at a time.
       for (let i = 0; i < plan.chunks.length; i += 4) {
         const answers = await Promise.all(
-          plan.chunks
-            .slice(i, i + 4)
-            .map((c) => call(server, "POST", `/api/batch/${plan.jobId}/transactions`, { token: user.idToken, body: { chunkIndex: c.index, txHash: randomHash() } })),
+          plan.chunks.slice(i, i + 4).map((c) =>
+            call(server, "POST", `/api/batch/${plan.jobId}/transactions`, {
+              token: user.idToken,
+              body: { chunkIndex: c.index, txHash: randomHash() },
+            }),
+          ),
         );
         for (const a of answers) expect(a.status).to.equal(200);
       }
       const elapsed = Date.now() - started;
       // Every step the reports asked for has run once the count stays still.
-      for (let before = -1; before !== steps; ) {
+      for (let before = -1; before !== steps;) {
         before = steps;
         await sleep(4 * POKE_GAP_MS);
       }

@@ -72,7 +72,10 @@ describe("Chain reads", () => {
 
     it("pages with the cursor through every event, nothing lost or repeated", async () => {
       // Every log of the token: "*" is a name only the untyped contract's queryFilter takes.
-      const all = await (usdx() as BaseContract).queryFilter("*", readManifest("localhost", { DEPLOYMENTS_DIR: stack().deploymentsDir }).deploymentBlock);
+      const all = await (usdx() as BaseContract).queryFilter(
+        "*",
+        readManifest("localhost", { DEPLOYMENTS_DIR: stack().deploymentsDir }).deploymentBlock,
+      );
       const seen: string[] = [];
       let query = "limit=7";
       for (let page = 0; page < 50; page++) {
@@ -109,7 +112,11 @@ describe("Chain reads", () => {
     it("filters by the screen's labels and by event names alike", async () => {
       const byLabel = await call(server, "GET", "/api/events?eventName=RewardMultiplierUpdated&limit=100");
       const byName = await call(server, "GET", "/api/events?eventName=RewardMultiplier&limit=100");
-      expect(byLabel.body.events.map((e: ContractEvent) => e.args.value)).to.deep.equal(["1015000000000000000", "1012500000000000000", "1000000000000000000"]);
+      expect(byLabel.body.events.map((e: ContractEvent) => e.args.value)).to.deep.equal([
+        "1015000000000000000",
+        "1012500000000000000",
+        "1000000000000000000",
+      ]);
       expect(byName.body).to.deep.equal(byLabel.body);
       const blocked = await call(server, "GET", "/api/events?eventName=Blocked");
       expect(blocked.body.events.map((e: ContractEvent) => e.name)).to.deep.equal(["AccountBlocked"]);
@@ -154,7 +161,10 @@ describe("Chain reads", () => {
       const { status, body } = await call(server, "GET", `/api/accounts/${alice.toLowerCase()}/history`);
       expect(status).to.equal(200);
       const token = usdx();
-      const onChain = [...(await token.queryFilter(token.filters.Transfer(alice))), ...(await token.queryFilter(token.filters.Transfer(undefined, alice)))];
+      const onChain = [
+        ...(await token.queryFilter(token.filters.Transfer(alice))),
+        ...(await token.queryFilter(token.filters.Transfer(undefined, alice))),
+      ];
       expect(body.items).to.have.length(onChain.length);
       expect(body.items.map((i: HistoryEntry) => i.type)).to.deep.equal(["Transfer", "Transfer", "Transfer", "Mint"]);
       expect(body.items[3]).to.include({ type: "Mint", to: alice, amount: "10000", status: "confirmed" });

@@ -10,7 +10,9 @@ describe("Server config", () => {
     expect(config.database.kind).to.equal("pglite");
     expect(config.firebase).to.deep.include({ projectId: "demo-usdx", emulatorHost: "127.0.0.1:9099" });
     expect(config.publicRpcUrl).to.equal("http://127.0.0.1:8545");
-    expect(config.bank.minterKey, "the seeded minter's public test key").to.equal("0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d");
+    expect(config.bank.minterKey, "the seeded minter's public test key").to.equal(
+      "0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d",
+    );
     expect(config.batch).to.deep.include({ maxRows: 10_000, chunkSize: 564 });
     expect(config.siweDomains).to.deep.equal(["127.0.0.1:5173", "localhost:5173"]);
     expect(config.indexer.confirmations).to.equal(0);
@@ -148,8 +150,9 @@ describe("Server config: settings that would be unsafe in production are refused
   });
 
   it("names every unsafe setting at once", () => {
-    expect(() => loadConfig({ ...sepolia, SERVER_HOST: "0.0.0.0", MINTER_PRIVATE_KEY: PUBLIC_MINTER_KEY }))
-      .to.throw(/SERVER_HOST is '0\.0\.0\.0'[\s\S]*MINTER_PRIVATE_KEY is one of/);
+    expect(() => loadConfig({ ...sepolia, SERVER_HOST: "0.0.0.0", MINTER_PRIVATE_KEY: PUBLIC_MINTER_KEY })).to.throw(
+      /SERVER_HOST is '0\.0\.0\.0'[\s\S]*MINTER_PRIVATE_KEY is one of/,
+    );
   });
 
   it("lets the local chain use its public test keys and the emulator (nothing there has value)", () => {

@@ -61,7 +61,9 @@ describe("/api/contacts", () => {
         ['Frank "F"', C, null],
       ]);
       const ids = answer.body.contacts.map((c: Contact) => c.id);
-      expect((await list(user.idToken)).body.contacts.filter((c: Contact) => ids.includes(c.id))).to.deep.include.members(answer.body.contacts);
+      expect((await list(user.idToken)).body.contacts.filter((c: Contact) => ids.includes(c.id))).to.deep.include.members(
+        answer.body.contacts,
+      );
     });
 
     it("answers 200 with nothing imported for a file of bad rows only, and stores nothing", async () => {
@@ -117,7 +119,10 @@ describe("/api/contacts", () => {
     ] as const) {
       it(`answers 400 for csvData that is ${what}`, async () => {
         const user = await emailUser();
-        const answer = await call(server, "POST", "/api/contacts/import", { token: user.idToken, body: csvData === undefined ? {} : { csvData } });
+        const answer = await call(server, "POST", "/api/contacts/import", {
+          token: user.idToken,
+          body: csvData === undefined ? {} : { csvData },
+        });
         expect(answer.status).to.equal(400);
         expect(answer.body.error).to.match(error);
         expect(await stored(user.uid)).to.deep.equal([]);
@@ -136,12 +141,7 @@ describe("/api/contacts", () => {
       expect(answer.headers.get("content-type")).to.equal("text/csv; charset=utf-8");
       expect(answer.headers.get("content-disposition")).to.equal('attachment; filename="usdx_contacts.csv"');
       expect(answer.body).to.equal(
-        [
-          "Name,Address,Notes",
-          `"Smith, John",${A},'=SUM(A1)`,
-          `Bob,${B},`,
-          `"Quote ""Q""",${C},"'-5 then\nline two"`,
-        ].join("\r\n"),
+        ["Name,Address,Notes", `"Smith, John",${A},'=SUM(A1)`, `Bob,${B},`, `"Quote ""Q""",${C},"'-5 then\nline two"`].join("\r\n"),
       );
     });
 

@@ -44,7 +44,12 @@ describe("/api/contacts", () => {
 
     it("lists newest first, pages with limit and offset, and counts the total", async () => {
       const user = await emailUser();
-      for (const [name, address] of [["First", A], ["Second", B], ["Third", C]]) await add(user.idToken, { name, address });
+      for (const [name, address] of [
+        ["First", A],
+        ["Second", B],
+        ["Third", C],
+      ])
+        await add(user.idToken, { name, address });
       const all = await list(user.idToken);
       expect(all.body.contacts.map((c: Contact) => c.name)).to.deep.equal(["Third", "Second", "First"]);
       const page = await list(user.idToken, "?limit=1&offset=1");
@@ -106,8 +111,16 @@ describe("/api/contacts", () => {
         "Invalid address - The checksum does not match (its mix of upper and lower case is wrong): check it for a typo, or enter it in lower case",
       ],
       ["a 101-character name", { name: "n".repeat(101), address: A }, tooLongName],
-      ["501 characters of notes", { name: "Alice", address: A, notes: "x".repeat(501) }, "Notes too long - Please keep the notes to 500 characters or fewer"],
-      ["a line break in the name", { name: "Ali\nce", address: A }, "Invalid name - The name cannot contain control characters such as line breaks or tabs"],
+      [
+        "501 characters of notes",
+        { name: "Alice", address: A, notes: "x".repeat(501) },
+        "Notes too long - Please keep the notes to 500 characters or fewer",
+      ],
+      [
+        "a line break in the name",
+        { name: "Ali\nce", address: A },
+        "Invalid name - The name cannot contain control characters such as line breaks or tabs",
+      ],
       ["a bidi override in the name", { name: "Alice\u202Eevil", address: A }, /^Invalid name - /],
       ["a NUL in the notes", { name: "Alice", address: A, notes: "a\u0000b" }, /^Invalid notes - /],
       ["a number for the name", { name: 5, address: A }, /^Invalid request body: name: /],
@@ -165,7 +178,10 @@ describe("/api/contacts", () => {
       expect(renamed.status).to.equal(200);
       expect(renamed.body).to.deep.equal({ success: true, contact: { ...created, name: "Alice B" } });
 
-      const moved = await call(server, "PATCH", `/api/contacts/${created.id}`, { token: user.idToken, body: { address: lower(B), notes: "" } });
+      const moved = await call(server, "PATCH", `/api/contacts/${created.id}`, {
+        token: user.idToken,
+        body: { address: lower(B), notes: "" },
+      });
       expect(moved.body.contact).to.include({ id: created.id, name: "Alice B", address: B, notes: null, createdAt: created.createdAt });
 
       await call(server, "PATCH", `/api/contacts/${created.id}`, { token: user.idToken, body: { notes: "again" } });
@@ -186,7 +202,10 @@ describe("/api/contacts", () => {
       expect(same.status).to.equal(200);
       expect(same.body.contact.address).to.equal(A);
 
-      const taken = await call(server, "PATCH", `/api/contacts/${alice.id}`, { token: user.idToken, body: { name: "Robert", address: lower(B) } });
+      const taken = await call(server, "PATCH", `/api/contacts/${alice.id}`, {
+        token: user.idToken,
+        body: { name: "Robert", address: lower(B) },
+      });
       expect(taken.status).to.equal(409);
       expect(taken.body.error).to.equal(`Duplicate address - ${B} is already in your contacts as 'Bob'`);
       expect((await stored(user.uid)).map((c) => [c.name, c.address])).to.deep.equal([

@@ -21,12 +21,7 @@ export const NOT_FOUND = "Contact not found - It may have been deleted";
 /** The contacts routes on the server `server()` returns (read at each call: a file's `before` starts it). */
 export function contactCalls(server: () => RunningServer) {
   /** What the database holds for `uid`, in insertion order. */
-  const stored = (uid: string) =>
-    server()
-      .services.db.db.select()
-      .from(contacts)
-      .where(eq(contacts.uid, uid))
-      .orderBy(contacts.id);
+  const stored = (uid: string) => server().services.db.db.select().from(contacts).where(eq(contacts.uid, uid)).orderBy(contacts.id);
   const list = (token: string, query = "") => call(server(), "GET", `/api/contacts${query}`, { token });
   const add = (token: string, body: unknown) => call(server(), "POST", "/api/contacts", { token, body });
   const importCsv = (token: string, csvData: unknown) => call(server(), "POST", "/api/contacts/import", { token, body: { csvData } });

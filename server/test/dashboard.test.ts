@@ -31,7 +31,11 @@ interface Answer {
 }
 
 /** A raw request: fetch would normalise "/../" away and decompress the body, which the tests look at. */
-function request(server: RunningServer, rawPath: string, options: { method?: string; headers?: Record<string, string> } = {}): Promise<Answer> {
+function request(
+  server: RunningServer,
+  rawPath: string,
+  options: { method?: string; headers?: Record<string, string> } = {},
+): Promise<Answer> {
   const { hostname, port } = new URL(server.url);
   return new Promise((resolve, reject) => {
     const req = http.request({ host: hostname, port, path: rawPath, method: options.method ?? "GET", headers: options.headers }, (res) => {
@@ -74,7 +78,8 @@ describe("The built dashboard, served by the API server (npm run start:productio
         const answer = await request(server, route);
         expect(answer.status, route).to.equal(200);
         expect(answer.headers["content-security-policy"], route).to.equal(contentSecurityPolicy());
-        for (const [name, value] of Object.entries(PREVIEW_HEADERS)) expect(answer.headers[name.toLowerCase()], `${route} ${name}`).to.equal(value);
+        for (const [name, value] of Object.entries(PREVIEW_HEADERS))
+          expect(answer.headers[name.toLowerCase()], `${route} ${name}`).to.equal(value);
         expect(answer.headers["x-powered-by"], route).to.equal(undefined);
       }
     });
@@ -235,10 +240,19 @@ describe("The API server without a built dashboard", () => {
 
   it("npm run start:production refuses to start without a build, and says to run npm run build first", async () => {
     const missing = path.join(tmpdir(), "usdx-no-such-build");
-    const env: NodeJS.ProcessEnv = { ...process.env, FIREBASE_AUTH_EMULATOR_HOST: "127.0.0.1:9099", DASHBOARD_DIST: missing, DASHBOARD_ORIGIN: "", SERVER_HOST: "" };
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      FIREBASE_AUTH_EMULATOR_HOST: "127.0.0.1:9099",
+      DASHBOARD_DIST: missing,
+      DASHBOARD_ORIGIN: "",
+      SERVER_HOST: "",
+    };
     const { code, stderr } = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
-      const child = execFile(process.execPath, [path.join(ROOT, "node_modules", ".bin", "ts-node"), "--transpile-only", "server/src/index.ts", "--dashboard"], { cwd: ROOT, env }, (_error, _stdout, stderr) =>
-        resolve({ code: child.exitCode, stderr }),
+      const child = execFile(
+        process.execPath,
+        [path.join(ROOT, "node_modules", ".bin", "ts-node"), "--transpile-only", "server/src/index.ts", "--dashboard"],
+        { cwd: ROOT, env },
+        (_error, _stdout, stderr) => resolve({ code: child.exitCode, stderr }),
       );
     });
     expect(code).to.equal(1);
@@ -254,7 +268,9 @@ describe("servingEnv: the dashboard's origin under npm run start:production", ()
   });
 
   it("keeps an explicit DASHBOARD_ORIGIN (a proxy's public origin)", () => {
-    expect(servingEnv({ DASHBOARD_ORIGIN: "https://usdx.example.com", SERVER_HOST: "0.0.0.0" }).DASHBOARD_ORIGIN).to.equal("https://usdx.example.com");
+    expect(servingEnv({ DASHBOARD_ORIGIN: "https://usdx.example.com", SERVER_HOST: "0.0.0.0" }).DASHBOARD_ORIGIN).to.equal(
+      "https://usdx.example.com",
+    );
   });
 
   it("refuses to guess the origin of a server that listens beyond loopback", () => {

@@ -111,7 +111,11 @@ describe("Database: a PostgreSQL server (npm run test:server:postgres)", functio
         expect(health.body.database).to.deep.equal({ ok: true, kind: "postgres" });
       }
       const journal = JSON.parse(readFileSync(JOURNAL, "utf8")) as { entries: { when: number }[] };
-      const applied = postgres.server.psql("select created_at from drizzle.__drizzle_migrations order by id", "replicas").trim().split("\n").map(Number);
+      const applied = postgres.server
+        .psql("select created_at from drizzle.__drizzle_migrations order by id", "replicas")
+        .trim()
+        .split("\n")
+        .map(Number);
       expect(applied).to.deep.equal(journal.entries.map((e) => e.when));
     } finally {
       await Promise.all(servers.map((s) => (s.status === "fulfilled" ? s.value.close() : undefined)));
@@ -133,7 +137,9 @@ describe("Database: a schema newer than this server knows", () => {
     try {
       const current = await openDatabase(database);
       const newer = last.when + 86_400_000;
-      await current.db.execute(sql`insert into drizzle.__drizzle_migrations (hash, created_at) values ('written by a newer server', ${newer})`);
+      await current.db.execute(
+        sql`insert into drizzle.__drizzle_migrations (hash, created_at) values ('written by a newer server', ${newer})`,
+      );
       await current.close();
       const before = await bareQuery(database, SCHEMA_STATE);
       expect(JSON.stringify(before)).to.include("written by a newer server");
@@ -150,7 +156,12 @@ describe("Database: a schema newer than this server knows", () => {
         // It let go of what it opened: no session of its own left on the database, no migration lock held.
         const left = `select (select count(*) from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid())
                           + (select count(*) from pg_locks l join pg_database d on d.oid = l.database where l.locktype = 'advisory' and d.datname = current_database()) as n`;
-        await until("the refused opening's connections to end", () => bareQuery(database, left), (rows) => Number((rows[0] as { n: string }).n) === 0, 5000);
+        await until(
+          "the refused opening's connections to end",
+          () => bareQuery(database, left),
+          (rows) => Number((rows[0] as { n: string }).n) === 0,
+          5000,
+        );
       }
 
       // The real entry point, as an operator would start it.
@@ -173,13 +184,19 @@ describe("Database: a schema newer than this server knows", () => {
     try {
       const current = await openDatabase(database);
       // A migration from another line of work, dated before this server's newest.
-      await current.db.execute(sql`insert into drizzle.__drizzle_migrations (hash, created_at) values ('from another branch', ${entries[0].when})`);
+      await current.db.execute(
+        sql`insert into drizzle.__drizzle_migrations (hash, created_at) values ('from another branch', ${entries[0].when})`,
+      );
       await current.close();
       const refused = await openDatabase(database).then(
         async (handle) => (await handle.close(), null),
         (error: Error) => error.message,
       );
-      expect(refused).to.be.a("string").and.include(`The database has ${entries.length + 1} schema migrations applied, the newest dated ${new Date(last.when).toISOString()}, but this server knows ${entries.length},`);
+      expect(refused)
+        .to.be.a("string")
+        .and.include(
+          `The database has ${entries.length + 1} schema migrations applied, the newest dated ${new Date(last.when).toISOString()}, but this server knows ${entries.length},`,
+        );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

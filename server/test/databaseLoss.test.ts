@@ -52,7 +52,11 @@ describe("A lost database: 503 with a sentence, then recovery without a restart"
     const added = await call(server, "POST", "/api/contacts", { token: user.idToken, body: ALICE });
     expect(added.status).to.equal(201);
     const head = await provider().getBlockNumber();
-    await until("the index to reach the head", () => call(server, "GET", "/api/health"), (h) => h.status === 200 && h.body.indexer.checkpoint === head);
+    await until(
+      "the index to reach the head",
+      () => call(server, "GET", "/api/health"),
+      (h) => h.status === 200 && h.body.indexer.checkpoint === head,
+    );
     const eventsBefore = await call(server, "GET", "/api/events");
     expect(eventsBefore.status).to.equal(200);
 
@@ -64,11 +68,18 @@ describe("A lost database: 503 with a sentence, then recovery without a restart"
       nonce: await timed("POST", "/api/auth/nonce"),
     };
     for (const [what, answer] of Object.entries(down)) {
-      expect({ what, status: answer.status, body: answer.body }).to.deep.equal({ what, status: 503, body: { success: false, error: DATABASE_UNAVAILABLE } });
+      expect({ what, status: answer.status, body: answer.body }).to.deep.equal({
+        what,
+        status: 503,
+        body: { success: false, error: DATABASE_UNAVAILABLE },
+      });
       expect(answer.ms, `${what} took ${answer.ms} ms`).to.be.below(ANSWER_WITHIN_MS);
     }
     const ready = await timed("GET", "/api/ready");
-    expect({ status: ready.status, body: ready.body }).to.deep.equal({ status: 503, body: { status: "unready", error: DATABASE_UNAVAILABLE } });
+    expect({ status: ready.status, body: ready.body }).to.deep.equal({
+      status: 503,
+      body: { status: "unready", error: DATABASE_UNAVAILABLE },
+    });
     expect(ready.ms).to.be.below(ANSWER_WITHIN_MS);
     expect((await call(server, "GET", "/api/live")).status).to.equal(200);
     // /monitoring says so in the same words, from its next sample.
@@ -79,24 +90,44 @@ describe("A lost database: 503 with a sentence, then recovery without a restart"
     expect(health.status).to.equal(503);
     expect(health.body.database).to.deep.equal({ ok: false, kind: "postgres" });
     // The loops say so in words too (not drizzle's "Failed query: ..."), once one has tried a step.
-    const loops = await until("a background loop to report the outage", async () => (await call(server, "GET", "/api/health")).body, (h) => h.indexer.lastError !== null, 10_000);
+    const loops = await until(
+      "a background loop to report the outage",
+      async () => (await call(server, "GET", "/api/health")).body,
+      (h) => h.indexer.lastError !== null,
+      10_000,
+    );
     expect(loops.indexer.lastError).to.equal(DATABASE_UNAVAILABLE);
     // It stops leading (its lock's connection is gone, so another replica may be indexing). From
     // then on its cached index pages cannot vouch for the index: another replica may have moved it,
     // and checking takes the database. So they answer 503 too, rather than an old page.
-    await until("the replica to stop leading", async () => server.services.leadership.status().leader, (leads) => !leads, 10_000);
+    await until(
+      "the replica to stop leading",
+      async () => server.services.leadership.status().leader,
+      (leads) => !leads,
+      10_000,
+    );
     const events = await timed("GET", "/api/events");
-    expect({ status: events.status, body: events.body }).to.deep.equal({ status: 503, body: { success: false, error: DATABASE_UNAVAILABLE } });
+    expect({ status: events.status, body: events.body }).to.deep.equal({
+      status: 503,
+      body: { success: false, error: DATABASE_UNAVAILABLE },
+    });
     expect(eventsBefore.body.events.length).to.be.above(0);
 
     // The chain moves on meanwhile: the index has something to catch up on.
     const { proxy } = readManifest("localhost", { DEPLOYMENTS_DIR: stack().deploymentsDir });
-    const transfer = await (await USDX__factory.connect(proxy, seeded("alice")).transfer(seeded("bob").address, parseUnits("0.01", 18))).wait();
+    const transfer = await (
+      await USDX__factory.connect(proxy, seeded("alice")).transfer(seeded("bob").address, parseUnits("0.01", 18))
+    ).wait();
     const newHead = await provider().getBlockNumber();
 
     postgres.resume();
     // The same server, not restarted: its pool connects anew.
-    const contacts = await until("GET /api/contacts to answer 200 again", () => call(server, "GET", "/api/contacts", { token: user.idToken }), (a) => a.status === 200, RECOVER_WITHIN_MS);
+    const contacts = await until(
+      "GET /api/contacts to answer 200 again",
+      () => call(server, "GET", "/api/contacts", { token: user.idToken }),
+      (a) => a.status === 200,
+      RECOVER_WITHIN_MS,
+    );
     expect(contacts.body.contacts.map((c: { name: string }) => c.name)).to.deep.equal(["Alice"]);
     expect((await call(server, "POST", "/api/auth/nonce")).status).to.equal(200);
     expect((await call(server, "GET", "/api/ready")).status).to.equal(200);
@@ -112,7 +143,12 @@ describe("A lost database: 503 with a sentence, then recovery without a restart"
     const recovered = (await call(server, "GET", "/api/monitoring")).body.parts.find((p: { part: string }) => p.part === "database");
     expect(recovered).to.include({ ok: true, lastError: DATABASE_UNAVAILABLE, lastErrorAt: monitored.lastErrorAt });
     // The transfer made while the database was away is indexed now, and listed first (newest first).
-    const listed = await until("the transfer to be listed", () => call(server, "GET", "/api/events"), (a) => a.status === 200 && a.body.events[0]?.transactionHash === transfer!.hash, RECOVER_WITHIN_MS);
+    const listed = await until(
+      "the transfer to be listed",
+      () => call(server, "GET", "/api/events"),
+      (a) => a.status === 200 && a.body.events[0]?.transactionHash === transfer!.hash,
+      RECOVER_WITHIN_MS,
+    );
     expect(listed.body.events[0]).to.include({ name: "Transfer", blockNumber: transfer!.blockNumber });
   });
 
@@ -125,7 +161,12 @@ describe("A lost database: 503 with a sentence, then recovery without a restart"
     expect(isDatabaseUnavailable(faulty)).to.equal(false);
 
     const underWay = db.execute(sql`select pg_sleep(30)`).catch((error: unknown) => error);
-    await until("the query to be under way", async () => postgres.psql("select count(*) from pg_stat_activity where query like 'select pg_sleep%'").trim(), (n) => n === "1", 5000);
+    await until(
+      "the query to be under way",
+      async () => postgres.psql("select count(*) from pg_stat_activity where query like 'select pg_sleep%'").trim(),
+      (n) => n === "1",
+      5000,
+    );
     postgres.pause();
     try {
       // pg_ctl stop -m fast ends every session: the query under way fails with admin shutdown.
@@ -137,6 +178,11 @@ describe("A lost database: 503 with a sentence, then recovery without a restart"
     } finally {
       postgres.resume();
     }
-    await until("the database to answer again", () => server.services.db.ping(), (ok) => ok, RECOVER_WITHIN_MS);
+    await until(
+      "the database to answer again",
+      () => server.services.db.ping(),
+      (ok) => ok,
+      RECOVER_WITHIN_MS,
+    );
   });
 });

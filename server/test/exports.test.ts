@@ -7,7 +7,13 @@ import { exactTokenAmount } from "@common/amounts";
 import type { ContractEvent, EventPage, HistoryEntry, HistoryPage, RecipientDetail } from "@common/apiTypes";
 import { seededAccount } from "@common/seedAccounts";
 import type { RunningServer } from "../src/index";
-import { BATCH_CSV_HEADER, EVENTS_CSV_HEADER, EXPORT_PAGE_ROWS, HISTORY_CSV_HEADER, readableArguments } from "../src/services/indexing/exports";
+import {
+  BATCH_CSV_HEADER,
+  EVENTS_CSV_HEADER,
+  EXPORT_PAGE_ROWS,
+  HISTORY_CSV_HEADER,
+  readableArguments,
+} from "../src/services/indexing/exports";
 import { RECIPIENT_STATUS_WORDS } from "@common/batch";
 import { BatchPlan, call, emailUser, provider, randomAddress, revert, seeded, snapshot, startTestServer, walletUser } from "./helpers";
 
@@ -51,7 +57,7 @@ describe("CSV exports: history, Contract Events, batch recipients", function () 
   /** Every history entry through the JSON pages, in chain order. */
   async function historyJson(address: string): Promise<HistoryEntry[]> {
     const items: HistoryEntry[] = [];
-    for (let cursor: string | null = null; ; ) {
+    for (let cursor: string | null = null; ;) {
       const answer = await get(`/api/accounts/${address}/history?limit=200${cursor ? `&cursor=${cursor}` : ""}`);
       const page = answer.body as HistoryPage;
       items.push(...page.items);
@@ -63,7 +69,7 @@ describe("CSV exports: history, Contract Events, batch recipients", function () 
   /** Every event GET /api/events finds for `query`, in chain order. */
   async function eventsJson(query: string): Promise<ContractEvent[]> {
     const events: ContractEvent[] = [];
-    for (let cursor: string | null = null; ; ) {
+    for (let cursor: string | null = null; ;) {
       const page = (await get(`/api/events?${query}&limit=100${cursor ? `&cursor=${cursor}` : ""}`)).body as EventPage;
       events.push(...page.events);
       cursor = page.cursor;
@@ -72,7 +78,9 @@ describe("CSV exports: history, Contract Events, batch recipients", function () 
   }
 
   const historyLine = (e: HistoryEntry) =>
-    [iso(e.timestamp), e.blockNumber, e.hash, e.logIndex, e.type, e.from, e.to, e.amount, exactTokenAmount(BigInt(e.amountMoved))].join(",");
+    [iso(e.timestamp), e.blockNumber, e.hash, e.logIndex, e.type, e.from, e.to, e.amount, exactTokenAmount(BigInt(e.amountMoved))].join(
+      ",",
+    );
 
   before(async () => {
     node = provider();
@@ -105,17 +113,30 @@ describe("CSV exports: history, Contract Events, batch recipients", function () 
     }
 
     // A job whose names a spreadsheet would run, paid chunk by chunk as a wallet without a permit pays.
-    const recipients = ["=HYPERLINK(\"http://x\",\"y\")", "+1+1", "-2", "@SUM(A1)", "Plain Payee"].map((name, i) => ({ name, address: randomAddress(), amount: `${i + 1}.5` }));
+    const recipients = ['=HYPERLINK("http://x","y")', "+1+1", "-2", "@SUM(A1)", "Plain Payee"].map((name, i) => ({
+      name,
+      address: randomAddress(),
+      amount: `${i + 1}.5`,
+    }));
     const started = await call(server, "POST", "/api/batch/execute", { token: aliceToken, body: { recipients } });
     expect(started.status, JSON.stringify(started.body)).to.equal(201);
     const plan = started.body as BatchPlan;
     jobId = plan.jobId;
     const { batchPayments } = server.services.chain.manifest;
     const chunk = plan.chunks[0]; // the second chunk stays unpaid: its rows are Pending
-    await (await USDX__factory.connect(server.services.chain.manifest.proxy, alice.connect(node)).approve(batchPayments, chunk.total)).wait();
-    const tx = await BatchPayments__factory.connect(batchPayments, alice.connect(node)).pay(chunk.recipients, chunk.amounts, chunk.reference);
+    await (
+      await USDX__factory.connect(server.services.chain.manifest.proxy, alice.connect(node)).approve(batchPayments, chunk.total)
+    ).wait();
+    const tx = await BatchPayments__factory.connect(batchPayments, alice.connect(node)).pay(
+      chunk.recipients,
+      chunk.amounts,
+      chunk.reference,
+    );
     await tx.wait();
-    expect((await call(server, "POST", `/api/batch/${jobId}/transactions`, { token: aliceToken, body: { chunkIndex: 0, txHash: tx.hash } })).status).to.equal(200);
+    expect(
+      (await call(server, "POST", `/api/batch/${jobId}/transactions`, { token: aliceToken, body: { chunkIndex: 0, txHash: tx.hash } }))
+        .status,
+    ).to.equal(200);
     await server.services.indexer.syncOnce();
     await server.services.batchWatcher.runOnce();
   });
@@ -152,7 +173,9 @@ describe("CSV exports: history, Contract Events, batch recipients", function () 
     expect(csvRows(byDate.body as unknown as string, HISTORY_CSV_HEADER)).to.deep.equal(inDays.map(historyLine));
     // Both at once: the rows in both.
     const both = await get(`/api/accounts/${account}/history/export?fromDate=${from}&toBlock=${marks[4].block}`);
-    expect(csvRows(both.body as unknown as string, HISTORY_CSV_HEADER)).to.deep.equal(inDays.filter((e) => e.blockNumber <= marks[4].block).map(historyLine));
+    expect(csvRows(both.body as unknown as string, HISTORY_CSV_HEADER)).to.deep.equal(
+      inDays.filter((e) => e.blockNumber <= marks[4].block).map(historyLine),
+    );
     // Past the index's head, or before anything: an empty file with its header.
     const none = await get(`/api/accounts/${account}/history/export?fromBlock=999999999`);
     expect(csvRows(none.body as unknown as string, HISTORY_CSV_HEADER)).to.deep.equal([]);
@@ -161,7 +184,10 @@ describe("CSV exports: history, Contract Events, batch recipients", function () 
   it("refuses a range whose start is after its end, a date that is not one, and a bad address, in sentences", async () => {
     const refusals: [string, string | RegExp][] = [
       [`/api/accounts/${account}/history/export?fromBlock=9&toBlock=3`, "fromBlock (9) is after toBlock (3)."],
-      [`/api/accounts/${account}/history/export?fromDate=2026-02-01&toDate=2026-01-31`, "fromDate (2026-02-01) is after toDate (2026-01-31)."],
+      [
+        `/api/accounts/${account}/history/export?fromDate=2026-02-01&toDate=2026-01-31`,
+        "fromDate (2026-02-01) is after toDate (2026-01-31).",
+      ],
       [`/api/accounts/${account}/history/export?fromDate=2026-02-30`, "Invalid request query: fromDate: must be a date as YYYY-MM-DD"],
       [`/api/accounts/${account}/history/export?toDate=31/01/2026`, "Invalid request query: toDate: must be a date as YYYY-MM-DD"],
       ["/api/accounts/0x1234/history/export", "'0x1234' is not a valid address: it must be 0x followed by 40 hex characters."],
@@ -177,20 +203,36 @@ describe("CSV exports: history, Contract Events, batch recipients", function () 
   });
 
   it("exports Contract Events with GET /api/events' filter, every one in chain order", async () => {
-    for (const query of ["eventName=Transfer", `eventName=RewardMultiplierUpdated&fromBlock=${marks[0].block}`, `fromBlock=${marks[1].block}&toBlock=${marks[4].block}`, ""]) {
+    for (const query of [
+      "eventName=Transfer",
+      `eventName=RewardMultiplierUpdated&fromBlock=${marks[0].block}`,
+      `fromBlock=${marks[1].block}&toBlock=${marks[4].block}`,
+      "",
+    ]) {
       const answer = await get(`/api/events/export?${query}`);
       expect(answer.status, query).to.equal(200);
       expect(answer.headers.get("content-disposition")).to.equal('attachment; filename="usdx_events.csv"');
       const json = await eventsJson(query);
       expect(json.length, query).to.be.greaterThan(0);
       const lines = json.map((e) =>
-        [iso(e.timestamp), e.blockNumber, e.transactionHash, e.logIndex, e.contract, e.name, readableArguments(e.name, e.args), e.amountMoved ? exactTokenAmount(BigInt(e.amountMoved)) : ""]
+        [
+          iso(e.timestamp),
+          e.blockNumber,
+          e.transactionHash,
+          e.logIndex,
+          e.contract,
+          e.name,
+          readableArguments(e.name, e.args),
+          e.amountMoved ? exactTokenAmount(BigInt(e.amountMoved)) : "",
+        ]
           .map((cell) => (/[,"\r\n]/.test(String(cell)) ? `"${String(cell).replace(/"/g, '""')}"` : cell))
           .join(","),
       );
       expect(csvRows(answer.body as unknown as string, EVENTS_CSV_HEADER), query).to.deep.equal(lines);
     }
-    const multiplier = (await get(`/api/events/export?eventName=RewardMultiplierUpdated&fromBlock=${marks[3].block}&toBlock=${marks[3].block}`)).body as unknown as string;
+    const multiplier = (
+      await get(`/api/events/export?eventName=RewardMultiplierUpdated&fromBlock=${marks[3].block}&toBlock=${marks[3].block}`)
+    ).body as unknown as string;
     expect(csvRows(multiplier, EVENTS_CSV_HEADER)[0]).to.match(/,USDX,RewardMultiplier,value=1\.5,$/);
   });
 
@@ -198,13 +240,18 @@ describe("CSV exports: history, Contract Events, batch recipients", function () 
     const answer = await get(`/api/batch/${jobId}/export`);
     expect(answer.status).to.equal(200);
     expect(answer.headers.get("content-disposition")).to.equal(`attachment; filename="usdx_batch_${jobId}.csv"`);
-    const detail = (await get(`/api/batch/${jobId}`)).body as { chunks: { index: number; blockNumber: number | null }[]; recipients: RecipientDetail[] };
+    const detail = (await get(`/api/batch/${jobId}`)).body as {
+      chunks: { index: number; blockNumber: number | null }[];
+      recipients: RecipientDetail[];
+    };
     const blockOf = (r: RecipientDetail) => (r.status === "paid" ? String(detail.chunks[r.chunkIndex].blockNumber) : "");
     const rows = csvRows(answer.body as unknown as string, BATCH_CSV_HEADER);
     const safe = (name: string) => (/^[=+\-@]/.test(name) ? `'${name}` : name);
     const quote = (cell: string) => (/[,"]/.test(cell) ? `"${cell.replace(/"/g, '""')}"` : cell);
     expect(rows).to.deep.equal(
-      detail.recipients.map((r) => [quote(safe(r.name)), r.address, r.amount, RECIPIENT_STATUS_WORDS[r.status], r.txHash ?? "", blockOf(r)].join(",")),
+      detail.recipients.map((r) =>
+        [quote(safe(r.name)), r.address, r.amount, RECIPIENT_STATUS_WORDS[r.status], r.txHash ?? "", blockOf(r)].join(","),
+      ),
     );
     expect(rows.map((row) => row.replace(/^"/, "")[0])).to.deep.equal(["'", "'", "'", "'", "P"]);
     expect(rows.slice(0, 3).every((row) => row.includes(",Paid,0x"))).to.equal(true);
@@ -223,7 +270,13 @@ describe("CSV exports: history, Contract Events, batch recipients", function () 
     const limited = await startTestServer({ RATE_LIMIT_CSV_PER_MINUTE: "3" });
     try {
       const statuses: number[] = [];
-      for (const path of [`/api/accounts/${account}/history/export`, "/api/events/export?fromBlock=abc", "/api/events/export", "/api/holders/export", `/api/batch/${jobId}/export`]) {
+      for (const path of [
+        `/api/accounts/${account}/history/export`,
+        "/api/events/export?fromBlock=abc",
+        "/api/events/export",
+        "/api/holders/export",
+        `/api/batch/${jobId}/export`,
+      ]) {
         statuses.push((await call(limited, "GET", path, { token: aliceToken })).status);
       }
       // A malformed query is refused before it is counted; the third export uses the budget up for all four kinds.
@@ -249,7 +302,9 @@ describe("CSV exports: history, Contract Events, batch recipients", function () 
 
     // Counts the pages the export reads.
     let reads = 0;
-    const exportsService = server.services.exports as unknown as { pages(read: (p: unknown) => Promise<unknown[]>): AsyncGenerator<unknown> };
+    const exportsService = server.services.exports as unknown as {
+      pages(read: (p: unknown) => Promise<unknown[]>): AsyncGenerator<unknown>;
+    };
     const pagesOf = exportsService.pages.bind(exportsService);
     exportsService.pages = (read) => pagesOf(async (p) => ((reads += 1), read(p)));
     try {

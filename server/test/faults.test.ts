@@ -48,7 +48,8 @@ const usd = (amount: string) => parseUnits(amount, 18);
 const manifest = () => readManifest("localhost", { DEPLOYMENTS_DIR: stack().deploymentsDir });
 
 /** A seeded account as a wallet that signs locally (SIWE messages) and sends through the test node. */
-const seeded = (name: string) => HDNodeWallet.fromPhrase(LOCAL_DEV_MNEMONIC, undefined, localAccountPath(seededAccount(name).index)).connect(provider());
+const seeded = (name: string) =>
+  HDNodeWallet.fromPhrase(LOCAL_DEV_MNEMONIC, undefined, localAccountPath(seededAccount(name).index)).connect(provider());
 const usdxAs = (name: string) => USDX__factory.connect(manifest().proxy, seeded(name));
 
 async function transfer(from: string, to: string, amount: string) {
@@ -150,7 +151,8 @@ describe("Server faults", () => {
     const { batchPayments, proxy } = manifest();
     const batch = BatchPayments__factory.connect(batchPayments, alice);
     const usdx = USDX__factory.connect(proxy, alice);
-    const pay = async (chunk: BatchPlan["chunks"][number]) => (await (await batch.pay(chunk.recipients, chunk.amounts, chunk.reference)).wait())!.hash;
+    const pay = async (chunk: BatchPlan["chunks"][number]) =>
+      (await (await batch.pay(chunk.recipients, chunk.amounts, chunk.reference)).wait())!.hash;
 
     // Chunks of 2: seven recipients are four transactions.
     const first = await startServerProcess(dir, { BATCH_CHUNK_SIZE: "2" });
@@ -166,7 +168,14 @@ describe("Server faults", () => {
     const hashes: string[] = [];
     for (const i of [0, 1]) {
       hashes[i] = await pay(plan.chunks[i]);
-      expect((await request(first, "POST", `/api/batch/${plan.jobId}/transactions`, { token: idToken, body: { chunkIndex: i, txHash: hashes[i] } })).status).to.equal(200);
+      expect(
+        (
+          await request(first, "POST", `/api/batch/${plan.jobId}/transactions`, {
+            token: idToken,
+            body: { chunkIndex: i, txHash: hashes[i] },
+          })
+        ).status,
+      ).to.equal(200);
     }
     await until(
       "chunks 0 and 1 confirmed",
@@ -176,7 +185,10 @@ describe("Server faults", () => {
     // Chunk 2 is mined, its report is on its way, and the server dies: the report, the indexer's
     // step and the watcher's step may each be anywhere, half done or not begun.
     hashes[2] = await pay(plan.chunks[2]);
-    const lostReport = request(first, "POST", `/api/batch/${plan.jobId}/transactions`, { token: idToken, body: { chunkIndex: 2, txHash: hashes[2] } }).catch(() => null);
+    const lostReport = request(first, "POST", `/api/batch/${plan.jobId}/transactions`, {
+      token: idToken,
+      body: { chunkIndex: 2, txHash: hashes[2] },
+    }).catch(() => null);
     await first.kill();
     await lostReport;
 
@@ -194,32 +206,73 @@ describe("Server faults", () => {
       expect(detail.chunks.map((c: ChunkDetail) => c.status)).to.deep.equal(["confirmed", "confirmed", "confirmed", "pending"]);
 
       // The browser reports chunk 2 again (it never saw an answer), then pays and reports the last chunk.
-      expect((await request(second, "POST", `/api/batch/${plan.jobId}/transactions`, { token: idToken, body: { chunkIndex: 2, txHash: hashes[2] } })).status).to.equal(200);
+      expect(
+        (
+          await request(second, "POST", `/api/batch/${plan.jobId}/transactions`, {
+            token: idToken,
+            body: { chunkIndex: 2, txHash: hashes[2] },
+          })
+        ).status,
+      ).to.equal(200);
       hashes[3] = await pay(plan.chunks[3]);
-      expect((await request(second, "POST", `/api/batch/${plan.jobId}/transactions`, { token: idToken, body: { chunkIndex: 3, txHash: hashes[3] } })).status).to.equal(200);
+      expect(
+        (
+          await request(second, "POST", `/api/batch/${plan.jobId}/transactions`, {
+            token: idToken,
+            body: { chunkIndex: 3, txHash: hashes[3] },
+          })
+        ).status,
+      ).to.equal(200);
       await settle();
 
       detail = await status();
       const total = recipients.reduce((sum, r) => sum + usd(r.amount), 0n);
-      expect(detail.job).to.include({ status: "completed", recipients: 7, recipientsPaid: 7, totalAmountRaw: total.toString(), payer: alice.address, error: null });
+      expect(detail.job).to.include({
+        status: "completed",
+        recipients: 7,
+        recipientsPaid: 7,
+        totalAmountRaw: total.toString(),
+        payer: alice.address,
+        error: null,
+      });
       expect(detail.job.chunks).to.deep.equal({ total: 4, confirmed: 4, submitted: 0, failed: 0 });
       expect(detail.job.txHashes).to.deep.equal(hashes);
 
       // The rows themselves: four chunks, seven recipients, each paid by its own chunk's transaction.
       const db = second.services.db.db;
-      const chunkRows = await db.select().from(batchChunks).where(sql`${batchChunks.jobId} = ${plan.jobId}`);
+      const chunkRows = await db
+        .select()
+        .from(batchChunks)
+        .where(sql`${batchChunks.jobId} = ${plan.jobId}`);
       expect(chunkRows.map((c) => [c.index, c.status, c.txHash]).sort()).to.deep.equal(hashes.map((h, i) => [i, "confirmed", h]));
-      const recipientRows = await db.select().from(batchRecipients).where(sql`${batchRecipients.jobId} = ${plan.jobId}`);
+      const recipientRows = await db
+        .select()
+        .from(batchRecipients)
+        .where(sql`${batchRecipients.jobId} = ${plan.jobId}`);
       expect(recipientRows.map((r) => r.position).sort()).to.deep.equal([0, 1, 2, 3, 4, 5, 6]);
-      for (const r of recipientRows) expect(r).to.include({ status: "paid", txHash: hashes[r.chunkIndex], address: recipients[r.position].address });
+      for (const r of recipientRows)
+        expect(r).to.include({ status: "paid", txHash: hashes[r.chunkIndex], address: recipients[r.position].address });
 
       // The index holds what the chain holds, once: one BatchPaid per chunk, one Transfer per recipient.
       expect(await indexKeys(db)).to.deep.equal(await chainKeys());
-      const paidRefs = await db.select().from(chainEvents).where(sql`${chainEvents.eventName} = 'BatchPaid'`);
-      for (const chunk of plan.chunks) expect(paidRefs.filter((e) => e.args.paymentRef === chunk.reference), `BatchPaid of chunk ${chunk.index}`).to.have.length(1);
+      const paidRefs = await db
+        .select()
+        .from(chainEvents)
+        .where(sql`${chainEvents.eventName} = 'BatchPaid'`);
+      for (const chunk of plan.chunks)
+        expect(
+          paidRefs.filter((e) => e.args.paymentRef === chunk.reference),
+          `BatchPaid of chunk ${chunk.index}`,
+        ).to.have.length(1);
       for (const r of recipients) {
-        const received = await db.select().from(chainEvents).where(sql`${chainEvents.toAddress} = ${r.address.toLowerCase()}`);
-        expect(received.map((e) => e.args.value), r.name).to.deep.equal([usd(r.amount).toString()]);
+        const received = await db
+          .select()
+          .from(chainEvents)
+          .where(sql`${chainEvents.toAddress} = ${r.address.toLowerCase()}`);
+        expect(
+          received.map((e) => e.args.value),
+          r.name,
+        ).to.deep.equal([usd(r.amount).toString()]);
         // On chain too: paid once (a rebasing balance may show up to two base units less than was sent).
         const balance = await usdx.balanceOf(r.address);
         expect(balance <= usd(r.amount) && balance >= usd(r.amount) - 2n, `${r.name} holds ${balance}`).to.equal(true);
@@ -258,7 +311,10 @@ describe("Server faults", () => {
         expect(answers.blocklist.status).to.equal(200);
         expect(answers.blocklist.body.blocked.map((b: BlockedAccount) => b.address)).to.deep.equal([seeded("dave").address]);
         // What needs the chain now: a 503 with a sentence, never a 500 or a stack.
-        expect(answers.execute).to.deep.equal({ status: 503, body: { success: false, error: "Cannot read the payer's balance: the chain's RPC node is not answering. Try again shortly." } });
+        expect(answers.execute).to.deep.equal({
+          status: 503,
+          body: { success: false, error: "Cannot read the payer's balance: the chain's RPC node is not answering. Try again shortly." },
+        });
         // Reads of the index and the database go on.
         expect(answers.events.status).to.equal(200);
         expect(answers.events.body.events).to.have.length(5);
@@ -282,7 +338,11 @@ describe("Server faults", () => {
         (h) => h.body.indexer?.lastError !== null,
       );
       expect(health.status).to.equal(503);
-      expect(health.body).to.deep.include({ status: "degraded", chain: { ok: false, error: `the RPC node at ${proxy.url} is not answering` }, database: { ok: true, kind: testPostgres() ? "postgres" : "pglite" } });
+      expect(health.body).to.deep.include({
+        status: "degraded",
+        chain: { ok: false, error: `the RPC node at ${proxy.url} is not answering` },
+        database: { ok: true, kind: testPostgres() ? "postgres" : "pglite" },
+      });
 
       // A node whose connections are refused outright: the same answers.
       proxy.cut("refuse");
@@ -321,7 +381,10 @@ describe("Server faults", () => {
       reading = false;
       const statuses = await readers;
       expect(statuses.length).to.be.greaterThan(0);
-      expect(statuses.filter((s) => s !== 200), "answers to the readers during the rewind").to.deep.equal([]);
+      expect(
+        statuses.filter((s) => s !== 200),
+        "answers to the readers during the rewind",
+      ).to.deep.equal([]);
     }
 
     beforeEach(async () => {
@@ -355,12 +418,17 @@ describe("Server faults", () => {
     async function expectIndexIsTheChain(abandoned: string[]) {
       expect(abandoned, "the abandoned fork had events").not.to.have.lengthOf(0);
       const chain = await untilIndexEqualsChain(server.services.db.db);
-      expect(chain.filter((k) => abandoned.includes(k)), "events of the abandoned fork").to.deep.equal([]);
+      expect(
+        chain.filter((k) => abandoned.includes(k)),
+        "events of the abandoned fork",
+      ).to.deep.equal([]);
       const { proxy: token, batchPayments, deploymentBlock } = manifest();
       const logs = await provider().getLogs({ address: [token, batchPayments], fromBlock: deploymentBlock, toBlock: "latest" });
       const newest = logs.slice(-10).reverse();
       const page = await request(server, "GET", "/api/events?limit=10");
-      expect(page.body.events.map((e: ContractEvent) => [e.blockNumber, e.logIndex, e.transactionHash])).to.deep.equal(newest.map((l) => [l.blockNumber, l.index, l.transactionHash]));
+      expect(page.body.events.map((e: ContractEvent) => [e.blockNumber, e.logIndex, e.transactionHash])).to.deep.equal(
+        newest.map((l) => [l.blockNumber, l.index, l.transactionHash]),
+      );
       // Histories: exactly the chain's transfers of each account.
       const usdx = usdxAs("alice");
       for (const name of ["alice", "bob", "carol", "erin"]) {
@@ -373,7 +441,10 @@ describe("Server faults", () => {
           .sort((a, b) => b.blockNumber - a.blockNumber || b.index - a.index)
           .map((l) => [l.transactionHash, exactTokenAmount(l.args.value)]);
         const history = await request(server, "GET", `/api/accounts/${account}/history?limit=100`);
-        expect(history.body.items.map((i: HistoryEntry) => [i.hash, i.amount]), `history of ${name}`).to.deep.equal(onChain);
+        expect(
+          history.body.items.map((i: HistoryEntry) => [i.hash, i.amount]),
+          `history of ${name}`,
+        ).to.deep.equal(onChain);
       }
       // Supply: the chart's replay of the index and the token figures both equal the chain.
       const supply = await usdx.totalSupply();
@@ -425,7 +496,11 @@ describe("Server faults", () => {
         await transfer("alice", "erin", "14");
       };
       await transfer("alice", "carol", "15"); // the old fork's second block sets the step off
-      await until("the rewind during a step", async () => rewound, (r) => r);
+      await until(
+        "the rewind during a step",
+        async () => rewound,
+        (r) => r,
+      );
       proxy.beforeForward = null;
       await expectIndexIsTheChain(before.filter((k) => Number(k.split("-")[0]) > forkBlock));
       await expectEveryReadAnswered();
@@ -447,7 +522,14 @@ describe("Server faults", () => {
     const recipients = Array.from({ length: 300 }, randomAddress);
     await (await USDX__factory.connect(manifest().proxy, admin).approve(batchPayments, usd("300"))).wait();
     const batch = BatchPayments__factory.connect(batchPayments, admin);
-    await (await batch.pay(recipients, recipients.map(() => usd("1")), `0x${"ab".repeat(32)}`, { gasLimit: 16_000_000 })).wait();
+    await (
+      await batch.pay(
+        recipients,
+        recipients.map(() => usd("1")),
+        `0x${"ab".repeat(32)}`,
+        { gasLimit: 16_000_000 },
+      )
+    ).wait();
     await first.kill();
     // Mined while no server runs.
     await transfer("alice", "bob", "21");
@@ -487,7 +569,9 @@ describe("Server faults", () => {
       expect(now).to.deep.equal(await chainKeys());
       // It carried on from the checkpoint: what it held is still there, the rest added once.
       expect(now.filter((k) => Number(k.split("-")[0]) <= checkpoint)).to.deep.equal(keptKeys);
-      const counted = (await db.execute(sql`select count(*)::int as n, count(distinct (block_number, log_index))::int as d from chain_events`)) as unknown as {
+      const counted = (await db.execute(
+        sql`select count(*)::int as n, count(distinct (block_number, log_index))::int as d from chain_events`,
+      )) as unknown as {
         rows: { n: number; d: number }[];
       };
       expect(counted.rows[0].n).to.equal(counted.rows[0].d);

@@ -20,7 +20,8 @@ export function stack(): Stack {
 /** The suite's PostgreSQL server in the PostgreSQL pass (server/test/hooks.ts), or undefined on PGlite. */
 export function testPostgres(): TestPostgres | undefined {
   const current = (globalThis as { usdxPostgres?: TestPostgres }).usdxPostgres;
-  if (ON_POSTGRES && !current) throw new Error("The PostgreSQL pass's server is not running: run it through `npm run test:server:postgres`.");
+  if (ON_POSTGRES && !current)
+    throw new Error("The PostgreSQL pass's server is not running: run it through `npm run test:server:postgres`.");
   return current;
 }
 
@@ -35,7 +36,8 @@ export const DASHBOARD_DOMAIN = "127.0.0.1:5173";
 export function testConfig(overrides: Record<string, string> = {}): Config {
   const s = stack();
   const postgres = testPostgres();
-  const database = postgres && overrides.DATABASE_URL === undefined ? { DATABASE_URL: postgres.databaseUrl(overrides.PGLITE_DIR ?? "memory://") } : {};
+  const database =
+    postgres && overrides.DATABASE_URL === undefined ? { DATABASE_URL: postgres.databaseUrl(overrides.PGLITE_DIR ?? "memory://") } : {};
   return loadConfig({
     NETWORK: "localhost",
     RPC_URL: s.rpcUrl,
@@ -110,7 +112,12 @@ export async function call<T = LooseJson>(
 const HANG_LIMIT_MS = 15_000;
 
 /** One API call with a hang limit: a request that never answers fails with its path. */
-export async function request<T = LooseJson>(base: ApiBase, method: string, path: string, options: { token?: string; body?: unknown } = {}): Promise<{ status: number; body: T }> {
+export async function request<T = LooseJson>(
+  base: ApiBase,
+  method: string,
+  path: string,
+  options: { token?: string; body?: unknown } = {},
+): Promise<{ status: number; body: T }> {
   const headers: Record<string, string> = {};
   if (options.token) headers.authorization = `Bearer ${options.token}`;
   if (options.body !== undefined) headers["content-type"] = "application/json";
@@ -195,7 +202,10 @@ export async function siweMessage(server: ApiBase, wallet: { address: string }, 
 }
 
 /** Signs in `wallet` with SIWE and exchanges the custom token at the emulator; returns the ID token. */
-export async function walletUser(server: ApiBase, wallet: Wallet = Wallet.createRandom() as unknown as Wallet): Promise<{ idToken: string; wallet: Wallet }> {
+export async function walletUser(
+  server: ApiBase,
+  wallet: Wallet = Wallet.createRandom() as unknown as Wallet,
+): Promise<{ idToken: string; wallet: Wallet }> {
   const message = await siweMessage(server, wallet);
   const signature = await wallet.signMessage(message);
   const answer = await call(server, "POST", "/api/auth/wallet-auth", { body: { address: wallet.address, message, signature } });
@@ -253,7 +263,8 @@ export async function until<T>(what: string, read: () => Promise<T>, done: (valu
   for (;;) {
     const value = await read();
     if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`${what} did not happen within ${timeoutMs / 1000} s; last seen: ${JSON.stringify(value)?.slice(0, 800)}`);
+    if (Date.now() > deadline)
+      throw new Error(`${what} did not happen within ${timeoutMs / 1000} s; last seen: ${JSON.stringify(value)?.slice(0, 800)}`);
     await new Promise((resolve) => setTimeout(resolve, 40));
   }
 }
@@ -267,19 +278,29 @@ export async function chainKeys(): Promise<string[]> {
 
 /** The same keys for what a database's index holds. */
 export async function indexKeys(db: RunningServer["services"]["db"]["db"]): Promise<string[]> {
-  const rows = await db.select({ blockNumber: chainEvents.blockNumber, logIndex: chainEvents.logIndex, blockHash: chainEvents.blockHash }).from(chainEvents);
+  const rows = await db
+    .select({ blockNumber: chainEvents.blockNumber, logIndex: chainEvents.logIndex, blockHash: chainEvents.blockHash })
+    .from(chainEvents);
   return rows.map((r) => `${r.blockNumber}-${r.logIndex}-${r.blockHash}`).sort();
 }
 
 /** Waits until a database's index holds exactly the chain's logs, each once (an indexer writes it on its own); answers the chain's keys. */
-export async function untilIndexEqualsChain(db: RunningServer["services"]["db"]["db"], what = "the index to equal the chain"): Promise<string[]> {
+export async function untilIndexEqualsChain(
+  db: RunningServer["services"]["db"]["db"],
+  what = "the index to equal the chain",
+): Promise<string[]> {
   let chain: string[] = [];
   await until(
     what,
     async () => {
       chain = await chainKeys();
       const index = await indexKeys(db);
-      return { chain: chain.length, index: index.length, missing: chain.filter((k) => !index.includes(k)).slice(0, 3), extra: index.filter((k) => !chain.includes(k)).slice(0, 3) };
+      return {
+        chain: chain.length,
+        index: index.length,
+        missing: chain.filter((k) => !index.includes(k)).slice(0, 3),
+        extra: index.filter((k) => !chain.includes(k)).slice(0, 3),
+      };
     },
     (d) => d.missing.length === 0 && d.extra.length === 0 && d.chain === d.index,
   );

@@ -44,7 +44,11 @@ const stepArb: fc.Arbitrary<Step> = fc.oneof(
   fc.record({ kind: fc.constant("transfer" as const), from: actor, to: anyone, percent }),
   fc.record({ kind: fc.constant("transfer" as const), from: actor, to: anyone, percent }),
   fc.record({ kind: fc.constant("burn" as const), from: actor, percent: fc.integer({ min: 1, max: 100 }) }),
-  fc.record({ kind: fc.constant("batch" as const), from: actor, rows: fc.array(fc.record({ to: anyone, percent: fc.integer({ min: 1, max: 25 }) }), { minLength: 1, maxLength: 4 }) }),
+  fc.record({
+    kind: fc.constant("batch" as const),
+    from: actor,
+    rows: fc.array(fc.record({ to: anyone, percent: fc.integer({ min: 1, max: 25 }) }), { minLength: 1, maxLength: 4 }),
+  }),
   // Set anywhere from 1.0 to 1.5 (down as well as up), or add 0.001 to 0.501.
   fc.record({ kind: fc.constant("multiplier" as const), set: fc.boolean(), thousandths: fc.integer({ min: 0, max: 500 }) }),
 );
@@ -67,7 +71,8 @@ describe("GET /api/holders and its CSV export", function () {
 
   async function play(steps: Step[]): Promise<void> {
     const dave = await addressOf(seededAccount("dave").index);
-    const target = async (i: number) => (i < ACTORS.length ? addressOf(ACTORS[i]) : i < ACTORS.length + FRESH.length ? FRESH[i - ACTORS.length] : dave);
+    const target = async (i: number) =>
+      i < ACTORS.length ? addressOf(ACTORS[i]) : i < ACTORS.length + FRESH.length ? FRESH[i - ACTORS.length] : dave;
     const balanceOf = async (i: number) => usdx().balanceOf(await addressOf(ACTORS[i]));
     for (const step of steps) {
       if (step.kind === "mint") {
@@ -87,9 +92,22 @@ describe("GET /api/holders and its CSV export", function () {
         if (amounts.some((a) => a === 0n)) continue; // BatchPayments refuses a zero amount
         const payer = await node.getSigner(ACTORS[step.from]);
         const { batchPayments } = server.services.chain.manifest;
-        await (await usdx().connect(payer).approve(batchPayments, amounts.reduce((a, b) => a + b, 0n))).wait();
+        await (
+          await usdx()
+            .connect(payer)
+            .approve(
+              batchPayments,
+              amounts.reduce((a, b) => a + b, 0n),
+            )
+        ).wait();
         const recipients = await Promise.all(step.rows.map((row) => target(row.to)));
-        await (await BatchPayments__factory.connect(batchPayments, payer).pay(recipients, amounts, keccak256(toUtf8Bytes(`holders-${Math.random()}`)))).wait();
+        await (
+          await BatchPayments__factory.connect(batchPayments, payer).pay(
+            recipients,
+            amounts,
+            keccak256(toUtf8Bytes(`holders-${Math.random()}`)),
+          )
+        ).wait();
       } else {
         const oracle = await as(seededAccount("oracle").index);
         const value = BigInt(step.thousandths) * 10n ** 15n;
@@ -129,7 +147,9 @@ describe("GET /api/holders and its CSV export", function () {
   it("after a random sequence, every row's balance and shares equal balanceOf and sharesOf, and the holders are exactly the accounts with a balance", async () => {
     const logs = await usdx().queryFilter(usdx().filters.Transfer(), server.services.chain.manifest.deploymentBlock);
     const touched = [...new Set(logs.flatMap((log) => [log.args.from, log.args.to]))].filter((a) => a !== ZeroAddress);
-    const onChain = await Promise.all(touched.map(async (address) => ({ address, balance: await usdx().balanceOf(address), shares: await usdx().sharesOf(address) })));
+    const onChain = await Promise.all(
+      touched.map(async (address) => ({ address, balance: await usdx().balanceOf(address), shares: await usdx().sharesOf(address) })),
+    );
     const expected = onChain.filter((a) => a.balance > 0n);
     // The sequence made holders of fresh addresses, emptied some accounts, and moved the multiplier both ways.
     expect(expected.length).to.be.greaterThan(8);
@@ -176,8 +196,13 @@ describe("GET /api/holders and its CSV export", function () {
       const rows = await allHolders(query);
       expect(rows, query).to.have.length(holders.length);
       for (let i = 1; i < rows.length; i++) expect(inOrder(rows[i - 1], rows[i]), `${query} at row ${i}`).to.equal(true);
-      const flipped = query.includes("order=asc") ? query.replace("order=asc", "order=desc") : `${query}&order=${query === "sort=address" ? "desc" : "asc"}`;
-      expect((await allHolders(flipped)).map((h) => h.address), flipped).to.deep.equal(rows.map((h) => h.address).reverse());
+      const flipped = query.includes("order=asc")
+        ? query.replace("order=asc", "order=desc")
+        : `${query}&order=${query === "sort=address" ? "desc" : "asc"}`;
+      expect(
+        (await allHolders(flipped)).map((h) => h.address),
+        flipped,
+      ).to.deep.equal(rows.map((h) => h.address).reverse());
     }
     expect((await page("sort=address")).order).to.equal("asc");
     expect((await page("")).order).to.equal("desc");

@@ -4,7 +4,20 @@ import { BatchPayments__factory, USDX__factory } from "@bindings";
 import { readManifest } from "@common/manifestFile";
 import { RpcError, RpcRateLimitedError, RpcTransport, retryAfterMs } from "../src/chain/rpcTransport";
 import { rangeAdvice } from "../src/services/indexing/logRanges";
-import { BatchPlan, call, provider, revert, seeded, snapshot, stack, startTestServer, until, walletUser, chainKeys, indexKeys } from "./helpers";
+import {
+  BatchPlan,
+  call,
+  provider,
+  revert,
+  seeded,
+  snapshot,
+  stack,
+  startTestServer,
+  until,
+  walletUser,
+  chainKeys,
+  indexKeys,
+} from "./helpers";
 import { PROVIDERS, ProviderProxy, type LogsRefusal } from "./providerProxy";
 import { rpc } from "./stack";
 
@@ -15,7 +28,6 @@ import { rpc } from "./stack";
  */
 
 const randomAddress = () => getAddress(hexlify(randomBytes(20)));
-
 
 describe("Living with a hosted RPC provider (a proxy plays one in front of the node)", function () {
   this.timeout(120_000);
@@ -96,7 +108,9 @@ describe("Living with a hosted RPC provider (a proxy plays one in front of the n
           for (let i = 1; i < stored.length; i++) expect(stored[i].from, `range ${i}`).to.equal(stored[i - 1].to + 1);
           // Named range limits are learned at once; unknown words cost a halving each; a results
           // limit is met again wherever the history is dense, as the span grows back.
-          expect(refused.length).to.be.at.most(name.startsWith("Alchemy") || name.includes("range") || name.startsWith("QuickNode") ? 4 : 10);
+          expect(refused.length).to.be.at.most(
+            name.startsWith("Alchemy") || name.includes("range") || name.startsWith("QuickNode") ? 4 : 10,
+          );
         } finally {
           await server.close();
         }
@@ -121,7 +135,11 @@ describe("Living with a hosted RPC provider (a proxy plays one in front of the n
         proxy.settings = { rateLimitEvery: 1, retryAfter };
         const first = transport.call("eth_blockNumber", []);
         // Let the 429 arrive, then answer the rest.
-        await until("the 429", async () => proxy.seen.length, (n) => n >= 1);
+        await until(
+          "the 429",
+          async () => proxy.seen.length,
+          (n) => n >= 1,
+        );
         proxy.settings = {};
         const second = transport.call("eth_chainId", []);
         await Promise.all([first, second]);
@@ -161,7 +179,10 @@ describe("Living with a hosted RPC provider (a proxy plays one in front of the n
           await (await USDX__factory.connect(usdx, alice).approve(batchPayments, total)).wait();
           const tx = await BatchPayments__factory.connect(batchPayments, alice).pay(chunk.recipients, chunk.amounts, chunk.reference);
           await tx.wait();
-          const reported = await call(server, "POST", `/api/batch/${plan.jobId}/transactions`, { token, body: { chunkIndex: chunk.index, txHash: tx.hash } });
+          const reported = await call(server, "POST", `/api/batch/${plan.jobId}/transactions`, {
+            token,
+            body: { chunkIndex: chunk.index, txHash: tx.hash },
+          });
           expect(reported.status, JSON.stringify(reported.body)).to.equal(200);
         }
         const job = await until(
@@ -191,7 +212,13 @@ describe("Living with a hosted RPC provider (a proxy plays one in front of the n
       try {
         // No token answer was read yet, so none is cached for this state of the index.
         proxy.settings = { refuseAll: true, retryAfter: "60" };
-        for (const path of ["/api/events?limit=5", "/api/roles", "/api/blocklist", "/api/stats/supply?points=10", `/api/accounts/${alice.address}/history?limit=5`]) {
+        for (const path of [
+          "/api/events?limit=5",
+          "/api/roles",
+          "/api/blocklist",
+          "/api/stats/supply?points=10",
+          `/api/accounts/${alice.address}/history?limit=5`,
+        ]) {
           const answer = await call(server, "GET", path);
           expect(answer.status, `${path}: ${JSON.stringify(answer.body).slice(0, 200)}`).to.equal(200);
         }

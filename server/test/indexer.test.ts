@@ -18,7 +18,6 @@ async function transfer(from: string, to: string, amount: string) {
   return (await usdx().connect(s).transfer(receiver, parseUnits(amount, 18))).wait();
 }
 
-
 describe("Event indexer", () => {
   it("indexes every event of the deployment, with the chain's block hashes", async () => {
     const server = await startTestServer();
@@ -85,10 +84,14 @@ describe("Event indexer", () => {
       const original = server.services.chain.provider;
       // Point the chain client at a closed port, as if the node went away.
       const { JsonRpcProvider } = await import("ethers");
-      (server.services.chain as { provider: InstanceType<typeof JsonRpcProvider> }).provider = new JsonRpcProvider("http://127.0.0.1:9", 31337, {
-        staticNetwork: true,
-        cacheTimeout: -1,
-      });
+      (server.services.chain as { provider: InstanceType<typeof JsonRpcProvider> }).provider = new JsonRpcProvider(
+        "http://127.0.0.1:9",
+        31337,
+        {
+          staticNetwork: true,
+          cacheTimeout: -1,
+        },
+      );
       await server.services.indexer.syncOnce().catch(() => undefined);
       const health = await call(server, "GET", "/api/health");
       expect(health.status).to.equal(503);

@@ -53,7 +53,12 @@ async function isLeader(url: string): Promise<boolean | null> {
 /** How long until `url` reports itself the leader (fails past the issue's bound). */
 async function untilLeader(url: string): Promise<number> {
   const started = Date.now();
-  await until(`${url} to lead`, () => isLeader(url), (leader) => leader === true, TAKEOVER_MS);
+  await until(
+    `${url} to lead`,
+    () => isLeader(url),
+    (leader) => leader === true,
+    TAKEOVER_MS,
+  );
   return Date.now() - started;
 }
 
@@ -132,7 +137,10 @@ describe("Leadership: one replica does the background work", function () {
       try {
         const ready = await call(server, "GET", "/api/ready");
         expect(ready.status).to.equal(503);
-        expect(ready.body).to.deep.equal({ status: "draining", error: "This server is stopping: it finishes the requests under way and takes no new ones." });
+        expect(ready.body).to.deep.equal({
+          status: "draining",
+          error: "This server is stopping: it finishes the requests under way and takes no new ones.",
+        });
         expect(ready.headers.get("connection")).to.equal("close");
       } finally {
         server.services.serving.draining = false;
@@ -198,7 +206,11 @@ describe("Leadership: one replica does the background work", function () {
         await transfers(2);
         await untilIndexEqualsChain(db.db);
         const head = await provider().getBlockNumber();
-        await until("the follower to see the new checkpoint", () => json(`${follower.url}/api/health`), (h) => h.body.indexer.checkpoint === head);
+        await until(
+          "the follower to see the new checkpoint",
+          () => json(`${follower.url}/api/health`),
+          (h) => h.body.indexer.checkpoint === head,
+        );
 
         // SIGKILL: nothing closed, the lock freed only by the session's end; more events meanwhile.
         await leader.kill("SIGKILL");
@@ -240,19 +252,39 @@ describe("Leadership: one replica does the background work", function () {
         expect((await call(cutOff, "GET", "/api/ready")).status).to.equal(200);
 
         link.cut();
-        const ready = await until("/api/ready to be 503", () => call(cutOff, "GET", "/api/ready"), (r) => r.status === 503, 5000);
+        const ready = await until(
+          "/api/ready to be 503",
+          () => call(cutOff, "GET", "/api/ready"),
+          (r) => r.status === 503,
+          5000,
+        );
         expect(ready.body).to.deep.equal({ status: "unready", error: DATABASE_UNAVAILABLE });
         // It stops its loops at once (it cannot know whether the lock is still its own).
-        await until("the cut-off leader to stop", async () => cutOff.services.leadership.status(), (s) => !s.leader, TAKEOVER_MS);
+        await until(
+          "the cut-off leader to stop",
+          async () => cutOff.services.leadership.status(),
+          (s) => !s.leader,
+          TAKEOVER_MS,
+        );
         expect(cutOff.services.indexer.status().running).to.equal(false);
         expect(cutOff.services.batchWatcher.status().running).to.equal(false);
         expect(cutOff.services.bank.status().running).to.equal(false);
-        await until("the other replica to lead", async () => other.services.leadership.status().leader, (l) => l, TAKEOVER_MS);
+        await until(
+          "the other replica to lead",
+          async () => other.services.leadership.status().leader,
+          (l) => l,
+          TAKEOVER_MS,
+        );
         await transfers(1);
         await untilIndexEqualsChain(db.db);
 
         link.restore();
-        await until("/api/ready to be 200 again", () => call(cutOff, "GET", "/api/ready"), (r) => r.status === 200, TAKEOVER_MS);
+        await until(
+          "/api/ready to be 200 again",
+          () => call(cutOff, "GET", "/api/ready"),
+          (r) => r.status === 200,
+          TAKEOVER_MS,
+        );
         // Back, it follows: the lock is the other's now.
         expect((await call(cutOff, "GET", "/api/health")).body.leader).to.equal(false);
         await sleep(100);

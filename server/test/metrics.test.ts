@@ -100,7 +100,9 @@ describe("GET /api/metrics", () => {
   it("answers the Prometheus text format with every metric's name and type", async () => {
     const answer = await call<string>(server, "GET", "/api/metrics");
     expect(answer.status).to.equal(200);
-    expect(answer.headers.get("content-type")).to.match(/^text\/plain/).and.to.include("version=0.0.4");
+    expect(answer.headers.get("content-type"))
+      .to.match(/^text\/plain/)
+      .and.to.include("version=0.0.4");
     expect(answer.headers.get("cache-control")).to.equal("no-store");
     const metrics = parseMetrics(answer.body);
     for (const [name, type] of METRICS) expect(metrics.types.get(name), name).to.equal(type);
@@ -117,9 +119,16 @@ describe("GET /api/metrics", () => {
     for (let i = 0; i < 3; i++) expect((await call(server, "GET", "/api/events?limit=5")).status).to.equal(200);
     const after = await scrape(server);
     expect(value(after, "usdx_http_requests_total", labels) - value(before, "usdx_http_requests_total", labels)).to.equal(3);
-    expect(value(after, "usdx_http_request_duration_seconds_count", labels) - value(before, "usdx_http_request_duration_seconds_count", labels)).to.equal(3);
-    expect(value(after, "usdx_http_request_duration_seconds_bucket", { ...labels, le: "+Inf" }) - value(before, "usdx_http_request_duration_seconds_bucket", { ...labels, le: "+Inf" })).to.equal(3);
-    expect(value(after, "usdx_http_request_duration_seconds_sum", labels)).to.be.greaterThan(value(before, "usdx_http_request_duration_seconds_sum", labels));
+    expect(
+      value(after, "usdx_http_request_duration_seconds_count", labels) - value(before, "usdx_http_request_duration_seconds_count", labels),
+    ).to.equal(3);
+    expect(
+      value(after, "usdx_http_request_duration_seconds_bucket", { ...labels, le: "+Inf" }) -
+        value(before, "usdx_http_request_duration_seconds_bucket", { ...labels, le: "+Inf" }),
+    ).to.equal(3);
+    expect(value(after, "usdx_http_request_duration_seconds_sum", labels)).to.be.greaterThan(
+      value(before, "usdx_http_request_duration_seconds_sum", labels),
+    );
   });
 
   it("labels a request by its route's pattern, never its id, and an unknown path 'unmatched'", async () => {
@@ -134,7 +143,8 @@ describe("GET /api/metrics", () => {
     expect((await call(server, "GET", `/api/no-such-thing/${id}`)).status).to.equal(404);
     expect((await call(server, "GET", `/no-such-page/${id}`)).status).to.equal(404);
     const after = await scrape(server);
-    const delta = (labels: Record<string, string>) => value(after, "usdx_http_requests_total", labels) - value(before, "usdx_http_requests_total", labels);
+    const delta = (labels: Record<string, string>) =>
+      value(after, "usdx_http_requests_total", labels) - value(before, "usdx_http_requests_total", labels);
     expect(delta(pattern("401"))).to.equal(1);
     expect(delta(pattern("404"))).to.equal(1);
     expect(delta({ method: "GET", route: "/api/batch", status: "200" })).to.equal(1);
@@ -165,10 +175,14 @@ describe("GET /api/metrics", () => {
     await server.services.indexer.syncOnce();
     const after = await scrape(server);
     expect(value(after, "usdx_indexer_events_total") - value(before, "usdx_indexer_events_total"), "one Transfer").to.equal(1);
-    expect(value(after, "usdx_indexer_checkpoint_block")).to.be.at.least(receipt!.blockNumber).and.greaterThan(value(before, "usdx_indexer_checkpoint_block"));
+    expect(value(after, "usdx_indexer_checkpoint_block"))
+      .to.be.at.least(receipt!.blockNumber)
+      .and.greaterThan(value(before, "usdx_indexer_checkpoint_block"));
     expect(value(after, "usdx_indexer_head_block")).to.be.at.least(value(after, "usdx_indexer_checkpoint_block"));
     for (const method of ["eth_blockNumber", "eth_getLogs"]) {
-      expect(value(after, "usdx_rpc_requests_total", { method }), method).to.be.greaterThan(value(before, "usdx_rpc_requests_total", { method }));
+      expect(value(after, "usdx_rpc_requests_total", { method }), method).to.be.greaterThan(
+        value(before, "usdx_rpc_requests_total", { method }),
+      );
     }
   });
 
@@ -182,7 +196,9 @@ describe("GET /api/metrics", () => {
     const after = await scrape(server);
     expect(value(after, "usdx_rpc_requests_total", { method }) - value(before, "usdx_rpc_requests_total", { method })).to.equal(1);
     expect(value(after, "usdx_rpc_errors_total", { method }) - value(before, "usdx_rpc_errors_total", { method })).to.equal(1);
-    expect(value(after, "usdx_rpc_errors_total", { method: "eth_getLogs" }), "answered calls are no errors").to.equal(value(before, "usdx_rpc_errors_total", { method: "eth_getLogs" }));
+    expect(value(after, "usdx_rpc_errors_total", { method: "eth_getLogs" }), "answered calls are no errors").to.equal(
+      value(before, "usdx_rpc_errors_total", { method: "eth_getLogs" }),
+    );
   });
 
   it("a new batch job shows as processing and its chunks as pending", async () => {
@@ -192,21 +208,33 @@ describe("GET /api/metrics", () => {
     const started = await call(server, "POST", "/api/batch/execute", { token: idToken, body: { recipients } });
     expect(started.status, JSON.stringify(started.body)).to.equal(201);
     const after = await scrape(server);
-    expect(value(after, "usdx_batch_jobs", { status: "processing" }) - value(before, "usdx_batch_jobs", { status: "processing" })).to.equal(1);
-    expect(value(after, "usdx_batch_chunks", { status: "pending" }) - value(before, "usdx_batch_chunks", { status: "pending" }), "7 recipients in chunks of 5").to.equal(2);
+    expect(value(after, "usdx_batch_jobs", { status: "processing" }) - value(before, "usdx_batch_jobs", { status: "processing" })).to.equal(
+      1,
+    );
+    expect(
+      value(after, "usdx_batch_chunks", { status: "pending" }) - value(before, "usdx_batch_chunks", { status: "pending" }),
+      "7 recipients in chunks of 5",
+    ).to.equal(2);
   });
 
   it("a deposit shows in the mock bank's queue", async () => {
     const user = await emailUser();
     const post = (path: string, body: unknown) => call(server, "POST", `/api/bank${path}`, { token: user.idToken, body });
     expect((await post("/wallets", { name: "Main", address: randomAddress() })).status).to.equal(201);
-    const account = (await post("/accounts", { name: "Checking", type: "checking", accountNumber: "12345678", routingNumber: "021000021" })).body.account;
-    await until("the account verified", async () => (await call(server, "GET", "/api/bank/accounts", { token: user.idToken })).body.accounts[0], (a) => a.status === "verified");
+    const account = (await post("/accounts", { name: "Checking", type: "checking", accountNumber: "12345678", routingNumber: "021000021" }))
+      .body.account;
+    await until(
+      "the account verified",
+      async () => (await call(server, "GET", "/api/bank/accounts", { token: user.idToken })).body.accounts[0],
+      (a) => a.status === "verified",
+    );
     const before = await scrape(server);
     const deposit = await post("/deposits", { bankAccountId: account.id, amount: "10" });
     expect(deposit.status, JSON.stringify(deposit.body)).to.equal(201);
     const after = await scrape(server);
-    expect(value(after, "usdx_bank_deposits", { status: "pending" }) - value(before, "usdx_bank_deposits", { status: "pending" })).to.equal(1);
+    expect(value(after, "usdx_bank_deposits", { status: "pending" }) - value(before, "usdx_bank_deposits", { status: "pending" })).to.equal(
+      1,
+    );
   });
 
   it("a request past a rate limit counts as a refusal of that limit", async () => {
@@ -217,7 +245,10 @@ describe("GET /api/metrics", () => {
     for (let i = 0; i <= AUTH_PER_MINUTE; i++) statuses.push((await call(server, "POST", "/api/auth/nonce", { headers })).status);
     expect(statuses).to.deep.equal([...Array(AUTH_PER_MINUTE).fill(200), 429]);
     const after = await scrape(server);
-    expect(value(after, "usdx_rate_limit_refusals_total", { limit: "auth" }) - value(before, "usdx_rate_limit_refusals_total", { limit: "auth" })).to.equal(1);
+    expect(
+      value(after, "usdx_rate_limit_refusals_total", { limit: "auth" }) -
+        value(before, "usdx_rate_limit_refusals_total", { limit: "auth" }),
+    ).to.equal(1);
   });
 
   it("answers the rest when the database does not: its gauges are left out, not zero", async () => {
@@ -246,7 +277,12 @@ describe("GET /api/metrics", () => {
   describe("who may read it", () => {
     it("without METRICS_TOKEN: a client on this machine, directly; a request a proxy forwarded is refused with 403, whatever address it names", async () => {
       expect((await call(server, "GET", "/api/metrics")).status).to.equal(200);
-      const forwarded: Record<string, string>[] = [{ "x-forwarded-for": "203.0.113.9" }, { forwarded: "for=203.0.113.9" }, { "x-real-ip": "203.0.113.9" }, { "x-forwarded-for": "127.0.0.1" }];
+      const forwarded: Record<string, string>[] = [
+        { "x-forwarded-for": "203.0.113.9" },
+        { forwarded: "for=203.0.113.9" },
+        { "x-real-ip": "203.0.113.9" },
+        { "x-forwarded-for": "127.0.0.1" },
+      ];
       for (const headers of forwarded) {
         const answer = await call(server, "GET", "/api/metrics", { headers });
         expect(answer.status, JSON.stringify(headers)).to.equal(403);
@@ -256,7 +292,8 @@ describe("GET /api/metrics", () => {
     });
 
     it("loopback is judged by the socket's address: 127.0.0.0/8 and ::1, also IPv4-mapped, and nothing else", () => {
-      for (const address of ["127.0.0.1", "127.1.2.3", "::1", "::ffff:127.0.0.1"]) expect(isLoopbackAddress(address), address).to.equal(true);
+      for (const address of ["127.0.0.1", "127.1.2.3", "::1", "::ffff:127.0.0.1"])
+        expect(isLoopbackAddress(address), address).to.equal(true);
       for (const address of ["203.0.113.9", "::ffff:203.0.113.9", "10.0.0.1", "128.0.0.1", "::", "::2", "localhost", "", undefined]) {
         expect(isLoopbackAddress(address), String(address)).to.equal(false);
       }

@@ -79,14 +79,30 @@ describe("monitoring: the figures /monitoring charts", () => {
     it("keeps a part's last error, and when it was first seen, after the part recovers", async () => {
       const h = history();
       await h.sample();
-      expect(h.health().find((p) => p.part === "database")).to.deep.equal({ part: "database", ok: true, detail: "fine", lastError: null, lastErrorAt: null });
-      probes = probes.map((p) => (p.part === "database" ? { part: "database", ok: false, detail: "PostgreSQL", error: "The database is not answering: try again in a moment." } : p));
+      expect(h.health().find((p) => p.part === "database")).to.deep.equal({
+        part: "database",
+        ok: true,
+        detail: "fine",
+        lastError: null,
+        lastErrorAt: null,
+      });
+      probes = probes.map((p) =>
+        p.part === "database"
+          ? { part: "database", ok: false, detail: "PostgreSQL", error: "The database is not answering: try again in a moment." }
+          : p,
+      );
       clock += 5000;
       await h.sample();
       clock += 5000;
       await h.sample(); // still failing with the same words: the same failure, first seen before
       const down = h.health().find((p) => p.part === "database")!;
-      expect(down).to.deep.equal({ part: "database", ok: false, detail: "PostgreSQL", lastError: "The database is not answering: try again in a moment.", lastErrorAt: new Date(1_005_000).toISOString() });
+      expect(down).to.deep.equal({
+        part: "database",
+        ok: false,
+        detail: "PostgreSQL",
+        lastError: "The database is not answering: try again in a moment.",
+        lastErrorAt: new Date(1_005_000).toISOString(),
+      });
       probes = probes.map((p) => (p.part === "database" ? ok("database", "PostgreSQL") : p));
       clock += 5000;
       await h.sample();

@@ -31,7 +31,9 @@ function mountedRoutes(app: Express): string[] {
   const walk = (stack: Layer[], prefix: string) => {
     for (const layer of stack) {
       if (layer.route) {
-        for (const method of Object.keys(layer.route.methods)) if (method !== "_all") found.push(`${method.toUpperCase()} ${prefix}${layer.route.path === "/" && prefix ? "" : layer.route.path}`);
+        for (const method of Object.keys(layer.route.methods))
+          if (method !== "_all")
+            found.push(`${method.toUpperCase()} ${prefix}${layer.route.path === "/" && prefix ? "" : layer.route.path}`);
       } else if (layer.handle?.stack) {
         walk(layer.handle.stack, prefix + (layer.rawPath && layer.rawPath !== "/" ? layer.rawPath : ""));
       }
@@ -53,8 +55,14 @@ describe("The API's declaration and its OpenAPI document", () => {
     const app = createApp(server.services, createLogger("silent"));
     const mounted = mountedRoutes(app);
     const declared = Object.keys(API).sort();
-    expect(mounted.filter((route) => !declared.includes(route)), "mounted but not declared in common/api").to.deep.equal([]);
-    expect(declared.filter((key) => !mounted.includes(key)), "declared in common/api but not mounted").to.deep.equal([]);
+    expect(
+      mounted.filter((route) => !declared.includes(route)),
+      "mounted but not declared in common/api",
+    ).to.deep.equal([]);
+    expect(
+      declared.filter((key) => !mounted.includes(key)),
+      "declared in common/api but not mounted",
+    ).to.deep.equal([]);
     expect(new Set(mounted).size, "a route mounted twice").to.equal(mounted.length);
   });
 
@@ -62,7 +70,11 @@ describe("The API's declaration and its OpenAPI document", () => {
     for (const key of Object.keys(API)) {
       const { method, path: route } = splitKey(key);
       const url = route.replace(PATH_PARAM, "1");
-      const res = await fetch(`${server.url}${url}`, { method, headers: method === "GET" || method === "DELETE" ? {} : { "content-type": "application/json" }, body: method === "GET" || method === "DELETE" ? undefined : "{}" });
+      const res = await fetch(`${server.url}${url}`, {
+        method,
+        headers: method === "GET" || method === "DELETE" ? {} : { "content-type": "application/json" },
+        body: method === "GET" || method === "DELETE" ? undefined : "{}",
+      });
       const text = await res.text();
       expect(text, `${key} is not reached at ${url}`).not.to.include("No such endpoint");
     }
@@ -94,7 +106,9 @@ describe("The API's declaration and its OpenAPI document", () => {
     const doc = openApiDocument();
     for (const [key, endpoint] of Object.entries(API) as [string, Endpoint][]) {
       const { method, path: route } = splitKey(key);
-      const operation = (doc.paths as Record<string, Record<string, { security?: unknown[]; responses: Record<string, unknown>; summary?: string }>>)[openApiPath(route)][method.toLowerCase()];
+      const operation = (
+        doc.paths as Record<string, Record<string, { security?: unknown[]; responses: Record<string, unknown>; summary?: string }>>
+      )[openApiPath(route)][method.toLowerCase()];
       expect(operation.summary, key).to.be.a("string").and.not.equal("");
       expect(Object.keys(operation.responses), key).to.include(String(endpoint.status ?? 200));
       expect(Object.keys(operation.responses), key).to.include("500");
@@ -114,9 +128,13 @@ describe("The API's declaration and its OpenAPI document", () => {
   it("a declared answer that drifts from what the server sends fails the suite's check", async () => {
     const { checkAnswer } = await import("./answerCheck");
     // A renamed field, an undeclared field, an undeclared status: each is caught.
-    expect(() => checkAnswer("GET", "/api/live", 200, { status: "live", extra: 1 }, "application/json")).to.throw(/does not match its declaration/);
+    expect(() => checkAnswer("GET", "/api/live", 200, { status: "live", extra: 1 }, "application/json")).to.throw(
+      /does not match its declaration/,
+    );
     expect(() => checkAnswer("GET", "/api/roles", 200, { role: [] }, "application/json")).to.throw(/does not match its declaration/);
-    expect(() => checkAnswer("GET", "/api/live", 409, { success: false, error: "x" }, "application/json")).to.throw(/does not declare status 409/);
+    expect(() => checkAnswer("GET", "/api/live", 409, { success: false, error: "x" }, "application/json")).to.throw(
+      /does not declare status 409/,
+    );
     expect(() => checkAnswer("GET", "/api/contacts/export", 200, "Name", "application/json")).to.throw(/declares text\/csv/);
     expect(() => checkAnswer("GET", "/api/live", 200, { status: "live" }, "application/json")).not.to.throw();
   });

@@ -134,10 +134,30 @@ export async function startPostgres(): Promise<PostgresServer> {
     url: (database) => `postgres://postgres@127.0.0.1:${port}/${database}`,
     psql(statements, database = "postgres") {
       try {
-        return execFileSync(path.join(bin, "psql"), ["-h", "127.0.0.1", "-p", String(port), "-U", "postgres", "-d", database, "-X", "-q", "-At", "-v", "ON_ERROR_STOP=1", "-c", statements], {
-          encoding: "utf8",
-          stdio: "pipe",
-        });
+        return execFileSync(
+          path.join(bin, "psql"),
+          [
+            "-h",
+            "127.0.0.1",
+            "-p",
+            String(port),
+            "-U",
+            "postgres",
+            "-d",
+            database,
+            "-X",
+            "-q",
+            "-At",
+            "-v",
+            "ON_ERROR_STOP=1",
+            "-c",
+            statements,
+          ],
+          {
+            encoding: "utf8",
+            stdio: "pipe",
+          },
+        );
       } catch (error) {
         throw new Error(`psql failed: ${(error as { stderr?: string }).stderr || (error as Error).message}`, { cause: error });
       }

@@ -42,7 +42,10 @@ export const PROVIDERS = {
   infuraResults: (limit = 10_000): LogsRefusal => ({
     kind: "results",
     limit,
-    error: (_from, _to, fits) => ({ code: -32005, message: `query returned more than ${limit} results. Try with this block range [${hex(fits[0])}, ${hex(fits[1])}].` }),
+    error: (_from, _to, fits) => ({
+      code: -32005,
+      message: `query returned more than ${limit} results. Try with this block range [${hex(fits[0])}, ${hex(fits[1])}].`,
+    }),
   }),
   quicknode: (limit = 10_000): LogsRefusal => ({
     kind: "range",
@@ -50,9 +53,17 @@ export const PROVIDERS = {
     error: () => ({ code: -32614, message: `eth_getLogs is limited to a ${limit.toLocaleString("en-US")} range` }),
   }),
   ankr: (limit = 3000): LogsRefusal => ({ kind: "range", limit, error: () => ({ code: -32600, message: "block range is too wide" }) }),
-  chainstack: (limit = 100): LogsRefusal => ({ kind: "range", limit, error: () => ({ code: -32000, message: "Block range limit exceeded." }) }),
+  chainstack: (limit = 100): LogsRefusal => ({
+    kind: "range",
+    limit,
+    error: () => ({ code: -32000, message: "Block range limit exceeded." }),
+  }),
   /** Words no catalogue knows: the server can only halve. */
-  unknown: (limit = 64): LogsRefusal => ({ kind: "range", limit, error: () => ({ code: -32000, message: "Query timeout exceeded. Consider reducing your block range." }) }),
+  unknown: (limit = 64): LogsRefusal => ({
+    kind: "range",
+    limit,
+    error: () => ({ code: -32000, message: "Query timeout exceeded. Consider reducing your block range." }),
+  }),
 };
 
 export interface ProxySettings {
@@ -120,7 +131,13 @@ export class ProviderProxy {
   private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     res.setHeader("access-control-allow-origin", "*");
     if (req.method === "OPTIONS") {
-      res.writeHead(204, { "access-control-allow-methods": "POST, OPTIONS", "access-control-allow-headers": "content-type", "access-control-max-age": "600" }).end();
+      res
+        .writeHead(204, {
+          "access-control-allow-methods": "POST, OPTIONS",
+          "access-control-allow-headers": "content-type",
+          "access-control-max-age": "600",
+        })
+        .end();
       return;
     }
     const chunks: Buffer[] = [];
@@ -130,7 +147,9 @@ export class ProviderProxy {
     try {
       body = JSON.parse(text);
     } catch {
-      res.writeHead(400, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error" } }));
+      res
+        .writeHead(400, { "content-type": "application/json" })
+        .end(JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error" } }));
       return;
     }
     const requests = Array.isArray(body) ? body : [body];
@@ -142,9 +161,18 @@ export class ProviderProxy {
     if (s.refuseAll || (s.rateLimitEvery && n % s.rateLimitEvery === 0)) {
       seen.status = 429;
       const headers: Record<string, string> = { "content-type": "application/json" };
-      if (s.retryAfter) headers["retry-after"] = s.retryAfter.startsWith("date:") ? new Date(Date.now() + Number(s.retryAfter.slice(5))).toUTCString() : s.retryAfter;
+      if (s.retryAfter)
+        headers["retry-after"] = s.retryAfter.startsWith("date:")
+          ? new Date(Date.now() + Number(s.retryAfter.slice(5))).toUTCString()
+          : s.retryAfter;
       // Providers say it in JSON too (Infura: -32005 inside a 429).
-      res.writeHead(429, headers).end(JSON.stringify({ jsonrpc: "2.0", id: requests[0]?.id ?? null, error: { code: -32005, message: "Your app has exceeded its compute units per second capacity." } }));
+      res.writeHead(429, headers).end(
+        JSON.stringify({
+          jsonrpc: "2.0",
+          id: requests[0]?.id ?? null,
+          error: { code: -32005, message: "Your app has exceeded its compute units per second capacity." },
+        }),
+      );
       return;
     }
     if (s.serverErrorEvery && n % s.serverErrorEvery === 0) {
@@ -179,7 +207,11 @@ export class ProviderProxy {
   }
 
   private async forward(request: JsonRpcRequest): Promise<unknown> {
-    const res = await fetch(this.upstream, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(request) });
+    const res = await fetch(this.upstream, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(request),
+    });
     return res.json();
   }
 }

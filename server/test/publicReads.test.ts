@@ -22,7 +22,10 @@ const ONE = 10n ** 18n;
  */
 async function replayFromChain(): Promise<{ blockNumber: number; totalSupply: string; totalShares: string; rewardMultiplier: string }[]> {
   const token = usdx();
-  const logs = [...(await token.queryFilter(token.filters.Transfer(), manifest().deploymentBlock)), ...(await token.queryFilter(token.filters.RewardMultiplier(), manifest().deploymentBlock))];
+  const logs = [
+    ...(await token.queryFilter(token.filters.Transfer(), manifest().deploymentBlock)),
+    ...(await token.queryFilter(token.filters.RewardMultiplier(), manifest().deploymentBlock)),
+  ];
   logs.sort((a, b) => a.blockNumber - b.blockNumber || a.index - b.index);
   let multiplier = ONE;
   let shares = 0n;
@@ -210,10 +213,21 @@ describe("Public reads: cost bounded by the page, not by history", () => {
 
         const history = await call(server, "GET", `/api/accounts/${alice}/history?limit=4`);
         expect(history.body.items.map((i: HistoryEntry) => [i.hash, i.amountRaw, i.sharesMoved, i.amountMoved])).to.deep.equal(
-          [whole, four, two, one].map((r) => [r!.hash, expected.get(r!.hash)!.amountRaw, expected.get(r!.hash)!.sharesMoved, expected.get(r!.hash)!.amountMoved]),
+          [whole, four, two, one].map((r) => [
+            r!.hash,
+            expected.get(r!.hash)!.amountRaw,
+            expected.get(r!.hash)!.sharesMoved,
+            expected.get(r!.hash)!.amountMoved,
+          ]),
         );
         const erinHistory = await call(server, "GET", `/api/accounts/${erin}/history`);
-        expect(erinHistory.body.items[0]).to.include({ type: "Mint", amount: "0.000000000000000001", amountRaw: "1", sharesMoved: "0", amountMoved: "0" });
+        expect(erinHistory.body.items[0]).to.include({
+          type: "Mint",
+          amount: "0.000000000000000001",
+          amountRaw: "1",
+          sharesMoved: "0",
+          amountMoved: "0",
+        });
 
         const events = await call(server, "GET", "/api/events?limit=6");
         const transfers = events.body.events.filter((e: ContractEvent) => e.name === "Transfer");
@@ -268,7 +282,15 @@ describe("Public reads: cost bounded by the page, not by history", () => {
         await server.services.indexer.syncOnce();
         const after = await call(server, "GET", "/api/blocklist");
         expect(after.body.blocked).to.deep.equal([
-          { address: erin, isBlocked: true, since: { blockNumber: blocked!.blockNumber, timestamp: (await provider().getBlock(blocked!.blockNumber))!.timestamp, transactionHash: blocked!.hash } },
+          {
+            address: erin,
+            isBlocked: true,
+            since: {
+              blockNumber: blocked!.blockNumber,
+              timestamp: (await provider().getBlock(blocked!.blockNumber))!.timestamp,
+              transactionHash: blocked!.hash,
+            },
+          },
         ]);
         const roles = await call(server, "GET", "/api/roles");
         expect(roles.body.roles.find((r: RoleHolders) => r.roleName === "MINTER_ROLE")?.holders).to.deep.equal(
@@ -279,9 +301,9 @@ describe("Public reads: cost bounded by the page, not by history", () => {
         id = await snapshot();
         await server.services.indexer.syncOnce();
         expect((await call(server, "GET", "/api/blocklist")).body).to.deep.equal(first.body);
-        expect((await call(server, "GET", "/api/roles")).body.roles.find((r: RoleHolders) => r.roleName === "MINTER_ROLE")?.holders).to.deep.equal([
-          await addressOf("minter"),
-        ]);
+        expect(
+          (await call(server, "GET", "/api/roles")).body.roles.find((r: RoleHolders) => r.roleName === "MINTER_ROLE")?.holders,
+        ).to.deep.equal([await addressOf("minter")]);
       } finally {
         token.isBlocked = originalIsBlocked;
         token.hasRole = originalHasRole;
@@ -298,7 +320,10 @@ describe("Public reads: cost bounded by the page, not by history", () => {
       [`/api/events?fromBlock=${"9".repeat(16)}`, "Invalid request query: fromBlock: must be a block number (digits only)"],
       [`/api/events?cursor=${"1".repeat(41)}`, "Invalid request query: cursor: Too big: expected string to have <=40 characters"],
       [`/api/events?eventName=${"x".repeat(65)}`, "Invalid request query: eventName: Too big: expected string to have <=64 characters"],
-      [`/api/accounts/0x${"ab".repeat(20)}/history?limit=${HISTORY_MAX_LIMIT + 1}`, `Invalid request query: limit: must be at most ${HISTORY_MAX_LIMIT}`],
+      [
+        `/api/accounts/0x${"ab".repeat(20)}/history?limit=${HISTORY_MAX_LIMIT + 1}`,
+        `Invalid request query: limit: must be at most ${HISTORY_MAX_LIMIT}`,
+      ],
       [`/api/stats/supply?points=5001`, "Invalid request query: points: must be at most 5000"],
     ] as const) {
       it(`answers 400 '${error}' for ${path}`, async () => {

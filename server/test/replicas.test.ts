@@ -18,7 +18,21 @@ import { readManifest } from "@common/manifestFile";
 import type { Deposit, RecipientDetail } from "@common/apiTypes";
 import { DatabaseHandle, openDatabase } from "../src/db/client";
 import { batchChunks, chainEvents, deposits } from "../src/db/schema";
-import { BatchPlan, provider, randomAddress, request, revert, seeded, snapshot, stack, testConfig, testPostgres, until, untilIndexEqualsChain, walletUser } from "./helpers";
+import {
+  BatchPlan,
+  provider,
+  randomAddress,
+  request,
+  revert,
+  seeded,
+  snapshot,
+  stack,
+  testConfig,
+  testPostgres,
+  until,
+  untilIndexEqualsChain,
+  walletUser,
+} from "./helpers";
 import { RoundRobin } from "./roundRobin";
 import { killServerProcesses, ServerProcess, startServerProcess } from "./serverProcess";
 import { rpc } from "./stack";
@@ -50,14 +64,25 @@ async function isLeader(replica: ServerProcess): Promise<boolean | null> {
 /** The one replica of `replicas` that leads now. */
 async function leaderOf(replicas: ServerProcess[]): Promise<ServerProcess> {
   const flags = await Promise.all(replicas.map(isLeader));
-  expect(flags.filter((f) => f === true), "leaders").to.have.length(1);
+  expect(
+    flags.filter((f) => f === true),
+    "leaders",
+  ).to.have.length(1);
   return replicas[flags.indexOf(true)];
 }
 
 /** Waits until exactly one of `replicas` leads, within the issue's bound from `since`; logs how long it took. */
 async function newLeader(replicas: ServerProcess[], since: number, what: string): Promise<ServerProcess> {
-  const flags = await until(`a replica to lead after ${what}`, () => Promise.all(replicas.map(isLeader)), (f) => f.includes(true), TAKEOVER_MS - (Date.now() - since));
-  expect(flags.filter((f) => f === true), "leaders").to.have.length(1);
+  const flags = await until(
+    `a replica to lead after ${what}`,
+    () => Promise.all(replicas.map(isLeader)),
+    (f) => f.includes(true),
+    TAKEOVER_MS - (Date.now() - since),
+  );
+  expect(
+    flags.filter((f) => f === true),
+    "leaders",
+  ).to.have.length(1);
   console.log(`      (takeover after the SIGKILL ${what}: ${Date.now() - since} ms)`);
   return replicas[flags.indexOf(true)];
 }
@@ -74,7 +99,11 @@ describe("Replicas: three API servers on one PostgreSQL database behind a round 
   let alive: ServerProcess[] = [];
   let token: string;
   let alice: HDNodeWallet;
-  const recipients = Array.from({ length: RECIPIENTS }, (_, i) => ({ name: `Payee ${i}`, address: randomAddress(), amount: `0.${String((i % 99) + 1).padStart(2, "0")}` }));
+  const recipients = Array.from({ length: RECIPIENTS }, (_, i) => ({
+    name: `Payee ${i}`,
+    address: randomAddress(),
+    amount: `0.${String((i % 99) + 1).padStart(2, "0")}`,
+  }));
   let plan: BatchPlan;
   const hashes: string[] = [];
   let deposit: { id: number; walletAddress: string; txHash: string };
@@ -100,7 +129,10 @@ describe("Replicas: three API servers on one PostgreSQL database behind a round 
 
   it("elect exactly one leader; a wallet sign-in through the balancer spans two replicas", async () => {
     const flags = await Promise.all(alive.map(isLeader));
-    expect(flags.filter((f) => f === true), "leaders among three replicas").to.have.length(1);
+    expect(
+      flags.filter((f) => f === true),
+      "leaders among three replicas",
+    ).to.have.length(1);
     expect(flags.filter((f) => f === false)).to.have.length(2);
     // Signed in through the balancer: the nonce is issued by one replica and spent on the next.
     ({ idToken: token } = await walletUser(balancer, alice as never));
@@ -121,7 +153,8 @@ describe("Replicas: three API servers on one PostgreSQL database behind a round 
       // About 3 M gas for 100 new recipients: a fixed limit spares the node an estimate of each chunk.
       hashes[i] = (await (await batch.pay(chunk.recipients, chunk.amounts, chunk.reference, { gasLimit: 5_000_000 })).wait())!.hash;
     };
-    const report = (i: number) => request(balancer, "POST", `/api/batch/${plan.jobId}/transactions`, { token, body: { chunkIndex: i, txHash: hashes[i] } });
+    const report = (i: number) =>
+      request(balancer, "POST", `/api/batch/${plan.jobId}/transactions`, { token, body: { chunkIndex: i, txHash: hashes[i] } });
     const detail = () => request(balancer, "GET", `/api/batch/${plan.jobId}?limit=${RECIPIENTS}`, { token });
 
     for (let i = 0; i < 5; i++) {
@@ -156,7 +189,14 @@ describe("Replicas: three API servers on one PostgreSQL database behind a round 
 
     const done = (await until("the job to complete", detail, (a) => a.body.job?.status === "completed")).body;
     const total = recipients.reduce((sum, r) => sum + parseUnits(r.amount, 18), 0n);
-    expect(done.job).to.include({ status: "completed", recipients: RECIPIENTS, recipientsPaid: RECIPIENTS, totalAmountRaw: total.toString(), payer: alice.address, error: null });
+    expect(done.job).to.include({
+      status: "completed",
+      recipients: RECIPIENTS,
+      recipientsPaid: RECIPIENTS,
+      totalAmountRaw: total.toString(),
+      payer: alice.address,
+      error: null,
+    });
     expect(done.job.chunks).to.deep.equal({ total: 12, confirmed: 12, submitted: 0, failed: 0 });
     expect(done.job.txHashes).to.deep.equal(hashes);
     expect(done.recipients.map((r: RecipientDetail) => [r.position, r.address, r.status, r.txHash])).to.deep.equal(
@@ -164,7 +204,9 @@ describe("Replicas: three API servers on one PostgreSQL database behind a round 
     );
     // The rows themselves: twelve chunks, each once, each confirmed by its own transaction.
     const chunkRows = await db.db.select().from(batchChunks).where(eq(batchChunks.jobId, plan.jobId));
-    expect(chunkRows.map((c) => [c.index, c.status, c.txHash]).sort((a, b) => Number(a[0]) - Number(b[0]))).to.deep.equal(hashes.map((h, i) => [i, "confirmed", h]));
+    expect(chunkRows.map((c) => [c.index, c.status, c.txHash]).sort((a, b) => Number(a[0]) - Number(b[0]))).to.deep.equal(
+      hashes.map((h, i) => [i, "confirmed", h]),
+    );
     // Writes were spread: the first five reports, sent in a row, went round all three replicas.
     const reporters = balancer.served.filter((s) => s.method === "POST" && s.path.endsWith("/transactions"));
     expect(new Set(reporters.map((s) => s.replica)).size, "replicas that recorded reports").to.be.at.least(3);
@@ -172,22 +214,41 @@ describe("Replicas: three API servers on one PostgreSQL database behind a round 
 
   it("a mock deposit mints once while the leader is SIGKILLed with its signed mint in the node's pool, unmined", async () => {
     const bank = (method: string, p: string, body?: unknown) => request(balancer, method, `/api/bank${p}`, { token, body });
-    const account = await bank("POST", "/accounts", { name: "Replicated", type: "checking", accountNumber: "000123456789", routingNumber: "021000021" });
+    const account = await bank("POST", "/accounts", {
+      name: "Replicated",
+      type: "checking",
+      accountNumber: "000123456789",
+      routingNumber: "021000021",
+    });
     expect(account.status, JSON.stringify(account.body)).to.equal(201);
     const wallet = await bank("POST", "/wallets", { name: "Fresh", address: randomAddress() });
     expect(wallet.status, JSON.stringify(wallet.body)).to.equal(201);
-    const asked = await bank("POST", "/deposits", { bankAccountId: account.body.account.id, amount: DEPOSIT, walletId: wallet.body.wallet.id });
+    const asked = await bank("POST", "/deposits", {
+      bankAccountId: account.body.account.id,
+      amount: DEPOSIT,
+      walletId: wallet.body.wallet.id,
+    });
     expect(asked.status, JSON.stringify(asked.body)).to.equal(201);
     const { id, walletAddress } = asked.body.deposit;
 
     // Processing, not yet minted: the node stops mining, so the mint the leader signs and sends stays in its pool.
-    await until("the deposit to be processing", () => bank("GET", `/deposits/${id}`), (a) => a.body.deposit?.status === "processing", 5000);
+    await until(
+      "the deposit to be processing",
+      () => bank("GET", `/deposits/${id}`),
+      (a) => a.body.deposit?.status === "processing",
+      5000,
+    );
     await node("evm_setAutomine", [false]);
     const row = async () => (await db.db.select().from(deposits).where(eq(deposits.id, id)))[0];
     expect((await row()).signedTx, "the mint was signed before the node stopped mining: the scenario's premise failed").to.equal(null);
     const signed = await until("the leader to store the signed mint", row, (r) => r.signedTx !== null, 10_000);
     const minter = seeded("minter").address;
-    await until("the mint to reach the node's pool", () => node<{ transactions: string[] }>("eth_getBlockByNumber", ["pending", false]), (b) => b.transactions.includes(signed.txHash!), 5000);
+    await until(
+      "the mint to reach the node's pool",
+      () => node<{ transactions: string[] }>("eth_getBlockByNumber", ["pending", false]),
+      (b) => b.transactions.includes(signed.txHash!),
+      5000,
+    );
     expect(await provider().getTransactionReceipt(signed.txHash!), "mined before the kill").to.equal(null);
 
     const leader = await leaderOf(alive);
@@ -199,12 +260,23 @@ describe("Replicas: three API servers on one PostgreSQL database behind a round 
     // A few of the worker's steps (every 250 ms) on the new leader while the mint is still unmined:
     // it may send the stored transaction again, never sign another.
     await sleep(1000);
-    expect((await node<{ transactions: string[] }>("eth_getBlockByNumber", ["pending", false])).transactions, "the node's pool").to.deep.equal([signed.txHash]);
-    expect(await provider().getTransactionCount(minter, "pending"), "the minter's nonces in use").to.equal((await provider().getTransactionCount(minter, "latest")) + 1);
+    expect(
+      (await node<{ transactions: string[] }>("eth_getBlockByNumber", ["pending", false])).transactions,
+      "the node's pool",
+    ).to.deep.equal([signed.txHash]);
+    expect(await provider().getTransactionCount(minter, "pending"), "the minter's nonces in use").to.equal(
+      (await provider().getTransactionCount(minter, "latest")) + 1,
+    );
 
     await node("evm_mine");
     await node("evm_setAutomine", [true]);
-    const done = (await until("the deposit to complete", () => bank("GET", `/deposits/${id}`), (a) => ["completed", "failed"].includes(a.body.deposit?.status))).body.deposit;
+    const done = (
+      await until(
+        "the deposit to complete",
+        () => bank("GET", `/deposits/${id}`),
+        (a) => ["completed", "failed"].includes(a.body.deposit?.status),
+      )
+    ).body.deposit;
     expect(done).to.include({ status: "completed", txHash: signed.txHash, error: null, amount: DEPOSIT });
     deposit = { id, walletAddress, txHash: signed.txHash! };
 
@@ -218,7 +290,9 @@ describe("Replicas: three API servers on one PostgreSQL database behind a round 
       .select()
       .from(chainEvents)
       .where(and(eq(chainEvents.eventName, "Transfer"), eq(chainEvents.toAddress, walletAddress.toLowerCase())));
-    expect(indexed.map((e) => [e.fromAddress, e.transactionHash, e.args.value])).to.deep.equal([[ZeroAddress, signed.txHash, amount.toString()]]);
+    expect(indexed.map((e) => [e.fromAddress, e.transactionHash, e.args.value])).to.deep.equal([
+      [ZeroAddress, signed.txHash, amount.toString()],
+    ]);
   });
 
   it("afterwards the index equals the chain, each recipient was paid once, and every surviving replica answers the same", async () => {
@@ -228,15 +302,32 @@ describe("Replicas: three API servers on one PostgreSQL database behind a round 
     const received = await db.db
       .select({ to: chainEvents.toAddress, args: chainEvents.args })
       .from(chainEvents)
-      .where(and(eq(chainEvents.eventName, "Transfer"), inArray(chainEvents.toAddress, recipients.map((r) => r.address.toLowerCase()))));
+      .where(
+        and(
+          eq(chainEvents.eventName, "Transfer"),
+          inArray(
+            chainEvents.toAddress,
+            recipients.map((r) => r.address.toLowerCase()),
+          ),
+        ),
+      );
     expect(received).to.have.length(RECIPIENTS);
     const byRecipient = new Map(received.map((e) => [e.to, e.args.value]));
-    expect(recipients.filter((r) => byRecipient.get(r.address.toLowerCase()) !== parseUnits(r.amount, 18).toString()).map((r) => r.name)).to.deep.equal([]);
+    expect(
+      recipients.filter((r) => byRecipient.get(r.address.toLowerCase()) !== parseUnits(r.amount, 18).toString()).map((r) => r.name),
+    ).to.deep.equal([]);
     const balances = await Promise.all(recipients.map((r) => usdx().balanceOf(r.address)));
     const wrong = recipients.filter((r, i) => balances[i] > parseUnits(r.amount, 18) || balances[i] < parseUnits(r.amount, 18) - 2n);
-    expect(wrong.map((r) => r.name), "recipients whose balance is not their amount").to.deep.equal([]);
+    expect(
+      wrong.map((r) => r.name),
+      "recipients whose balance is not their amount",
+    ).to.deep.equal([]);
     const paid = await db.db.select().from(chainEvents).where(eq(chainEvents.eventName, "BatchPaid"));
-    for (const chunk of plan.chunks) expect(paid.filter((e) => e.args.paymentRef === chunk.reference), `BatchPaid of chunk ${chunk.index}`).to.have.length(1);
+    for (const chunk of plan.chunks)
+      expect(
+        paid.filter((e) => e.args.paymentRef === chunk.reference),
+        `BatchPaid of chunk ${chunk.index}`,
+      ).to.have.length(1);
 
     // Asked of each replica directly, at once: every answer a replica keeps checks the database
     // first (the index's head, the job's rows), so none may lag what the leader stored. Only

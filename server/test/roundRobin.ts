@@ -98,7 +98,9 @@ export class RoundRobin {
           this.down.add(replica); // never reached: safe to send to the next one
           continue;
         }
-        res.writeHead(502, { "content-type": "application/json" }).end(JSON.stringify({ success: false, error: `replica ${replica}: ${(error as Error).message}` }));
+        res
+          .writeHead(502, { "content-type": "application/json" })
+          .end(JSON.stringify({ success: false, error: `replica ${replica}: ${(error as Error).message}` }));
         return;
       }
     }
@@ -107,7 +109,13 @@ export class RoundRobin {
 }
 
 /** One request on a connection of its own (no pooled socket to a replica that has since died). */
-function send(replica: string, method: string, path: string, headers: http.OutgoingHttpHeaders, body: Buffer): Promise<http.IncomingMessage> {
+function send(
+  replica: string,
+  method: string,
+  path: string,
+  headers: http.OutgoingHttpHeaders,
+  body: Buffer,
+): Promise<http.IncomingMessage> {
   return new Promise((resolve, reject) => {
     const out = http.request(new URL(path, replica), { method, headers, agent: false }, resolve);
     out.once("error", reject);

@@ -81,7 +81,10 @@ describe("Security review", () => {
         const h = (name: string) => answer.headers.get(name);
         expect(h("x-content-type-options"), status).to.equal("nosniff");
         expect(h("x-frame-options"), status).to.equal("DENY");
-        expect(h("content-security-policy"), status).to.contain("frame-ancestors 'none'").and.contain("default-src 'self'").and.contain("object-src 'none'");
+        expect(h("content-security-policy"), status)
+          .to.contain("frame-ancestors 'none'")
+          .and.contain("default-src 'self'")
+          .and.contain("object-src 'none'");
         expect(h("strict-transport-security"), status).to.match(/^max-age=\d{8,}; includeSubDomains$/);
         expect(h("referrer-policy"), status).to.equal("no-referrer");
         expect(h("cross-origin-resource-policy"), status).to.equal("same-origin");
@@ -101,7 +104,13 @@ describe("Security review", () => {
       expect(ours.headers.get("access-control-allow-methods")).to.contain("DELETE");
       expect(ours.headers.get("access-control-allow-headers")).to.contain("authorization");
       // Look-alikes: a suffix, a prefix, another port, another scheme, a sandboxed frame's "null".
-      for (const origin of ["https://evil.example", `${DASHBOARD_ORIGIN}.evil.example`, "http://127.0.0.1:51730", "https://127.0.0.1:5173", "null"]) {
+      for (const origin of [
+        "https://evil.example",
+        `${DASHBOARD_ORIGIN}.evil.example`,
+        "http://127.0.0.1:51730",
+        "https://127.0.0.1:5173",
+        "null",
+      ]) {
         const theirs = await preflight(origin);
         expect(theirs.headers.get("access-control-allow-origin"), origin).to.equal(null);
       }

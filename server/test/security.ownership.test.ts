@@ -25,13 +25,19 @@ describe("Security review", () => {
       server = await startTestServer({ BANK_VERIFY_MS: "0", BANK_PROCESSING_MS: "3600000" });
       owner = await emailUser();
       intruder = await emailUser();
-      const as = (user: { idToken: string }) => (method: string, path: string, body?: unknown) => call(server, method, path, { token: user.idToken, body });
+      const as = (user: { idToken: string }) => (method: string, path: string, body?: unknown) =>
+        call(server, method, path, { token: user.idToken, body });
 
       for (const [user, save] of [
         [owner, (id: number) => (mine.account = id)],
         [intruder, (id: number) => (intruderAccount = id)],
       ] as const) {
-        const account = await as(user)("POST", "/api/bank/accounts", { name: "Checking", type: "checking", accountNumber: "000123456789", routingNumber: "021000021" });
+        const account = await as(user)("POST", "/api/bank/accounts", {
+          name: "Checking",
+          type: "checking",
+          accountNumber: "000123456789",
+          routingNumber: "021000021",
+        });
         expect(account.status, JSON.stringify(account.body)).to.equal(201);
         save(account.body.account.id);
         const wallet = await as(user)("POST", "/api/bank/wallets", { name: "Main", address: randomAddress() });
@@ -65,23 +71,64 @@ describe("Security review", () => {
         wallets: await db.select().from(bankWallets).where(eq(bankWallets.uid, owner.uid)),
         deposits: await db.select().from(deposits).where(eq(deposits.uid, owner.uid)),
         jobs,
-        chunks: await db.select().from(batchChunks).where(inArray(batchChunks.jobId, jobs.map((j) => j.id))),
+        chunks: await db
+          .select()
+          .from(batchChunks)
+          .where(
+            inArray(
+              batchChunks.jobId,
+              jobs.map((j) => j.id),
+            ),
+          ),
       };
     }
 
     /** An answer with `id` written as <id>, so answers about two different ids can be compared. */
-    const withoutId = (body: unknown, id: string | number) => JSON.parse(JSON.stringify(body).replace(new RegExp(`\\b${id}\\b`, "g"), "<id>"));
+    const withoutId = (body: unknown, id: string | number) =>
+      JSON.parse(JSON.stringify(body).replace(new RegExp(`\\b${id}\\b`, "g"), "<id>"));
 
     it("answers the owner's ids on every route exactly as ids that do not exist (404), and changes nothing", async () => {
       const MISSING_SERIAL = 2_147_483_647;
       const MISSING_JOB = "00000000-0000-4000-8000-000000000000";
       const tx = { chunkIndex: 0, txHash: `0x${"ab".repeat(32)}` };
-      const cases: { route: string; method: string; path: (id: number | string) => string; owned: number | string; missing: number | string; body?: (id: number | string) => unknown }[] = [
-        { route: "edit a contact", method: "PATCH", path: (id) => `/api/contacts/${id}`, owned: mine.contact!, missing: MISSING_SERIAL, body: () => ({ name: "Mine now" }) },
+      const cases: {
+        route: string;
+        method: string;
+        path: (id: number | string) => string;
+        owned: number | string;
+        missing: number | string;
+        body?: (id: number | string) => unknown;
+      }[] = [
+        {
+          route: "edit a contact",
+          method: "PATCH",
+          path: (id) => `/api/contacts/${id}`,
+          owned: mine.contact!,
+          missing: MISSING_SERIAL,
+          body: () => ({ name: "Mine now" }),
+        },
         { route: "delete a contact", method: "DELETE", path: (id) => `/api/contacts/${id}`, owned: mine.contact!, missing: MISSING_SERIAL },
-        { route: "remove a bank account", method: "DELETE", path: (id) => `/api/bank/accounts/${id}`, owned: mine.account!, missing: MISSING_SERIAL },
-        { route: "make a wallet primary", method: "POST", path: (id) => `/api/bank/wallets/${id}/primary`, owned: mine.wallet!, missing: MISSING_SERIAL },
-        { route: "remove a wallet", method: "DELETE", path: (id) => `/api/bank/wallets/${id}`, owned: mine.wallet!, missing: MISSING_SERIAL },
+        {
+          route: "remove a bank account",
+          method: "DELETE",
+          path: (id) => `/api/bank/accounts/${id}`,
+          owned: mine.account!,
+          missing: MISSING_SERIAL,
+        },
+        {
+          route: "make a wallet primary",
+          method: "POST",
+          path: (id) => `/api/bank/wallets/${id}/primary`,
+          owned: mine.wallet!,
+          missing: MISSING_SERIAL,
+        },
+        {
+          route: "remove a wallet",
+          method: "DELETE",
+          path: (id) => `/api/bank/wallets/${id}`,
+          owned: mine.wallet!,
+          missing: MISSING_SERIAL,
+        },
         { route: "read a deposit", method: "GET", path: (id) => `/api/bank/deposits/${id}`, owned: mine.deposit!, missing: MISSING_SERIAL },
         {
           route: "deposit from another's bank account",
@@ -100,9 +147,28 @@ describe("Security review", () => {
           body: (id) => ({ bankAccountId: intruderAccount, walletId: id, amount: "5" }),
         },
         { route: "read a batch job", method: "GET", path: (id) => `/api/batch/${id}`, owned: mine.job!, missing: MISSING_JOB },
-        { route: "read a batch report (recipients)", method: "GET", path: (id) => `/api/batch/${id}?offset=0&limit=10`, owned: mine.job!, missing: MISSING_JOB },
-        { route: "export a batch job's recipients", method: "GET", path: (id) => `/api/batch/${id}/export`, owned: mine.job!, missing: MISSING_JOB },
-        { route: "report a batch transaction", method: "POST", path: (id) => `/api/batch/${id}/transactions`, owned: mine.job!, missing: MISSING_JOB, body: () => tx },
+        {
+          route: "read a batch report (recipients)",
+          method: "GET",
+          path: (id) => `/api/batch/${id}?offset=0&limit=10`,
+          owned: mine.job!,
+          missing: MISSING_JOB,
+        },
+        {
+          route: "export a batch job's recipients",
+          method: "GET",
+          path: (id) => `/api/batch/${id}/export`,
+          owned: mine.job!,
+          missing: MISSING_JOB,
+        },
+        {
+          route: "report a batch transaction",
+          method: "POST",
+          path: (id) => `/api/batch/${id}/transactions`,
+          owned: mine.job!,
+          missing: MISSING_JOB,
+          body: () => tx,
+        },
       ];
       const before = await ownersRows();
       const depositsBefore = (await server.services.db.db.select().from(deposits)).length;
@@ -137,7 +203,12 @@ describe("Security review", () => {
       const post = (path: string, body: object) => call(server, "POST", path, { token: intruder.idToken, body: { ...body, ...claims } });
       const before = await ownersRows();
       const contact = await post("/api/contacts", { name: "Planted", address: randomAddress() });
-      const account = await post("/api/bank/accounts", { name: "Planted", type: "savings", accountNumber: "11112222", routingNumber: "021000021" });
+      const account = await post("/api/bank/accounts", {
+        name: "Planted",
+        type: "savings",
+        accountNumber: "11112222",
+        routingNumber: "021000021",
+      });
       const wallet = await post("/api/bank/wallets", { name: "Planted", address: randomAddress() });
       const job = await post("/api/batch/execute", { recipients: [{ address: randomAddress(), amount: "1" }] });
       for (const answer of [contact, account, wallet, job]) expect(answer.status, JSON.stringify(answer.body)).to.equal(201);

@@ -43,10 +43,13 @@ describe("Security review", () => {
     const nonce = async (s = server) => (await call(s, "POST", "/api/auth/nonce")).body.nonce as string;
 
     /** The dashboard's message with `nonceValue`, and `fields` changed. */
-    const message = (wallet: Wallet, nonceValue: string, fields: Partial<SiweMessage> = {}) => siweMessage(server, wallet, { ...fields, nonce: nonceValue });
+    const message = (wallet: Wallet, nonceValue: string, fields: Partial<SiweMessage> = {}) =>
+      siweMessage(server, wallet, { ...fields, nonce: nonceValue });
 
     async function signIn(wallet: Wallet, text: string, s = server) {
-      return call(s, "POST", "/api/auth/wallet-auth", { body: { address: wallet.address, message: text, signature: await wallet.signMessage(text) } });
+      return call(s, "POST", "/api/auth/wallet-auth", {
+        body: { address: wallet.address, message: text, signature: await wallet.signMessage(text) },
+      });
     }
 
     it("refuses a message that is not valid yet (notBefore ahead), without spending its nonce", async () => {
@@ -82,7 +85,11 @@ describe("Security review", () => {
     for (const domain of ["localhost:5173", "127.0.0.1:5174", "127.0.0.1", "evil.example:5173"]) {
       it(`refuses a message for ${domain}: only the dashboard's exact host and port (${DASHBOARD_DOMAIN}) sign in`, async () => {
         const wallet = Wallet.createRandom() as unknown as Wallet;
-        expectRefusal(await signIn(wallet, await message(wallet, await nonce(), { domain })), 401, `Invalid custom token: the message is for ${domain}, not this dashboard.`);
+        expectRefusal(
+          await signIn(wallet, await message(wallet, await nonce(), { domain })),
+          401,
+          `Invalid custom token: the message is for ${domain}, not this dashboard.`,
+        );
       });
     }
   });
@@ -171,7 +178,9 @@ describe("Security review", () => {
     it("answers a wallet sign-in it cannot complete with 503 JSON, not a 500 or a token", async () => {
       const wallet = Wallet.createRandom();
       const text = await siweMessage(real, wallet);
-      const answer = await call(real, "POST", "/api/auth/wallet-auth", { body: { address: wallet.address, message: text, signature: await wallet.signMessage(text) } });
+      const answer = await call(real, "POST", "/api/auth/wallet-auth", {
+        body: { address: wallet.address, message: text, signature: await wallet.signMessage(text) },
+      });
       expectRefusal(answer, 503, /^Cannot sign you in right now/);
     });
   });

@@ -3,7 +3,11 @@ import { expect } from "chai";
 import type { LooseJson } from "./helpers";
 
 /** Every refusal is the API's JSON error, never a page or an empty body, and hands out nothing. */
-export function expectRefusal(answer: { status: number; body: LooseJson; headers: Headers }, status: number, error?: RegExp | string): void {
+export function expectRefusal(
+  answer: { status: number; body: LooseJson; headers: Headers },
+  status: number,
+  error?: RegExp | string,
+): void {
   expect(answer.status, JSON.stringify(answer.body)).to.equal(status);
   expect(answer.headers.get("content-type")).to.match(/^application\/json/);
   expect(answer.body.success).to.equal(false);

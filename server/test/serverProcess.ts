@@ -26,7 +26,11 @@ export interface ServerProcess {
   kill(signal?: "SIGKILL" | "SIGTERM"): Promise<number | null>;
 }
 
-export async function startServerProcess(dataDir: string, env: Record<string, string> = {}, { healthy = true } = {}): Promise<ServerProcess> {
+export async function startServerProcess(
+  dataDir: string,
+  env: Record<string, string> = {},
+  { healthy = true } = {},
+): Promise<ServerProcess> {
   const port = await freePort();
   const s = stack();
   const { child, output } = startApiServer({

@@ -7,7 +7,13 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { deployAndSeed, emulatorAnswers, nodeAnswers, startAuthEmulator as startEmulator, startHardhatNode } from "../../scripts/lib/stack/parts";
+import {
+  deployAndSeed,
+  emulatorAnswers,
+  nodeAnswers,
+  startAuthEmulator as startEmulator,
+  startHardhatNode,
+} from "../../scripts/lib/stack/parts";
 import { QUIET_ENV, freePort, stopProcess, waitFor } from "../../scripts/lib/stack/processes";
 
 // What the test files, the browser tests and the benches import from here.
@@ -45,7 +51,12 @@ export async function startAuthEmulator(dir: string): Promise<AuthEmulator> {
       },
     }),
   );
-  const { child } = startEmulator({ configArgs: ["--config", path.join(dir, "firebase.json")], cwd: dir, env: { ...process.env, ...QUIET_ENV }, output: "ignore" });
+  const { child } = startEmulator({
+    configArgs: ["--config", path.join(dir, "firebase.json")],
+    cwd: dir,
+    env: { ...process.env, ...QUIET_ENV },
+    output: "ignore",
+  });
   const host = `127.0.0.1:${authPort}`;
   const ready = waitFor("Firebase Auth emulator", emulatorAnswers(host), 90_000, { child });
   ready.catch(() => undefined); // awaited by the caller; never an unhandled rejection meanwhile

@@ -31,14 +31,20 @@ describe("per-user limits (config.limits)", () => {
 
   const db = () => server.services.db.db;
   const execute = (token: string, rows: number) =>
-    call(server, "POST", "/api/batch/execute", { token, body: { recipients: Array.from({ length: rows }, () => randomAddress()), amount: "1" } });
+    call(server, "POST", "/api/batch/execute", {
+      token,
+      body: { recipients: Array.from({ length: rows }, () => randomAddress()), amount: "1" },
+    });
   const jobsOf = (uid: string) => db().select().from(batchJobs).where(eq(batchJobs.uid, uid)).orderBy(batchJobs.createdAt);
   const contactsOf = (uid: string) => db().select().from(contacts).where(eq(contacts.uid, uid));
 
   it("reads the limits from the environment, with defaults for real users", () => {
     expect(server.services.config.limits).to.deep.equal({ openBatchJobs: 2, batchRowsPerDay: 5, batchReportsPerMinute: 2, contacts: 3 });
     expect(testConfig().limits).to.deep.equal({ openBatchJobs: 5, batchRowsPerDay: 20_000, batchReportsPerMinute: 30, contacts: 10_000 });
-    expect(() => testConfig({ USER_MAX_CONTACTS: "0" })).to.throw(ConfigError, "USER_MAX_CONTACTS must be a whole number from 1 to 10000000, not '0'.");
+    expect(() => testConfig({ USER_MAX_CONTACTS: "0" })).to.throw(
+      ConfigError,
+      "USER_MAX_CONTACTS must be a whole number from 1 to 10000000, not '0'.",
+    );
   });
 
   it("batch jobs in progress: the next one is refused with 429 until one of them ends, and nothing is stored", async () => {
@@ -74,7 +80,10 @@ describe("per-user limits (config.limits)", () => {
     // What is left today still goes.
     expect((await execute(user.idToken, 2)).status).to.equal(201);
     // Failed jobs count too (their rows were stored); a job older than 24 hours does not.
-    await db().update(batchJobs).set({ status: "failed", createdAt: new Date(Date.now() - DAY_MS - 60_000) }).where(eq(batchJobs.id, first.id));
+    await db()
+      .update(batchJobs)
+      .set({ status: "failed", createdAt: new Date(Date.now() - DAY_MS - 60_000) })
+      .where(eq(batchJobs.id, first.id));
     expect((await execute(user.idToken, 3)).status).to.equal(201);
 
     const big = await execute((await emailUser()).idToken, 6);
@@ -85,13 +94,17 @@ describe("per-user limits (config.limits)", () => {
   it("transaction reports a minute: the next is refused with 429, the chunk keeps the last one accepted, and other users are not affected", async () => {
     const user = await emailUser();
     const job = (await execute(user.idToken, 1)).body.jobId as string;
-    const report = (token: string, jobId: string, txHash: unknown) => call(server, "POST", `/api/batch/${jobId}/transactions`, { token, body: { chunkIndex: 0, txHash } });
+    const report = (token: string, jobId: string, txHash: unknown) =>
+      call(server, "POST", `/api/batch/${jobId}/transactions`, { token, body: { chunkIndex: 0, txHash } });
     const second = randomHash();
     expect((await report(user.idToken, job, randomHash())).status).to.equal(200);
     expect((await report(user.idToken, job, second)).status).to.equal(200);
     const refused = await report(user.idToken, job, randomHash());
     expect(refused.status).to.equal(429);
-    expect(refused.body).to.deep.equal({ success: false, error: "Too many transaction reports (at most 2 a minute): wait a minute and try again." });
+    expect(refused.body).to.deep.equal({
+      success: false,
+      error: "Too many transaction reports (at most 2 a minute): wait a minute and try again.",
+    });
     const [chunk] = await db().select().from(batchChunks).where(eq(batchChunks.jobId, job));
     expect(chunk.txHash).to.equal(second);
     // A malformed report is refused for what it is, and not counted.
@@ -127,14 +140,17 @@ describe("per-user limits (config.limits)", () => {
 
   it("contacts: an import adds the good rows up to the limit and reports each row past it, adding none of them", async () => {
     const user = await emailUser();
-    expect((await call(server, "POST", "/api/contacts", { token: user.idToken, body: { name: "Old", address: randomAddress() } })).status).to.equal(201);
+    expect(
+      (await call(server, "POST", "/api/contacts", { token: user.idToken, body: { name: "Old", address: randomAddress() } })).status,
+    ).to.equal(201);
     const [a, b, c] = [randomAddress(), randomAddress(), randomAddress()];
     const csvData = ["Name,Address", `A,${a}`, "Bad,0x1234", `B,${b}`, `C,${c}`].join("\n");
     const answer = await call(server, "POST", "/api/contacts/import", { token: user.idToken, body: { csvData } });
     expect(answer.status).to.equal(200);
     expect(answer.body.imported).to.equal(2);
     expect(answer.body.contacts.map((x: Contact) => x.address)).to.deep.equal([a, b]);
-    const past = "Contact limit reached - At most 3 contacts per account: this row was not added (delete some contacts and import it again)";
+    const past =
+      "Contact limit reached - At most 3 contacts per account: this row was not added (delete some contacts and import it again)";
     expect(answer.body.skipped).to.deep.equal([
       { line: 3, reason: "Invalid address - Please enter a valid Ethereum address" },
       { line: 5, reason: past },
@@ -144,7 +160,10 @@ describe("per-user limits (config.limits)", () => {
     expect(stored).to.have.length(3);
 
     // At the limit, an import adds nothing and says so for each good row.
-    const again = await call(server, "POST", "/api/contacts/import", { token: user.idToken, body: { csvData: `Name,Address\nD,${randomAddress()}\n` } });
+    const again = await call(server, "POST", "/api/contacts/import", {
+      token: user.idToken,
+      body: { csvData: `Name,Address\nD,${randomAddress()}\n` },
+    });
     expect(again.body).to.deep.include({ imported: 0, skipped: [{ line: 2, reason: past }] });
     expect(await contactsOf(user.uid)).to.have.length(3);
   });

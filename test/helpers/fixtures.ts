@@ -21,11 +21,10 @@ export const ONE = 10n ** 18n;
 export async function deployFixture() {
   const signers = await ethers.getSigners();
   const [owner, minter, burner, blocklister, oracle, pauser, upgrader, alice, bob, carol, dave, stranger] = signers;
-  const usdx = (await upgrades.deployProxy(
-    await ethers.getContractFactory("USDX"),
-    [TOKEN_NAME, TOKEN_SYMBOL, owner.address],
-    { kind: "uups", initializer: "initialize" },
-  )) as unknown as USDX;
+  const usdx = (await upgrades.deployProxy(await ethers.getContractFactory("USDX"), [TOKEN_NAME, TOKEN_SYMBOL, owner.address], {
+    kind: "uups",
+    initializer: "initialize",
+  })) as unknown as USDX;
   await usdx.waitForDeployment();
 
   await usdx.grantRole(ROLES.MINTER_ROLE, minter.address);

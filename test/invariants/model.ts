@@ -98,7 +98,13 @@ export const actionArb: fc.Arbitrary<Action> = fc.oneof(
   { weight: 6, arbitrary: fc.record({ kind: fc.constant("transfer" as const), from: holder, to: holderOrZero, amount: moveAmount }) },
   {
     weight: 3,
-    arbitrary: fc.record({ kind: fc.constant("transferFrom" as const), spender: holder, from: holder, to: holderOrZero, amount: moveAmount }),
+    arbitrary: fc.record({
+      kind: fc.constant("transferFrom" as const),
+      spender: holder,
+      from: holder,
+      to: holderOrZero,
+      amount: moveAmount,
+    }),
   },
   {
     weight: 3,
@@ -188,7 +194,10 @@ function resolve(m: Model, a: Action): Call {
     case "transferFrom":
       return { ...a, amount: fix(a.amount, amountLimits(a.from)) };
     case "setRewardMultiplier":
-      return { ...a, value: fix(a.value, { mint: unused, balance: unused, multiplier: () => maxMultiplierFor(m.totalShares), uint: () => MAX_UINT }) };
+      return {
+        ...a,
+        value: fix(a.value, { mint: unused, balance: unused, multiplier: () => maxMultiplierFor(m.totalShares), uint: () => MAX_UINT }),
+      };
     case "addRewardMultiplier":
       return {
         ...a,
@@ -449,7 +458,9 @@ export async function runSequence(f: Fixture, actions: Action[], stats: Stats): 
     // before) and leaves the supply alone. Their balances, each rounded down, may together read 1
     // wei more than before, never more than the supply: checkInvariants checks the sum of all.
     if (!outcome && moving.length) {
-      expect((await usdx.sharesOf(moving[0])) + (await usdx.sharesOf(moving[1])), `${where}: shares of sender and receiver`).to.equal(sharesBefore);
+      expect((await usdx.sharesOf(moving[0])) + (await usdx.sharesOf(moving[1])), `${where}: shares of sender and receiver`).to.equal(
+        sharesBefore,
+      );
       expect(await usdx.totalSupply(), `${where}: total supply`).to.equal(supplyBefore);
     }
     await checkInvariants(usdx, addresses.slice(0, HOLDERS.length), m, where);
@@ -511,7 +522,10 @@ export interface BatchCase {
 export const batchArb: fc.Arbitrary<BatchCase> = fc
   .array(
     fc.record({
-      recipient: fc.record({ fresh: fc.option(fc.integer({ min: 0, max: 5 }), { nil: null }), holder: fc.integer({ min: 1, max: HOLDERS.length - 1 }) }),
+      recipient: fc.record({
+        fresh: fc.option(fc.integer({ min: 0, max: 5 }), { nil: null }),
+        holder: fc.integer({ min: 1, max: HOLDERS.length - 1 }),
+      }),
       amount: fc.bigInt({ min: 1n, max: token(100) }),
     }),
     { minLength: 1, maxLength: 12 },

@@ -61,39 +61,39 @@ export const routes: RouteObject[] = [
   {
     element: <AppShell />,
     children: [
-  {
-    element: <RedirectRules />,
-    children: [
-      { path: "/login", element: page(<Login />) },
-      { path: "/forgot-password", element: page(<ForgotPassword />) },
       {
-        element: page(<Frame />),
+        element: <RedirectRules />,
         children: [
-          { path: "/", element: page(<Dashboard />) },
-          { path: "/transactions", element: page(<Transactions />) },
-          { path: "/holders", element: page(<Holders />) },
-          { path: "/roles", element: page(<Roles />) },
-          { path: "/blocklist", element: page(<Blocklist />) },
-          { path: "/accounts", element: page(<Accounts />) },
-          { path: "/payments", element: page(<Payments />) },
-          { path: "/contacts", element: page(<Contacts />) },
-          { path: "/settings", element: page(<Settings />) },
-          { path: "/admin", element: page(<Admin />) },
-          // Operators' alerts: for the server's admins (the admin claim), who see its link.
-          { path: "/alerts", element: page(<Alerts />) },
-          // The local chain has no block explorer: transaction and block links come here.
-          { path: "/tx/:hash", element: page(<TransactionView />) },
-          { path: "/block/:number", element: page(<BlockView />) },
+          { path: "/login", element: page(<Login />) },
+          { path: "/forgot-password", element: page(<ForgotPassword />) },
+          {
+            element: page(<Frame />),
+            children: [
+              { path: "/", element: page(<Dashboard />) },
+              { path: "/transactions", element: page(<Transactions />) },
+              { path: "/holders", element: page(<Holders />) },
+              { path: "/roles", element: page(<Roles />) },
+              { path: "/blocklist", element: page(<Blocklist />) },
+              { path: "/accounts", element: page(<Accounts />) },
+              { path: "/payments", element: page(<Payments />) },
+              { path: "/contacts", element: page(<Contacts />) },
+              { path: "/settings", element: page(<Settings />) },
+              { path: "/admin", element: page(<Admin />) },
+              // Operators' alerts: for the server's admins (the admin claim), who see its link.
+              { path: "/alerts", element: page(<Alerts />) },
+              // The local chain has no block explorer: transaction and block links come here.
+              { path: "/tx/:hash", element: page(<TransactionView />) },
+              { path: "/block/:number", element: page(<BlockView />) },
+            ],
+          },
         ],
       },
-    ],
-  },
-  { path: "/auth", element: page(<AuthPage />) },
-  // Open signed out (PRODUCT.md section 2, Routes): an operator may have no account. Outside the redirect rules and the frame.
-  { path: "/monitoring", element: page(<Monitoring />) },
-  // Open signed out too: an integrator may have no account.
-  { path: "/docs", element: page(<Docs />) },
-  { path: "*", element: <NotFound /> },
+      { path: "/auth", element: page(<AuthPage />) },
+      // Open signed out (PRODUCT.md section 2, Routes): an operator may have no account. Outside the redirect rules and the frame.
+      { path: "/monitoring", element: page(<Monitoring />) },
+      // Open signed out too: an integrator may have no account.
+      { path: "/docs", element: page(<Docs />) },
+      { path: "*", element: <NotFound /> },
     ],
   },
 ];

@@ -6,7 +6,19 @@ import { isExternal } from "@/lib/explorer";
 import { cn } from "@/lib/utils";
 
 /** A link to the block explorer: a new tab on Sepolia, the dashboard's own views (in-app routes) on the local chain. */
-export function ExplorerLink({ href, children, label, title = label, className }: { href: string; children: ReactNode; label?: string; title?: string; className?: string }) {
+export function ExplorerLink({
+  href,
+  children,
+  label,
+  title = label,
+  className,
+}: {
+  href: string;
+  children: ReactNode;
+  label?: string;
+  title?: string;
+  className?: string;
+}) {
   const config = useConfig();
   const classes = cn(
     "inline-flex items-center gap-1 whitespace-nowrap rounded-sm text-primary underline-offset-4 hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring",

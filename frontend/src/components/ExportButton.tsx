@@ -48,7 +48,14 @@ export function ExportButton({
 }) {
   const { busy, run } = useCsvExport();
   return (
-    <Button type="button" variant="outline" size={size} className={className} onClick={() => void run(path, fallbackName)} disabled={busy || disabled}>
+    <Button
+      type="button"
+      variant="outline"
+      size={size}
+      className={className}
+      onClick={() => void run(path, fallbackName)}
+      disabled={busy || disabled}
+    >
       <ExportIcon busy={busy} />
       {label}
     </Button>

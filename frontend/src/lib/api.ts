@@ -67,10 +67,15 @@ export async function api<T>(path: string, options: { method?: string; body?: un
 export type Answer<K extends EndpointKey> = AnswerOf<Api[K]>;
 
 /** What a call of a declared endpoint sends: only the parts it declares (common/api). */
-type CallInput<K extends EndpointKey> = { [P in keyof RequestOf<Api[K]> as RequestOf<Api[K]>[P] extends undefined ? never : P]: RequestOf<Api[K]>[P] };
+type CallInput<K extends EndpointKey> = {
+  [P in keyof RequestOf<Api[K]> as RequestOf<Api[K]>[P] extends undefined ? never : P]: RequestOf<Api[K]>[P];
+};
 
 /** The URL of a declared endpoint: its path with `:name` filled in, then the query's defined values. */
-export function endpointUrl<K extends EndpointKey>(key: K, input: { params?: Record<string, string | number>; query?: Record<string, string | number | undefined> } = {}): string {
+export function endpointUrl<K extends EndpointKey>(
+  key: K,
+  input: { params?: Record<string, string | number>; query?: Record<string, string | number | undefined> } = {},
+): string {
   let path = splitKey(key).path.replace(PATH_PARAM, (_m, name: string) => encodeURIComponent(String(input.params?.[name])));
   const query = new URLSearchParams();
   for (const [name, value] of Object.entries(input.query ?? {})) if (value !== undefined) query.set(name, String(value));
@@ -82,8 +87,15 @@ export function endpointUrl<K extends EndpointKey>(key: K, input: { params?: Rec
  * Calls a declared endpoint, "METHOD /api/path": its input and answer are typed by the API's
  * declaration (common/api), so a renamed field is a type error here and on the server.
  */
-export function call<K extends EndpointKey>(key: K, ...[input]: keyof CallInput<K> extends never ? [input?: Record<string, never>] : [input: CallInput<K>]): Promise<AnswerOf<Api[K]>> {
-  const { params, query, body } = (input ?? {}) as { params?: Record<string, string | number>; query?: Record<string, string | number | undefined>; body?: unknown };
+export function call<K extends EndpointKey>(
+  key: K,
+  ...[input]: keyof CallInput<K> extends never ? [input?: Record<string, never>] : [input: CallInput<K>]
+): Promise<AnswerOf<Api[K]>> {
+  const { params, query, body } = (input ?? {}) as {
+    params?: Record<string, string | number>;
+    query?: Record<string, string | number | undefined>;
+    body?: unknown;
+  };
   return api<AnswerOf<Api[K]>>(endpointUrl(key, { params, query }), { method: splitKey(key).method, body });
 }
 

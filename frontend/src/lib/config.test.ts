@@ -8,7 +8,9 @@ describe("the network badge", () => {
   });
 
   it("names a fork by the chain it forks and the fork block, digits grouped", () => {
-    expect(networkBadgeLabel(testConfig({ fork: { chainId: 11155111, name: "Sepolia", block: 7012345 } }))).toBe("Sepolia fork @ 7,012,345");
+    expect(networkBadgeLabel(testConfig({ fork: { chainId: 11155111, name: "Sepolia", block: 7012345 } }))).toBe(
+      "Sepolia fork @ 7,012,345",
+    );
     expect(networkBadgeLabel(testConfig({ fork: { chainId: 31337, name: "Hardhat Local", block: 12 } }))).toBe("Hardhat Local fork @ 12");
   });
 

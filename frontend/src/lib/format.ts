@@ -60,5 +60,9 @@ export function movedNote(eventValue: string | bigint, amountMoved: string | nul
   const moved = BigInt(amountMoved);
   if (moved === said) return null;
   if (moved === 0n) return { moved, noShares: true, text: "No shares moved: the amount is worth less than one share." };
-  return { moved, noShares: false, text: `The event says ${exactGrouped(said)} USDX; ${exactGrouped(moved)} USDX moved (rounded down to whole shares).` };
+  return {
+    moved,
+    noShares: false,
+    text: `The event says ${exactGrouped(said)} USDX; ${exactGrouped(moved)} USDX moved (rounded down to whole shares).`,
+  };
 }

@@ -20,12 +20,14 @@ describe("checkAddress refuses every bad address", () => {
     expect(checked.ok).toBe(false);
     if (checked.ok) return;
     // A wrong checksum says what is wrong with it; everything else gets the spec's sentence.
-    if (value === BAD_CHECKSUM) expect(checked.problem).toEqual({ title: "Invalid address", description: expect.stringMatching(/has a wrong checksum/) });
+    if (value === BAD_CHECKSUM)
+      expect(checked.problem).toEqual({ title: "Invalid address", description: expect.stringMatching(/has a wrong checksum/) });
     else expect(checked.problem).toEqual(INVALID_ADDRESS);
   });
 
   it("and still takes the good one in any case, checksummed", () => {
-    for (const typed of [GOOD_ADDRESS, GOOD_ADDRESS.toLowerCase(), `  ${GOOD_ADDRESS}  `]) expect(checkAddress(typed)).toEqual({ ok: true, value: GOOD_ADDRESS });
+    for (const typed of [GOOD_ADDRESS, GOOD_ADDRESS.toLowerCase(), `  ${GOOD_ADDRESS}  `])
+      expect(checkAddress(typed)).toEqual({ ok: true, value: GOOD_ADDRESS });
   });
 });
 

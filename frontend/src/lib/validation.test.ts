@@ -3,9 +3,15 @@ import { checkAddress, checkAmount, checkMultiplier, checkRole, checkTransferAmo
 
 describe("PRODUCT.md section 5's form rules", () => {
   it("accepts 0x and exactly 40 hex characters, answering the checksummed address", () => {
-    expect(checkAddress("0x14dc79964da2c08b23698b3d3cc7ca32193d9955")).toEqual({ ok: true, value: "0x14dC79964da2C08b23698B3D3cc7Ca32193d9955" });
+    expect(checkAddress("0x14dc79964da2c08b23698b3d3cc7ca32193d9955")).toEqual({
+      ok: true,
+      value: "0x14dC79964da2C08b23698B3D3cc7Ca32193d9955",
+    });
     for (const bad of ["", "0x123", "14dc79964da2c08b23698b3d3cc7ca32193d9955", "0x14dc79964da2c08b23698b3d3cc7ca32193d995g"]) {
-      expect(checkAddress(bad)).toEqual({ ok: false, problem: { title: "Invalid address", description: "Please enter a valid Ethereum address" } });
+      expect(checkAddress(bad)).toEqual({
+        ok: false,
+        problem: { title: "Invalid address", description: "Please enter a valid Ethereum address" },
+      });
     }
   });
 
@@ -18,7 +24,10 @@ describe("PRODUCT.md section 5's form rules", () => {
     expect(checkAmount("0.1")).toEqual({ ok: true, value: 100000000000000000n });
     expect(checkAmount("123456789.123456789123456789")).toEqual({ ok: true, value: 123456789123456789123456789n });
     for (const bad of ["", "0", "0.000", "-1", "1e3", "abc", "0.0000000000000000001"]) {
-      expect(checkAmount(bad)).toEqual({ ok: false, problem: { title: "Invalid amount", description: "Please enter a valid amount greater than 0" } });
+      expect(checkAmount(bad)).toEqual({
+        ok: false,
+        problem: { title: "Invalid amount", description: "Please enter a valid amount greater than 0" },
+      });
     }
   });
 
@@ -32,7 +41,10 @@ describe("PRODUCT.md section 5's form rules", () => {
 
   it("wants a positive multiplier value ('Invalid value')", () => {
     expect(checkMultiplier("1.05")).toEqual({ ok: true, value: 1050000000000000000n });
-    expect(checkMultiplier("0")).toEqual({ ok: false, problem: { title: "Invalid value", description: "Please enter a valid positive number" } });
+    expect(checkMultiplier("0")).toEqual({
+      ok: false,
+      problem: { title: "Invalid value", description: "Please enter a valid positive number" },
+    });
   });
 
   it("names an unknown role 'Invalid role: {role}'", () => {

@@ -23,7 +23,12 @@ export function testConfig(overrides: Partial<AppConfig> = {}): AppConfig {
     confirmations: 0,
     mockBank: true,
     devAccounts: [
-      { name: "admin", address: "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266", roles: ["DEFAULT_ADMIN_ROLE"], description: "deployer and owner; grants roles" },
+      {
+        name: "admin",
+        address: "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266",
+        roles: ["DEFAULT_ADMIN_ROLE"],
+        description: "deployer and owner; grants roles",
+      },
       { name: "alice", address: "0x14dC79964da2C08b23698B3D3cc7Ca32193d9955", roles: [], description: "holder" },
     ],
     ...overrides,

@@ -12,7 +12,9 @@ export const testConfig: AppConfig = makeTestConfig({ devAccounts: null });
 
 /** The app's query rules (the default queryFn GETs the key's URL), without retries. */
 export const testQueryClient = () =>
-  new QueryClient({ defaultOptions: { queries: { retry: false, staleTime: Infinity, queryFn: ({ queryKey }) => api(String(queryKey[0])) } } });
+  new QueryClient({
+    defaultOptions: { queries: { retry: false, staleTime: Infinity, queryFn: ({ queryKey }) => api(String(queryKey[0])) } },
+  });
 
 /** Where a screen sent the person: a heading that names the path. */
 export function Elsewhere() {

@@ -12,7 +12,16 @@ setNotifier(toast);
 // jsdom has no matchMedia; the frame listens to it for the mobile breakpoint.
 if (!window.matchMedia) {
   window.matchMedia = (query: string) =>
-    ({ matches: false, media: query, addEventListener() {}, removeEventListener() {}, addListener() {}, removeListener() {}, onchange: null, dispatchEvent: () => false }) as MediaQueryList;
+    ({
+      matches: false,
+      media: query,
+      addEventListener() {},
+      removeEventListener() {},
+      addListener() {},
+      removeListener() {},
+      onchange: null,
+      dispatchEvent: () => false,
+    }) as MediaQueryList;
 }
 
 // Radix Select and friends use pointer capture, scrollIntoView and ResizeObserver, which jsdom lacks.

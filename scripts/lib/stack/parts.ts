@@ -12,7 +12,14 @@ import { bin, type Output, ROOT, rpc, runProcess, type StartedProcess, startProc
 export const FIREBASE_PROJECT = "demo-usdx";
 
 /** `hardhat node` on host:port; `config` goes before the task (--config ...), `flags` after it (--fork ...). */
-export function startHardhatNode(options: { host: string; port: number; flags?: string[]; config?: string[]; env: NodeJS.ProcessEnv; output: Output }): StartedProcess {
+export function startHardhatNode(options: {
+  host: string;
+  port: number;
+  flags?: string[];
+  config?: string[];
+  env: NodeJS.ProcessEnv;
+  output: Output;
+}): StartedProcess {
   const { host, port, flags = [], config = [], env, output } = options;
   return startProcess(bin("hardhat"), [...config, "node", "--hostname", host, "--port", String(port), ...flags], { env, output });
 }
@@ -23,7 +30,11 @@ export const nodeAnswers = (url: string) => () => rpc(url, "eth_chainId").then((
 /** The Firebase Auth emulator; `configArgs` (`--config <file>`) when its ports are not firebase.json's, `cwd` where it leaves its debug log. */
 export function startAuthEmulator(options: { configArgs: string[]; cwd: string; env: NodeJS.ProcessEnv; output: Output }): StartedProcess {
   const { configArgs, cwd, env, output } = options;
-  return startProcess(bin("firebase"), ["emulators:start", "--only", "auth", "--project", FIREBASE_PROJECT, ...configArgs], { cwd, env, output });
+  return startProcess(bin("firebase"), ["emulators:start", "--only", "auth", "--project", FIREBASE_PROJECT, ...configArgs], {
+    cwd,
+    env,
+    output,
+  });
 }
 
 /** Ready: the emulator at host:port answers. */

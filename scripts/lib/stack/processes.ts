@@ -42,7 +42,11 @@ export interface StartOptions {
 }
 
 /** Starts a long-running process; see StartOptions. */
-export function startProcess(command: string, args: string[], { output, cwd = ROOT, env = process.env, group = true }: StartOptions): StartedProcess {
+export function startProcess(
+  command: string,
+  args: string[],
+  { output, cwd = ROOT, env = process.env, group = true }: StartOptions,
+): StartedProcess {
   const stdio: StdioOptions = output === "ignore" ? "ignore" : output === "capture" ? ["ignore", "pipe", "pipe"] : "pipe";
   const child = spawn(command, args, { cwd, env, detached: group, stdio });
   let captured = "";
@@ -71,7 +75,9 @@ export function runProcess(
   let captured = "";
   child.stdout?.on("data", (d) => (captured += d));
   child.stderr?.on("data", (d) => (captured += d));
-  const finished = new Promise<{ code: number | null; output: string }>((resolve) => child.once("exit", (code) => resolve({ code, output: captured })));
+  const finished = new Promise<{ code: number | null; output: string }>((resolve) =>
+    child.once("exit", (code) => resolve({ code, output: captured })),
+  );
   return { child, finished };
 }
 
@@ -116,7 +122,12 @@ export interface WaitOptions {
 }
 
 /** Polls `check` until it answers true; a check that throws counts as not yet. */
-export async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs: number, { child, hint, intervalMs = 200 }: WaitOptions = {}): Promise<void> {
+export async function waitFor(
+  what: string,
+  check: () => Promise<boolean>,
+  timeoutMs: number,
+  { child, hint, intervalMs = 200 }: WaitOptions = {},
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (child && exited(child)) throw new Error(`${what} exited with ${child.signalCode ?? `code ${child.exitCode}`}`);

@@ -157,7 +157,8 @@ export class RpcTransport {
     for (let attempt = 0; ; attempt++) {
       const wait = this.coolDownLeft();
       if (wait > 0) {
-        if (wait > MAX_IN_CALL_WAIT_MS || Date.now() + wait - started > budget) throw new RpcRateLimitedError(wait, "cooling down after a 429");
+        if (wait > MAX_IN_CALL_WAIT_MS || Date.now() + wait - started > budget)
+          throw new RpcRateLimitedError(wait, "cooling down after a 429");
         await sleep(wait);
       }
       // An attempt gets what is left of the budget, so a call never outlasts it by a whole attempt.

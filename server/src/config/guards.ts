@@ -16,7 +16,9 @@ let publicTestAddresses: Set<string> | undefined;
 /** Addresses of the local chain's public test keys (derived once, and only when needed). */
 function publicTestAccounts(): Set<string> {
   publicTestAddresses ??= new Set(
-    Array.from({ length: PUBLIC_TEST_ACCOUNTS }, (_, i) => HDNodeWallet.fromPhrase(LOCAL_DEV_MNEMONIC, undefined, localAccountPath(i)).address.toLowerCase()),
+    Array.from({ length: PUBLIC_TEST_ACCOUNTS }, (_, i) =>
+      HDNodeWallet.fromPhrase(LOCAL_DEV_MNEMONIC, undefined, localAccountPath(i)).address.toLowerCase(),
+    ),
   );
   return publicTestAddresses;
 }

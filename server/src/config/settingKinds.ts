@@ -99,7 +99,12 @@ export const commaList = <T extends z.ZodType<unknown[], string[]>>(type: string
     type,
     z
       .string()
-      .transform((raw) => raw.split(",").map((item) => item.trim()).filter(Boolean))
+      .transform((raw) =>
+        raw
+          .split(",")
+          .map((item) => item.trim())
+          .filter(Boolean),
+      )
       .pipe(items),
   );
 

@@ -34,7 +34,10 @@ export async function openDatabase(database: Config["database"]): Promise<Databa
     const client = new PGlite(database.dataDir);
     const db = drizzle(client, { schema });
     try {
-      await refuseNewerSchema((text) => client.query<Record<string, unknown>>(text).then((r) => r.rows), "PGLITE_DIR at another data directory");
+      await refuseNewerSchema(
+        (text) => client.query<Record<string, unknown>>(text).then((r) => r.rows),
+        "PGLITE_DIR at another data directory",
+      );
       await migrate(db, { migrationsFolder: MIGRATIONS });
     } catch (error) {
       await client.close();
@@ -69,7 +72,10 @@ export async function openDatabase(database: Config["database"]): Promise<Databa
     let failed: Error | undefined;
     try {
       await client.query("select pg_advisory_lock(hashtext('usdx:migrations'))");
-      await refuseNewerSchema((text) => client.query<Record<string, unknown>>(text).then((r) => r.rows), "DATABASE_URL at another database");
+      await refuseNewerSchema(
+        (text) => client.query<Record<string, unknown>>(text).then((r) => r.rows),
+        "DATABASE_URL at another database",
+      );
       await migrate(drizzle(client, { schema }), { migrationsFolder: MIGRATIONS });
       await client.query("select pg_advisory_unlock(hashtext('usdx:migrations'))");
     } catch (error) {
@@ -99,7 +105,8 @@ type Rows = Record<string, unknown>[];
 
 /** The migrations this code knows, oldest first: drizzle-kit's journal beside the SQL files. */
 function knownMigrations(): { when: number; tag: string }[] {
-  return (JSON.parse(readFileSync(path.join(MIGRATIONS, "meta", "_journal.json"), "utf8")) as { entries: { when: number; tag: string }[] }).entries;
+  return (JSON.parse(readFileSync(path.join(MIGRATIONS, "meta", "_journal.json"), "utf8")) as { entries: { when: number; tag: string }[] })
+    .entries;
 }
 
 /**

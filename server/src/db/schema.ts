@@ -143,7 +143,11 @@ export const batchChunks = pgTable(
     submittedAt: timestamp("submitted_at", { withTimezone: true }),
     confirmedAt: timestamp("confirmed_at", { withTimezone: true }),
   },
-  (t) => [primaryKey({ columns: [t.jobId, t.index] }), uniqueIndex("batch_chunks_reference").on(t.reference), index("batch_chunks_status").on(t.status)],
+  (t) => [
+    primaryKey({ columns: [t.jobId, t.index] }),
+    uniqueIndex("batch_chunks_reference").on(t.reference),
+    index("batch_chunks_status").on(t.status),
+  ],
 );
 
 /** Each row of a job, in CSV order. status: pending, paid, failed. */

@@ -19,7 +19,13 @@ export function readBuildInfo(deployedCommit: string | null): { version: string;
   let commit = deployedCommit;
   if (!commit) {
     try {
-      commit = execFileSync("git", ["rev-parse", "--short", "HEAD"], { cwd: ROOT, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"], timeout: 2000 }).trim() || null;
+      commit =
+        execFileSync("git", ["rev-parse", "--short", "HEAD"], {
+          cwd: ROOT,
+          encoding: "utf8",
+          stdio: ["ignore", "pipe", "ignore"],
+          timeout: 2000,
+        }).trim() || null;
     } catch {
       commit = null; // not a checkout (a copied release), or no git
     }

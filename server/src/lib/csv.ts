@@ -100,7 +100,10 @@ export function writeCsv(fields: readonly string[], rows: readonly (readonly str
  */
 export function csvLines(rows: readonly (readonly string[])[]): string {
   if (rows.length === 0) return "";
-  return `${Papa.unparse(rows.map((row) => row.map(safeCsvCell)), { newline: "\r\n", quotes: false })}\r\n`;
+  return `${Papa.unparse(
+    rows.map((row) => row.map(safeCsvCell)),
+    { newline: "\r\n", quotes: false },
+  )}\r\n`;
 }
 
 /** A CSV download: the name the browser saves it under, its header row and its rows as chunks of CSV lines (csvLines). */

@@ -52,7 +52,8 @@ export function errorHandler(log: Logger): ErrorRequestHandler {
     // An outage is one warning a request, not a stack each: the cause is the same every time.
     // The request's logger, or the app's for a request that failed before it was given one.
     const logger = req.log ?? log;
-    if (databaseDown) logger.warn({ err: String(error?.cause?.message ?? error?.message) }, "request failed: the database is not answering");
+    if (databaseDown)
+      logger.warn({ err: String(error?.cause?.message ?? error?.message) }, "request failed: the database is not answering");
     else if (status >= 500) logger.error({ err: error }, "request failed");
     if (res.headersSent) return;
     sendError(res, status, message);

@@ -42,13 +42,17 @@ export function metricsAccess(token: string | null): RequestHandler {
     if (token !== null) {
       const match = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? "");
       if (!match || !sameSecret(match[1], token)) {
-        return next(unauthorized("Reading metrics needs 'Authorization: Bearer <METRICS_TOKEN>' with the token this server was started with."));
+        return next(
+          unauthorized("Reading metrics needs 'Authorization: Bearer <METRICS_TOKEN>' with the token this server was started with."),
+        );
       }
       return next();
     }
     if (!isLoopbackAddress(req.socket.remoteAddress) || isForwarded(req)) {
       return next(
-        forbidden("Metrics are readable only from this machine, directly and not through a proxy: to let a scraper elsewhere read them, start the server with METRICS_TOKEN and have it send 'Authorization: Bearer <METRICS_TOKEN>'."),
+        forbidden(
+          "Metrics are readable only from this machine, directly and not through a proxy: to let a scraper elsewhere read them, start the server with METRICS_TOKEN and have it send 'Authorization: Bearer <METRICS_TOKEN>'.",
+        ),
       );
     }
     next();

@@ -27,7 +27,8 @@ function perMinuteLimit(stores: RateLimitStores, name: string, perMinute: number
 export const authRateLimit = (stores: RateLimitStores, perMinute: number) => perMinuteLimit(stores, "auth", perMinute, "sign-in requests");
 
 /** CSV endpoints (batch parse, contacts import): each reads up to a megabyte of text. `name` says which (each has its own budget). */
-export const csvRateLimit = (stores: RateLimitStores, name: string, perMinute: number) => perMinuteLimit(stores, name, perMinute, "CSV uploads");
+export const csvRateLimit = (stores: RateLimitStores, name: string, perMinute: number) =>
+  perMinuteLimit(stores, name, perMinute, "CSV uploads");
 
 /**
  * At most `perMinute` requests a minute from one signed-in user (keyed on the verified uid, so a

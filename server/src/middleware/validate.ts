@@ -7,7 +7,8 @@ import { quoted } from "./errorHandler";
 /** Parses `data` with `schema`, or throws a 400 naming each wrong field and what it wants. */
 export function parse<S extends z.ZodType>(schema: S, data: unknown, where: "body" | "query" | "path"): z.infer<S> {
   // No JSON parser ran (another content type, or none): say how to send it, not "received undefined".
-  if (where === "body" && data === undefined) throw badRequest("Invalid request body: send it as JSON, with Content-Type: application/json.");
+  if (where === "body" && data === undefined)
+    throw badRequest("Invalid request body: send it as JSON, with Content-Type: application/json.");
   const result = schema.safeParse(data);
   if (result.success) return result.data;
   const problems = result.error.issues.map((issue) => {
@@ -23,5 +24,9 @@ export function parse<S extends z.ZodType>(schema: S, data: unknown, where: "bod
  */
 export const addressParam: RequestHandler = (req, _res, next) => {
   const address = String(req.params.address);
-  next(isValidAddress(address) ? undefined : badRequest(`'${quoted(address, 100)}' is not a valid address: it must be 0x followed by 40 hex characters.`));
+  next(
+    isValidAddress(address)
+      ? undefined
+      : badRequest(`'${quoted(address, 100)}' is not a valid address: it must be 0x followed by 40 hex characters.`),
+  );
 };

@@ -22,7 +22,8 @@ export function adminRoutes(services: Services): Router {
     // The contract's own rule (common/token.ts), so the audit log holds only changes it could make.
     const refusal = multiplierRefusal(body.operation, value);
     if (refusal === "not positive") throw badRequest("Invalid value: Please enter a valid positive number.");
-    if (refusal === "too large") throw badRequest("Invalid value: the number is larger than the contract can hold (2^256 - 1 in 18-decimal units).");
+    if (refusal === "too large")
+      throw badRequest("Invalid value: the number is larger than the contract can hold (2^256 - 1 in 18-decimal units).");
     if (refusal === "below 1.0") throw badRequest("Invalid value: the reward multiplier cannot be set below 1.0.");
     const entry = await services.audit.record(currentUser(res), "reward-multiplier", {
       operation: body.operation,
@@ -32,7 +33,10 @@ export function adminRoutes(services: Services): Router {
     return { success: true, id: entry.id };
   });
 
-  on("GET /api/audit", [signedIn, requireAdmin], async ({ query }) => ({ success: true, entries: await services.audit.list(query.limit, query.before) }));
+  on("GET /api/audit", [signedIn, requireAdmin], async ({ query }) => ({
+    success: true,
+    entries: await services.audit.list(query.limit, query.before),
+  }));
 
   return router;
 }

@@ -15,9 +15,15 @@ export function alertRoutes(services: Services): Router {
 
   on("GET /api/alerts/rules", [], async () => ({ success: true, rules: await alerts.rules.list() }));
 
-  on("POST /api/alerts/rules", [], async ({ body }, res) => ({ success: true, ...(await alerts.rules.create(currentUser(res).uid, body)) }));
+  on("POST /api/alerts/rules", [], async ({ body }, res) => ({
+    success: true,
+    ...(await alerts.rules.create(currentUser(res).uid, body)),
+  }));
 
-  on("PATCH /api/alerts/rules/:id", [], async ({ params, body }) => ({ success: true, rule: await alerts.rules.setEnabled(params.id, body.enabled) }));
+  on("PATCH /api/alerts/rules/:id", [], async ({ params, body }) => ({
+    success: true,
+    rule: await alerts.rules.setEnabled(params.id, body.enabled),
+  }));
 
   on("DELETE /api/alerts/rules/:id", [], async ({ params }) => {
     await alerts.rules.remove(params.id);

@@ -67,7 +67,11 @@ export function bankRoutes(services: Services): Router {
     "POST /api/bank/accounts",
     [
       accountLimit,
-      bankBody("POST /api/bank/accounts", "please provide the account name, type, account number and routing number", () => "Invalid Bank Account"),
+      bankBody(
+        "POST /api/bank/accounts",
+        "please provide the account name, type, account number and routing number",
+        () => "Invalid Bank Account",
+      ),
     ],
     async ({ body }, res) => ({ ...mock, account: await bank.addAccount(currentUser(res).uid, body) }),
   );
@@ -90,7 +94,9 @@ export function bankRoutes(services: Services): Router {
     "POST /api/bank/wallets",
     [
       walletLimit,
-      bankBody("POST /api/bank/wallets", "please provide the wallet name and address", (field) => (field === "address" ? "Invalid Address" : "Invalid Wallet")),
+      bankBody("POST /api/bank/wallets", "please provide the wallet name and address", (field) =>
+        field === "address" ? "Invalid Address" : "Invalid Wallet",
+      ),
     ],
     async ({ body }, res) => {
       const proof = body.challenge && body.signature ? { challenge: body.challenge, signature: body.signature } : undefined;
@@ -100,11 +106,17 @@ export function bankRoutes(services: Services): Router {
 
   on(
     "POST /api/bank/wallets/:id/verify",
-    [walletLimit, bankBody("POST /api/bank/wallets/:id/verify", "please send the challenge and its signature", () => "Wallet Not Verified")],
+    [
+      walletLimit,
+      bankBody("POST /api/bank/wallets/:id/verify", "please send the challenge and its signature", () => "Wallet Not Verified"),
+    ],
     async ({ params, body }, res) => ({ ...mock, wallet: await bank.verifyWallet(currentUser(res), params.id, body) }),
   );
 
-  on("POST /api/bank/wallets/:id/primary", [], async ({ params }, res) => ({ ...mock, wallet: await bank.setPrimaryWallet(currentUser(res).uid, params.id) }));
+  on("POST /api/bank/wallets/:id/primary", [], async ({ params }, res) => ({
+    ...mock,
+    wallet: await bank.setPrimaryWallet(currentUser(res).uid, params.id),
+  }));
 
   on("DELETE /api/bank/wallets/:id", [], async ({ params }, res) => {
     await bank.removeWallet(currentUser(res).uid, params.id);
@@ -113,11 +125,17 @@ export function bankRoutes(services: Services): Router {
 
   on("GET /api/bank/deposits", [], async (_input, res) => ({ ...mock, deposits: await bank.listDeposits(currentUser(res).uid) }));
 
-  on("GET /api/bank/deposits/:id", [], async ({ params }, res) => ({ ...mock, deposit: await bank.getDeposit(currentUser(res).uid, params.id) }));
+  on("GET /api/bank/deposits/:id", [], async ({ params }, res) => ({
+    ...mock,
+    deposit: await bank.getDeposit(currentUser(res).uid, params.id),
+  }));
 
   on(
     "POST /api/bank/deposits",
-    [depositLimit, bankBody("POST /api/bank/deposits", "please choose the bank account to deposit from and enter an amount", () => "Invalid Deposit")],
+    [
+      depositLimit,
+      bankBody("POST /api/bank/deposits", "please choose the bank account to deposit from and enter an amount", () => "Invalid Deposit"),
+    ],
     async ({ body }, res) => ({ ...mock, deposit: await bank.createDeposit(currentUser(res), body) }),
   );
 

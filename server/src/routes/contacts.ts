@@ -26,17 +26,24 @@ export function contactRoutes(services: Services): Router {
       .send(writeCsv(["Name", "Address", "Notes"], rows));
   });
 
-  on("POST /api/contacts/import", [csvRateLimit(services.rateLimits, "csv-contacts", services.config.rateLimits.csvPerMinute)], async ({ body }, res) => {
-    const result = await contacts.importCsv(currentUser(res).uid, body.csvData);
-    return { success: true, ...result };
-  });
+  on(
+    "POST /api/contacts/import",
+    [csvRateLimit(services.rateLimits, "csv-contacts", services.config.rateLimits.csvPerMinute)],
+    async ({ body }, res) => {
+      const result = await contacts.importCsv(currentUser(res).uid, body.csvData);
+      return { success: true, ...result };
+    },
+  );
 
   on("POST /api/contacts", [], async ({ body }, res) => ({
     success: true,
     contact: await contacts.add(currentUser(res).uid, body),
   }));
 
-  on("PATCH /api/contacts/:id", [], async ({ params, body }, res) => ({ success: true, contact: await contacts.update(currentUser(res).uid, params.id, body) }));
+  on("PATCH /api/contacts/:id", [], async ({ params, body }, res) => ({
+    success: true,
+    contact: await contacts.update(currentUser(res).uid, params.id, body),
+  }));
 
   on("DELETE /api/contacts/:id", [], async ({ params }, res) => {
     await contacts.remove(currentUser(res).uid, params.id);

@@ -21,17 +21,24 @@ export function exportRoutes(services: Services): Router {
   const exportLimit = perUserRateLimit(services.rateLimits, "csv-exports", services.config.rateLimits.csvPerMinute, "CSV exports");
   const { exports } = services;
 
-  on("GET /api/holders/export", [signedIn, VALIDATE, exportLimit], async ({ query }, res) => sendCsv(res, await services.holders.csv(query)));
+  on("GET /api/holders/export", [signedIn, VALIDATE, exportLimit], async ({ query }, res) =>
+    sendCsv(res, await services.holders.csv(query)),
+  );
 
   on("GET /api/accounts/:address/history/export", [signedIn, addressParam, VALIDATE, exportLimit], async ({ params, query }, res) =>
     sendCsv(res, await exports.history(getAddress(params.address.toLowerCase()), query)),
   );
 
   on("GET /api/events/export", [signedIn, VALIDATE, exportLimit], async ({ query }, res) =>
-    sendCsv(res, await exports.contractEvents({ fromBlock: query.fromBlock, toBlock: query.toBlock, eventName: eventNameOf(query.eventName) })),
+    sendCsv(
+      res,
+      await exports.contractEvents({ fromBlock: query.fromBlock, toBlock: query.toBlock, eventName: eventNameOf(query.eventName) }),
+    ),
   );
 
-  on("GET /api/batch/:id/export", [signedIn, VALIDATE, exportLimit], async ({ params }, res) => sendCsv(res, await exports.batchRecipients(currentUser(res), params.id)));
+  on("GET /api/batch/:id/export", [signedIn, VALIDATE, exportLimit], async ({ params }, res) =>
+    sendCsv(res, await exports.batchRecipients(currentUser(res), params.id)),
+  );
 
   return router;
 }

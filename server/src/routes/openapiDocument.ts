@@ -68,7 +68,10 @@ function responses(endpoint: Endpoint, method: Method): ZodOpenApiResponsesObjec
     };
   }
   for (const [status, other] of Object.entries(endpoint.otherAnswers ?? {})) {
-    out[status as `${1 | 2 | 3 | 4 | 5}${string}`] = { description: other!.description, content: { "application/json": { schema: other!.schema } } };
+    out[status as `${1 | 2 | 3 | 4 | 5}${string}`] = {
+      description: other!.description,
+      content: { "application/json": { schema: other!.schema } },
+    };
   }
   return out;
 }
@@ -120,7 +123,9 @@ export function openApiDocument(): ReturnType<typeof createDocument> {
       ...(endpoint.access === "public"
         ? {}
         : { security: endpoint.access === "operator" ? [{ metricsToken: [] }, {}] : [{ firebaseIdToken: [] }] }),
-      ...(endpoint.params || endpoint.query ? { requestParams: { ...(endpoint.params ? { path: endpoint.params } : {}), ...(endpoint.query ? { query: endpoint.query } : {}) } } : {}),
+      ...(endpoint.params || endpoint.query
+        ? { requestParams: { ...(endpoint.params ? { path: endpoint.params } : {}), ...(endpoint.query ? { query: endpoint.query } : {}) } }
+        : {}),
       ...(endpoint.body ? { requestBody: { required: true, content: { "application/json": { schema: endpoint.body } } } } : {}),
       responses: responses(endpoint, method),
     };
@@ -133,8 +138,18 @@ export function openApiDocument(): ReturnType<typeof createDocument> {
     paths,
     components: {
       securitySchemes: {
-        firebaseIdToken: { type: "http", scheme: "bearer", bearerFormat: "JWT", description: "A Firebase ID token: email and password, or a wallet sign-in (see above)." },
-        metricsToken: { type: "http", scheme: "bearer", description: "The server's METRICS_TOKEN. Without it, only a direct request from the same machine (no proxy) may read the metrics." },
+        firebaseIdToken: {
+          type: "http",
+          scheme: "bearer",
+          bearerFormat: "JWT",
+          description: "A Firebase ID token: email and password, or a wallet sign-in (see above).",
+        },
+        metricsToken: {
+          type: "http",
+          scheme: "bearer",
+          description:
+            "The server's METRICS_TOKEN. Without it, only a direct request from the same machine (no proxy) may read the metrics.",
+        },
       },
     },
   });

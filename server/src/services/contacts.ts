@@ -12,7 +12,6 @@ export type { Contact, ContactPage, ImportResult };
 export const NAME_MAX = 100;
 export const NOTES_MAX = 500;
 
-
 /** A contact as a person typed it: any field may be missing or padded with spaces. */
 export interface ContactInput {
   name?: string | null;
@@ -33,7 +32,6 @@ export interface ContactCandidate extends ContactInput {
   /** Set when the row could not be read at all. */
   problem?: string;
 }
-
 
 // C0/C1 controls, plus the bidi overrides that can make a name display as something else.
 const NAME_FORBIDDEN = /[\p{Cc}\u202A-\u202E\u2066-\u2069]/u;
@@ -63,7 +61,8 @@ export function checkContact(input: ContactInput): ContactFields {
     );
   }
   if (chars(notes) > NOTES_MAX) throw badRequest(`Notes too long - Please keep the notes to ${NOTES_MAX} characters or fewer`);
-  if (NOTES_FORBIDDEN.test(notes)) throw badRequest("Invalid notes - The notes cannot contain control characters other than line breaks and tabs");
+  if (NOTES_FORBIDDEN.test(notes))
+    throw badRequest("Invalid notes - The notes cannot contain control characters other than line breaks and tabs");
   return { name, address: checksummed, notes: notes || null };
 }
 
@@ -256,7 +255,8 @@ export class ContactsService {
       // A row missing from the answer lost a race with another request that stored its address.
       const added = new Set(inserted.map((row) => row.address.toLowerCase()));
       for (const row of good) {
-        if (!added.has(row.address.toLowerCase())) skipped.push({ line: row.line, reason: `Duplicate address - ${row.address} is already in your contacts` });
+        if (!added.has(row.address.toLowerCase()))
+          skipped.push({ line: row.line, reason: `Duplicate address - ${row.address} is already in your contacts` });
       }
       skipped.sort((a, b) => a.line - b.line);
       return { imported: inserted.length, skipped, contacts: inserted.map(toContact) };
@@ -277,7 +277,11 @@ export class ContactsService {
       .select()
       .from(contacts)
       .where(
-        and(eq(contacts.uid, uid), eq(sql`lower(${contacts.address})`, address.toLowerCase()), exceptId !== undefined ? ne(contacts.id, exceptId) : undefined),
+        and(
+          eq(contacts.uid, uid),
+          eq(sql`lower(${contacts.address})`, address.toLowerCase()),
+          exceptId !== undefined ? ne(contacts.id, exceptId) : undefined,
+        ),
       );
     return row;
   }

@@ -39,9 +39,19 @@ const BAD_AUTH: [string, (w: World) => string, string?][] = [
   ["two tokens", (w) => `Bearer ${w.alice.idToken} ${w.alice.idToken}`],
   ["a 10 KB token", () => `Bearer ${"a".repeat(10_000)}`],
   ["claims for another project (aud)", (w) => `Bearer ${unsignedToken(claims(w.alice.uid, { aud: "other-project" }))}`],
-  ["claims from another issuer", (w) => `Bearer ${unsignedToken(claims(w.alice.uid, { iss: "https://securetoken.google.com/other-project" }))}`],
-  ["claims from a non-Google issuer", (w) => `Bearer ${unsignedToken(claims(w.alice.uid, { iss: `https://evil.example/${FIREBASE_PROJECT}` }))}`],
-  ["an expired token", (w) => `Bearer ${unsignedToken(claims(w.alice.uid, { iat: seconds() - 7200, exp: seconds() - 3600 }))}`, "Your session has expired: sign in again."],
+  [
+    "claims from another issuer",
+    (w) => `Bearer ${unsignedToken(claims(w.alice.uid, { iss: "https://securetoken.google.com/other-project" }))}`,
+  ],
+  [
+    "claims from a non-Google issuer",
+    (w) => `Bearer ${unsignedToken(claims(w.alice.uid, { iss: `https://evil.example/${FIREBASE_PROJECT}` }))}`,
+  ],
+  [
+    "an expired token",
+    (w) => `Bearer ${unsignedToken(claims(w.alice.uid, { iat: seconds() - 7200, exp: seconds() - 3600 }))}`,
+    "Your session has expired: sign in again.",
+  ],
   ["no subject", (w) => `Bearer ${unsignedToken(claims(w.alice.uid, { sub: undefined }))}`],
   ["an empty subject", (w) => `Bearer ${unsignedToken(claims(w.alice.uid, { sub: "" }))}`],
   ["a 129-character subject", () => `Bearer ${unsignedToken(claims("u".repeat(129)))}`],
@@ -49,7 +59,10 @@ const BAD_AUTH: [string, (w: World) => string, string?][] = [
   ["a subject with a line break", (w) => `Bearer ${unsignedToken(claims(`${w.alice.uid}\nadmin`))}`],
   ["claims that are a list", () => `Bearer ${b64({ alg: "none" })}.${b64([1, 2])}.`],
   ["RS256 with a made-up signature", (w) => `Bearer ${signedWith("RS256", claims(w.alice.uid), () => "c2lnbmF0dXJl")}`],
-  ["HS256 signed with a guessed secret", (w) => `Bearer ${signedWith("HS256", claims(w.alice.uid), (d) => createHmac("sha256", "secret").update(d).digest("base64url"))}`],
+  [
+    "HS256 signed with a guessed secret",
+    (w) => `Bearer ${signedWith("HS256", claims(w.alice.uid), (d) => createHmac("sha256", "secret").update(d).digest("base64url"))}`,
+  ],
   ["alg none with a signature part", (w) => `Bearer ${signedWith("none", claims(w.alice.uid), () => "c2ln")}`],
 ];
 
@@ -71,15 +84,71 @@ export const authCases = casesOf((add) => {
 const otherUser: [Who, Req["method"], string, (w: World) => string, ((w: World) => unknown)?, (string | RegExp)?][] = [
   ["bob", "GET", "/api/batch/:id", jobPath, undefined, /^No batch job .* among yours\.$/],
   ["bob", "GET", "/api/batch/:id/export", (w) => `${jobPath(w)}/export`, undefined, /^No batch job .* among yours\.$/],
-  ["bob", "POST", "/api/batch/:id/transactions", (w) => `${jobPath(w)}/transactions`, () => ({ chunkIndex: 0, txHash: TX_HASH }), /^No batch job /],
-  ["bob", "PATCH", "/api/contacts/:id", (w) => `/api/contacts/${w.contactId}`, () => ({ name: "Mine now" }), "Contact not found - It may have been deleted"],
-  ["bob", "PATCH", "/api/contacts/:id (address)", (w) => `/api/contacts/${w.contactId}`, () => ({ address: B }), "Contact not found - It may have been deleted"],
+  [
+    "bob",
+    "POST",
+    "/api/batch/:id/transactions",
+    (w) => `${jobPath(w)}/transactions`,
+    () => ({ chunkIndex: 0, txHash: TX_HASH }),
+    /^No batch job /,
+  ],
+  [
+    "bob",
+    "PATCH",
+    "/api/contacts/:id",
+    (w) => `/api/contacts/${w.contactId}`,
+    () => ({ name: "Mine now" }),
+    "Contact not found - It may have been deleted",
+  ],
+  [
+    "bob",
+    "PATCH",
+    "/api/contacts/:id (address)",
+    (w) => `/api/contacts/${w.contactId}`,
+    () => ({ address: B }),
+    "Contact not found - It may have been deleted",
+  ],
   ["bob", "DELETE", "/api/contacts/:id", (w) => `/api/contacts/${w.contactId}`, undefined, "Contact not found - It may have been deleted"],
-  ["bob", "DELETE", "/api/bank/accounts/:id", (w) => `/api/bank/accounts/${w.accountId}`, undefined, /^Bank account \d+ was not found among your bank accounts\.$/],
-  ["bob", "POST", "/api/bank/wallets/:id/primary", (w) => `/api/bank/wallets/${w.spareWalletId}/primary`, undefined, /^Wallet \d+ was not found among your wallets\.$/],
-  ["bob", "DELETE", "/api/bank/wallets/:id", (w) => `/api/bank/wallets/${w.spareWalletId}`, undefined, /^Wallet \d+ was not found among your wallets\.$/],
-  ["bob", "GET", "/api/bank/deposits/:id", (w) => `/api/bank/deposits/${w.depositId}`, undefined, /^Deposit \d+ was not found among your deposits\.$/],
-  ["bob", "POST", "/api/bank/deposits (Alice's account)", () => "/api/bank/deposits", (w) => ({ bankAccountId: w.accountId, amount: "10" }), /^Invalid Deposit: bank account \d+ was not found/],
+  [
+    "bob",
+    "DELETE",
+    "/api/bank/accounts/:id",
+    (w) => `/api/bank/accounts/${w.accountId}`,
+    undefined,
+    /^Bank account \d+ was not found among your bank accounts\.$/,
+  ],
+  [
+    "bob",
+    "POST",
+    "/api/bank/wallets/:id/primary",
+    (w) => `/api/bank/wallets/${w.spareWalletId}/primary`,
+    undefined,
+    /^Wallet \d+ was not found among your wallets\.$/,
+  ],
+  [
+    "bob",
+    "DELETE",
+    "/api/bank/wallets/:id",
+    (w) => `/api/bank/wallets/${w.spareWalletId}`,
+    undefined,
+    /^Wallet \d+ was not found among your wallets\.$/,
+  ],
+  [
+    "bob",
+    "GET",
+    "/api/bank/deposits/:id",
+    (w) => `/api/bank/deposits/${w.depositId}`,
+    undefined,
+    /^Deposit \d+ was not found among your deposits\.$/,
+  ],
+  [
+    "bob",
+    "POST",
+    "/api/bank/deposits (Alice's account)",
+    () => "/api/bank/deposits",
+    (w) => ({ bankAccountId: w.accountId, amount: "10" }),
+    /^Invalid Deposit: bank account \d+ was not found/,
+  ],
   [
     "bob",
     "POST",
@@ -88,7 +157,14 @@ const otherUser: [Who, Req["method"], string, (w: World) => string, ((w: World) 
     (w) => ({ bankAccountId: String(w.accountId), amount: "10", walletId: w.walletId }),
     /^Invalid Deposit: bank account \d+ was not found/,
   ],
-  ["admin", "PATCH", "/api/contacts/:id", (w) => `/api/contacts/${w.contactId}`, () => ({ notes: "seen by admin" }), "Contact not found - It may have been deleted"],
+  [
+    "admin",
+    "PATCH",
+    "/api/contacts/:id",
+    (w) => `/api/contacts/${w.contactId}`,
+    () => ({ notes: "seen by admin" }),
+    "Contact not found - It may have been deleted",
+  ],
   ["admin", "GET", "/api/batch/:id", jobPath, undefined, /^No batch job /],
   ["admin", "DELETE", "/api/bank/accounts/:id", (w) => `/api/bank/accounts/${w.accountId}`, undefined, /^Bank account /],
 ];
@@ -104,7 +180,10 @@ export const otherUserCases = casesOf((add) => {
       error,
     });
   }
-  add({ ...q("other user", "GET", "/api/audit", "alice", 403, "Admin only: sign in with a wallet listed in ADMIN_WALLETS."), name: "alice (not an admin) GET /api/audit" });
+  add({
+    ...q("other user", "GET", "/api/audit", "alice", 403, "Admin only: sign in with a wallet listed in ADMIN_WALLETS."),
+    name: "alice (not an admin) GET /api/audit",
+  });
   // Listings answer 200 with the caller's own rows only: nothing of Alice's.
   const listings: [string, string, (body: LooseJson, w: World) => void][] = [
     ["/api/contacts", "contacts", (body, w) => expect(body.contacts.map((c: Contact) => c.id)).to.not.include(w.contactId)],
@@ -112,11 +191,20 @@ export const otherUserCases = casesOf((add) => {
     ["/api/batch", "batch jobs", (body, w) => expect(body.jobs.map((j: JobSummary) => j.jobId)).to.not.include(w.jobId)],
     ["/api/batch/status", "the latest batch job", (body) => expect(body.data).to.equal(null)],
     ["/api/bank/accounts", "bank accounts", (body, w) => expect(body.accounts.map((a: BankAccount) => a.id)).to.not.include(w.accountId)],
-    ["/api/bank/wallets", "wallets", (body, w) => expect(body.wallets.map((a: BankWallet) => a.id)).to.not.include.members([w.walletId, w.spareWalletId])],
+    [
+      "/api/bank/wallets",
+      "wallets",
+      (body, w) => expect(body.wallets.map((a: BankWallet) => a.id)).to.not.include.members([w.walletId, w.spareWalletId]),
+    ],
     ["/api/bank/deposits", "deposits", (body, w) => expect(body.deposits.map((d: Deposit) => d.id)).to.not.include(w.depositId)],
   ];
   for (const [route, what, check] of listings) {
-    add({ category: "other user", name: `bob GET ${route}: no ${what} of Alice's`, request: () => ({ method: "GET", path: route, who: "bob" }), accepted: check });
+    add({
+      category: "other user",
+      name: `bob GET ${route}: no ${what} of Alice's`,
+      request: () => ({ method: "GET", path: route, who: "bob" }),
+      accepted: check,
+    });
   }
   add({
     category: "other user",

@@ -40,23 +40,47 @@ export const malformedJsonCases = casesOf((add) => {
 });
 
 // Not read as JSON: the routes say to send JSON (contacts and the bank ask for the missing fields instead).
-const NOT_JSON = /^(Invalid request body: send it as JSON, with Content-Type: application\/json\.|Missing [Ii]nformation|Invalid request body: Nothing to change)/;
+const NOT_JSON =
+  /^(Invalid request body: send it as JSON, with Content-Type: application\/json\.|Missing [Ii]nformation|Invalid request body: Nothing to change)/;
 const CONTENT_TYPES: { what: string; status?: number; error?: string | RegExp; request(body: string): Pick<Req, "raw" | "headers"> }[] = [
   { what: "text/plain", error: NOT_JSON, request: (b) => ({ raw: b, headers: { "content-type": "text/plain" } }) },
   { what: "text/csv", error: NOT_JSON, request: (b) => ({ raw: b, headers: { "content-type": "text/csv" } }) },
-  { what: "a form", error: NOT_JSON, request: () => ({ raw: "name=Bob&address=0x00&value=1.5", headers: { "content-type": "application/x-www-form-urlencoded" } }) },
+  {
+    what: "a form",
+    error: NOT_JSON,
+    request: () => ({ raw: "name=Bob&address=0x00&value=1.5", headers: { "content-type": "application/x-www-form-urlencoded" } }),
+  },
   {
     what: "multipart",
     error: NOT_JSON,
-    request: (b) => ({ raw: `--x\r\nContent-Disposition: form-data; name="json"\r\n\r\n${b}\r\n--x--\r\n`, headers: { "content-type": "multipart/form-data; boundary=x" } }),
+    request: (b) => ({
+      raw: `--x\r\nContent-Disposition: form-data; name="json"\r\n\r\n${b}\r\n--x--\r\n`,
+      headers: { "content-type": "multipart/form-data; boundary=x" },
+    }),
   },
   { what: "application/xml", error: NOT_JSON, request: (b) => ({ raw: b, headers: { "content-type": "application/xml" } }) },
   { what: "no content type", error: NOT_JSON, request: (b) => ({ raw: new TextEncoder().encode(b) }) },
   // body-parser takes any utf-* charset; UTF-8 bytes read as UTF-16 are not JSON.
-  { what: "UTF-8 bytes labelled UTF-16", status: 400, request: (b) => ({ raw: b, headers: { "content-type": "application/json; charset=utf-16" } }) },
-  { what: "JSON in Latin-1", status: 415, request: (b) => ({ raw: b, headers: { "content-type": "application/json; charset=iso-8859-1" } }) },
-  { what: "gzip that is not gzip", error: "The request body could not be decompressed: it is not valid gzip or deflate data.", request: (b) => ({ raw: b, headers: { "content-type": "application/json", "content-encoding": "gzip" } }) },
-  { what: "an unknown encoding", status: 415, request: (b) => ({ raw: b, headers: { "content-type": "application/json", "content-encoding": "compress" } }) },
+  {
+    what: "UTF-8 bytes labelled UTF-16",
+    status: 400,
+    request: (b) => ({ raw: b, headers: { "content-type": "application/json; charset=utf-16" } }),
+  },
+  {
+    what: "JSON in Latin-1",
+    status: 415,
+    request: (b) => ({ raw: b, headers: { "content-type": "application/json; charset=iso-8859-1" } }),
+  },
+  {
+    what: "gzip that is not gzip",
+    error: "The request body could not be decompressed: it is not valid gzip or deflate data.",
+    request: (b) => ({ raw: b, headers: { "content-type": "application/json", "content-encoding": "gzip" } }),
+  },
+  {
+    what: "an unknown encoding",
+    status: 415,
+    request: (b) => ({ raw: b, headers: { "content-type": "application/json", "content-encoding": "compress" } }),
+  },
 ];
 
 /** Wrong content types: the working body, sent so that it must not be read as JSON. */
@@ -135,7 +159,12 @@ export const wrongTypeCases = casesOf((add) => {
     add(fieldCase("wrong type", endpoint(method, route), at, "left out", REMOVE, { status: 400 }));
   }
   // An empty list of recipients is no batch.
-  add(fieldCase("wrong type", endpoint("POST", "/api/batch/execute"), ["recipients"], "an empty list", [], { status: 400, error: /^No valid recipients found/ }));
+  add(
+    fieldCase("wrong type", endpoint("POST", "/api/batch/execute"), ["recipients"], "an empty list", [], {
+      status: 400,
+      error: /^No valid recipients found/,
+    }),
+  );
 });
 
 const TEN_MB = 10 * 1024 * 1024;

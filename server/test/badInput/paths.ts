@@ -2,7 +2,15 @@
 import { EVENTS_MAX_LIMIT, HISTORY_MAX_LIMIT } from "@common/events";
 import { A, BAD_CHECKSUM, casesOf, jobPath, q, TX_HASH, type Case, type Req, type Who, type World } from "./table";
 
-const qw = (method: Req["method"], pathOf: (w: World) => string, label: string, who: Who, status: number, error?: RegExp | string, body?: unknown): Case => ({
+const qw = (
+  method: Req["method"],
+  pathOf: (w: World) => string,
+  label: string,
+  who: Who,
+  status: number,
+  error?: RegExp | string,
+  body?: unknown,
+): Case => ({
   category: "query/path",
   name: `${method} ${label}`,
   request: (w) => ({ method, path: pathOf(w), who, json: body }),
@@ -61,14 +69,32 @@ export const queryAndPathCases = casesOf((add) => {
   ]) {
     add(q("query/path", "GET", `/api/accounts/${A}/history/export?${query}`, "alice", 400));
   }
-  for (const query of ["fromBlock=abc", "toBlock=-5", "fromBlock=9&toBlock=8", "eventName=Nope", `eventName=${"T".repeat(65)}`, "eventName=Transfer&eventName=Approval"]) {
+  for (const query of [
+    "fromBlock=abc",
+    "toBlock=-5",
+    "fromBlock=9&toBlock=8",
+    "eventName=Nope",
+    `eventName=${"T".repeat(65)}`,
+    "eventName=Transfer&eventName=Approval",
+  ]) {
     add(q("query/path", "GET", `/api/events/export?${query}`, "alice", 400));
   }
   add(q("query/path", "GET", `/api/accounts/${"0x".padEnd(4000, "f")}/history/export`, "alice", 400, /is not a valid address/));
-  add(q("query/path", "GET", "/api/accounts/0x12/history/export", "alice", 400, "'0x12' is not a valid address: it must be 0x followed by 40 hex characters."));
-  for (const query of ["points=0", "points=5001", "points=abc", "points=1.5", "points=-5"]) add(q("query/path", "GET", `/api/stats/supply?${query}`, "nobody", 400));
+  add(
+    q(
+      "query/path",
+      "GET",
+      "/api/accounts/0x12/history/export",
+      "alice",
+      400,
+      "'0x12' is not a valid address: it must be 0x followed by 40 hex characters.",
+    ),
+  );
+  for (const query of ["points=0", "points=5001", "points=abc", "points=1.5", "points=-5"])
+    add(q("query/path", "GET", `/api/stats/supply?${query}`, "nobody", 400));
   // The holders' own cases (sort, order, search, paging, addresses) are in holders.test.ts.
-  for (const query of ["sort=rank", "order=up", "search=alice", "offset=-1", "limit=501"]) add(q("query/path", "GET", `/api/holders?${query}`, "alice", 400, /^Invalid request query: /));
+  for (const query of ["sort=rank", "order=up", "search=alice", "offset=-1", "limit=501"])
+    add(q("query/path", "GET", `/api/holders?${query}`, "alice", 400, /^Invalid request query: /));
   add(q("query/path", "GET", `/api/rewards/${BAD_CHECKSUM}`, "alice", 400, /wrong checksum/));
   for (const query of [
     "limit=0",
@@ -85,7 +111,10 @@ export const queryAndPathCases = casesOf((add) => {
   for (const id of ["not-a-uuid", "1", "%00", "..%2F..%2Fconfig", "00000000-0000-0000-0000-00000000000g"]) {
     add(q("query/path", "GET", `/api/batch/${id}`, "alice", 400, /^Invalid request path: id: /));
     add(q("query/path", "GET", `/api/batch/${id}/export`, "alice", 400, /^Invalid request path: id: /));
-    add({ ...q("query/path", "POST", `/api/batch/${id}/transactions`, "alice", 400), request: () => ({ method: "POST", path: `/api/batch/${id}/transactions`, who: "alice", json: { chunkIndex: 0, txHash: TX_HASH } }) });
+    add({
+      ...q("query/path", "POST", `/api/batch/${id}/transactions`, "alice", 400),
+      request: () => ({ method: "POST", path: `/api/batch/${id}/transactions`, who: "alice", json: { chunkIndex: 0, txHash: TX_HASH } }),
+    });
   }
   add(q("query/path", "GET", "/api/batch/00000000-0000-4000-8000-000000000000", "alice", 404, /^No batch job /));
   add(q("query/path", "GET", "/api/batch/00000000-0000-4000-8000-000000000000/export", "alice", 404, /^No batch job /));
@@ -96,7 +125,10 @@ export const queryAndPathCases = casesOf((add) => {
     add(q("query/path", "GET", `/api/contacts?${query}`, "alice", 400, /^Invalid request query: /));
   }
   for (const id of ["abc", "0", "-1", "1.5", "1e3", "99999999999", "2147483648", "%00", "0x10"]) {
-    add({ ...q("query/path", "PATCH", `/api/contacts/${id}`, "alice", 400, /^Invalid request path: id: /), request: () => ({ method: "PATCH", path: `/api/contacts/${id}`, who: "alice", json: { name: "X" } }) });
+    add({
+      ...q("query/path", "PATCH", `/api/contacts/${id}`, "alice", 400, /^Invalid request path: id: /),
+      request: () => ({ method: "PATCH", path: `/api/contacts/${id}`, who: "alice", json: { name: "X" } }),
+    });
     add(q("query/path", "DELETE", `/api/contacts/${id}`, "alice", 400, /^Invalid request path: id: /));
     add(q("query/path", "DELETE", `/api/bank/accounts/${id}`, "alice", 400, /^Invalid request path: id: /));
     add(q("query/path", "POST", `/api/bank/wallets/${id}/primary`, "alice", 400, /^Invalid request path: id: /));
@@ -107,7 +139,16 @@ export const queryAndPathCases = casesOf((add) => {
     add(q("query/path", "GET", `/api/bank/deposits/${id}`, "bob", 404, /^Deposit \d+ was not found among your deposits\.$/));
     add(q("query/path", "DELETE", `/api/contacts/${id}`, "bob", 404, "Contact not found - It may have been deleted"));
   }
-  for (const query of ["limit=0", "limit=501", "limit=abc", "before=abc", "before=-1", "before=2147483648", "before=999999999999", "before=1e3"]) {
+  for (const query of [
+    "limit=0",
+    "limit=501",
+    "limit=abc",
+    "before=abc",
+    "before=-1",
+    "before=2147483648",
+    "before=999999999999",
+    "before=1e3",
+  ]) {
     add(q("query/path", "GET", `/api/audit?${query}`, "admin", 400, /^Invalid request query: /));
   }
   add(q("query/path", "GET", "/api/nope", "nobody", 404, "No such endpoint: GET /api/nope"));

@@ -95,7 +95,13 @@ export const ENDPOINTS: Endpoint[] = [
   { method: "POST", route: "/api/auth/nonce", path: () => "/api/auth/nonce", auth: "public" },
   { method: "POST", route: "/api/auth/wallet-auth", path: () => "/api/auth/wallet-auth", auth: "public", body: (w) => ({ ...w.signIn }) },
   { method: "GET", route: "/api/auth/me", path: () => "/api/auth/me", auth: "user" },
-  { method: "POST", route: "/api/reward-multiplier", path: () => "/api/reward-multiplier", auth: "user", body: () => ({ value: "1.5", operation: "set" }) },
+  {
+    method: "POST",
+    route: "/api/reward-multiplier",
+    path: () => "/api/reward-multiplier",
+    auth: "user",
+    body: () => ({ value: "1.5", operation: "set" }),
+  },
   { method: "GET", route: "/api/audit", path: () => "/api/audit", auth: "admin" },
   // Operators' alerts. No working bodies: this table's body cases are Alice's, and the admin check
   // answers her 403 before any body is read; alertRules.test.ts sends an admin's bad bodies.
@@ -140,8 +146,20 @@ export const ENDPOINTS: Endpoint[] = [
     auth: "user",
     body: () => ({ csvData: `Name,Address,Notes\nBob,${B},rent\n` }),
   },
-  { method: "POST", route: "/api/contacts", path: () => "/api/contacts", auth: "user", body: () => ({ name: "Bob", address: B, notes: "rent" }) },
-  { method: "PATCH", route: "/api/contacts/:id", path: (w) => `/api/contacts/${w.contactId}`, auth: "user", body: () => ({ name: "Renamed" }) },
+  {
+    method: "POST",
+    route: "/api/contacts",
+    path: () => "/api/contacts",
+    auth: "user",
+    body: () => ({ name: "Bob", address: B, notes: "rent" }),
+  },
+  {
+    method: "PATCH",
+    route: "/api/contacts/:id",
+    path: (w) => `/api/contacts/${w.contactId}`,
+    auth: "user",
+    body: () => ({ name: "Renamed" }),
+  },
   { method: "DELETE", route: "/api/contacts/:id", path: (w) => `/api/contacts/${w.contactId}`, auth: "user" },
   { method: "GET", route: "/api/bank/terms", path: () => "/api/bank/terms", auth: "user" },
   { method: "GET", route: "/api/bank/accounts", path: () => "/api/bank/accounts", auth: "user" },
@@ -155,7 +173,13 @@ export const ENDPOINTS: Endpoint[] = [
   { method: "DELETE", route: "/api/bank/accounts/:id", path: (w) => `/api/bank/accounts/${w.accountId}`, auth: "user" },
   { method: "GET", route: "/api/bank/wallets", path: () => "/api/bank/wallets", auth: "user" },
   { method: "POST", route: "/api/bank/wallets", path: () => "/api/bank/wallets", auth: "user", body: () => ({ name: "Cold", address: B }) },
-  { method: "POST", route: "/api/bank/wallets/challenge", path: () => "/api/bank/wallets/challenge", auth: "user", body: () => ({ address: B }) },
+  {
+    method: "POST",
+    route: "/api/bank/wallets/challenge",
+    path: () => "/api/bank/wallets/challenge",
+    auth: "user",
+    body: () => ({ address: B }),
+  },
   {
     method: "POST",
     route: "/api/bank/wallets/:id/verify",
@@ -233,7 +257,14 @@ function replaced(base: Record<string, unknown>, at: (string | number)[], value:
 }
 
 /** A case that sends `e`'s working body with the field at `at` set to `value`, as Alice. */
-export function fieldCase(category: Category, e: Endpoint, at: (string | number)[], what: string, value: unknown, expected: Partial<Case> = {}): Case {
+export function fieldCase(
+  category: Category,
+  e: Endpoint,
+  at: (string | number)[],
+  what: string,
+  value: unknown,
+  expected: Partial<Case> = {},
+): Case {
   return {
     category,
     name: `${e.method} ${e.route} ${at.join(".")}: ${what}`,

@@ -3,7 +3,26 @@
  * unicode and control characters; each where the API reads one.
  */
 import { expect } from "chai";
-import { A, B, BAD_CHECKSUM, C, casesOf, deposit, describeValue, endpoint, execute, fieldCase, multiplier, parseCsv, rawJsonCase, TX_HASH, type Case, type Category, type Endpoint, type World } from "./table";
+import {
+  A,
+  B,
+  BAD_CHECKSUM,
+  C,
+  casesOf,
+  deposit,
+  describeValue,
+  endpoint,
+  execute,
+  fieldCase,
+  multiplier,
+  parseCsv,
+  rawJsonCase,
+  TX_HASH,
+  type Case,
+  type Category,
+  type Endpoint,
+  type World,
+} from "./table";
 import type { LooseJson } from "../helpers";
 
 const MAX_UINT256 = 2n ** 256n - 1n;
@@ -52,7 +71,12 @@ export const amountCases = casesOf((add) => {
     for (const value of values) {
       const what = describeValue(value);
       add(fieldCase(category, multiplier, ["value"], what, value, { status: 400, error: /^Invalid value/ }));
-      add(fieldCase(category, execute, ["recipients", 0, "amount"], what, value, { status: 400, error: /^The batch has invalid recipients, so nothing was started: recipient 1: Invalid amount/ }));
+      add(
+        fieldCase(category, execute, ["recipients", 0, "amount"], what, value, {
+          status: 400,
+          error: /^The batch has invalid recipients, so nothing was started: recipient 1: Invalid amount/,
+        }),
+      );
       add({
         category,
         name: `POST /api/batch/execute (one amount for all): ${what}`,
@@ -78,10 +102,20 @@ export const amountCases = casesOf((add) => {
   }
   // Dollars have cents: three decimals is one too many; the mock's limit is 1,000,000.00.
   add(fieldCase("19 decimals", deposit, ["amount"], "3 decimals of a dollar", "1.001", { status: 400, error: /has 3 decimals/ }));
-  add(fieldCase("huge number", deposit, ["amount"], "one cent over the limit", "1000000.01", { status: 400, error: /at most 1,000,000.00 USD/ }));
+  add(
+    fieldCase("huge number", deposit, ["amount"], "one cent over the limit", "1000000.01", {
+      status: 400,
+      error: /at most 1,000,000.00 USD/,
+    }),
+  );
   add(fieldCase("huge number", deposit, ["amount"], "41 digits", "9".repeat(41), { status: 400 }));
   add(fieldCase("huge number", multiplier, ["value"], "81 digits", "9".repeat(81), { status: 400 }));
-  add(fieldCase("huge number", multiplier, ["value"], "2^256 - 1 whole tokens (beyond a uint256 in base units)", MAX_UINT256.toString(), { status: 400, error: /^Invalid value/ }));
+  add(
+    fieldCase("huge number", multiplier, ["value"], "2^256 - 1 whole tokens (beyond a uint256 in base units)", MAX_UINT256.toString(), {
+      status: 400,
+      error: /^Invalid value/,
+    }),
+  );
   add(fieldCase("huge number", execute, ["recipients", 0, "amount"], "101 characters", "1".repeat(101), { status: 400 }));
   // Each amount fits, the total does not: the contract could never pay it.
   add({
@@ -89,15 +123,47 @@ export const amountCases = casesOf((add) => {
     name: "POST /api/batch/execute: two amounts whose total is beyond a uint256",
     request: () => {
       const half = ((MAX_UINT256 / 2n + 1n) / 10n ** 18n + 1n).toString();
-      return { method: "POST", path: execute.path({} as World), who: "alice", json: { recipients: [{ address: B, amount: half }, { address: C, amount: half }] } };
+      return {
+        method: "POST",
+        path: execute.path({} as World),
+        who: "alice",
+        json: {
+          recipients: [
+            { address: B, amount: half },
+            { address: C, amount: half },
+          ],
+        },
+      };
     },
     status: 400,
   });
   // JSON numbers too large for a double arrive as Infinity; too large for an id or an index.
-  add(rawJsonCase("huge number", multiplier, "value 1e400 as a JSON number", () => '{"value": 1e400, "operation": "set"}', { status: 400 }));
-  add(rawJsonCase("huge number", deposit, "bankAccountId 1e400", (w) => `{"bankAccountId": 1e400, "amount": "10", "walletId": ${w.walletId}}`, { status: 400 }));
-  add(rawJsonCase("huge number", deposit, "amount 1e400 as a JSON number", (w) => `{"bankAccountId": ${w.accountId}, "amount": 1e400}`, { status: 400 }));
-  add(rawJsonCase("huge number", endpoint("POST", "/api/batch/:id/transactions"), "chunkIndex 1e400", () => `{"chunkIndex": 1e400, "txHash": "${TX_HASH}"}`, { status: 400 }));
+  add(
+    rawJsonCase("huge number", multiplier, "value 1e400 as a JSON number", () => '{"value": 1e400, "operation": "set"}', { status: 400 }),
+  );
+  add(
+    rawJsonCase(
+      "huge number",
+      deposit,
+      "bankAccountId 1e400",
+      (w) => `{"bankAccountId": 1e400, "amount": "10", "walletId": ${w.walletId}}`,
+      { status: 400 },
+    ),
+  );
+  add(
+    rawJsonCase("huge number", deposit, "amount 1e400 as a JSON number", (w) => `{"bankAccountId": ${w.accountId}, "amount": 1e400}`, {
+      status: 400,
+    }),
+  );
+  add(
+    rawJsonCase(
+      "huge number",
+      endpoint("POST", "/api/batch/:id/transactions"),
+      "chunkIndex 1e400",
+      () => `{"chunkIndex": 1e400, "txHash": "${TX_HASH}"}`,
+      { status: 400 },
+    ),
+  );
   for (const value of [2 ** 31, 2 ** 53 + 2, Number.MAX_VALUE]) {
     add(fieldCase("huge number", deposit, ["bankAccountId"], String(value), value, { status: 400 }));
     add(fieldCase("huge number", deposit, ["walletId"], String(value), value, { status: 400 }));
@@ -107,7 +173,12 @@ export const amountCases = casesOf((add) => {
   add(fieldCase("negative amount", deposit, ["bankAccountId"], "-1", -1, { status: 400 }));
   add(fieldCase("negative amount", endpoint("POST", "/api/batch/:id/transactions"), ["chunkIndex"], "-1", -1, { status: 400 }));
   // A chunk the job does not have.
-  add(fieldCase("huge number", endpoint("POST", "/api/batch/:id/transactions"), ["chunkIndex"], "a chunk the job does not have", 7, { status: 400, error: /has no chunk 7/ }));
+  add(
+    fieldCase("huge number", endpoint("POST", "/api/batch/:id/transactions"), ["chunkIndex"], "a chunk the job does not have", 7, {
+      status: 400,
+      error: /has no chunk 7/,
+    }),
+  );
 });
 
 /** Addresses that are not 0x followed by 40 hex characters with a right (or no) checksum. */
@@ -153,12 +224,33 @@ export const addressCases = casesOf((add) => {
       name: `GET /api/accounts/:address/history: ${what}`,
       request: () => ({ method: "GET", path: `/api/accounts/${encodeURIComponent(address)}/history`, who: "nobody" }),
       // A wrong checksum is still 0x and 40 hex: a read may take it (the index is in lower case).
-      ...(address === BAD_CHECKSUM ? { accepted: (body: LooseJson) => expect(body).to.deep.equal({ items: [], nextCursor: null }) } : { status: 400 }),
+      ...(address === BAD_CHECKSUM
+        ? { accepted: (body: LooseJson) => expect(body).to.deep.equal({ items: [], nextCursor: null }) }
+        : { status: 400 }),
     });
   }
-  add(fieldCase("address", endpoint("POST", "/api/bank/wallets"), ["address"], "the zero address", `0x${"0".repeat(40)}`, { status: 400, error: "Invalid Address: the zero address cannot hold tokens." }));
-  add(fieldCase("address", endpoint("POST", "/api/bank/wallets"), ["address"], "a wallet Alice already has", C.toLowerCase(), { status: 409, error: /^Duplicate Wallet: / }));
-  add(fieldCase("address", endpoint("POST", "/api/contacts"), ["address"], "a contact Alice already has, in capitals", `0x${A.slice(2).toUpperCase()}`, { status: 409, error: /^Duplicate address - / }));
+  add(
+    fieldCase("address", endpoint("POST", "/api/bank/wallets"), ["address"], "the zero address", `0x${"0".repeat(40)}`, {
+      status: 400,
+      error: "Invalid Address: the zero address cannot hold tokens.",
+    }),
+  );
+  add(
+    fieldCase("address", endpoint("POST", "/api/bank/wallets"), ["address"], "a wallet Alice already has", C.toLowerCase(), {
+      status: 409,
+      error: /^Duplicate Wallet: /,
+    }),
+  );
+  add(
+    fieldCase(
+      "address",
+      endpoint("POST", "/api/contacts"),
+      ["address"],
+      "a contact Alice already has, in capitals",
+      `0x${A.slice(2).toUpperCase()}`,
+      { status: 409, error: /^Duplicate address - / },
+    ),
+  );
 });
 
 const LONG = "x".repeat(10_000);
@@ -245,8 +337,23 @@ const textFields: [Endpoint, (string | number)[], [string, string, (string | Reg
       ["a NUL", "1.5\u0000", /^Invalid value/],
     ],
   ],
-  [multiplier, ["operation"], [["a NUL", "set\u0000"], ["Cyrillic 'ѕ'", "\u0455et"]]],
-  [deposit, ["amount"], [["a euro sign", "10€", /^Invalid Deposit: /], ["a NUL", "10\u0000", /^Invalid Deposit: /], ["fullwidth digits", "\uFF11\uFF10", /^Invalid Deposit: /]]],
+  [
+    multiplier,
+    ["operation"],
+    [
+      ["a NUL", "set\u0000"],
+      ["Cyrillic 'ѕ'", "\u0455et"],
+    ],
+  ],
+  [
+    deposit,
+    ["amount"],
+    [
+      ["a euro sign", "10€", /^Invalid Deposit: /],
+      ["a NUL", "10\u0000", /^Invalid Deposit: /],
+      ["fullwidth digits", "\uFF11\uFF10", /^Invalid Deposit: /],
+    ],
+  ],
   [
     endpoint("POST", "/api/auth/wallet-auth"),
     ["message"],
@@ -267,14 +374,35 @@ export const unicodeCases = casesOf((add) => {
   add(csvRowCase("unicode/control", "name", "Bob\u202Egnp.exe", "Invalid name"));
   add(csvRowCase("unicode/control", "amount", "5\u0000", "Invalid amount"));
   add(csvRowCase("unicode/control", "address", `${B}\u200B`, "Invalid Ethereum address"));
-  add(fieldCase("unicode/control", parseCsv, ["csvData"], "only NUL bytes", "\u0000\u0000\u0000", { status: 400, error: /^The CSV header must name the columns/ }));
-  add(fieldCase("unicode/control", endpoint("POST", "/api/contacts/import"), ["csvData"], "only NUL bytes", "\u0000\u0000\u0000", { status: 400, error: /^The CSV header must name the columns/ }));
-  add(fieldCase("unicode/control", endpoint("POST", "/api/contacts/import"), ["csvData"], "a row whose name has a NUL", `Name,Address\nBob\u0000,${B}\n`, {
-    accepted: (body) => {
-      expect(body.imported).to.equal(0);
-      expect(body.skipped).to.deep.equal([{ line: 2, reason: "Invalid name - The name cannot contain control characters such as line breaks or tabs" }]);
-    },
-  }));
+  add(
+    fieldCase("unicode/control", parseCsv, ["csvData"], "only NUL bytes", "\u0000\u0000\u0000", {
+      status: 400,
+      error: /^The CSV header must name the columns/,
+    }),
+  );
+  add(
+    fieldCase("unicode/control", endpoint("POST", "/api/contacts/import"), ["csvData"], "only NUL bytes", "\u0000\u0000\u0000", {
+      status: 400,
+      error: /^The CSV header must name the columns/,
+    }),
+  );
+  add(
+    fieldCase(
+      "unicode/control",
+      endpoint("POST", "/api/contacts/import"),
+      ["csvData"],
+      "a row whose name has a NUL",
+      `Name,Address\nBob\u0000,${B}\n`,
+      {
+        accepted: (body) => {
+          expect(body.imported).to.equal(0);
+          expect(body.skipped).to.deep.equal([
+            { line: 2, reason: "Invalid name - The name cannot contain control characters such as line breaks or tabs" },
+          ]);
+        },
+      },
+    ),
+  );
   for (const [what, query] of [
     ["a NUL in the search", "?search=%00"],
     ["an RTL override in the search", "?search=%E2%80%AE"],

@@ -1,7 +1,14 @@
 import type { ReactElement } from "react";
 import { useNavigate } from "react-router-dom";
 import { LayoutDashboard, LogOut } from "lucide-react";
-import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuLabel, DropdownMenuSeparator, DropdownMenuTrigger } from "@/components/ui/dropdown-menu";
+import {
+  DropdownMenu,
+  DropdownMenuContent,
+  DropdownMenuItem,
+  DropdownMenuLabel,
+  DropdownMenuSeparator,
+  DropdownMenuTrigger,
+} from "@/components/ui/dropdown-menu";
 import { toast } from "@/components/ui/toast";
 import { signOutUser } from "@/lib/auth/firebase";
 import type { SessionUser } from "@/lib/auth/session";

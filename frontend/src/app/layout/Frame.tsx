@@ -59,7 +59,14 @@ export function Frame() {
         accountMenu={<AccountMenu />}
         walletControl={<WalletMenu />}
         menuButton={
-          <Button variant="ghost" size="icon" className="md:hidden" aria-label="Menu" aria-expanded={drawerOpen} onClick={() => setDrawerOpen(true)}>
+          <Button
+            variant="ghost"
+            size="icon"
+            className="md:hidden"
+            aria-label="Menu"
+            aria-expanded={drawerOpen}
+            onClick={() => setDrawerOpen(true)}
+          >
             <Menu className="h-5 w-5" />
           </Button>
         }
@@ -71,7 +78,12 @@ export function Frame() {
         {drawerOpen && (
           <div className="fixed inset-0 z-40 md:hidden">
             <div className="absolute inset-0 bg-black/40" onClick={() => setDrawerOpen(false)} />
-            <div role="dialog" aria-label="Menu" className="absolute inset-y-0 left-0 bg-card p-4 shadow-xl" style={{ width: DRAWER_WIDTH_PX }}>
+            <div
+              role="dialog"
+              aria-label="Menu"
+              className="absolute inset-y-0 left-0 bg-card p-4 shadow-xl"
+              style={{ width: DRAWER_WIDTH_PX }}
+            >
               <div className="mb-4 flex items-center justify-between">
                 <span className="font-semibold">Menu</span>
                 <Button variant="ghost" size="icon" aria-label="Close menu" onClick={() => setDrawerOpen(false)}>

@@ -10,7 +10,15 @@ import { ConfigContext, networkBadgeLabel } from "@/lib/config";
  * rehearsal or a fork for the real thing), the account menu or a Login button, and the wallet control. The account menu and the wallet control are composed in by the app (auth and
  * wallet features) through `accountMenu` and `walletControl`.
  */
-export function Header({ menuButton, accountMenu, walletControl }: { menuButton: ReactNode; accountMenu?: ReactNode; walletControl?: ReactNode }) {
+export function Header({
+  menuButton,
+  accountMenu,
+  walletControl,
+}: {
+  menuButton: ReactNode;
+  accountMenu?: ReactNode;
+  walletControl?: ReactNode;
+}) {
   const user = useSession((s) => s.user);
   const config = useContext(ConfigContext);
   const network = config ? networkBadgeLabel(config) : null;

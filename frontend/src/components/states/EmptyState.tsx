@@ -15,7 +15,10 @@ export function EmptyState({ icon, title, hint, children }: EmptyStateProps) {
   return (
     <div className="flex flex-col items-center gap-2 px-4 py-10 text-center">
       {icon && (
-        <span className="flex h-11 w-11 items-center justify-center rounded-full bg-muted text-muted-foreground [&>svg]:h-5 [&>svg]:w-5" aria-hidden>
+        <span
+          className="flex h-11 w-11 items-center justify-center rounded-full bg-muted text-muted-foreground [&>svg]:h-5 [&>svg]:w-5"
+          aria-hidden
+        >
           {icon}
         </span>
       )}

@@ -25,7 +25,15 @@ interface LoadFailedProps {
 }
 
 /** A failed read, inline (role alert): a title, what went wrong, and the way to try again. */
-export function LoadFailed({ title, sentence, onRetry, retrying, retryLabel = "Retry", icon: Icon = AlertCircle, toastAt }: LoadFailedProps) {
+export function LoadFailed({
+  title,
+  sentence,
+  onRetry,
+  retrying,
+  retryLabel = "Retry",
+  icon: Icon = AlertCircle,
+  toastAt,
+}: LoadFailedProps) {
   useEffect(() => {
     if (toastAt) toast({ title, description: sentence ?? undefined, variant: "destructive" });
   }, [title, sentence, toastAt]);
@@ -35,7 +43,14 @@ export function LoadFailed({ title, sentence, onRetry, retrying, retryLabel = "R
       <AlertTitle>{title}</AlertTitle>
       <AlertDescription className="flex flex-wrap items-center justify-between gap-3">
         {sentence && <span className="min-w-0 [overflow-wrap:anywhere]">{sentence}</span>}
-        <Button type="button" size="sm" variant="outline" className="border-destructive/40 bg-card text-foreground" onClick={onRetry} disabled={retrying}>
+        <Button
+          type="button"
+          size="sm"
+          variant="outline"
+          className="border-destructive/40 bg-card text-foreground"
+          onClick={onRetry}
+          disabled={retrying}
+        >
           <RotateCw className={cn("h-4 w-4", retrying && "animate-spin")} aria-hidden />
           {retryLabel}
         </Button>

@@ -32,7 +32,14 @@ interface ReadStatesProps<T> {
  */
 export function ReadStates<T>({ query, failed, sentence, loading, isEmpty, empty, children }: ReadStatesProps<T>) {
   if (query.isError && query.data === undefined) {
-    return <LoadFailed title={failed} sentence={sentence ?? errorSentence(query.error, "Unknown error")} onRetry={() => void query.refetch()} retrying={query.isFetching} />;
+    return (
+      <LoadFailed
+        title={failed}
+        sentence={sentence ?? errorSentence(query.error, "Unknown error")}
+        onRetry={() => void query.refetch()}
+        retrying={query.isFetching}
+      />
+    );
   }
   if (query.data === undefined) return <Loading label={loading} />;
   return <>{isEmpty(query.data) ? empty : children(query.data)}</>;

@@ -5,7 +5,14 @@ import { useTxModal } from "@/lib/tx/store";
 import { TransactionStatusModal } from "./TransactionStatusModal";
 
 const HASH = `0x${"ab".repeat(32)}`;
-const sepolia = { ...testConfig, network: "sepolia" as const, chainId: 11155111, networkLabel: "Sepolia", explorerUrl: "https://sepolia.etherscan.io", confirmations: 5 };
+const sepolia = {
+  ...testConfig,
+  network: "sepolia" as const,
+  chainId: 11155111,
+  networkLabel: "Sepolia",
+  explorerUrl: "https://sepolia.etherscan.io",
+  confirmations: 5,
+};
 
 describe("the transaction status modal", () => {
   beforeEach(() => useTxModal.getState().hide());
@@ -38,7 +45,8 @@ describe("the transaction status modal", () => {
     expect(screen.getByText("Checking the transaction against the latest block...")).toBeInTheDocument();
     expect(screen.queryByText("Confirm the transaction in your wallet...")).toBeNull();
 
-    const reason = "USDX is paused: no tokens can be transferred, minted or burned until it is unpaused. Nothing was sent: your wallet was not asked to sign.";
+    const reason =
+      "USDX is paused: no tokens can be transferred, minted or burned until it is unpaused. Nothing was sent: your wallet was not asked to sign.";
     act(() => useTxModal.setState({ status: "not-sent", errorMessage: reason }));
     expect(screen.getByRole("heading", { name: "Transaction not sent" })).toBeInTheDocument();
     expect(screen.getByRole("alert")).toHaveTextContent(reason);

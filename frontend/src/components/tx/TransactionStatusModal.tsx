@@ -54,9 +54,16 @@ export function TransactionStatusModal() {
             <>
               <Spinner className="h-8 w-8" label="Waiting for confirmations" />
               <p>
-                Included in block {groupDigits(String(confirmations.block))}. Waiting for confirmations: {confirmations.seen} of {confirmations.needed}...
+                Included in block {groupDigits(String(confirmations.block))}. Waiting for confirmations: {confirmations.seen} of{" "}
+                {confirmations.needed}...
               </p>
-              <Progress className="w-48" value={confirmations.seen} max={confirmations.needed} label="Confirmations" valueText={`${confirmations.seen} of ${confirmations.needed} confirmations`} />
+              <Progress
+                className="w-48"
+                value={confirmations.seen}
+                max={confirmations.needed}
+                label="Confirmations"
+                valueText={`${confirmations.seen} of ${confirmations.needed} confirmations`}
+              />
             </>
           )}
           {status === "success" && (
@@ -69,7 +76,9 @@ export function TransactionStatusModal() {
             <>
               <XCircle className="h-10 w-10 text-destructive" aria-hidden />
               {/* A reason may name a 42-character address: it must wrap on a phone, not push the modal wider. */}
-              <p role="alert" className="[overflow-wrap:anywhere]">{errorMessage || "Something went wrong with your transaction."}</p>
+              <p role="alert" className="[overflow-wrap:anywhere]">
+                {errorMessage || "Something went wrong with your transaction."}
+              </p>
             </>
           )}
           {link && external && (

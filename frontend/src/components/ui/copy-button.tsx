@@ -6,7 +6,17 @@ import { copyText, COPIED_MS } from "@/lib/clipboard";
 import { cn } from "@/lib/utils";
 
 /** A copy button that says 'Copied' for 2 s (PRODUCT.md section 4) and raises 'Copied to Clipboard'. */
-export function CopyButton({ value, label = "Copy", toastTitle = "Copied to Clipboard", className }: { value: string; label?: string; toastTitle?: string; className?: string }) {
+export function CopyButton({
+  value,
+  label = "Copy",
+  toastTitle = "Copied to Clipboard",
+  className,
+}: {
+  value: string;
+  label?: string;
+  toastTitle?: string;
+  className?: string;
+}) {
   const [copied, setCopied] = useState(false);
   useEffect(() => {
     if (!copied) return;

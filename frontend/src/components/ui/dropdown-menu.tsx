@@ -7,7 +7,9 @@ import { cn } from "@/lib/utils";
  * page from assistive technology (aria-hidden) while its links and buttons stay focusable, which
  * axe reports as serious (aria-hidden-focus). Escape, Tab and a click outside still close it.
  */
-export const DropdownMenu = ({ modal = false, ...props }: React.ComponentProps<typeof DropdownPrimitive.Root>) => <DropdownPrimitive.Root modal={modal} {...props} />;
+export const DropdownMenu = ({ modal = false, ...props }: React.ComponentProps<typeof DropdownPrimitive.Root>) => (
+  <DropdownPrimitive.Root modal={modal} {...props} />
+);
 export const DropdownMenuTrigger = DropdownPrimitive.Trigger;
 export const DropdownMenuGroup = DropdownPrimitive.Group;
 export const DropdownMenuSub = DropdownPrimitive.Sub;
@@ -49,5 +51,7 @@ export const DropdownMenuLabel = ({ className, ...props }: React.HTMLAttributes<
 export const DropdownMenuSeparator = React.forwardRef<
   React.ElementRef<typeof DropdownPrimitive.Separator>,
   React.ComponentPropsWithoutRef<typeof DropdownPrimitive.Separator>
->(({ className, ...props }, ref) => <DropdownPrimitive.Separator ref={ref} className={cn("-mx-1 my-1 h-px bg-border", className)} {...props} />);
+>(({ className, ...props }, ref) => (
+  <DropdownPrimitive.Separator ref={ref} className={cn("-mx-1 my-1 h-px bg-border", className)} {...props} />
+));
 DropdownMenuSeparator.displayName = "DropdownMenuSeparator";

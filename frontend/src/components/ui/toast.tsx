@@ -51,7 +51,9 @@ export function Toaster() {
           onOpenChange={(open) => !open && dismiss(t.id)}
           className={cn(
             "group pointer-events-auto relative flex w-full items-start justify-between gap-3 overflow-hidden rounded-md border p-4 pr-8 shadow-lg",
-            t.variant === "destructive" ? "border-destructive bg-destructive text-destructive-foreground" : "border-border bg-card text-foreground",
+            t.variant === "destructive"
+              ? "border-destructive bg-destructive text-destructive-foreground"
+              : "border-border bg-card text-foreground",
           )}
         >
           {/* min-w-0 and break-words: an address or hash in a message wraps instead of leaving the screen. */}

@@ -9,7 +9,19 @@ import { devWalletFor } from "@/lib/wallet/dev";
 import { injectedWallets, useDiscoveredWallets } from "@/lib/wallet/discovery";
 import { devAccounts, useWalletChooser } from "./chooser";
 
-function Option({ icon, name, detail, lastUsed, onClick }: { icon: React.ReactNode; name: string; detail?: string; lastUsed: boolean; onClick(): void }) {
+function Option({
+  icon,
+  name,
+  detail,
+  lastUsed,
+  onClick,
+}: {
+  icon: React.ReactNode;
+  name: string;
+  detail?: string;
+  lastUsed: boolean;
+  onClick(): void;
+}) {
   return (
     <li>
       <button
@@ -56,7 +68,13 @@ export function WalletChooser() {
               {injected.map((w) => (
                 <Option
                   key={w.id}
-                  icon={w.icon ? <img src={w.icon} alt="" className="h-6 w-6" /> : <Wallet className="h-6 w-6 text-muted-foreground" aria-hidden />}
+                  icon={
+                    w.icon ? (
+                      <img src={w.icon} alt="" className="h-6 w-6" />
+                    ) : (
+                      <Wallet className="h-6 w-6 text-muted-foreground" aria-hidden />
+                    )
+                  }
                   name={w.name}
                   lastUsed={lastUsed === w.id}
                   onClick={() => choose({ id: w.id, name: w.name, provider: w.provider })}
@@ -67,8 +85,12 @@ export function WalletChooser() {
         )}
         {accounts.length > 0 && (
           <section aria-label="Development wallet">
-            <h3 className="mb-1 text-xs font-semibold uppercase tracking-wide text-muted-foreground">Development wallet (local chain only)</h3>
-            <p className="mb-2 text-xs text-muted-foreground">Act as a seeded account. The local Hardhat node signs for it; nothing here works on Sepolia.</p>
+            <h3 className="mb-1 text-xs font-semibold uppercase tracking-wide text-muted-foreground">
+              Development wallet (local chain only)
+            </h3>
+            <p className="mb-2 text-xs text-muted-foreground">
+              Act as a seeded account. The local Hardhat node signs for it; nothing here works on Sepolia.
+            </p>
             <ul className="grid gap-2">
               {accounts.map((a) => (
                 <Option

@@ -17,7 +17,11 @@ export function devAccounts(config: AppConfig) {
 /** Opens the chooser, or says there is no wallet (PRODUCT.md section 5). */
 export function openWalletChooser(config: AppConfig): void {
   if (injectedWallets().length === 0 && devAccounts(config).length === 0) {
-    toast({ title: "No Ethereum Wallet Detected", description: "Please install MetaMask or another Ethereum wallet extension", variant: "destructive" });
+    toast({
+      title: "No Ethereum Wallet Detected",
+      description: "Please install MetaMask or another Ethereum wallet extension",
+      variant: "destructive",
+    });
     return;
   }
   useWalletChooser.getState().setOpen(true);

@@ -9,7 +9,13 @@ vi.mock("@/lib/tx/runner", async () => (await import("./testUtils")).runnerMock)
 
 const api = () =>
   stubApi({
-    "/api/roles": { roles: ROLE_NAMES.map((roleName) => ({ roleName, roleHash: ROLES[roleName], holders: roleName === "DEFAULT_ADMIN_ROLE" ? [ME] : [] })) },
+    "/api/roles": {
+      roles: ROLE_NAMES.map((roleName) => ({
+        roleName,
+        roleHash: ROLES[roleName],
+        holders: roleName === "DEFAULT_ADMIN_ROLE" ? [ME] : [],
+      })),
+    },
     "/api/blocklist": { blocked: [] },
   });
 beforeEach(() => {
@@ -33,7 +39,13 @@ describe("Dashboard: Admin Functions", () => {
     connect(ME, "MINTER_ROLE");
     const fetchMock = api();
     const { user } = renderScreen(<AdminFunctions />);
-    expect(screen.getAllByRole("tab").map((t) => t.textContent)).toEqual(["Overview", "Token Operations", "Role Management", "Security", "Configuration"]);
+    expect(screen.getAllByRole("tab").map((t) => t.textContent)).toEqual([
+      "Overview",
+      "Token Operations",
+      "Role Management",
+      "Security",
+      "Configuration",
+    ]);
 
     // Overview: paused no, roles as badges; the lists are for admin and blocklist holders only.
     expect(screen.getByText("Contract paused").nextSibling).toHaveTextContent("No");

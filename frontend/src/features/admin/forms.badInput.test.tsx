@@ -36,7 +36,9 @@ interface Problem {
 const INVALID_AMOUNT: Problem = { title: "Invalid amount", description: "Please enter a valid amount greater than 0" };
 const INVALID_VALUE: Problem = { title: "Invalid value", description: "Please enter a valid positive number" };
 const addressProblem = (value: string): Problem =>
-  value === BAD_CHECKSUM ? { title: "Invalid address", description: /has a wrong checksum/ } : { title: "Invalid address", description: "Please enter a valid Ethereum address" };
+  value === BAD_CHECKSUM
+    ? { title: "Invalid address", description: /has a wrong checksum/ }
+    : { title: "Invalid address", description: "Please enter a valid Ethereum address" };
 
 interface FormUnderTest {
   name: string;
@@ -53,7 +55,15 @@ interface FormUnderTest {
 const FORMS: FormUnderTest[] = [
   { name: "Mint", element: <MintForm />, role: "MINTER_ROLE", address: "Recipient Address", amount: "Amount", submit: "Mint" },
   { name: "Burn", element: <BurnForm />, role: "BURNER_ROLE", address: "From Address", amount: "Amount", submit: "Burn" },
-  { name: "Mint (Admin Panel)", element: <MintForm adminPanel />, role: "MINTER_ROLE", address: "Recipient Address", amount: "Amount", submit: "Mint", adminPanel: true },
+  {
+    name: "Mint (Admin Panel)",
+    element: <MintForm adminPanel />,
+    role: "MINTER_ROLE",
+    address: "Recipient Address",
+    amount: "Amount",
+    submit: "Mint",
+    adminPanel: true,
+  },
   {
     name: "Transfer (Admin Panel)",
     element: <AdminTransferForm adminPanel />,
@@ -65,7 +75,15 @@ const FORMS: FormUnderTest[] = [
   },
   { name: "Blocklist", element: <BlocklistForm />, role: "BLOCKLIST_ROLE", address: "Account Address", submit: "Apply Blocklist Change" },
   { name: "Role", element: <RoleForm />, role: "DEFAULT_ADMIN_ROLE", address: "Account Address", submit: "Apply Role Change" },
-  { name: "Reward multiplier (Admin Panel)", element: <MultiplierForm />, role: "ORACLE_ROLE", amount: "Reward Multiplier", submit: "Update Reward Multiplier", adminPanel: true, amountProblem: INVALID_VALUE },
+  {
+    name: "Reward multiplier (Admin Panel)",
+    element: <MultiplierForm />,
+    role: "ORACLE_ROLE",
+    amount: "Reward Multiplier",
+    submit: "Update Reward Multiplier",
+    adminPanel: true,
+    amountProblem: INVALID_VALUE,
+  },
 ];
 
 /** Sets a field as a paste would; a number field keeps only what the browser accepts as a number. */
@@ -85,7 +103,9 @@ async function expectRefused(form: FormUnderTest, shown: string[], problem: Prob
     fireEvent.click(button);
     expect(lastToast()).toMatchObject({ title: problem.title, description: problem.description, variant: "destructive" });
     const alerts = screen.getAllByRole("alert").map((a) => a.textContent ?? "");
-    expect(alerts.some((text) => (typeof problem.description === "string" ? text === problem.description : problem.description.test(text)))).toBe(true);
+    expect(
+      alerts.some((text) => (typeof problem.description === "string" ? text === problem.description : problem.description.test(text))),
+    ).toBe(true);
   }
   expect(run).not.toHaveBeenCalled();
   expect(fetchMock).not.toHaveBeenCalled();

@@ -26,7 +26,15 @@ function lastRequest(): TxRequest {
 /** Sends the request's call through a stand-in contract and answers which method it called, with what. */
 async function sentCall(request: TxRequest): Promise<[string, unknown[]]> {
   let called: [string, unknown[]] | null = null;
-  const usdx = new Proxy({}, { get: (_t, method: string) => ({ name: method, send: (...args: unknown[]) => ((called = [method, args]), Promise.resolve({ hash: "0xabc" })) }) });
+  const usdx = new Proxy(
+    {},
+    {
+      get: (_t, method: string) => ({
+        name: method,
+        send: (...args: unknown[]) => ((called = [method, args]), Promise.resolve({ hash: "0xabc" })),
+      }),
+    },
+  );
   await request.call({ usdx, batch: {} } as never).send();
   return called!;
 }
@@ -51,7 +59,11 @@ describe("Mint form", () => {
     await user.type(screen.getByLabelText("Recipient Address"), "0x1234");
     await user.type(screen.getByLabelText("Amount"), "0");
     await user.click(screen.getByRole("button", { name: "Mint" }));
-    expect(lastToast()).toMatchObject({ title: "Invalid address", description: "Please enter a valid Ethereum address", variant: "destructive" });
+    expect(lastToast()).toMatchObject({
+      title: "Invalid address",
+      description: "Please enter a valid Ethereum address",
+      variant: "destructive",
+    });
     const alerts = screen.getAllByRole("alert").map((a) => a.textContent);
     expect(alerts).toEqual(["Please enter a valid Ethereum address", "Please enter a valid amount greater than 0"]);
     expect(run).not.toHaveBeenCalled();
@@ -67,8 +79,8 @@ describe("Mint form", () => {
     await user.click(screen.getByRole("button", { name: "Mint" }));
 
     const request = lastRequest();
-    expectSameRequest(request, mintCall(OTHER, 125n * USDX / 10n));
-    expect(await sentCall(request)).toEqual(["mint", [OTHER, 125n * USDX / 10n]]);
+    expectSameRequest(request, mintCall(OTHER, (125n * USDX) / 10n));
+    expect(await sentCall(request)).toEqual(["mint", [OTHER, (125n * USDX) / 10n]]);
     expect(screen.getByRole("button", { name: "Processing..." })).toBeDisabled();
 
     outcome.resolve({ ok: true, hash: "0xabc", error: null });
@@ -207,7 +219,15 @@ describe("Role form", () => {
     const { user } = renderScreen(<RoleForm />);
     await user.click(screen.getByRole("combobox", { name: "Role" }));
     const options = (await screen.findAllByRole("option")).map((o) => o.textContent);
-    expect(options).toEqual(["MINTER_ROLE", "BURNER_ROLE", "BLOCKLIST_ROLE", "ORACLE_ROLE", "PAUSE_ROLE", "UPGRADE_ROLE", "DEFAULT_ADMIN_ROLE"]);
+    expect(options).toEqual([
+      "MINTER_ROLE",
+      "BURNER_ROLE",
+      "BLOCKLIST_ROLE",
+      "ORACLE_ROLE",
+      "PAUSE_ROLE",
+      "UPGRADE_ROLE",
+      "DEFAULT_ADMIN_ROLE",
+    ]);
   });
 
   it("grants the chosen role with grantRole(hash, account)", async () => {
@@ -252,7 +272,10 @@ describe("Role form", () => {
     await user.type(screen.getByLabelText("Account Address"), "0x12");
     await user.click(screen.getByRole("button", { name: "Apply Role Change" }));
     expect(lastToast()).toMatchObject({ title: "Invalid address" });
-    expect(screen.getAllByRole("alert").map((a) => a.textContent)).toEqual(["Please enter a valid Ethereum address", "Please choose a role"]);
+    expect(screen.getAllByRole("alert").map((a) => a.textContent)).toEqual([
+      "Please enter a valid Ethereum address",
+      "Please choose a role",
+    ]);
     expect(run).not.toHaveBeenCalled();
   });
 
@@ -351,8 +374,8 @@ describe("Admin Panel transfer form", () => {
     await user.type(screen.getByLabelText("Recipient Address"), OTHER);
     await user.type(screen.getByLabelText("Amount"), "2.25");
     await user.click(screen.getByRole("button", { name: "Transfer" }));
-    expectSameRequest(lastRequest(), transferCall(OTHER, 225n * USDX / 100n));
-    expect(await sentCall(lastRequest())).toEqual(["transfer", [OTHER, 225n * USDX / 100n]]);
+    expectSameRequest(lastRequest(), transferCall(OTHER, (225n * USDX) / 100n));
+    expect(await sentCall(lastRequest())).toEqual(["transfer", [OTHER, (225n * USDX) / 100n]]);
   });
 });
 
@@ -389,8 +412,8 @@ describe("Admin Panel reward multiplier form", () => {
     expect(fetchMock.mock.invocationCallOrder[0]).toBeLessThan(run.mock.invocationCallOrder[0]);
 
     const request = lastRequest();
-    expectSameRequest(request, multiplierCall("set", 105n * USDX / 100n));
-    expect(await sentCall(request)).toEqual(["setRewardMultiplier", [105n * USDX / 100n]]);
+    expectSameRequest(request, multiplierCall("set", (105n * USDX) / 100n));
+    expect(await sentCall(request)).toEqual(["setRewardMultiplier", [(105n * USDX) / 100n]]);
     await waitFor(() => expect(screen.getByLabelText("Reward Multiplier")).toHaveValue(null));
   });
 });

@@ -12,7 +12,9 @@ vi.mock("@/lib/tx/runner", async () => (await import("./testUtils")).runnerMock)
 
 const api = () =>
   stubApi({
-    "/api/roles": { roles: ROLE_NAMES.map((roleName) => ({ roleName, roleHash: ROLES[roleName], holders: roleName === "MINTER_ROLE" ? [OTHER] : [] })) },
+    "/api/roles": {
+      roles: ROLE_NAMES.map((roleName) => ({ roleName, roleHash: ROLES[roleName], holders: roleName === "MINTER_ROLE" ? [OTHER] : [] })),
+    },
     "/api/blocklist": { blocked: [{ address: OTHER, isBlocked: true, since: null }] },
   });
 beforeEach(() => {

@@ -51,7 +51,9 @@ describe("Role assignments table (GET /api/roles)", () => {
 
   it("on failure toasts 'Failed to load role information', shows the error inline, and Retry loads it", async () => {
     let fail = true;
-    stubApi({ "/api/roles": () => (fail ? json({ error: "the index is rebuilding" }, 503) : json(rolesAnswer({ DEFAULT_ADMIN_ROLE: [ME] }))) });
+    stubApi({
+      "/api/roles": () => (fail ? json({ error: "the index is rebuilding" }, 503) : json(rolesAnswer({ DEFAULT_ADMIN_ROLE: [ME] }))),
+    });
     const { user } = renderScreen(<RoleAssignmentsTable />);
     const alert = await screen.findByRole("alert");
     expect(alert).toHaveTextContent("Failed to load role information");
@@ -102,7 +104,14 @@ describe("Blocklist table (GET /api/blocklist)", () => {
 
   it("in the Dashboard's overview says Blocked / Active", async () => {
     useChain.setState({ blocked: { [OTHER]: true, [THIRD]: false } });
-    stubApi({ "/api/blocklist": { blocked: [{ address: OTHER, isBlocked: true, since }, { address: THIRD, isBlocked: true, since }] } });
+    stubApi({
+      "/api/blocklist": {
+        blocked: [
+          { address: OTHER, isBlocked: true, since },
+          { address: THIRD, isBlocked: true, since },
+        ],
+      },
+    });
     renderScreen(<BlocklistTable words="overview" />);
     const rows = await screen.findAllByRole("row");
     expect(rows[1]).toHaveTextContent("Blocked");

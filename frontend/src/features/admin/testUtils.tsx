@@ -23,7 +23,13 @@ export const OTHER = "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC";
 export const THIRD = "0x90F79bf6EB2c4f870365E785982E1f101E93b906";
 
 export const testConfig: AppConfig = makeTestConfig({
-  contracts: { proxy: "0x5FbDB2315678afecb367f032d93F642f64180aa3", implementation: THIRD, owner: ME, batchPayments: OTHER, deploymentBlock: 0 },
+  contracts: {
+    proxy: "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+    implementation: THIRD,
+    owner: ME,
+    batchPayments: OTHER,
+    deploymentBlock: 0,
+  },
   devAccounts: null,
 });
 
@@ -51,7 +57,8 @@ export const tokenFigures = (paused: boolean): TokenFigures => ({
   readAt: 0,
 });
 
-export const flagsOf = (...held: RoleName[]): RoleFlags => Object.fromEntries(ROLE_NAMES.map((name) => [name, held.includes(name)])) as RoleFlags;
+export const flagsOf = (...held: RoleName[]): RoleFlags =>
+  Object.fromEntries(ROLE_NAMES.map((name) => [name, held.includes(name)])) as RoleFlags;
 
 /** vi.mock("@/lib/chain/queries", ...) answers this. */
 export const queriesMock = {
@@ -84,7 +91,12 @@ export const queriesMock = {
       flags,
       isAdmin: flags?.DEFAULT_ADMIN_ROLE ?? false,
       hasAnyAdminRole: flags
-        ? flags.DEFAULT_ADMIN_ROLE || flags.MINTER_ROLE || flags.BURNER_ROLE || flags.BLOCKLIST_ROLE || flags.PAUSE_ROLE || flags.ORACLE_ROLE
+        ? flags.DEFAULT_ADMIN_ROLE ||
+          flags.MINTER_ROLE ||
+          flags.BURNER_ROLE ||
+          flags.BLOCKLIST_ROLE ||
+          flags.PAUSE_ROLE ||
+          flags.ORACLE_ROLE
         : false,
     };
   },
@@ -112,7 +124,8 @@ export function stubApi(routes: Record<string, unknown | ((init?: RequestInit) =
   return fetchMock;
 }
 
-export const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
+export const json = (body: unknown, status = 200) =>
+  new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
 
 export function resetAll() {
   useToasts.setState({ toasts: [] });
@@ -149,7 +162,6 @@ export function renderScreen(element: ReactNode, path = "/here") {
 
 export const toasts = () => useToasts.getState().toasts;
 export const lastToast = () => useToasts.getState().toasts[0];
-
 
 /** A promise the test settles, to look at the busy state in between. */
 export function deferred<T>() {

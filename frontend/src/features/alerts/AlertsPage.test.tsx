@@ -10,7 +10,8 @@ import { useSession } from "@/lib/auth/session";
 import AlertsPage from "./pages/AlertsPage";
 import type { AlertDelivery, AlertRule } from "./api";
 
-const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
+const json = (body: unknown, status = 200) =>
+  new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
 const SECRET = `whsec_${"ab".repeat(32)}`;
 const NOW = "2026-11-25T09:30:00.000Z";
 
@@ -50,14 +51,21 @@ interface Call {
 }
 
 /** /api/alerts as the server answers it; `override` answers a call first when it returns a Response. */
-function fakeServer(initial: { rules?: AlertRule[]; deliveries?: AlertDelivery[] } = {}, override?: (call: Call) => Response | Promise<Response> | undefined) {
+function fakeServer(
+  initial: { rules?: AlertRule[]; deliveries?: AlertDelivery[] } = {},
+  override?: (call: Call) => Response | Promise<Response> | undefined,
+) {
   const store = { rules: [...(initial.rules ?? [])], deliveries: [...(initial.deliveries ?? [])], nextId: 10 };
   const calls: Call[] = [];
   vi.stubGlobal(
     "fetch",
     vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
       const { pathname } = new URL(String(input), "http://dashboard.test");
-      const call: Call = { method: init?.method ?? "GET", path: pathname, body: typeof init?.body === "string" ? JSON.parse(init.body) : undefined };
+      const call: Call = {
+        method: init?.method ?? "GET",
+        path: pathname,
+        body: typeof init?.body === "string" ? JSON.parse(init.body) : undefined,
+      };
       calls.push(call);
       const answer = override?.(call);
       if (answer) return answer;
@@ -82,7 +90,12 @@ function fakeServer(initial: { rules?: AlertRule[]; deliveries?: AlertDelivery[]
       }
       if (pathname.endsWith("/rotate-secret")) return json({ success: true, rule: found, secret: `whsec_${"cd".repeat(32)}` });
       if (pathname.endsWith("/test")) {
-        const sent = delivery(store.nextId++, { ruleId: id, test: true, event: null, attempts: [{ attemptedAt: NOW, statusCode: 200, error: null, excerpt: "received", durationMs: 12 }] });
+        const sent = delivery(store.nextId++, {
+          ruleId: id,
+          test: true,
+          event: null,
+          attempts: [{ attemptedAt: NOW, statusCode: 200, error: null, excerpt: "received", durationMs: 12 }],
+        });
         store.deliveries.unshift(sent);
         return json({ success: true, delivery: sent });
       }
@@ -103,7 +116,11 @@ function renderPage(node: ReactNode = <AlertsPage />) {
   return { user };
 }
 
-const signIn = (admin: boolean) => useSession.setState({ ready: true, user: { uid: "wallet:0xf39f", email: null, wallet: "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266", admin } });
+const signIn = (admin: boolean) =>
+  useSession.setState({
+    ready: true,
+    user: { uid: "wallet:0xf39f", email: null, wallet: "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266", admin },
+  });
 const lastToast = () => useToasts.getState().toasts[0];
 
 beforeEach(() => {
@@ -141,7 +158,11 @@ describe("Alerts page (/alerts)", () => {
 
   it("shows a failed load with the server's sentence, and Retry loads the rules", async () => {
     let fail = true;
-    fakeServer({ rules: [rule(1)] }, (call) => (fail && call.path === "/api/alerts/rules" ? json({ success: false, error: "The database is not answering: try again in a moment." }, 503) : undefined));
+    fakeServer({ rules: [rule(1)] }, (call) =>
+      fail && call.path === "/api/alerts/rules"
+        ? json({ success: false, error: "The database is not answering: try again in a moment." }, 503)
+        : undefined,
+    );
     const { user } = renderPage();
     const alert = await screen.findByRole("alert");
     expect(alert).toHaveTextContent("Failed to load alert rules");
@@ -158,7 +179,13 @@ describe("Alerts page (/alerts)", () => {
     await user.type(screen.getByLabelText("More than (USDX)"), "10000");
     await user.type(screen.getByLabelText("Webhook URL"), "https://hooks.example.com/usdx");
     await user.click(screen.getByRole("button", { name: "Add Rule" }));
-    expect(server.writes()).toEqual([{ method: "POST", path: "/api/alerts/rules", body: { kind: "mint", threshold: "10000", webhookUrl: "https://hooks.example.com/usdx" } }]);
+    expect(server.writes()).toEqual([
+      {
+        method: "POST",
+        path: "/api/alerts/rules",
+        body: { kind: "mint", threshold: "10000", webhookUrl: "https://hooks.example.com/usdx" },
+      },
+    ]);
     const dialog = await screen.findByRole("dialog", { name: "Rule #10's signing secret" });
     expect(within(dialog).getByLabelText("Signing secret")).toHaveTextContent(SECRET);
     await user.click(within(dialog).getByRole("button", { name: "Copy Secret" }));
@@ -175,7 +202,15 @@ describe("Alerts page (/alerts)", () => {
 
   it("offers no threshold for a kind that takes none, and shows the server's refusal under the form", async () => {
     const server = fakeServer({}, (call) =>
-      call.method === "POST" ? json({ success: false, error: "Invalid webhook URL: Refused: 10.0.0.5 is a private network address; webhooks may only reach public addresses." }, 400) : undefined,
+      call.method === "POST"
+        ? json(
+            {
+              success: false,
+              error: "Invalid webhook URL: Refused: 10.0.0.5 is a private network address; webhooks may only reach public addresses.",
+            },
+            400,
+          )
+        : undefined,
     );
     const { user } = renderPage();
     await screen.findByText("No alert rules yet");
@@ -217,7 +252,9 @@ describe("Alerts page (/alerts)", () => {
     await user.click(within(confirm).getByRole("button", { name: "Delete" }));
     await waitFor(() => expect(lastToast()).toMatchObject({ title: "Alert rule deleted" }));
     await user.click(screen.getByRole("button", { name: "Rotate the secret of rule #1" }));
-    await user.click(within(await screen.findByRole("dialog", { name: "Rotate the signing secret?" })).getByRole("button", { name: "Rotate Secret" }));
+    await user.click(
+      within(await screen.findByRole("dialog", { name: "Rotate the signing secret?" })).getByRole("button", { name: "Rotate Secret" }),
+    );
     expect(await screen.findByLabelText("Signing secret")).toHaveTextContent(`whsec_${"cd".repeat(32)}`);
     expect(server.writes().map((c) => [c.method, c.path, c.body])).toEqual([
       ["PATCH", "/api/alerts/rules/1", { enabled: false }],
@@ -239,7 +276,12 @@ describe("Alerts page (/alerts)", () => {
             { attemptedAt: NOW, statusCode: null, error: "timed out after 5000 ms", excerpt: null, durationMs: 5000 },
           ],
         }),
-        delivery(2, { status: "cancelled", deliveredAt: null, attempts: [], note: "The event is no longer in the index: a reorganisation of the chain removed it, so it is not delivered." }),
+        delivery(2, {
+          status: "cancelled",
+          deliveredAt: null,
+          attempts: [],
+          note: "The event is no longer in the index: a reorganisation of the chain removed it, so it is not delivered.",
+        }),
       ],
     });
     renderPage();

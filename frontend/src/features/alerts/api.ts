@@ -23,7 +23,8 @@ export function useAlertRules() {
 export function useDeliveries() {
   return useInfiniteQuery({
     queryKey: deliveriesKey,
-    queryFn: async ({ pageParam }) => (await call("GET /api/alerts/deliveries", { query: { limit: DELIVERIES_PAGE_SIZE, before: pageParam } })).deliveries,
+    queryFn: async ({ pageParam }) =>
+      (await call("GET /api/alerts/deliveries", { query: { limit: DELIVERIES_PAGE_SIZE, before: pageParam } })).deliveries,
     initialPageParam: undefined as number | undefined,
     getNextPageParam: (last: AlertDelivery[]) => (last.length === DELIVERIES_PAGE_SIZE ? last[last.length - 1].id : undefined),
     refetchInterval: LOG_REFRESH_MS,
@@ -46,7 +47,9 @@ export function useAddRule() {
   const invalidate = useInvalidateAlerts();
   return useMutation({
     mutationFn: async (rule: NewRule) => {
-      const answer = await call("POST /api/alerts/rules", { body: { kind: rule.kind, webhookUrl: rule.webhookUrl.trim(), threshold: rule.threshold.trim() || null } });
+      const answer = await call("POST /api/alerts/rules", {
+        body: { kind: rule.kind, webhookUrl: rule.webhookUrl.trim(), threshold: rule.threshold.trim() || null },
+      });
       return { rule: answer.rule, secret: answer.secret };
     },
     onSuccess: invalidate,
@@ -56,7 +59,8 @@ export function useAddRule() {
 export function useSetEnabled() {
   const invalidate = useInvalidateAlerts();
   return useMutation({
-    mutationFn: async ({ id, enabled }: { id: number; enabled: boolean }) => (await call("PATCH /api/alerts/rules/:id", { params: { id }, body: { enabled } })).rule,
+    mutationFn: async ({ id, enabled }: { id: number; enabled: boolean }) =>
+      (await call("PATCH /api/alerts/rules/:id", { params: { id }, body: { enabled } })).rule,
     onSettled: invalidate,
   });
 }

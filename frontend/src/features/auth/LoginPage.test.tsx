@@ -64,7 +64,11 @@ describe("email login", () => {
     if (password) await user.type(field("Password"), password);
     await user.click(screen.getByRole("button", { name: "Sign In" }));
     expect(screen.getByRole("alert")).toHaveTextContent("Please enter both email and password");
-    expect(lastToast()).toMatchObject({ title: "Login failed", description: "Please enter both email and password", variant: "destructive" });
+    expect(lastToast()).toMatchObject({
+      title: "Login failed",
+      description: "Please enter both email and password",
+      variant: "destructive",
+    });
     expect(signInWithEmail).not.toHaveBeenCalled();
   });
 
@@ -183,7 +187,11 @@ describe("email sign up", () => {
     await fill(user, "a@example.com", "secret1", "secret1");
     await user.click(screen.getByRole("button", { name: "Sign Up" }));
     expect(await screen.findByRole("alert")).toHaveTextContent("The email address is already in use");
-    expect(lastToast()).toMatchObject({ title: "Sign up failed", description: "The email address is already in use", variant: "destructive" });
+    expect(lastToast()).toMatchObject({
+      title: "Sign up failed",
+      description: "The email address is already in use",
+      variant: "destructive",
+    });
     expect(screen.getByRole("button", { name: "Sign Up" })).toBeEnabled();
   });
 });

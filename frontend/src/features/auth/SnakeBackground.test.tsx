@@ -48,7 +48,12 @@ beforeEach(() => {
   });
   vi.spyOn(window, "matchMedia").mockImplementation(
     (query: string) =>
-      ({ matches: reducedMotion && query.includes("reduce"), media: query, addEventListener() {}, removeEventListener() {} }) as unknown as MediaQueryList,
+      ({
+        matches: reducedMotion && query.includes("reduce"),
+        media: query,
+        addEventListener() {},
+        removeEventListener() {},
+      }) as unknown as MediaQueryList,
   );
 });
 

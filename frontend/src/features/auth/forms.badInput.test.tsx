@@ -51,7 +51,7 @@ function expectRefused(title: string, description: string) {
 const BAD_EMAILS: [string, string][] = [
   ["no @", "alice.example.com"],
   ["two @", "alice@@example.com"],
-  ["a formula", "=HYPERLINK(\"x\")@example.com"],
+  ["a formula", '=HYPERLINK("x")@example.com'],
   ["an RTL override", "alice\u202E@example.com"],
   ["a NUL", "ali\u0000ce@example.com"],
   ["an emoji", "😀@example.com"],

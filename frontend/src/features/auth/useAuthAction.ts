@@ -35,27 +35,24 @@ export function useAuthAction() {
     toast({ variant: "destructive", ...shown });
   }, []);
 
-  const run = useCallback(
-    async (action: () => Promise<void>, { failTitle, fallback, onSuccess }: RunOptions) => {
-      if (busyRef.current) return;
-      busyRef.current = true;
-      setBusy(true);
-      setProblem(null);
-      try {
-        await action();
-      } catch (error) {
-        const message = failureMessage(error, fallback);
-        setProblem({ message, fields: [] });
-        toast({ title: failTitle, description: message, variant: "destructive" });
-        return;
-      } finally {
-        busyRef.current = false;
-        setBusy(false);
-      }
-      onSuccess();
-    },
-    [],
-  );
+  const run = useCallback(async (action: () => Promise<void>, { failTitle, fallback, onSuccess }: RunOptions) => {
+    if (busyRef.current) return;
+    busyRef.current = true;
+    setBusy(true);
+    setProblem(null);
+    try {
+      await action();
+    } catch (error) {
+      const message = failureMessage(error, fallback);
+      setProblem({ message, fields: [] });
+      toast({ title: failTitle, description: message, variant: "destructive" });
+      return;
+    } finally {
+      busyRef.current = false;
+      setBusy(false);
+    }
+    onSuccess();
+  }, []);
 
   const invalid = (field: string) => problem?.fields.includes(field) ?? false;
 

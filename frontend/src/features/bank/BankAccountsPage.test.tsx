@@ -11,7 +11,12 @@ describe("Bank Accounts & Deposits page", () => {
     expect(screen.getByRole("heading", { level: 1, name: "Bank Accounts & Deposits" })).toBeInTheDocument();
     expect(screen.getByText("Mock")).toBeInTheDocument();
     expect(screen.getByText("Simulated bank: no real money moves; deposits mint test USDX on this chain")).toBeInTheDocument();
-    expect(screen.getAllByRole("tab").map((t) => t.textContent)).toEqual(["My Bank Accounts", "My Wallets", "Deposit USD", "Deposit History"]);
+    expect(screen.getAllByRole("tab").map((t) => t.textContent)).toEqual([
+      "My Bank Accounts",
+      "My Wallets",
+      "Deposit USD",
+      "Deposit History",
+    ]);
   });
 
   it("says the mock bank is unavailable in the server's words when the configuration has it off (MOCK_BANK), asking only for that sentence", async () => {
@@ -29,7 +34,8 @@ describe("Bank Accounts & Deposits page", () => {
 
   it("says the mock bank is unavailable with the server's sentence when it answers 503 (refused on a mainnet chain id)", async () => {
     const bank = fakeBank();
-    const refused = "The mock bank refuses to start: the node at RPC_URL reports chain 1 (Ethereum mainnet), a mainnet, and the mock bank never mints on a mainnet.";
+    const refused =
+      "The mock bank refuses to start: the node at RPC_URL reports chain 1 (Ethereum mainnet), a mainnet, and the mock bank never mints on a mainnet.";
     bank.fail["GET /api/bank/terms"] = { status: 503, error: refused };
     renderBankPage();
     expect(await screen.findByText("The mock bank is unavailable")).toBeInTheDocument();
@@ -83,7 +89,9 @@ describe("My Bank Accounts", () => {
     await user.type(within(dialog).getByLabelText("Account Number"), "123456789");
     await user.click(within(dialog).getByRole("button", { name: "Add Account" }));
     expect(lastToast()).toMatchObject({ title: "Missing Information", variant: "destructive" });
-    expect(within(dialog).getByRole("alert")).toHaveTextContent("Please provide the account name, type, account number and routing number.");
+    expect(within(dialog).getByRole("alert")).toHaveTextContent(
+      "Please provide the account name, type, account number and routing number.",
+    );
     expect(callsTo(bank, "/api/bank/accounts", "POST")).toBe(0);
   });
 
@@ -93,7 +101,11 @@ describe("My Bank Accounts", () => {
     const { user } = renderBankPage();
     await user.click(await screen.findByRole("button", { name: "Add Account" }));
     await fillAccount(user, { routing: "12" });
-    expect(lastToast()).toMatchObject({ title: "Invalid Bank Account", description: "The routing number must be exactly 9 digits.", variant: "destructive" });
+    expect(lastToast()).toMatchObject({
+      title: "Invalid Bank Account",
+      description: "The routing number must be exactly 9 digits.",
+      variant: "destructive",
+    });
     expect(screen.getByRole("dialog")).toHaveTextContent("The routing number must be exactly 9 digits.");
   });
 
@@ -103,8 +115,16 @@ describe("My Bank Accounts", () => {
     const { user } = renderBankPage();
     await user.click(await screen.findByRole("button", { name: "Add Account" }));
     await fillAccount(user);
-    expect(lastToast()).toMatchObject({ title: "Account Added", description: "Everyday Checking (••••6789) will be verified in about 5 seconds." });
-    expect(bank.calls.find((c) => c.method === "POST")?.body).toEqual({ name: "Everyday Checking", type: "checking", accountNumber: "123456789", routingNumber: "021000021" });
+    expect(lastToast()).toMatchObject({
+      title: "Account Added",
+      description: "Everyday Checking (••••6789) will be verified in about 5 seconds.",
+    });
+    expect(bank.calls.find((c) => c.method === "POST")?.body).toEqual({
+      name: "Everyday Checking",
+      type: "checking",
+      accountNumber: "123456789",
+      routingNumber: "021000021",
+    });
     expect(screen.queryByRole("dialog")).not.toBeInTheDocument();
     expect(await screen.findByText("Pending")).toBeInTheDocument();
 
@@ -117,7 +137,10 @@ describe("My Bank Accounts", () => {
     bank.accounts = bank.accounts.map((a) => ({ ...a, status: "verified" }));
     await act(() => vi.advanceTimersByTimeAsync(1500));
     expect(await screen.findByText("Verified")).toBeInTheDocument();
-    expect(lastToast()).toMatchObject({ title: "Account Verified", description: "Everyday Checking (••••6789) is verified: you can deposit from it now." });
+    expect(lastToast()).toMatchObject({
+      title: "Account Verified",
+      description: "Everyday Checking (••••6789) is verified: you can deposit from it now.",
+    });
 
     const settled = callsTo(bank, "/api/bank/accounts");
     await act(() => vi.advanceTimersByTimeAsync(10_000));

@@ -1,6 +1,19 @@
 import { describe, it, expect, beforeEach, vi } from "vitest";
 import { act, screen, waitFor, within } from "@testing-library/react";
-import { account, ALICE, callsTo, connect, ERIN, fakeBank, lastToast, MINT_TX, renderBankPage, resetAll, wallet, type FakeBank } from "./testUtils";
+import {
+  account,
+  ALICE,
+  callsTo,
+  connect,
+  ERIN,
+  fakeBank,
+  lastToast,
+  MINT_TX,
+  renderBankPage,
+  resetAll,
+  wallet,
+  type FakeBank,
+} from "./testUtils";
 beforeEach(resetAll);
 
 async function openDeposit() {
@@ -58,7 +71,11 @@ describe("Deposit USD", () => {
     const { user } = await openDeposit();
     await user.type(await screen.findByLabelText("Amount (USD)"), "25");
     await user.click(screen.getByRole("button", { name: "Deposit USD" }));
-    expect(lastToast()).toMatchObject({ title: "Invalid Deposit", description: "Please choose the bank account to deposit from.", variant: "destructive" });
+    expect(lastToast()).toMatchObject({
+      title: "Invalid Deposit",
+      description: "Please choose the bank account to deposit from.",
+      variant: "destructive",
+    });
     expect(screen.getByRole("alert")).toHaveTextContent("Please choose the bank account to deposit from.");
 
     await chooseAccount(user, /Everyday Checking/);
@@ -88,7 +105,10 @@ describe("Deposit USD", () => {
 
   it("sends to the connected wallet when it is listed, else the primary, and offers to add an unlisted connected wallet", async () => {
     connect(ALICE);
-    const bank = fakeBank({ accounts: [account()], wallets: [wallet(), wallet({ id: 2, name: "Alice", address: ALICE, isPrimary: false })] });
+    const bank = fakeBank({
+      accounts: [account()],
+      wallets: [wallet(), wallet({ id: 2, name: "Alice", address: ALICE, isPrimary: false })],
+    });
     const { user } = await openDeposit();
     expect(await screen.findByLabelText("To wallet")).toHaveTextContent("Alice · 0x14dC...9955 (connected)");
 
@@ -110,9 +130,16 @@ describe("Deposit USD", () => {
     await user.click(screen.getByRole("button", { name: "Deposit USD" }));
 
     expect(bank.calls.find((c) => c.method === "POST")?.body).toEqual({ bankAccountId: 1, amount: "25", walletId: 1 });
-    expect(lastToast()).toMatchObject({ title: "Deposit Requested", description: "$25.00 from Everyday Checking (••••6789): 25.00 USDX to 0x71bE...5788 in about 8 seconds." });
+    expect(lastToast()).toMatchObject({
+      title: "Deposit Requested",
+      description: "$25.00 from Everyday Checking (••••6789): 25.00 USDX to 0x71bE...5788 in about 8 seconds.",
+    });
     const progress = screen.getByRole("list", { name: "Deposit progress" });
-    expect(within(progress).getAllByRole("listitem").map((li) => li.textContent)).toEqual([
+    expect(
+      within(progress)
+        .getAllByRole("listitem")
+        .map((li) => li.textContent),
+    ).toEqual([
       expect.stringContaining("Requested (done)"),
       expect.stringContaining("Processing (not yet)"),
       expect.stringContaining("Completed (not yet)"),
@@ -167,18 +194,29 @@ describe("Deposit USD", () => {
     await act(() => vi.advanceTimersByTimeAsync(1000));
     await waitFor(() => expect(lastToast()?.title).toBe("Deposit Failed"));
     expect(within(screen.getByRole("list", { name: "Deposit progress" })).getAllByRole("listitem")[2]).toHaveTextContent("Failed (failed)");
-    expect(lastToast()).toMatchObject({ title: "Deposit Failed", description: "The minter account has no ETH left to pay for gas.", variant: "destructive" });
+    expect(lastToast()).toMatchObject({
+      title: "Deposit Failed",
+      description: "The minter account has no ETH left to pay for gas.",
+      variant: "destructive",
+    });
     expect(screen.queryByRole("dialog")).not.toBeInTheDocument();
   });
 
   it("says 'Deposit Failed' with the server's sentence when it refuses the request", async () => {
     const bank = fakeBank({ accounts: [account()], wallets: [wallet()] });
-    bank.fail["POST /api/bank/deposits"] = { status: 400, error: "Invalid Deposit: the bank account 'Everyday Checking' is not verified yet." };
+    bank.fail["POST /api/bank/deposits"] = {
+      status: 400,
+      error: "Invalid Deposit: the bank account 'Everyday Checking' is not verified yet.",
+    };
     const { user } = await openDeposit();
     await chooseAccount(user, /Everyday Checking/);
     await user.type(screen.getByLabelText("Amount (USD)"), "25");
     await user.click(screen.getByRole("button", { name: "Deposit USD" }));
-    expect(lastToast()).toMatchObject({ title: "Deposit Failed", description: "Invalid Deposit: the bank account 'Everyday Checking' is not verified yet.", variant: "destructive" });
+    expect(lastToast()).toMatchObject({
+      title: "Deposit Failed",
+      description: "Invalid Deposit: the bank account 'Everyday Checking' is not verified yet.",
+      variant: "destructive",
+    });
     expect(screen.getByRole("alert")).toHaveTextContent("not verified yet");
     expect(screen.queryByRole("list", { name: "Deposit progress" })).not.toBeInTheDocument();
   });

@@ -39,7 +39,12 @@ describe("My Wallets", () => {
   });
 
   it("lists name, address, primary badge and the balance the server read", async () => {
-    fakeBank({ wallets: [wallet(), wallet({ id: 2, name: "Cold storage", address: ALICE, isPrimary: false, balanceRaw: (1234567n * 10n ** 16n).toString() })] });
+    fakeBank({
+      wallets: [
+        wallet(),
+        wallet({ id: 2, name: "Cold storage", address: ALICE, isPrimary: false, balanceRaw: (1234567n * 10n ** 16n).toString() }),
+      ],
+    });
     await openWallets();
     const [first, second] = within(await screen.findByRole("list", { name: "Wallets" })).getAllByRole("listitem");
     expect(first).toHaveTextContent("Main wallet");
@@ -55,7 +60,11 @@ describe("My Wallets", () => {
     const bank = fakeBank({ wallets: [wallet()] });
     const { user } = await openWallets();
     const dialog = await addWallet(user, "", ALICE);
-    expect(lastToast()).toMatchObject({ title: "Missing Information", description: "Please provide both the wallet name and address.", variant: "destructive" });
+    expect(lastToast()).toMatchObject({
+      title: "Missing Information",
+      description: "Please provide both the wallet name and address.",
+      variant: "destructive",
+    });
     expect(within(dialog).getByRole("alert")).toHaveTextContent("Please provide both the wallet name and address.");
     expect(callsTo(bank, "/api/bank/wallets", "POST")).toBe(0);
   });
@@ -73,17 +82,27 @@ describe("My Wallets", () => {
     const bank = fakeBank({ wallets: [wallet()] });
     const { user } = await openWallets();
     const dialog = await addWallet(user, "Again", ERIN.toLowerCase());
-    expect(lastToast()).toMatchObject({ title: "Duplicate Wallet", description: `${ERIN} is already in your wallets as 'Main wallet'.`, variant: "destructive" });
+    expect(lastToast()).toMatchObject({
+      title: "Duplicate Wallet",
+      description: `${ERIN} is already in your wallets as 'Main wallet'.`,
+      variant: "destructive",
+    });
     expect(within(dialog).getByRole("alert")).toHaveTextContent("already in your wallets as 'Main wallet'");
     expect(callsTo(bank, "/api/bank/wallets", "POST")).toBe(0);
   });
 
   it("shows the server's answer when it refuses a wallet the screen let through", async () => {
     const bank = fakeBank({ wallets: [wallet()] });
-    bank.fail["POST /api/bank/wallets"] = { status: 409, error: `Duplicate Wallet: ${ALICE} is already in your wallets as 'Added elsewhere'.` };
+    bank.fail["POST /api/bank/wallets"] = {
+      status: 409,
+      error: `Duplicate Wallet: ${ALICE} is already in your wallets as 'Added elsewhere'.`,
+    };
     const { user } = await openWallets();
     const dialog = await addWallet(user, "Savings", ALICE);
-    expect(lastToast()).toMatchObject({ title: "Duplicate Wallet", description: `${ALICE} is already in your wallets as 'Added elsewhere'.` });
+    expect(lastToast()).toMatchObject({
+      title: "Duplicate Wallet",
+      description: `${ALICE} is already in your wallets as 'Added elsewhere'.`,
+    });
     expect(within(dialog).getByRole("alert")).toHaveTextContent("'Added elsewhere'");
   });
 
@@ -131,7 +150,10 @@ describe("My Wallets", () => {
     bank.wallets = bank.wallets.map((w) => ({ ...w, isPrimary: w.id === 2 }));
     await user.click(screen.getByRole("button", { name: "Remove Cold storage" }));
     await user.click(within(screen.getByRole("dialog")).getByRole("button", { name: "Remove Wallet" }));
-    expect(lastToast()).toMatchObject({ title: "Cannot Remove Primary Wallet", description: "'Cold storage' is your primary wallet; make another wallet primary first." });
+    expect(lastToast()).toMatchObject({
+      title: "Cannot Remove Primary Wallet",
+      description: "'Cold storage' is your primary wallet; make another wallet primary first.",
+    });
   });
 
   it("offers to add the connected wallet in one click when it is not listed", async () => {
@@ -140,7 +162,10 @@ describe("My Wallets", () => {
     const { user } = await openWallets();
     await user.click(await screen.findByRole("button", { name: "Add connected wallet" }));
     expect(bank.calls.find((c) => c.method === "POST")?.body).toEqual({ name: "Development wallet (erin)", address: ERIN });
-    expect(lastToast()).toMatchObject({ title: "Wallet Added", description: "Development wallet (erin) (0x71bE...5788) was added as your primary wallet." });
+    expect(lastToast()).toMatchObject({
+      title: "Wallet Added",
+      description: "Development wallet (erin) (0x71bE...5788) was added as your primary wallet.",
+    });
     const item = within(await screen.findByRole("list", { name: "Wallets" })).getByRole("listitem");
     expect(within(item).getByText("Connected")).toBeInTheDocument();
     expect(within(item).getByText("Primary")).toBeInTheDocument();

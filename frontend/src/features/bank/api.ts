@@ -6,7 +6,16 @@ import type { WalletProof } from "@common/api/bank";
 import type { RequestOf } from "@common/api/endpoint";
 import type { Deposit } from "@common/apiTypes";
 
-export type { BankAccount, BankAccountType, BankFaucetLimits, BankTerms, BankWallet, BankWalletChallenge, Deposit, DepositStatus } from "@common/apiTypes";
+export type {
+  BankAccount,
+  BankAccountType,
+  BankFaucetLimits,
+  BankTerms,
+  BankWallet,
+  BankWalletChallenge,
+  Deposit,
+  DepositStatus,
+} from "@common/apiTypes";
 export type { WalletProof };
 
 /**

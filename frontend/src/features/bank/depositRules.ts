@@ -8,7 +8,10 @@ import { usd } from "./format";
 const USD_DECIMALS = 2;
 const CENT_IN_BASE_UNITS = 10n ** BigInt(TOKEN_DECIMALS - USD_DECIMALS);
 
-const invalid = (description: string): { ok: false; problem: Problem } => ({ ok: false, problem: { title: "Invalid Deposit", description } });
+const invalid = (description: string): { ok: false; problem: Problem } => ({
+  ok: false,
+  problem: { title: "Invalid Deposit", description },
+});
 
 /** An amount a person typed, in cents; null when it is not a plain dollar amount. */
 export function parseCents(input: string): bigint | null {
@@ -34,7 +37,11 @@ export function checkDeposit(
   if (!text) return invalid("Please enter the amount to deposit, in US dollars.");
   const cents = parseCents(text);
   if (cents === null) {
-    return invalid(/^\d*\.\d{3,}$/.test(text) ? "A US dollar amount has at most 2 decimals (cents)." : "Please enter an amount greater than 0, such as 125.50.");
+    return invalid(
+      /^\d*\.\d{3,}$/.test(text)
+        ? "A US dollar amount has at most 2 decimals (cents)."
+        : "Please enter an amount greater than 0, such as 125.50.",
+    );
   }
   if (cents === 0n) return invalid("Please enter an amount greater than 0.");
   const max = terms ? parseCents(terms.maxDeposit) : null;

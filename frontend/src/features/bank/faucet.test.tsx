@@ -2,7 +2,20 @@ import { describe, it, expect, beforeEach, vi } from "vitest";
 import { screen, waitFor, within } from "@testing-library/react";
 import { utf8ToHex } from "@/lib/auth/siwe";
 import { useWallet } from "@/lib/wallet/store";
-import { account, ALICE, callsTo, challengeText, connect, ERIN, FAUCET_TERMS, fakeBank, lastToast, renderBankPage, resetAll, wallet } from "./testUtils";
+import {
+  account,
+  ALICE,
+  callsTo,
+  challengeText,
+  connect,
+  ERIN,
+  FAUCET_TERMS,
+  fakeBank,
+  lastToast,
+  renderBankPage,
+  resetAll,
+  wallet,
+} from "./testUtils";
 beforeEach(resetAll);
 
 /**
@@ -42,8 +55,16 @@ describe("Test faucet: verified wallets", () => {
     expect(posts(bank, "/api/bank/wallets/challenge").map((c) => c.body)).toEqual([{ address: ERIN }]);
     expect(request).toHaveBeenCalledWith({ method: "personal_sign", params: [utf8ToHex(challengeText(ERIN)), ERIN] });
     const [added] = posts(bank, "/api/bank/wallets");
-    expect(added.body).toEqual({ name: "Development wallet (erin)", address: ERIN, challenge: expect.stringMatching(/^c/), signature: SIGNATURE });
-    expect(lastToast()).toMatchObject({ title: "Wallet Added", description: "Development wallet (erin) (0x71bE...5788) was added as your primary wallet and verified." });
+    expect(added.body).toEqual({
+      name: "Development wallet (erin)",
+      address: ERIN,
+      challenge: expect.stringMatching(/^c/),
+      signature: SIGNATURE,
+    });
+    expect(lastToast()).toMatchObject({
+      title: "Wallet Added",
+      description: "Development wallet (erin) (0x71bE...5788) was added as your primary wallet and verified.",
+    });
     const item = within(await screen.findByRole("list", { name: "Wallets" })).getByRole("listitem");
     expect(within(item).getByText("Verified")).toBeInTheDocument();
     expect(within(item).queryByRole("button", { name: /^Verify/ })).not.toBeInTheDocument();
@@ -74,12 +95,18 @@ describe("Test faucet: verified wallets", () => {
 
   it("Verify: the wallet, once connected, signs a challenge and the row turns 'Verified' ('Wallet Verified')", async () => {
     const request = connectSigner(ALICE);
-    const bank = fakeBank({ terms: FAUCET_TERMS, wallets: [wallet(), wallet({ id: 2, name: "Cold storage", address: ALICE, isPrimary: false })] });
+    const bank = fakeBank({
+      terms: FAUCET_TERMS,
+      wallets: [wallet(), wallet({ id: 2, name: "Cold storage", address: ALICE, isPrimary: false })],
+    });
     const { user } = await open("My Wallets");
     await user.click(await screen.findByRole("button", { name: "Verify Cold storage" }));
     expect(request).toHaveBeenCalledWith({ method: "personal_sign", params: [utf8ToHex(challengeText(ALICE)), ALICE] });
     expect(posts(bank, "/api/bank/wallets/2/verify")).toHaveLength(1);
-    expect(lastToast()).toMatchObject({ title: "Wallet Verified", description: "Cold storage (0x14dC...9955) can now receive deposits from the test faucet." });
+    expect(lastToast()).toMatchObject({
+      title: "Wallet Verified",
+      description: "Cold storage (0x14dC...9955) can now receive deposits from the test faucet.",
+    });
     const second = within(screen.getByRole("list", { name: "Wallets" })).getAllByRole("listitem")[1];
     expect(await within(second).findByText("Verified")).toBeInTheDocument();
     expect(within(second).queryByRole("button", { name: "Verify Cold storage" })).not.toBeInTheDocument();
@@ -103,7 +130,10 @@ describe("Test faucet: verified wallets", () => {
     const bank = fakeBank({ terms: FAUCET_TERMS });
     const { user } = await open("My Wallets");
     await user.click(await screen.findByRole("button", { name: "Add connected wallet" }));
-    expect(lastToast()).toMatchObject({ title: "Wallet Not Verified", description: "You rejected the signature request in your wallet, so the wallet was not verified." });
+    expect(lastToast()).toMatchObject({
+      title: "Wallet Not Verified",
+      description: "You rejected the signature request in your wallet, so the wallet was not verified.",
+    });
     expect(posts(bank, "/api/bank/wallets")).toHaveLength(0);
     expect(screen.getByText("No wallets yet")).toBeInTheDocument();
   });
@@ -154,7 +184,8 @@ describe("Test faucet: Deposit USD", () => {
   it("offers no unverified wallet, and refuses a deposit to one before asking the server", async () => {
     const bank = fakeBank({ terms: FAUCET_TERMS, accounts: [account()], wallets: [wallet()] });
     const { user } = await open("Deposit USD");
-    const note = "The wallet 'Main wallet' is not verified: the test faucet mints only to wallets you have proved you control. Verify it under My Wallets, with that wallet connected.";
+    const note =
+      "The wallet 'Main wallet' is not verified: the test faucet mints only to wallets you have proved you control. Verify it under My Wallets, with that wallet connected.";
     expect(await screen.findByText(note)).toBeInTheDocument();
     await user.click(screen.getByLabelText("To wallet"));
     expect(await screen.findByRole("option", { name: /Main wallet .* \(not verified\)/ })).toHaveAttribute("aria-disabled", "true");

@@ -14,7 +14,8 @@ afterAll(() => cases.print());
 beforeEach(resetAll);
 
 type User = ReturnType<typeof renderBankPage>["user"];
-const fill = (scope: HTMLElement, label: string, value: string) => fireEvent.change(within(scope).getByLabelText(label), { target: { value } });
+const fill = (scope: HTMLElement, label: string, value: string) =>
+  fireEvent.change(within(scope).getByLabelText(label), { target: { value } });
 
 function expectRefused(bank: FakeBank, path: string, scope: HTMLElement, title: string, description: string | RegExp) {
   expect(lastToast()).toMatchObject({ title, description, variant: "destructive" });
@@ -85,7 +86,14 @@ describe("Add Wallet", () => {
     submit(dialog);
     if (value.trim() === "") expectRefused(bank, "/api/bank/wallets", dialog, "Missing Information", MISSING);
     else if (value === BAD_CHECKSUM) expectRefused(bank, "/api/bank/wallets", dialog, "Invalid Address", /has a wrong checksum/);
-    else expectRefused(bank, "/api/bank/wallets", dialog, "Invalid Address", "Please enter a valid Ethereum address: 0x followed by 40 hex characters.");
+    else
+      expectRefused(
+        bank,
+        "/api/bank/wallets",
+        dialog,
+        "Invalid Address",
+        "Please enter a valid Ethereum address: 0x followed by 40 hex characters.",
+      );
   });
 
   it.each([

@@ -124,7 +124,8 @@ export interface FakeBank {
   hang: Set<string>;
 }
 
-const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
+const json = (body: unknown, status = 200) =>
+  new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
 const ok = (body: object, status = 200) => json({ success: true, mock: true, ...body }, status);
 
 export function fakeBank(start: Partial<Omit<FakeBank, "calls" | "fail" | "hang">> = {}): FakeBank {
@@ -145,7 +146,14 @@ export function fakeBank(start: Partial<Omit<FakeBank, "calls" | "fail" | "hang"
         return ok({ accounts: bank.accounts });
       case "POST /api/bank/accounts": {
         const request = sent("POST /api/bank/accounts");
-        const created = account({ id: nextId++, name: request.name, type: request.type, lastFour: request.accountNumber.slice(-4), status: "pending", verifiedAt: null });
+        const created = account({
+          id: nextId++,
+          name: request.name,
+          type: request.type,
+          lastFour: request.accountNumber.slice(-4),
+          status: "pending",
+          verifiedAt: null,
+        });
         bank.accounts = [...bank.accounts, created];
         return ok({ account: created }, 201);
       }
@@ -163,7 +171,8 @@ export function fakeBank(start: Partial<Omit<FakeBank, "calls" | "fail" | "hang"
       case "POST /api/bank/wallets/:id/verify": {
         const request = sent("POST /api/bank/wallets/:id/verify");
         const target = bank.wallets.find((w) => w.id === id)!;
-        if (challenges.get(request.challenge) !== target.address || !request.signature) return json({ success: false, error: "Wallet Not Verified: the signing request was not signed by it." }, 403);
+        if (challenges.get(request.challenge) !== target.address || !request.signature)
+          return json({ success: false, error: "Wallet Not Verified: the signing request was not signed by it." }, 403);
         challenges.delete(request.challenge);
         bank.wallets = bank.wallets.map((w) => (w.id === id ? { ...w, verified: true, verifiedBy: "signature" } : w));
         return ok({ wallet: bank.wallets.find((w) => w.id === id) });
@@ -171,10 +180,13 @@ export function fakeBank(start: Partial<Omit<FakeBank, "calls" | "fail" | "hang"
       case "POST /api/bank/wallets": {
         const request = sent("POST /api/bank/wallets");
         const same = bank.wallets.find((w) => w.address.toLowerCase() === request.address.toLowerCase());
-        if (same) return json({ success: false, error: `Duplicate Wallet: ${request.address} is already in your wallets as '${same.name}'.` }, 409);
-        const proved = request.challenge !== undefined && challenges.get(request.challenge) === request.address && Boolean(request.signature);
+        if (same)
+          return json({ success: false, error: `Duplicate Wallet: ${request.address} is already in your wallets as '${same.name}'.` }, 409);
+        const proved =
+          request.challenge !== undefined && challenges.get(request.challenge) === request.address && Boolean(request.signature);
         if (request.challenge !== undefined) {
-          if (!proved) return json({ success: false, error: `Wallet Not Verified: the signing request was not signed by ${request.address}.` }, 403);
+          if (!proved)
+            return json({ success: false, error: `Wallet Not Verified: the signing request was not signed by ${request.address}.` }, 403);
           challenges.delete(request.challenge);
         }
         const created = wallet({
@@ -195,7 +207,14 @@ export function fakeBank(start: Partial<Omit<FakeBank, "calls" | "fail" | "hang"
         return ok({ wallet: bank.wallets.find((w) => w.id === id) });
       case "DELETE /api/bank/wallets/:id": {
         const target = bank.wallets.find((w) => w.id === id)!;
-        if (target.isPrimary) return json({ success: false, error: `Cannot Remove Primary Wallet: '${target.name}' is your primary wallet; make another wallet primary first.` }, 409);
+        if (target.isPrimary)
+          return json(
+            {
+              success: false,
+              error: `Cannot Remove Primary Wallet: '${target.name}' is your primary wallet; make another wallet primary first.`,
+            },
+            409,
+          );
         bank.wallets = bank.wallets.filter((w) => w.id !== id);
         return ok({ id });
       }
@@ -238,7 +257,8 @@ export function fakeBank(start: Partial<Omit<FakeBank, "calls" | "fail" | "hang"
 }
 
 /** How often the page asked for one path (GETs unless said otherwise). */
-export const callsTo = (bank: FakeBank, path: string, method = "GET") => bank.calls.filter((c) => c.path === path && c.method === method).length;
+export const callsTo = (bank: FakeBank, path: string, method = "GET") =>
+  bank.calls.filter((c) => c.path === path && c.method === method).length;
 
 function Elsewhere() {
   return <h1>At {useLocation().pathname}</h1>;
@@ -249,7 +269,10 @@ export function renderBankPage(config: AppConfig = testConfig()) {
   // Fake timers move with user-event's pauses when a test turns them on.
   const user = userEvent.setup({ advanceTimers: (ms) => (vi.isFakeTimers() ? vi.advanceTimersByTime(ms) : undefined) });
   const queryClient = new QueryClient({
-    defaultOptions: { queries: { retry: false, staleTime: Infinity, queryFn: ({ queryKey }) => api(String(queryKey[0])) }, mutations: { retry: false } },
+    defaultOptions: {
+      queries: { retry: false, staleTime: Infinity, queryFn: ({ queryKey }) => api(String(queryKey[0])) },
+      mutations: { retry: false },
+    },
   });
   const utils = render(
     <ConfigContext.Provider value={config}>
@@ -267,7 +290,14 @@ export function renderBankPage(config: AppConfig = testConfig()) {
 }
 
 export function connect(address = ERIN) {
-  useWallet.setState({ status: "connected", address, chainId: 31337, provider: { request: vi.fn() }, walletId: "dev", walletName: "Development wallet (erin)" });
+  useWallet.setState({
+    status: "connected",
+    address,
+    chainId: 31337,
+    provider: { request: vi.fn() },
+    walletId: "dev",
+    walletName: "Development wallet (erin)",
+  });
 }
 
 export function resetAll() {

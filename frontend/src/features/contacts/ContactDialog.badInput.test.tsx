@@ -68,9 +68,19 @@ for (const { mode, contact: editing, submit, method } of MODES) {
     // The server's own sentences (server/src/services/contacts.ts), as it answers them.
     const SERVER_DECIDES: [string, "Name" | "Notes", string, string][] = [
       ["a NUL in the name", "Name", "Ali\u0000ce", "Invalid name - The name cannot contain control characters such as line breaks or tabs"],
-      ["an RTL override in the name", "Name", "Alice\u202Egnp.exe", "Invalid name - The name cannot contain control characters such as line breaks or tabs"],
+      [
+        "an RTL override in the name",
+        "Name",
+        "Alice\u202Egnp.exe",
+        "Invalid name - The name cannot contain control characters such as line breaks or tabs",
+      ],
       ["a 101-character name", "Name", "n".repeat(101), "Name too long - Please keep the name to 100 characters or fewer"],
-      ["a NUL in the notes", "Notes", "a\u0000b", "Invalid notes - The notes cannot contain control characters other than line breaks and tabs"],
+      [
+        "a NUL in the notes",
+        "Notes",
+        "a\u0000b",
+        "Invalid notes - The notes cannot contain control characters other than line breaks and tabs",
+      ],
       ["501 characters of notes", "Notes", "x".repeat(501), "Notes too long - Please keep the notes to 500 characters or fewer"],
     ];
     it.each(SERVER_DECIDES)("shows the server's refusal of %s beside the values typed", async (_what, label, value, sentence) => {

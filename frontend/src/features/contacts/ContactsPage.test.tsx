@@ -43,7 +43,11 @@ describe("Contacts page (GET /api/contacts)", () => {
     fakeServer(sample());
     renderPage(<ContactsPage />);
     const rows = await screen.findAllByRole("row");
-    expect(within(rows[0]).getAllByRole("columnheader").map((th) => th.textContent)).toEqual(["Name", "Address", "Notes", "Date Added", "Actions"]);
+    expect(
+      within(rows[0])
+        .getAllByRole("columnheader")
+        .map((th) => th.textContent),
+    ).toEqual(["Name", "Address", "Notes", "Date Added", "Actions"]);
     expect(rows[1]).toHaveTextContent("Alice Treasury");
     expect(rows[1]).toHaveTextContent("Monthly payroll");
     expect(rows[1]).toHaveTextContent("2 hours ago");
@@ -71,7 +75,9 @@ describe("Contacts page (GET /api/contacts)", () => {
 
   it("shows a failed load inline and Retry loads the list", async () => {
     let fail = true;
-    const server = fakeServer(sample(), (call) => (fail && call.method === "GET" ? json({ success: false, error: "the database is not answering" }, 503) : undefined));
+    const server = fakeServer(sample(), (call) =>
+      fail && call.method === "GET" ? json({ success: false, error: "the database is not answering" }, 503) : undefined,
+    );
     const { user } = renderPage(<ContactsPage />);
     const alert = await screen.findByRole("alert");
     expect(alert).toHaveTextContent("Failed to load contacts");
@@ -107,7 +113,10 @@ describe("Search", () => {
     expect(screen.getByText("Alice Treasury")).toBeInTheDocument();
     expect(screen.getByText("1 match")).toBeInTheDocument();
     // One request for the whole word: none for 'P', 'PA', ...
-    expect(server.lists().map((c) => c.url)).toEqual(["/api/contacts?limit=100&offset=0", "/api/contacts?search=PAYROLL&limit=100&offset=0"]);
+    expect(server.lists().map((c) => c.url)).toEqual([
+      "/api/contacts?limit=100&offset=0",
+      "/api/contacts?search=PAYROLL&limit=100&offset=0",
+    ]);
   });
 
   it("says 'No contacts found' with 'Try changing your search query' when nothing matches", async () => {
@@ -140,7 +149,11 @@ describe("Add Contact dialog (POST /api/contacts)", () => {
     const dialog = await openAddDialog(user);
     await user.type(within(dialog).getByLabelText("Address"), ALICE);
     await user.click(within(dialog).getByRole("button", { name: "Add Contact" }));
-    expect(lastToast()).toMatchObject({ title: "Missing information", description: "Please provide both name and address", variant: "destructive" });
+    expect(lastToast()).toMatchObject({
+      title: "Missing information",
+      description: "Please provide both name and address",
+      variant: "destructive",
+    });
     expect(within(dialog).getByRole("alert")).toHaveTextContent("Please provide both name and address");
     expect(within(dialog).getByLabelText("Name")).toHaveAttribute("aria-invalid", "true");
     expect(server.calls.filter((c) => c.method === "POST")).toHaveLength(0);
@@ -153,7 +166,11 @@ describe("Add Contact dialog (POST /api/contacts)", () => {
     await user.type(within(dialog).getByLabelText("Name"), "Alice");
     await user.type(within(dialog).getByLabelText("Address"), "0x1234");
     await user.click(within(dialog).getByRole("button", { name: "Add Contact" }));
-    expect(lastToast()).toMatchObject({ title: "Invalid address", description: "Please enter a valid Ethereum address", variant: "destructive" });
+    expect(lastToast()).toMatchObject({
+      title: "Invalid address",
+      description: "Please enter a valid Ethereum address",
+      variant: "destructive",
+    });
     expect(within(dialog).getByRole("alert")).toHaveTextContent("Please enter a valid Ethereum address");
     expect(within(dialog).getByLabelText("Address")).toHaveAttribute("aria-invalid", "true");
     expect(server.calls.filter((c) => c.method === "POST")).toHaveLength(0);
@@ -279,11 +296,15 @@ describe("Delete (DELETE /api/contacts/:id)", () => {
   });
 
   it("shows the server's sentence when the contact is already gone", async () => {
-    fakeServer(sample(), (call) => (call.method === "DELETE" ? json({ success: false, error: "Contact not found - It may have been deleted" }, 404) : undefined));
+    fakeServer(sample(), (call) =>
+      call.method === "DELETE" ? json({ success: false, error: "Contact not found - It may have been deleted" }, 404) : undefined,
+    );
     const { user } = renderPage(<ContactsPage />);
     await user.click(await screen.findByRole("button", { name: "Delete Bob" }));
     await user.click(within(await screen.findByRole("dialog")).getByRole("button", { name: "Delete" }));
-    await waitFor(() => expect(lastToast()).toMatchObject({ title: "Contact not found", description: "It may have been deleted", variant: "destructive" }));
+    await waitFor(() =>
+      expect(lastToast()).toMatchObject({ title: "Contact not found", description: "It may have been deleted", variant: "destructive" }),
+    );
   });
 });
 
@@ -292,7 +313,10 @@ describe("Export (GET /api/contacts/export)", () => {
     const csv = "Name,Address,Notes\r\nAlice Treasury," + ALICE + ",'=SUM(A1)\r\n";
     const server = fakeServer(sample(), (call) =>
       call.url === "/api/contacts/export"
-        ? new Response(csv, { status: 200, headers: { "content-type": "text/csv; charset=utf-8", "content-disposition": 'attachment; filename="usdx_contacts.csv"' } })
+        ? new Response(csv, {
+            status: 200,
+            headers: { "content-type": "text/csv; charset=utf-8", "content-disposition": 'attachment; filename="usdx_contacts.csv"' },
+          })
         : undefined,
     );
     const blobs: Blob[] = [];
@@ -312,10 +336,14 @@ describe("Export (GET /api/contacts/export)", () => {
   });
 
   it("says why when the export fails", async () => {
-    fakeServer(sample(), (call) => (call.url === "/api/contacts/export" ? json({ success: false, error: "Sign in to continue." }, 401) : undefined));
+    fakeServer(sample(), (call) =>
+      call.url === "/api/contacts/export" ? json({ success: false, error: "Sign in to continue." }, 401) : undefined,
+    );
     const { user } = renderPage(<ContactsPage />);
     await user.click(screen.getByRole("button", { name: "Export" }));
-    await waitFor(() => expect(lastToast()).toMatchObject({ title: "Export failed", description: "Sign in to continue.", variant: "destructive" }));
+    await waitFor(() =>
+      expect(lastToast()).toMatchObject({ title: "Export failed", description: "Sign in to continue.", variant: "destructive" }),
+    );
   });
 });
 
@@ -356,7 +384,9 @@ describe("Import (POST /api/contacts/import)", () => {
   });
 
   it("counts in the plural: '{N} contacts added'", async () => {
-    fakeServer([], (call) => (call.url === "/api/contacts/import" ? json({ success: true, imported: 3, skipped: [], contacts: [] }) : undefined));
+    fakeServer([], (call) =>
+      call.url === "/api/contacts/import" ? json({ success: true, imported: 3, skipped: [], contacts: [] }) : undefined,
+    );
     const { user } = renderPage(<ContactsPage />);
     await user.upload(fileInput(), csvFile("Name,Address\n"));
     await waitFor(() => expect(lastToast()).toMatchObject({ title: "Contacts updated", description: "3 contacts added" }));
@@ -371,7 +401,13 @@ describe("Import (POST /api/contacts/import)", () => {
       setTimeout(() => this.onerror?.(new ProgressEvent("error") as ProgressEvent<FileReader>));
     });
     await user.upload(fileInput(), csvFile("Name,Address\n"));
-    await waitFor(() => expect(lastToast()).toMatchObject({ title: "Error reading file", description: "Failed to read the uploaded file", variant: "destructive" }));
+    await waitFor(() =>
+      expect(lastToast()).toMatchObject({
+        title: "Error reading file",
+        description: "Failed to read the uploaded file",
+        variant: "destructive",
+      }),
+    );
     expect(server.calls.filter((c) => c.url === "/api/contacts/import")).toHaveLength(0);
   });
 

@@ -13,9 +13,16 @@ export const ALICE = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";
 export const BOB = "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC";
 export const CAROL = "0x90F79bf6EB2c4f870365E785982E1f101E93b906";
 
-export const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
+export const json = (body: unknown, status = 200) =>
+  new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
 
-export const contact = (id: number, name: string, address: string, notes: string | null = null, createdAt = new Date().toISOString()): Contact => ({
+export const contact = (
+  id: number,
+  name: string,
+  address: string,
+  notes: string | null = null,
+  createdAt = new Date().toISOString(),
+): Contact => ({
   id,
   name,
   address,
@@ -63,7 +70,11 @@ export function fakeServer(initial: Contact[] = [], override?: Override) {
     if (call.method === "POST" && pathname === "/api/contacts") {
       const body = call.body as { name: string; address: string; notes: string };
       const existing = store.contacts.find((c) => c.address.toLowerCase() === body.address.toLowerCase());
-      if (existing) return json({ success: false, error: `Duplicate address - ${body.address} is already in your contacts as '${existing.name}'` }, 409);
+      if (existing)
+        return json(
+          { success: false, error: `Duplicate address - ${body.address} is already in your contacts as '${existing.name}'` },
+          409,
+        );
       const added = contact(store.nextId++, body.name, body.address, body.notes || null);
       store.contacts.unshift(added);
       return json({ success: true, contact: added }, 201);

@@ -172,7 +172,11 @@ describe("Dashboard, wallet connected", () => {
   });
 
   it("names the forked chain beside the local one in Contract Information: 'Hardhat Local (Sepolia fork @ 7,012,345)'", () => {
-    renderAtHome(<DashboardPage />, { ...testConfig, networkLabel: "Hardhat Local", fork: { chainId: 11155111, name: "Sepolia", block: 7012345 } });
+    renderAtHome(<DashboardPage />, {
+      ...testConfig,
+      networkLabel: "Hardhat Local",
+      fork: { chainId: 11155111, name: "Sepolia", block: 7012345 },
+    });
     const network = within(card("Contract Information")).getByText("Network").nextElementSibling;
     expect(network).toHaveTextContent(/^Hardhat Local \(Sepolia fork @ 7,012,345\)$/);
   });
@@ -227,7 +231,8 @@ describe("Supply chart", () => {
 
   it("says 'Not enough history yet' with fewer than 2 points", async () => {
     stubApi({
-      "/api/stats/supply": () => json({ points: [{ blockNumber: 1, timestamp: 1, totalSupply: "100.0", totalShares: "100.0", rewardMultiplier: "1.0" }] }),
+      "/api/stats/supply": () =>
+        json({ points: [{ blockNumber: 1, timestamp: 1, totalSupply: "100.0", totalShares: "100.0", rewardMultiplier: "1.0" }] }),
       "/api/": () => json({ items: [], nextCursor: null }),
     });
     renderAtHome(<DashboardPage />);

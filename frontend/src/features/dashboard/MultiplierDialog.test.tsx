@@ -26,7 +26,8 @@ function renderDialog({ connected = true, onOpenChange = vi.fn() } = {}) {
 }
 
 const field = () => screen.getByRole("spinbutton") as HTMLInputElement;
-const posted = () => fetchMock.mock.calls.filter(([url]) => String(url) === "/api/reward-multiplier").map(([, init]) => JSON.parse(String(init!.body)));
+const posted = () =>
+  fetchMock.mock.calls.filter(([url]) => String(url) === "/api/reward-multiplier").map(([, init]) => JSON.parse(String(init!.body)));
 
 describe("Update Reward Multiplier dialog", () => {
   it("explains the multiplier and shows the current value", () => {
@@ -65,7 +66,9 @@ describe("Update Reward Multiplier dialog", () => {
     expect(screen.getByText(/Balances will change by/)).toHaveTextContent("New multiplier 1.1025x. Balances will change by +5.00%.");
     await user.clear(field());
     await user.type(field(), "0.5");
-    expect(screen.getByText(/would be refused/)).toHaveTextContent("The contract only accepts a multiplier of 1.0 or more; 0.5000x would be refused.");
+    expect(screen.getByText(/would be refused/)).toHaveTextContent(
+      "The contract only accepts a multiplier of 1.0 or more; 0.5000x would be refused.",
+    );
   });
 
   it.each(["", "0", "abc"])("refuses %j with 'Invalid value' / 'Please enter a valid positive number', sending nothing", async (input) => {
@@ -73,7 +76,11 @@ describe("Update Reward Multiplier dialog", () => {
     await user.clear(field());
     if (input) await user.type(field(), input);
     await user.click(screen.getByRole("button", { name: "Set Value" }));
-    expect(lastToast()).toMatchObject({ title: "Invalid value", description: "Please enter a valid positive number", variant: "destructive" });
+    expect(lastToast()).toMatchObject({
+      title: "Invalid value",
+      description: "Please enter a valid positive number",
+      variant: "destructive",
+    });
     expect(screen.getByRole("alert")).toHaveTextContent("Please enter a valid positive number");
     expect(posted()).toEqual([]);
     expect(run).not.toHaveBeenCalled();
@@ -82,7 +89,10 @@ describe("Update Reward Multiplier dialog", () => {
   it("asks for a wallet first: 'Please connect your wallet to update the reward multiplier'", async () => {
     const { user } = renderDialog({ connected: false });
     await user.click(screen.getByRole("button", { name: "Set Value" }));
-    expect(lastToast()).toMatchObject({ title: "Wallet not connected", description: "Please connect your wallet to update the reward multiplier" });
+    expect(lastToast()).toMatchObject({
+      title: "Wallet not connected",
+      description: "Please connect your wallet to update the reward multiplier",
+    });
     expect(posted()).toEqual([]);
     expect(run).not.toHaveBeenCalled();
   });

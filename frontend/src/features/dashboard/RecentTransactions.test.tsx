@@ -45,7 +45,9 @@ describe("Recent Transactions", () => {
 
   it("shows 'Failed to load transactions' with Retry, which loads them again", async () => {
     let fail = true;
-    stubApi({ [historyUrl]: () => (fail ? json({ error: "indexer is catching up" }, 503) : json({ items: [entry({})], nextCursor: null })) });
+    stubApi({
+      [historyUrl]: () => (fail ? json({ error: "indexer is catching up" }, 503) : json({ items: [entry({})], nextCursor: null })),
+    });
     const { user } = renderAtHome(<RecentTransactions address={ME} />);
     const alert = await screen.findByRole("alert");
     expect(alert).toHaveTextContent("Failed to load transactions");
@@ -59,7 +61,18 @@ describe("Recent Transactions", () => {
     stubApi({
       [historyUrl]: () =>
         json({
-          items: [entry({}), entry({ type: "Mint", from: ZERO, to: ME, amount: "1000", amountRaw: "1000000000000000000000", logIndex: 1, status: "pending" })],
+          items: [
+            entry({}),
+            entry({
+              type: "Mint",
+              from: ZERO,
+              to: ME,
+              amount: "1000",
+              amountRaw: "1000000000000000000000",
+              logIndex: 1,
+              status: "pending",
+            }),
+          ],
           nextCursor: null,
         }),
     });
@@ -68,7 +81,7 @@ describe("Recent Transactions", () => {
     expect(
       within(table)
         .getAllByRole("columnheader")
-        .map((h) => h.textContent)
+        .map((h) => h.textContent),
     ).toEqual(["Type", "From", "To", "Amount (USDX)", "Status"]);
     const [, sent, minted] = within(table).getAllByRole("row");
     expect(within(sent).getByText("Transfer")).toBeInTheDocument();
@@ -97,7 +110,16 @@ describe("Recent Transactions", () => {
         json({
           items: [
             entry({ amount: "0.000000000000000002", amountRaw: "2", sharesMoved: "1", amountMoved: "1" }),
-            entry({ type: "Mint", from: ZERO, to: ME, amount: "0.000000000000000001", amountRaw: "1", sharesMoved: "0", amountMoved: "0", logIndex: 1 }),
+            entry({
+              type: "Mint",
+              from: ZERO,
+              to: ME,
+              amount: "0.000000000000000001",
+              amountRaw: "1",
+              sharesMoved: "0",
+              amountMoved: "0",
+              logIndex: 1,
+            }),
             entry({ from: OTHER, to: ME, sharesMoved: "12500000000000000000", amountMoved: "12500000000000000000", logIndex: 2 }),
           ],
           nextCursor: null,
@@ -105,11 +127,17 @@ describe("Recent Transactions", () => {
     });
     renderAtHome(<RecentTransactions address={ME} />);
     const table = await screen.findByRole("table");
-    expect(within(table).getAllByRole("columnheader").map((h) => h.textContent)).toEqual(["Type", "From", "To", "Amount (USDX)", "Status"]);
+    expect(
+      within(table)
+        .getAllByRole("columnheader")
+        .map((h) => h.textContent),
+    ).toEqual(["Type", "From", "To", "Amount (USDX)", "Status"]);
     const [, rounded, dust, normal] = within(table).getAllByRole("row");
     expect(within(rounded).getByText("-0.000000000000000001")).toBeInTheDocument();
     expect(
-      within(rounded).getByText("The event says 0.000000000000000002 USDX; 0.000000000000000001 USDX moved (rounded down to whole shares)."),
+      within(rounded).getByText(
+        "The event says 0.000000000000000002 USDX; 0.000000000000000001 USDX moved (rounded down to whole shares).",
+      ),
     ).toBeInTheDocument();
     expect(within(dust).getByText("0.00")).toHaveClass("text-muted-foreground");
     expect(within(dust).getByText("No shares moved: the amount is worth less than one share.")).toBeInTheDocument();
@@ -123,9 +151,17 @@ describe("Recent Transactions", () => {
     it("shows it first as 'Pending', then as the history's confirmed entry once the index has it", async () => {
       let indexed = false;
       const fetchMock = stubApi({
-        [historyUrl]: () => json({ items: indexed ? [entry({ hash: SENT, amount: "3", amountRaw: "3000000000000000000", blockNumber: 8 }), entry({})] : [entry({})], nextCursor: null }),
+        [historyUrl]: () =>
+          json({
+            items: indexed
+              ? [entry({ hash: SENT, amount: "3", amountRaw: "3000000000000000000", blockNumber: 8 }), entry({})]
+              : [entry({})],
+            nextCursor: null,
+          }),
       });
-      usePendingEntries.getState().add({ hash: SENT, type: "Transfer", from: ME, to: OTHER, amountRaw: "3000000000000000000", sentAt: Date.now() });
+      usePendingEntries
+        .getState()
+        .add({ hash: SENT, type: "Transfer", from: ME, to: OTHER, amountRaw: "3000000000000000000", sentAt: Date.now() });
       renderAtHome(<RecentTransactions address={ME} />);
       const table = await screen.findByRole("table");
       await within(table).findByText("Pending");
@@ -146,8 +182,17 @@ describe("Recent Transactions", () => {
 
     it("shows only the connected account's, and keeps five rows in all", async () => {
       stubApi({ [historyUrl]: () => json({ items: [0, 1, 2, 3, 4].map((i) => entry({ logIndex: i })), nextCursor: null }) });
-      usePendingEntries.getState().add({ hash: SENT, type: "Transfer", from: OTHER, to: ME, amountRaw: "1000000000000000000", sentAt: Date.now() });
-      usePendingEntries.getState().add({ hash: HASH.replace("ab", "ef"), type: "Transfer", from: OTHER, to: ZERO.replace(/0$/, "1"), amountRaw: "1", sentAt: Date.now() });
+      usePendingEntries
+        .getState()
+        .add({ hash: SENT, type: "Transfer", from: OTHER, to: ME, amountRaw: "1000000000000000000", sentAt: Date.now() });
+      usePendingEntries.getState().add({
+        hash: HASH.replace("ab", "ef"),
+        type: "Transfer",
+        from: OTHER,
+        to: ZERO.replace(/0$/, "1"),
+        amountRaw: "1",
+        sentAt: Date.now(),
+      });
       renderAtHome(<RecentTransactions address={ME} />);
       const table = await screen.findByRole("table");
       await within(table).findByText("Pending");

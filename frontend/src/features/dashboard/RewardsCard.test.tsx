@@ -29,7 +29,9 @@ beforeEach(() => {
   useWallet.setState({ ...initialWalletState });
   run.mockReset().mockResolvedValue(ok);
   vi.mocked(useTokenFigures).mockReturnValue(queryResult({ data: TOKEN }));
-  vi.mocked(useAccountFigures).mockImplementation((address) => (address ? queryResult({ data: ACCOUNT }) : queryResult({ disabled: true })));
+  vi.mocked(useAccountFigures).mockImplementation((address) =>
+    address ? queryResult({ data: ACCOUNT }) : queryResult({ disabled: true }),
+  );
   vi.mocked(useMyRoles).mockReturnValue(rolesResult(ME, {}));
 });
 
@@ -46,7 +48,9 @@ describe("Rewards earned (GET /api/rewards/:address)", () => {
   });
 
   it("shows a fall of the multiplier as a negative reward, and says so", async () => {
-    stubApi({ "/api/rewards/": () => json({ ...HOLLY, allTime: "-2727272727272727273", last30Days: "0", fromTransfers: "68181818181818181819" }) });
+    stubApi({
+      "/api/rewards/": () => json({ ...HOLLY, allTime: "-2727272727272727273", last30Days: "0", fromTransfers: "68181818181818181819" }),
+    });
     renderAtHome(<RewardsCard address={ME} />);
     expect(await screen.findByTestId("rewards-all-time")).toHaveTextContent("-2.72 USDX");
     expect(screen.getByTestId("rewards-30-days")).toHaveTextContent("0.00 USDX");
@@ -67,7 +71,11 @@ describe("Rewards earned (GET /api/rewards/:address)", () => {
   });
 
   it("is on the Dashboard only while a wallet is connected", async () => {
-    stubApi({ "/api/rewards/": () => json(HOLLY), "/api/accounts/": () => json({ items: [], nextCursor: null }), "/api/stats/supply": () => json({ points: [] }) });
+    stubApi({
+      "/api/rewards/": () => json(HOLLY),
+      "/api/accounts/": () => json({ items: [], nextCursor: null }),
+      "/api/stats/supply": () => json({ points: [] }),
+    });
     const { rerender } = renderAtHome(<DashboardPage />);
     expect(screen.queryByRole("heading", { name: "Rewards earned" })).not.toBeInTheDocument();
     connect();

@@ -40,7 +40,9 @@ beforeEach(() => {
 
 async function openTransfer() {
   const view = renderAtHome(<DashboardPage />);
-  await view.user.click(within(screen.getByRole("heading", { name: "Quick Actions" }).closest("div.rounded-lg")!).getByRole("button", { name: "Transfer" }));
+  await view.user.click(
+    within(screen.getByRole("heading", { name: "Quick Actions" }).closest("div.rounded-lg")!).getByRole("button", { name: "Transfer" }),
+  );
   const dialog = await screen.findByRole("dialog", { name: "Transfer USDX" });
   return { ...view, dialog };
 }
@@ -72,7 +74,11 @@ describe("Transfer USDX dialog", () => {
     await user.type(recipient(), "0x1234");
     await user.type(amount(), "-5");
     await user.click(within(dialog).getByRole("button", { name: "Transfer" }));
-    expect(lastToast()).toMatchObject({ title: "Invalid address", description: "Please enter a valid Ethereum address", variant: "destructive" });
+    expect(lastToast()).toMatchObject({
+      title: "Invalid address",
+      description: "Please enter a valid Ethereum address",
+      variant: "destructive",
+    });
     expect(within(dialog).getByRole("alert")).toHaveTextContent("Please enter a valid Ethereum address");
     expect(recipient()).toHaveAttribute("aria-invalid", "true");
     expect(run).not.toHaveBeenCalled();
@@ -121,7 +127,9 @@ describe("Transfer USDX dialog", () => {
 
     await act(async () => pending.resolve(ok));
     await waitFor(() => expect(screen.queryByRole("dialog", { name: "Transfer USDX" })).not.toBeInTheDocument());
-    await user.click(within(screen.getByRole("heading", { name: "Quick Actions" }).closest("div.rounded-lg")!).getByRole("button", { name: "Transfer" }));
+    await user.click(
+      within(screen.getByRole("heading", { name: "Quick Actions" }).closest("div.rounded-lg")!).getByRole("button", { name: "Transfer" }),
+    );
     expect(recipient()).toHaveValue("");
   });
 

@@ -87,7 +87,10 @@ describe("Update Reward Multiplier", () => {
   async function open(operation: "set" | "add", connected = true) {
     const view = renderAtHome(<MultiplierDialog open onOpenChange={vi.fn()} connected={connected} current={CURRENT} />);
     if (operation === "add") await view.user.click(screen.getByRole("radio", { name: "Add to current" }));
-    return { dialog: screen.getByRole("dialog", { name: "Update Reward Multiplier" }), submit: operation === "set" ? "Set Value" : "Add Value" };
+    return {
+      dialog: screen.getByRole("dialog", { name: "Update Reward Multiplier" }),
+      submit: operation === "set" ? "Set Value" : "Add Value",
+    };
   }
 
   for (const operation of ["set", "add"] as const) {

@@ -38,7 +38,9 @@ describe("Dashboard figures", () => {
 
   it("words a failed read as the spec's generic card does", () => {
     expect(errorText(new Error("boom"))).toBe("Error: boom");
-    expect(errorText({ shortMessage: "could not detect network", message: "could not detect network (long details)" })).toBe("Error: could not detect network");
+    expect(errorText({ shortMessage: "could not detect network", message: "could not detect network (long details)" })).toBe(
+      "Error: could not detect network",
+    );
     expect(errorText(undefined)).toBe("An unknown error occurred");
     expect(errorText(new Error(""))).toBe("An unknown error occurred");
   });

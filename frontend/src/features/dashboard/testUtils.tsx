@@ -11,12 +11,21 @@ export const ME = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";
 export const OTHER = "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC";
 
 export const connect = (address = ME) =>
-  useWallet.setState({ status: "connected", address, chainId: testConfig.chainId, provider: { request: vi.fn() }, walletId: "dev", walletName: "Dev" });
+  useWallet.setState({
+    status: "connected",
+    address,
+    chainId: testConfig.chainId,
+    provider: { request: vi.fn() },
+    walletId: "dev",
+    walletName: "Dev",
+  });
 
 export const lastToast = () => useToasts.getState().toasts[0];
 
 /** What a TanStack query hook answers, for mocked chain hooks. */
-export function queryResult<T>(over: Partial<{ data: T; isLoading: boolean; isError: boolean; error: unknown; isFetching: boolean; disabled: boolean }> = {}) {
+export function queryResult<T>(
+  over: Partial<{ data: T; isLoading: boolean; isError: boolean; error: unknown; isFetching: boolean; disabled: boolean }> = {},
+) {
   const isLoading = over.isLoading ?? false;
   const disabled = over.disabled ?? false;
   return {
@@ -34,7 +43,8 @@ export function queryResult<T>(over: Partial<{ data: T; isLoading: boolean; isEr
 /** Replies of the stubbed /api by path (without the query string's order mattering to the test). */
 export type ApiRoute = (init: RequestInit | undefined, url: string) => Response | Promise<Response>;
 
-export const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
+export const json = (body: unknown, status = 200) =>
+  new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
 
 export function stubApi(routes: Record<string, ApiRoute>) {
   const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
@@ -106,7 +116,9 @@ export function chainQueriesMock() {
   };
 }
 
-type Roles = Partial<Record<"DEFAULT_ADMIN_ROLE" | "MINTER_ROLE" | "BURNER_ROLE" | "BLOCKLIST_ROLE" | "ORACLE_ROLE" | "PAUSE_ROLE" | "UPGRADE_ROLE", boolean>>;
+type Roles = Partial<
+  Record<"DEFAULT_ADMIN_ROLE" | "MINTER_ROLE" | "BURNER_ROLE" | "BLOCKLIST_ROLE" | "ORACLE_ROLE" | "PAUSE_ROLE" | "UPGRADE_ROLE", boolean>
+>;
 
 export function rolesResult(address: string | null, roles: Roles | null, loading = false) {
   const flags = roles
@@ -121,5 +133,11 @@ export function rolesResult(address: string | null, roles: Roles | null, loading
         ...roles,
       }
     : undefined;
-  return { address, loading, flags, isAdmin: flags?.DEFAULT_ADMIN_ROLE ?? false, hasAnyAdminRole: flags ? Object.values(flags).some(Boolean) : false } as never;
+  return {
+    address,
+    loading,
+    flags,
+    isAdmin: flags?.DEFAULT_ADMIN_ROLE ?? false,
+    hasAnyAdminRole: flags ? Object.values(flags).some(Boolean) : false,
+  } as never;
 }

@@ -30,7 +30,10 @@ describe("the /docs request interceptor (attachIdToken)", () => {
 
   it("keeps an Authorization header the person set under Authorize, in any case", async () => {
     const idToken = vi.fn(async () => "id-token-1");
-    const sent = await attachIdToken({ url: "/api/auth/me", headers: { authorization: "Bearer pasted" } }, source({ idToken, prefilled: () => "Bearer id-token-0" }));
+    const sent = await attachIdToken(
+      { url: "/api/auth/me", headers: { authorization: "Bearer pasted" } },
+      source({ idToken, prefilled: () => "Bearer id-token-0" }),
+    );
     expect(sent.headers).toEqual({ authorization: "Bearer pasted" });
     expect(idToken).not.toHaveBeenCalled();
   });
@@ -39,7 +42,10 @@ describe("the /docs request interceptor (attachIdToken)", () => {
     const prefilled = () => "Bearer id-token-0";
     const renewed = await attachIdToken({ url: "/api/auth/me", headers: { Authorization: "Bearer id-token-0" } }, source({ prefilled }));
     expect(renewed.headers).toEqual({ Authorization: "Bearer id-token-1" });
-    const signedOut = await attachIdToken({ url: "/api/auth/me", headers: { Authorization: "Bearer id-token-0" } }, source({ prefilled, idToken: async () => null }));
+    const signedOut = await attachIdToken(
+      { url: "/api/auth/me", headers: { Authorization: "Bearer id-token-0" } },
+      source({ prefilled, idToken: async () => null }),
+    );
     expect(signedOut.headers).toEqual({});
   });
 
@@ -51,7 +57,8 @@ describe("the /docs request interceptor (attachIdToken)", () => {
   });
 });
 
-const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
+const json = (body: unknown, status = 200) =>
+  new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
 
 describe("/docs", () => {
   let fetchMock: ReturnType<typeof vi.fn>;
@@ -61,7 +68,9 @@ describe("/docs", () => {
       if (url.pathname === "/api/openapi.json") return json(fixture);
       if (url.pathname === "/api/auth/me") {
         const auth = new Headers(init?.headers).get("authorization");
-        return auth === "Bearer id-token-1" ? json({ success: true, user: { uid: "u1", email: "ada@example.com" } }) : json({ success: false, error: "Sign in first." }, 401);
+        return auth === "Bearer id-token-1"
+          ? json({ success: true, user: { uid: "u1", email: "ada@example.com" } })
+          : json({ success: false, error: "Sign in first." }, 401);
       }
       return json({ success: false, error: "Not found" }, 404);
     });

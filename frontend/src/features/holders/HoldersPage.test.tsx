@@ -12,9 +12,17 @@ beforeEach(() => {
 });
 
 const now = Math.floor(Date.now() / 1000);
-const [A, B, C] = ["0x70997970C51812dc3A010C7d01b50e0d17dc79C8", "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC", "0x90F79bf6EB2c4f870365E785982E1f101E93b906"];
+const [A, B, C] = [
+  "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+  "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC",
+  "0x90F79bf6EB2c4f870365E785982E1f101E93b906",
+];
 // Supply 1,600: A holds 1,000 (62.5%), B 500 (31.25%), C 100 (6.25%).
-const sample = () => [holder(A, 1000n, now - 7200, now - 300), holder(B, 500n, now - 86400 * 3, now - 120), holder(C, 100n, now - 600, now - 600)];
+const sample = () => [
+  holder(A, 1000n, now - 7200, now - 300),
+  holder(B, 500n, now - 86400 * 3, now - 120),
+  holder(C, 100n, now - 600, now - 600),
+];
 const blobText = (blob: Blob) =>
   new Promise<string>((resolve) => {
     const reader = new FileReader();
@@ -22,7 +30,8 @@ const blobText = (blob: Blob) =>
     reader.readAsText(blob);
   });
 const bodyRows = () => screen.getAllByRole("row").slice(1);
-const addressesShown = () => bodyRows().map((row) => within(row).getAllByRole("button")[0].getAttribute("aria-label")!.replace("Copy address ", ""));
+const addressesShown = () =>
+  bodyRows().map((row) => within(row).getAllByRole("button")[0].getAttribute("aria-label")!.replace("Copy address ", ""));
 
 describe("Holders page (GET /api/holders)", () => {
   it("shows a spinner while the first page loads", () => {
@@ -37,7 +46,11 @@ describe("Holders page (GET /api/holders)", () => {
     useWallet.setState({ status: "connected", address: B });
     renderPage(<HoldersPage />);
     const table = await screen.findByRole("table", { name: "Holders" });
-    expect(within(table).getAllByRole("columnheader").map((th) => th.textContent)).toEqual(["Address", "Balance", "Share of supply", "First activity", "Last activity"]);
+    expect(
+      within(table)
+        .getAllByRole("columnheader")
+        .map((th) => th.textContent),
+    ).toEqual(["Address", "Balance", "Share of supply", "First activity", "Last activity"]);
     expect(addressesShown()).toEqual([A, B, C]);
     const [first, second] = bodyRows();
     expect(first).toHaveTextContent("1,000.00");
@@ -110,7 +123,9 @@ describe("Holders page (GET /api/holders)", () => {
     const { user } = renderPage(<HoldersPage />);
     await screen.findByRole("table", { name: "Holders" });
     await user.type(screen.getByRole("searchbox", { name: "Search holders by address" }), "alice");
-    expect(await screen.findByRole("alert")).toHaveTextContent("An address search uses hex digits (0-9, a-f), with or without a leading 0x.");
+    expect(await screen.findByRole("alert")).toHaveTextContent(
+      "An address search uses hex digits (0-9, a-f), with or without a leading 0x.",
+    );
     expect(screen.getByRole("searchbox", { name: "Search holders by address" })).toHaveAttribute("aria-invalid", "true");
     expect(screen.getByRole("button", { name: "Export CSV" })).toBeDisabled();
     expect(server.lists()).toHaveLength(1);
@@ -125,7 +140,9 @@ describe("Holders page (GET /api/holders)", () => {
 
   it("shows a failed load inline, and Retry loads the list", async () => {
     let fail = true;
-    fakeServer(sample(), () => (fail ? json({ success: false, error: "Cannot read the index: the database is not answering." }, 503) : undefined));
+    fakeServer(sample(), () =>
+      fail ? json({ success: false, error: "Cannot read the index: the database is not answering." }, 503) : undefined,
+    );
     const { user } = renderPage(<HoldersPage />);
     const alert = await screen.findByRole("alert");
     expect(alert).toHaveTextContent("Failed to load holders");
@@ -142,7 +159,10 @@ describe("Export CSV (GET /api/holders/export)", () => {
     const csv = `Address,Balance\r\n${B},500\r\n`;
     const server = fakeServer(sample(), (call) =>
       call.url.startsWith("/api/holders/export")
-        ? new Response(csv, { status: 200, headers: { "content-type": "text/csv; charset=utf-8", "content-disposition": 'attachment; filename="usdx_holders.csv"' } })
+        ? new Response(csv, {
+            status: 200,
+            headers: { "content-type": "text/csv; charset=utf-8", "content-disposition": 'attachment; filename="usdx_holders.csv"' },
+          })
         : undefined,
     );
     const blobs: Blob[] = [];
@@ -168,12 +188,20 @@ describe("Export CSV (GET /api/holders/export)", () => {
 
   it("says why when the export fails", async () => {
     fakeServer(sample(), (call) =>
-      call.url.startsWith("/api/holders/export") ? json({ success: false, error: "Too many CSV exports: wait a minute and try again." }, 429) : undefined,
+      call.url.startsWith("/api/holders/export")
+        ? json({ success: false, error: "Too many CSV exports: wait a minute and try again." }, 429)
+        : undefined,
     );
     const { user } = renderPage(<HoldersPage />);
     await screen.findByRole("table", { name: "Holders" });
     await user.click(screen.getByRole("button", { name: "Export CSV" }));
-    await waitFor(() => expect(lastToast()).toMatchObject({ title: "Export failed", description: "Too many CSV exports: wait a minute and try again.", variant: "destructive" }));
+    await waitFor(() =>
+      expect(lastToast()).toMatchObject({
+        title: "Export failed",
+        description: "Too many CSV exports: wait a minute and try again.",
+        variant: "destructive",
+      }),
+    );
   });
 });
 

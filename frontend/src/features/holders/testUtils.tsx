@@ -12,7 +12,8 @@ import { testConfig } from "@/test/config";
 import type { Holder, HolderPage, HolderSort } from "./api/holders";
 
 export const ONE = 10n ** 18n;
-export const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
+export const json = (body: unknown, status = 200) =>
+  new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
 
 /** A holder with `balance` whole USDX (shares equal at 1.0), first seen at `first` and last at `last` (Unix seconds). */
 export function holder(address: string, balance: bigint, first: number, last: number): Holder {
@@ -62,7 +63,9 @@ export function fakeServer(holders: Holder[], override?: (call: Call) => Respons
     const limit = Number(searchParams.get("limit") ?? 50);
     const sorted = [...holders].sort(ascending[sort]);
     if (order === "desc") sorted.reverse();
-    const found = sorted.filter((h) => (search.startsWith("0x") ? h.address.toLowerCase().startsWith(search) : h.address.slice(2).toLowerCase().includes(search)));
+    const found = sorted.filter((h) =>
+      search.startsWith("0x") ? h.address.toLowerCase().startsWith(search) : h.address.slice(2).toLowerCase().includes(search),
+    );
     const share = (h: Holder) => (supply === 0n ? "0" : exactTokenAmount((BigInt(h.balance) * 10n ** 8n) / supply, 8));
     const page: HolderPage = {
       holders: found.slice(offset, offset + limit).map((h) => ({ ...h, shareOfSupply: share(h) })),

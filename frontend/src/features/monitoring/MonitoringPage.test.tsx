@@ -8,7 +8,16 @@ import { testConfig } from "@/test/config";
 import type { MonitoringAnswer, MonitoringPoint } from "./api/queries";
 import MonitoringPage from "./pages/MonitoringPage";
 
-const point = (at: number, over: Partial<MonitoringPoint> = {}): MonitoringPoint => ({ at, requestsPerSecond: 12.5, p50Ms: 1.2, p95Ms: 8, p99Ms: 20, indexerLag: 0, rpcErrorsPerSecond: 0, ...over });
+const point = (at: number, over: Partial<MonitoringPoint> = {}): MonitoringPoint => ({
+  at,
+  requestsPerSecond: 12.5,
+  p50Ms: 1.2,
+  p95Ms: 8,
+  p99Ms: 20,
+  indexerLag: 0,
+  rpcErrorsPerSecond: 0,
+  ...over,
+});
 
 function answer(over: Partial<MonitoringAnswer> = {}): MonitoringAnswer {
   return {
@@ -28,7 +37,13 @@ function answer(over: Partial<MonitoringAnswer> = {}): MonitoringAnswer {
       { part: "chain", ok: true, detail: "block 42", lastError: null, lastErrorAt: null },
       { part: "database", ok: true, detail: "PostgreSQL", lastError: null, lastErrorAt: null },
       { part: "auth", ok: true, detail: "Auth emulator", lastError: null, lastErrorAt: null },
-      { part: "indexer", ok: false, detail: "checkpoint 40, 2 blocks behind", lastError: "The database is not answering: try again in a moment.", lastErrorAt: "2026-11-25T01:02:03.000Z" },
+      {
+        part: "indexer",
+        ok: false,
+        detail: "checkpoint 40, 2 blocks behind",
+        lastError: "The database is not answering: try again in a moment.",
+        lastErrorAt: "2026-11-25T01:02:03.000Z",
+      },
       { part: "batchWatcher", ok: true, detail: "running", lastError: null, lastErrorAt: null },
       { part: "mockBank", ok: true, detail: "local", lastError: null, lastErrorAt: null },
       { part: "alerts", ok: true, detail: "running here; no delivery waiting", lastError: null, lastErrorAt: null },
@@ -57,7 +72,8 @@ function renderPage(respond: () => Response) {
   return fetchMock;
 }
 
-const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
+const json = (body: unknown, status = 200) =>
+  new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
 
 describe("/monitoring", () => {
   afterEach(() => vi.unstubAllGlobals());
@@ -69,7 +85,9 @@ describe("/monitoring", () => {
     const indexer = within(parts).getByRole("listitem", { name: "Indexer" });
     expect(within(indexer).getByText("Down")).toBeInTheDocument();
     expect(indexer).toHaveTextContent("checkpoint 40, 2 blocks behind");
-    expect(indexer).toHaveTextContent(`Last error (${new Date("2026-11-25T01:02:03.000Z").toLocaleString()}): The database is not answering: try again in a moment.`);
+    expect(indexer).toHaveTextContent(
+      `Last error (${new Date("2026-11-25T01:02:03.000Z").toLocaleString()}): The database is not answering: try again in a moment.`,
+    );
     const chain = within(parts).getByRole("listitem", { name: "Chain (RPC node)" });
     expect(within(chain).getByText("Up")).toBeInTheDocument();
     expect(chain).not.toHaveTextContent("Last error");
@@ -99,7 +117,11 @@ describe("/monitoring", () => {
 
   it("says when the server does not answer, in its words, and keeps asking", async () => {
     const fetchMock = renderPage(() => json({ success: false, error: "The database is not answering: try again in a moment." }, 503));
-    expect(await screen.findByText("The server did not answer: 503: The database is not answering: try again in a moment. Trying again every 5 seconds.")).toBeInTheDocument();
+    expect(
+      await screen.findByText(
+        "The server did not answer: 503: The database is not answering: try again in a moment. Trying again every 5 seconds.",
+      ),
+    ).toBeInTheDocument();
     expect(fetchMock).toHaveBeenCalledTimes(1);
   });
 

@@ -12,14 +12,22 @@ const TEN_THOUSAND = 10_000;
 function bigFile() {
   return toRows(
     parsed({
-      validRecipients: Array.from({ length: TEN_THOUSAND }, (_, i) => ({ line: i + 2, name: `Recipient ${i + 1}`, address: recipient(i + 1), amount: "1" })),
+      validRecipients: Array.from({ length: TEN_THOUSAND }, (_, i) => ({
+        line: i + 2,
+        name: `Recipient ${i + 1}`,
+        address: recipient(i + 1),
+        amount: "1",
+      })),
       invalidEntries: [],
       totalRows: TEN_THOUSAND,
     }),
   );
 }
 
-const bodyRows = () => within(screen.getByRole("table", { name: "Recipients" })).getAllByRole("row").slice(1);
+const bodyRows = () =>
+  within(screen.getByRole("table", { name: "Recipients" }))
+    .getAllByRole("row")
+    .slice(1);
 
 describe("Payments: the recipients table with 10,000 rows", () => {
   it("draws only a window of rows, and says how many there are", () => {

@@ -44,8 +44,21 @@ describe("Payments: Payment History", () => {
       "GET /api/batch?": {
         success: true,
         jobs: [
-          jobSummary({ status: "completed", totalAmountRaw: (10n ** 18n * 2500n).toString(), recipients: 2500, recipientsPaid: 2500, chunks: { total: 5, confirmed: 5, submitted: 0, failed: 0 } }),
-          jobSummary({ jobId: OLDER, status: "failed", recipients: 3, recipientsPaid: 0, createdAt: "2025-05-01T10:00:00.000Z", error: "Chunk 1 of 1: reverted" }),
+          jobSummary({
+            status: "completed",
+            totalAmountRaw: (10n ** 18n * 2500n).toString(),
+            recipients: 2500,
+            recipientsPaid: 2500,
+            chunks: { total: 5, confirmed: 5, submitted: 0, failed: 0 },
+          }),
+          jobSummary({
+            jobId: OLDER,
+            status: "failed",
+            recipients: 3,
+            recipientsPaid: 0,
+            createdAt: "2025-05-01T10:00:00.000Z",
+            error: "Chunk 1 of 1: reverted",
+          }),
         ],
         nextBefore: null,
       },
@@ -70,7 +83,10 @@ describe("Payments: Payment History", () => {
     const { user } = await openHistory();
     await user.click(await screen.findByRole("button", { name: "Load older payments" }));
     await vi.waitFor(() => expect(within(screen.getByRole("table", { name: "Batch payments" })).getAllByRole("row")).toHaveLength(3));
-    expect(api.of("GET", "/api/batch?").map((c) => c.url)).toEqual(["/api/batch?limit=20", `/api/batch?limit=20&before=${encodeURIComponent("2025-06-01T10:00:00.000Z")}`]);
+    expect(api.of("GET", "/api/batch?").map((c) => c.url)).toEqual([
+      "/api/batch?limit=20",
+      `/api/batch?limit=20&before=${encodeURIComponent("2025-06-01T10:00:00.000Z")}`,
+    ]);
     expect(screen.queryByRole("button", { name: "Load older payments" })).not.toBeInTheDocument();
   });
 
@@ -93,11 +109,15 @@ describe("Payments: Payment History", () => {
     expect(await within(dialog).findByText(`Job ${JOB_ID}`)).toBeInTheDocument();
     expect(api.of("GET", `/api/batch/${JOB_ID}`)[0].url).toBe(`/api/batch/${JOB_ID}?offset=0&limit=1000`);
     expect(within(dialog).getByText("Completed")).toBeInTheDocument();
-    const chunkRows = within(within(dialog).getByRole("table", { name: "Transactions" })).getAllByRole("row").slice(1);
+    const chunkRows = within(within(dialog).getByRole("table", { name: "Transactions" }))
+      .getAllByRole("row")
+      .slice(1);
     expect(chunkRows).toHaveLength(2);
     expect(within(chunkRows[0]).getByRole("link", { name: `Transaction ${HASH_1}` })).toHaveAttribute("href", `/tx/${HASH_1}`);
     expect(within(chunkRows[1]).getByRole("link", { name: "42" })).toHaveAttribute("href", "/block/42");
-    const people = within(within(dialog).getByRole("table", { name: "Batch recipients" })).getAllByRole("row").slice(1);
+    const people = within(within(dialog).getByRole("table", { name: "Batch recipients" }))
+      .getAllByRole("row")
+      .slice(1);
     expect(people.map((r) => within(r).getAllByRole("cell")[1].textContent)).toEqual(["R1", "R2", "R3"]);
     expect(within(people[0]).getByText("Paid")).toBeInTheDocument();
   });
@@ -107,7 +127,10 @@ describe("Payments: Payment History", () => {
     const api = stubApi({
       "GET /api/batch?": { success: true, jobs: [jobSummary({ status: "completed", recipients: total })], nextBefore: null },
       [`GET /api/batch/${JOB_ID}?offset=0`]: { ...jobDetail({ status: "completed", recipients: total }), recipients: recipients(0, 1000) },
-      [`GET /api/batch/${JOB_ID}?offset=1000`]: { ...jobDetail({ status: "completed", recipients: total }), recipients: recipients(1000, 500) },
+      [`GET /api/batch/${JOB_ID}?offset=1000`]: {
+        ...jobDetail({ status: "completed", recipients: total }),
+        recipients: recipients(1000, 500),
+      },
     });
     const { user } = await openHistory();
     await user.click(await screen.findByRole("button", { name: /^Details of the batch payment/ }));
@@ -124,7 +147,10 @@ describe("Payments: Payment History", () => {
   it("says when the history cannot be loaded, and retries", async () => {
     let fail = true;
     stubApi({
-      "GET /api/batch?": () => (fail ? new Response(JSON.stringify({ success: false, error: "The database is not answering." }), { status: 503 }) : { success: true, jobs: [], nextBefore: null }),
+      "GET /api/batch?": () =>
+        fail
+          ? new Response(JSON.stringify({ success: false, error: "The database is not answering." }), { status: 503 })
+          : { success: true, jobs: [], nextBefore: null },
     });
     const { user } = await openHistory();
     expect(await screen.findByText("Failed to load batch payments")).toBeInTheDocument();

@@ -3,7 +3,19 @@ import { act, screen } from "@testing-library/react";
 import { STATUS_POLL_MS } from "./hooks/useBatchStatus";
 import PaymentsPage from "./pages/PaymentsPage";
 import { beginRun, usePayments } from "./stores/paymentsStore";
-import { HASH_1, JOB_ID, connect, executeAnswer, giveElementsHeight, jobDetail, json, parsedOf, renderPage, resetAll, stubApi } from "./testUtils";
+import {
+  HASH_1,
+  JOB_ID,
+  connect,
+  executeAnswer,
+  giveElementsHeight,
+  jobDetail,
+  json,
+  parsedOf,
+  renderPage,
+  resetAll,
+  stubApi,
+} from "./testUtils";
 
 vi.mock("@/lib/chain/queries", async () => (await import("./testUtils")).queriesMock);
 vi.mock("@/lib/tx/runner", async () => (await import("./testUtils")).runnerMock);
@@ -43,14 +55,28 @@ describe("Payments: the status poll while the API server is unavailable (issue 7
     let down = true;
     const api = stubApi({
       [`GET ${detailUrl}`]: () =>
-        down ? json({ success: false, error: UNAVAILABLE }, 503) : jobDetail({ status: "completed", txHash: HASH_1, recipientsPaid: 2 }, [{ status: "confirmed", txHash: HASH_1 }]),
+        down
+          ? json({ success: false, error: UNAVAILABLE }, 503)
+          : jobDetail({ status: "completed", txHash: HASH_1, recipientsPaid: 2 }, [{ status: "confirmed", txHash: HASH_1 }]),
       "GET /api/batch?": { success: true, jobs: [], nextBefore: null },
     });
     // A job whose only chunk is sent: the screen waits for the server to see it paid.
     const answer = executeAnswer([2]);
     usePayments.setState({ upload: { fileName: "r.csv", parsed: parsedOf(2), rows: [] } });
-    beginRun({ jobId: JOB_ID, totalAmount: answer.totalAmount, totalAmountRaw: answer.totalAmountRaw, recipients: 2, chunks: answer.chunks });
-    usePayments.setState({ step: "watching", chunks: [{ status: "submitted", txHash: HASH_1 }], txHash: HASH_1, runHashes: [HASH_1], sendingDoneAt: Date.now() });
+    beginRun({
+      jobId: JOB_ID,
+      totalAmount: answer.totalAmount,
+      totalAmountRaw: answer.totalAmountRaw,
+      recipients: 2,
+      chunks: answer.chunks,
+    });
+    usePayments.setState({
+      step: "watching",
+      chunks: [{ status: "submitted", txHash: HASH_1 }],
+      txHash: HASH_1,
+      runHashes: [HASH_1],
+      sendingDoneAt: Date.now(),
+    });
     connect();
 
     renderPage(<PaymentsPage />);
@@ -85,8 +111,20 @@ describe("Payments: the status poll while the API server is unavailable (issue 7
     });
     const answer = executeAnswer([2]);
     usePayments.setState({ upload: { fileName: "r.csv", parsed: parsedOf(2), rows: [] } });
-    beginRun({ jobId: JOB_ID, totalAmount: answer.totalAmount, totalAmountRaw: answer.totalAmountRaw, recipients: 2, chunks: answer.chunks });
-    usePayments.setState({ step: "watching", chunks: [{ status: "submitted", txHash: HASH_1 }], txHash: HASH_1, runHashes: [HASH_1], sendingDoneAt: Date.now() });
+    beginRun({
+      jobId: JOB_ID,
+      totalAmount: answer.totalAmount,
+      totalAmountRaw: answer.totalAmountRaw,
+      recipients: 2,
+      chunks: answer.chunks,
+    });
+    usePayments.setState({
+      step: "watching",
+      chunks: [{ status: "submitted", txHash: HASH_1 }],
+      txHash: HASH_1,
+      runHashes: [HASH_1],
+      sendingDoneAt: Date.now(),
+    });
     connect();
 
     renderPage(<PaymentsPage />);

@@ -14,5 +14,4 @@ export const TEMPLATE_CSV = toCsv(
   ],
 );
 
-
 export const downloadTemplate = () => saveTextFile(`${TEMPLATE_CSV}\r\n`, TEMPLATE_FILE_NAME, "text/csv;charset=utf-8");

@@ -40,7 +40,9 @@ export const account = { balance: usdx(100) };
 export const queriesMock = {
   chainKeys: { all: ["chain"], token: ["chain", "token"], account: (a: string) => ["chain", "account", a] },
   useAccountFigures: (address: string | null) => {
-    const data: AccountFigures | undefined = address ? { balance: account.balance, shares: account.balance, blocked: false, readAt: 0 } : undefined;
+    const data: AccountFigures | undefined = address
+      ? { balance: account.balance, shares: account.balance, blocked: false, readAt: 0 }
+      : undefined;
     return { data, isLoading: false, isError: false, refetch: async () => ({ data }) };
   },
 };
@@ -78,7 +80,11 @@ export function runnerPays(hashes: string[], failAt: number | null = null) {
 }
 
 export const permit = { v: 27, r: `0x${"11".repeat(32)}`, s: `0x${"22".repeat(32)}` };
-export const signBatchPermit = vi.fn(async (_config: AppConfig, _wallet: unknown, _owner: string, value: bigint, deadline: bigint) => ({ value, deadline, ...permit }));
+export const signBatchPermit = vi.fn(async (_config: AppConfig, _wallet: unknown, _owner: string, value: bigint, deadline: bigint) => ({
+  value,
+  deadline,
+  ...permit,
+}));
 export const contractsMock = { signBatchPermit };
 
 /** The payer's dry run before the permit (lib/tx/dryRun.ts): passes unless a test says otherwise. */
@@ -86,7 +92,14 @@ export const dryRun = vi.fn(async (_call: unknown, _config: AppConfig, _wallet: 
 export const dryRunMock = { dryRun };
 
 export function connect(address = ME) {
-  useWallet.setState({ status: "connected", address, chainId: testConfig.chainId, provider: { request: vi.fn() }, walletId: "dev", walletName: "Dev" });
+  useWallet.setState({
+    status: "connected",
+    address,
+    chainId: testConfig.chainId,
+    provider: { request: vi.fn() },
+    walletId: "dev",
+    walletName: "Dev",
+  });
 }
 
 export function resetAll() {
@@ -129,7 +142,8 @@ export function renderPage(element: ReactNode) {
 
 // --- The API stand-in ---
 
-export const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
+export const json = (body: unknown, status = 200) =>
+  new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
 
 /** A route's answer: a function of the request's JSON body (typed by the handler, as that route sends it) and URL, or a fixed value. */
 type Handler = ((body: never, url: string) => unknown) | object;
@@ -209,7 +223,13 @@ export function executeAnswer(sizes: number[]): ExecuteAnswer {
   let n = 0;
   const chunks = sizes.map((size, index) => {
     const recipients = Array.from({ length: size }, () => recipient(++n));
-    return { index, recipients, amounts: recipients.map(() => USDX.toString()), total: (USDX * BigInt(size)).toString(), reference: `0x${index.toString(16).padStart(64, "0")}` };
+    return {
+      index,
+      recipients,
+      amounts: recipients.map(() => USDX.toString()),
+      total: (USDX * BigInt(size)).toString(),
+      reference: `0x${index.toString(16).padStart(64, "0")}`,
+    };
   });
   const total = sizes.reduce((a, b) => a + b, 0);
   return {
@@ -247,7 +267,17 @@ export function jobSummary(over: Partial<JobSummary> = {}): JobSummary {
 }
 
 export function chunkDetail(over: Partial<ChunkDetail> = {}): ChunkDetail {
-  return { index: 0, status: "pending", reference: "0x00", recipients: 2, totalAmount: "7.5", txHash: null, blockNumber: null, error: null, ...over };
+  return {
+    index: 0,
+    status: "pending",
+    reference: "0x00",
+    recipients: 2,
+    totalAmount: "7.5",
+    txHash: null,
+    blockNumber: null,
+    error: null,
+    ...over,
+  };
 }
 
 export function jobDetail(job: Partial<JobSummary> = {}, chunks: Partial<ChunkDetail>[] = [{}]): JobDetail {

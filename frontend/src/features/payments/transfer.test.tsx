@@ -91,7 +91,11 @@ function batchServer(data: ParsedRecipients, sizes: number[], over: Record<strin
     [`GET ${detailUrl}`]: () => {
       const done = reported.size === sizes.length;
       return jobDetail(
-        { status: done ? "completed" : "processing", txHash: [...reported.values()].at(-1) ?? null, recipients: data.validRecipients.length },
+        {
+          status: done ? "completed" : "processing",
+          txHash: [...reported.values()].at(-1) ?? null,
+          recipients: data.validRecipients.length,
+        },
         sizes.map((size, i) => ({ recipients: size, status: reported.has(i) ? "confirmed" : "pending", txHash: reported.get(i) ?? null })),
       );
     },
@@ -112,7 +116,11 @@ describe("Payments: starting a batch (PRODUCT.md section 5)", () => {
     const { api } = batchServer(parsedOf(2), [2]);
     const { user } = renderPage(<PaymentsPage />);
     await user.click(await loadRecipients(user));
-    expect(lastToast()).toMatchObject({ title: "Cannot process payments", description: "Please connect your wallet and upload a valid CSV file", variant: "destructive" });
+    expect(lastToast()).toMatchObject({
+      title: "Cannot process payments",
+      description: "Please connect your wallet and upload a valid CSV file",
+      variant: "destructive",
+    });
     expect(api.of("POST", "/api/batch/execute")).toHaveLength(0);
   });
 
@@ -133,7 +141,11 @@ describe("Payments: starting a batch (PRODUCT.md section 5)", () => {
     const { user } = renderPage(<PaymentsPage />);
     await user.click(await loadRecipients(user));
     await screen.findByText("Batch transfer completed", { selector: "h2" });
-    expect((api.of<BodyOf<"POST /api/batch/execute">>("POST", "/api/batch/execute")[0].body.recipients as { amount: string }[]).map((r) => r.amount)).toEqual(["5", "2.5"]);
+    expect(
+      (api.of<BodyOf<"POST /api/batch/execute">>("POST", "/api/batch/execute")[0].body.recipients as { amount: string }[]).map(
+        (r) => r.amount,
+      ),
+    ).toEqual(["5", "2.5"]);
   });
 
   it("says 'Insufficient balance' when the total is above the wallet's balance, and starts nothing", async () => {
@@ -142,19 +154,29 @@ describe("Payments: starting a batch (PRODUCT.md section 5)", () => {
     connect();
     const { user } = renderPage(<PaymentsPage />);
     await user.click(await loadRecipients(user));
-    await vi.waitFor(() => expect(lastToast()).toMatchObject({ title: "Insufficient balance", description: "You only have 4.25 USDX available" }));
+    await vi.waitFor(() =>
+      expect(lastToast()).toMatchObject({ title: "Insufficient balance", description: "You only have 4.25 USDX available" }),
+    );
     expect(api.of("POST", "/api/batch/execute")).toHaveLength(0);
     expect(run).not.toHaveBeenCalled();
   });
 
   it("shows the server's message as 'Transfer failed' when it refuses the batch, and stays on the recipients", async () => {
     const { api } = batchServer(parsedOf(2), [2], {
-      "POST /api/batch/execute": () => new Response(JSON.stringify({ success: false, error: "USDX is paused: no payment can be made until it is unpaused." }), { status: 400 }),
+      "POST /api/batch/execute": () =>
+        new Response(JSON.stringify({ success: false, error: "USDX is paused: no payment can be made until it is unpaused." }), {
+          status: 400,
+        }),
     });
     connect();
     const { user } = renderPage(<PaymentsPage />);
     await user.click(await loadRecipients(user));
-    await vi.waitFor(() => expect(lastToast()).toMatchObject({ title: "Transfer failed", description: "USDX is paused: no payment can be made until it is unpaused." }));
+    await vi.waitFor(() =>
+      expect(lastToast()).toMatchObject({
+        title: "Transfer failed",
+        description: "USDX is paused: no payment can be made until it is unpaused.",
+      }),
+    );
     expect(api.of("POST", "/api/batch/execute")).toHaveLength(1);
     expect(signBatchPermit).not.toHaveBeenCalled();
     expect(screen.getByRole("button", { name: "Pay 2 recipients" })).toBeEnabled();
@@ -198,7 +220,17 @@ describe("Payments: execute, one permit, one transaction per chunk", () => {
     for (const [request] of run.mock.calls) expect(request).toMatchObject({ success: null, failureTitle: "Transfer failed", modal: false });
     const plan = executeAnswer([2, 2, 1]).chunks;
     expect(batchContract.payWithPermit).toHaveBeenCalledOnce();
-    const first = [plan[0].recipients, [usdx(1), usdx(1)], plan[0].reference, usdx(5), deadline, permit.v, permit.r, permit.s, { gasLimit: chunkGasLimit(2) }];
+    const first = [
+      plan[0].recipients,
+      [usdx(1), usdx(1)],
+      plan[0].reference,
+      usdx(5),
+      deadline,
+      permit.v,
+      permit.r,
+      permit.s,
+      { gasLimit: chunkGasLimit(2) },
+    ];
     expect(batchContract.payWithPermit).toHaveBeenCalledWith(...first);
     // The runner's dry run: the same method and arguments, from the payer, at the latest block.
     const at = { from: ME, blockTag: "latest" };
@@ -208,7 +240,9 @@ describe("Payments: execute, one permit, one transaction per chunk", () => {
       [plan[2].recipients, [usdx(1)], plan[2].reference, { gasLimit: chunkGasLimit(1) }],
     ];
     expect(batchContract.pay.mock.calls).toEqual(rest);
-    expect(batchContract.pay.staticCall.mock.calls).toEqual(rest.map((args) => [...args.slice(0, -1), { ...(args.at(-1) as object), ...at }]));
+    expect(batchContract.pay.staticCall.mock.calls).toEqual(
+      rest.map((args) => [...args.slice(0, -1), { ...(args.at(-1) as object), ...at }]),
+    );
 
     // Each hash reaches the server as soon as the wallet sends it.
     expect(api.of("POST", `/api/batch/${JOB_ID}/transactions`).map((c) => c.body)).toEqual([
@@ -219,7 +253,8 @@ describe("Payments: execute, one permit, one transaction per chunk", () => {
 
     expect(lastToast()).toMatchObject({ title: "Batch transfer completed", description: "sent 5.00 USDX to 5 recipients" });
     const transactions = screen.getByRole("list", { name: "Transactions" });
-    for (const hash of [HASH_1, HASH_2, HASH_3]) expect(within(transactions).getByRole("link", { name: `Transaction ${hash}` })).toHaveAttribute("href", `/tx/${hash}`);
+    for (const hash of [HASH_1, HASH_2, HASH_3])
+      expect(within(transactions).getByRole("link", { name: `Transaction ${hash}` })).toHaveAttribute("href", `/tx/${hash}`);
     expect(usePayments.getState().txHash).toBe(HASH_3);
   });
 
@@ -294,8 +329,21 @@ describe("Payments: a chunk's transaction", () => {
   it("declares one call: the runner's dry run and the send use the same method and arguments", async () => {
     const request = chunkRequest(chunk, 1, signed, () => {});
     await runCall(request);
-    const args = [chunk.recipients, chunk.amounts.map(BigInt), chunk.reference, signed.value, signed.deadline, permit.v, permit.r, permit.s];
-    expect(batchContract.payWithPermit.staticCall).toHaveBeenCalledWith(...args, { gasLimit: chunkGasLimit(3), from: ME, blockTag: "latest" });
+    const args = [
+      chunk.recipients,
+      chunk.amounts.map(BigInt),
+      chunk.reference,
+      signed.value,
+      signed.deadline,
+      permit.v,
+      permit.r,
+      permit.s,
+    ];
+    expect(batchContract.payWithPermit.staticCall).toHaveBeenCalledWith(...args, {
+      gasLimit: chunkGasLimit(3),
+      from: ME,
+      blockTag: "latest",
+    });
     expect(batchContract.payWithPermit).toHaveBeenCalledWith(...args, { gasLimit: chunkGasLimit(3) });
   });
 
@@ -337,7 +385,9 @@ describe("Payments: a chunk that fails, and Try Again", () => {
     const plan = executeAnswer([2, 2, 1]).chunks;
     expect(batchContract.payWithPermit.mock.calls[0][0]).toEqual(plan[1].recipients);
     expect(batchContract.pay.mock.calls).toEqual([[plan[2].recipients, [usdx(1)], plan[2].reference, { gasLimit: chunkGasLimit(1) }]]);
-    expect(api.of<BodyOf<"POST /api/batch/:id/transactions">>("POST", `/api/batch/${JOB_ID}/transactions`).map((c) => c.body.chunkIndex)).toEqual([0, 1, 1, 2]);
+    expect(
+      api.of<BodyOf<"POST /api/batch/:id/transactions">>("POST", `/api/batch/${JOB_ID}/transactions`).map((c) => c.body.chunkIndex),
+    ).toEqual([0, 1, 1, 2]);
   });
 
   it("fails with the wallet's reason when the permit is not signed; nothing paid, the recipients can be taken back", async () => {
@@ -359,7 +409,8 @@ describe("Payments: a chunk that fails, and Try Again", () => {
 
   it("dry-runs what the chunks will check for the payer before the permit: a refusal is told and nothing is signed", async () => {
     batchServer(parsedOf(2), [2]);
-    const paused = "USDX is paused: no tokens can be transferred, minted or burned until it is unpaused. Nothing was sent: your wallet was not asked to sign.";
+    const paused =
+      "USDX is paused: no tokens can be transferred, minted or burned until it is unpaused. Nothing was sent: your wallet was not asked to sign.";
     dryRun.mockRejectedValueOnce(new NotSentError(paused, "refused"));
     connect();
     const { user } = renderPage(<PaymentsPage />);
@@ -371,7 +422,10 @@ describe("Payments: a chunk that fails, and Try Again", () => {
 
     // The check is a self-transfer of the run's total from the payer.
     const [call, , wallet] = dryRun.mock.calls[0] as [(c: WriteContracts) => { send(): Promise<unknown> }, unknown, { address: string }];
-    const transfer = Object.assign(vi.fn(async () => ({ hash: HASH_1 })), { staticCall: vi.fn() });
+    const transfer = Object.assign(
+      vi.fn(async () => ({ hash: HASH_1 })),
+      { staticCall: vi.fn() },
+    );
     await call({ usdx: { transfer: Object.assign(transfer, { send: transfer }) }, batch: {} } as unknown as WriteContracts).send();
     expect(wallet.address).toBe(ME);
     expect(transfer).toHaveBeenCalledWith(ME, usdx(2));
@@ -398,10 +452,19 @@ describe("Payments: the status poll (PRODUCT.md section 4)", () => {
 
   /** A job already started, its chunk sent with HASH_1; the poll answers what `answers` say in turn. */
   function startedJob(answers: ReturnType<typeof jobDetail>[]) {
-    const api = stubApi({ [`GET ${detailUrl}`]: () => answers.length > 1 ? answers.shift() : answers[0], "GET /api/batch?": { success: true, jobs: [], nextBefore: null } });
+    const api = stubApi({
+      [`GET ${detailUrl}`]: () => (answers.length > 1 ? answers.shift() : answers[0]),
+      "GET /api/batch?": { success: true, jobs: [], nextBefore: null },
+    });
     usePayments.setState({ upload: { fileName: "r.csv", parsed: parsedOf(2), rows: [] } });
     beginRun(job());
-    usePayments.setState({ step: "watching", chunks: [{ status: "submitted", txHash: HASH_1 }], txHash: HASH_1, runHashes: [HASH_1], sendingDoneAt: Date.now() });
+    usePayments.setState({
+      step: "watching",
+      chunks: [{ status: "submitted", txHash: HASH_1 }],
+      txHash: HASH_1,
+      runHashes: [HASH_1],
+      sendingDoneAt: Date.now(),
+    });
     connect();
     return api;
   }
@@ -435,7 +498,11 @@ describe("Payments: the status poll (PRODUCT.md section 4)", () => {
 
   it("fails on 'failed' with the status error", async () => {
     fakeClock();
-    startedJob([jobDetail({ status: "failed", error: "Chunk 1 of 1: Transaction 0xa1 reverted: USDX is paused." }, [{ status: "failed", txHash: HASH_1 }])]);
+    startedJob([
+      jobDetail({ status: "failed", error: "Chunk 1 of 1: Transaction 0xa1 reverted: USDX is paused." }, [
+        { status: "failed", txHash: HASH_1 },
+      ]),
+    ]);
     renderPage(<PaymentsPage />);
     await tick(0);
     expect(usePayments.getState().phase).toBe("failed");
@@ -464,7 +531,13 @@ describe("Payments: the status poll (PRODUCT.md section 4)", () => {
   it("after a timeout, Try Again waits until the wallet's open question is answered", async () => {
     fakeClock();
     startedJob([jobDetail({}, [{ status: "pending" }])]);
-    usePayments.setState({ step: "chunk", activeChunk: 0, chunks: [{ status: "sending", txHash: null }], runHashes: [], sendingDoneAt: null });
+    usePayments.setState({
+      step: "chunk",
+      activeChunk: 0,
+      chunks: [{ status: "sending", txHash: null }],
+      runHashes: [],
+      sendingDoneAt: null,
+    });
     renderPage(<PaymentsPage />);
     await tick(TRANSFER_TIMEOUT_MS);
     expect(screen.getByRole("button", { name: "Try Again" })).toBeDisabled();
@@ -478,9 +551,12 @@ describe("Payments: the status poll (PRODUCT.md section 4)", () => {
     await tick(TRANSFER_TIMEOUT_MS - 100);
     expect(usePayments.getState().phase).toBe("transferring");
     await tick(100);
-    expect(lastToast()).toMatchObject({ title: "Transfer timeout", description: "The transfer is taking longer than expected. Please check the status later.", variant: "destructive" });
+    expect(lastToast()).toMatchObject({
+      title: "Transfer timeout",
+      description: "The transfer is taking longer than expected. Please check the status later.",
+      variant: "destructive",
+    });
     expect(usePayments.getState().phase).toBe("failed");
     expect(screen.getByText(TIMEOUT_MESSAGE)).toBeInTheDocument();
   });
 });
-

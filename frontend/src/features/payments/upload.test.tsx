@@ -87,7 +87,9 @@ describe("Payments: CSV upload", () => {
     const { user } = renderPage(<PaymentsPage />);
     await user.upload(uploadInput(), csvFile("x"));
     await user.click(await screen.findByLabelText("Show only the 1 row with errors"));
-    const rows = within(screen.getByRole("table", { name: "Recipients" })).getAllByRole("row").slice(1);
+    const rows = within(screen.getByRole("table", { name: "Recipients" }))
+      .getAllByRole("row")
+      .slice(1);
     expect(rows).toHaveLength(1);
     expect(rows[0]).toHaveTextContent("Mallory");
   });
@@ -115,12 +117,18 @@ describe("Payments: CSV upload", () => {
     const file = csvFile("x");
     file.text = () => Promise.reject(new Error("NotReadableError"));
     await user.upload(uploadInput(), file);
-    expect(lastToast()).toMatchObject({ title: "Error reading file", description: "Failed to read the uploaded file", variant: "destructive" });
+    expect(lastToast()).toMatchObject({
+      title: "Error reading file",
+      description: "Failed to read the uploaded file",
+      variant: "destructive",
+    });
     expect(api.calls).toHaveLength(0);
   });
 
   it("says 'Empty CSV file' for an empty file, and for a header without rows", async () => {
-    const api = stubApi({ "POST /api/batch/parse-csv": { success: true, error: null, data: parsed({ validRecipients: [], invalidEntries: [], totalRows: 0 }) } });
+    const api = stubApi({
+      "POST /api/batch/parse-csv": { success: true, error: null, data: parsed({ validRecipients: [], invalidEntries: [], totalRows: 0 }) },
+    });
     const { user } = renderPage(<PaymentsPage />);
     await user.upload(uploadInput(), csvFile("  \n"));
     expect(lastToast()).toMatchObject({ title: "Empty CSV file", description: "The uploaded file contains no valid data" });
@@ -135,7 +143,10 @@ describe("Payments: CSV upload", () => {
   it("shows the server's reason when it cannot parse the file, or 'Invalid CSV format'", async () => {
     stubApi({
       "POST /api/batch/parse-csv": () =>
-        new Response(JSON.stringify({ success: false, error: "The CSV header must name the columns Address, Amount, Name; it has no Amount column." }), { status: 400 }),
+        new Response(
+          JSON.stringify({ success: false, error: "The CSV header must name the columns Address, Amount, Name; it has no Amount column." }),
+          { status: 400 },
+        ),
     });
     const { user } = renderPage(<PaymentsPage />);
     await user.upload(uploadInput(), csvFile("Name,Address\nBob,0x1\n"));

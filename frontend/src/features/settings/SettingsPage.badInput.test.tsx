@@ -49,7 +49,13 @@ beforeEach(() => {
   window.localStorage.clear();
   useToasts.setState({ toasts: [] });
   useRpcSetting.setState({ customRpcUrl: null });
-  useWallet.setState({ ...initialWalletState, status: "connected", address: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8", chainId: 31337, provider: { request: vi.fn() } });
+  useWallet.setState({
+    ...initialWalletState,
+    status: "connected",
+    address: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+    chainId: 31337,
+    provider: { request: vi.fn() },
+  });
   mocks.disconnectWallet.mockReset();
   fetchMock = vi.fn();
   vi.stubGlobal("fetch", fetchMock);

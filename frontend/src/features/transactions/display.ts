@@ -18,7 +18,8 @@ export const ZERO_ADDRESS = /^0x0{40}$/i;
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 const HASH32 = /^0x[0-9a-fA-F]{64}$/;
 
-export const sameAddress = (a: string | null | undefined, b: string | null | undefined) => !!a && !!b && a.toLowerCase() === b.toLowerCase();
+export const sameAddress = (a: string | null | undefined, b: string | null | undefined) =>
+  !!a && !!b && a.toLowerCase() === b.toLowerCase();
 
 /** Which way a transfer went for the account whose history this is. */
 export type Direction = "in" | "out" | "self";
@@ -31,9 +32,7 @@ export function directionOf(account: string, from: string, to: string): Directio
 }
 
 /** One decoded argument of an event, ready to show. */
-export type ShownArg =
-  | { name: string; kind: "address"; address: string }
-  | { name: string; kind: "text"; text: string; title?: string };
+export type ShownArg = { name: string; kind: "address"; address: string } | { name: string; kind: "text"; text: string; title?: string };
 
 /** An event's arguments in reading order: addresses as addresses, amounts in USDX, roles by name. */
 export function shownArgs(eventName: string, args: Record<string, string | boolean>): ShownArg[] {
@@ -41,8 +40,10 @@ export function shownArgs(eventName: string, args: Record<string, string | boole
     const raw = args[name];
     if (typeof raw === "boolean") return { name, kind: "text", text: raw ? "true" : "false" };
     if (ADDRESS.test(raw)) return { name, kind: "address", address: raw };
-    if (TOKEN_AMOUNT_ARGS[eventName]?.includes(name) && /^\d+$/.test(raw)) return { name, kind: "text", text: `${exactUsdx(BigInt(raw))} USDX` };
-    if (eventName === "RewardMultiplier" && name === "value" && /^\d+$/.test(raw)) return { name, kind: "text", text: `${formatMultiplier(BigInt(raw))}x`, title: raw };
+    if (TOKEN_AMOUNT_ARGS[eventName]?.includes(name) && /^\d+$/.test(raw))
+      return { name, kind: "text", text: `${exactUsdx(BigInt(raw))} USDX` };
+    if (eventName === "RewardMultiplier" && name === "value" && /^\d+$/.test(raw))
+      return { name, kind: "text", text: `${formatMultiplier(BigInt(raw))}x`, title: raw };
     if (HASH32.test(raw)) {
       const role = /role/i.test(name) ? roleNameOfHash(raw) : undefined;
       return role ? { name, kind: "text", text: role, title: raw } : { name, kind: "text", text: shortAddress(raw), title: raw };

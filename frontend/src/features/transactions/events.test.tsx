@@ -37,12 +37,20 @@ describe("Transaction History: Contract Events", () => {
     await screen.findAllByText("Transfer(address,address,uint256)");
     const table = within(screen.getByRole("tabpanel", { name: "Contract Events" })).getByRole("table");
     expect(fetched(fetchMock).filter((url) => url.startsWith("/api/events"))).toEqual([DEFAULT]);
-    expect(within(table).getAllByRole("columnheader").map((h) => h.textContent)).toEqual(["Event", "Details", "Transaction", "Block", "Time"]);
+    expect(
+      within(table)
+        .getAllByRole("columnheader")
+        .map((h) => h.textContent),
+    ).toEqual(["Event", "Details", "Transaction", "Block", "Time"]);
     const [, transfer, multiplier, role] = within(table).getAllByRole("row");
     expect(within(transfer).getByText("Transfer")).toBeInTheDocument();
     expect(within(transfer).getByText("Transfer(address,address,uint256)")).toBeInTheDocument();
     // Arguments in the contract's order, amounts in USDX, the wallet marked.
-    expect(within(transfer).getAllByRole("term").map((t) => t.textContent)).toEqual(["from", "to", "value"]);
+    expect(
+      within(transfer)
+        .getAllByRole("term")
+        .map((t) => t.textContent),
+    ).toEqual(["from", "to", "value"]);
     expect(within(transfer).getByText("2.00 USDX")).toBeInTheDocument();
     expect(within(transfer).getByRole("link", { name: `Address ${ME} (you)` })).toBeInTheDocument();
     expect(within(transfer).getByRole("link", { name: `Transaction ${hash(2)}` })).toHaveAttribute("href", `/tx/${hash(2)}`);
@@ -56,7 +64,10 @@ describe("Transaction History: Contract Events", () => {
 
   it("offers every filter of EVENT_FILTERS, and Apply sends eventName and the block range", async () => {
     const url = "/api/events?fromBlock=5&toBlock=30&limit=10&eventName=Paused";
-    const fetchMock = stubApi({ [DEFAULT]: eventPage([event()]), [url]: eventPage([event({ name: "Paused", signature: "Paused(address)", args: { account: ME } })]) });
+    const fetchMock = stubApi({
+      [DEFAULT]: eventPage([event()]),
+      [url]: eventPage([event({ name: "Paused", signature: "Paused(address)", args: { account: ME } })]),
+    });
     const { user } = openEvents();
     await screen.findByRole("table");
     await user.click(screen.getByRole("combobox", { name: "Event Type" }));
@@ -248,16 +259,26 @@ describe("Transaction History: Contract Events", () => {
     const table = await screen.findByRole("table");
     const [, rounded, nothing, whole] = within(table).getAllByRole("row");
     // The event's own value stays as the event says; what moved follows it.
-    expect(within(rounded).getAllByRole("term").map((t) => t.textContent)).toEqual(["from", "to", "value", "moved"]);
+    expect(
+      within(rounded)
+        .getAllByRole("term")
+        .map((t) => t.textContent),
+    ).toEqual(["from", "to", "value", "moved"]);
     expect(within(rounded).getByText("0.000000000000000002 USDX")).toBeInTheDocument();
     expect(within(rounded).getByText("0.000000000000000001 USDX")).toBeInTheDocument();
     expect(
-      within(rounded).getByText("The event says 0.000000000000000002 USDX; 0.000000000000000001 USDX moved (rounded down to whole shares)."),
+      within(rounded).getByText(
+        "The event says 0.000000000000000002 USDX; 0.000000000000000001 USDX moved (rounded down to whole shares).",
+      ),
     ).toBeInTheDocument();
     expect(within(nothing).getByText("0.00 USDX")).toBeInTheDocument();
     expect(within(nothing).getByText("No shares moved: the amount is worth less than one share.")).toBeInTheDocument();
     // All of it moved: nothing more to say.
-    expect(within(whole).getAllByRole("term").map((t) => t.textContent)).toEqual(["from", "to", "value"]);
+    expect(
+      within(whole)
+        .getAllByRole("term")
+        .map((t) => t.textContent),
+    ).toEqual(["from", "to", "value"]);
     expect(within(whole).queryByText(/moved/)).toBeNull();
   });
 });

@@ -3,7 +3,11 @@ import { beforeEach, describe, expect, it, onTestFinished, vi } from "vitest";
 import { connect, entry, fetched, json, ME, renderPage, resetAll, stubApi, toasts } from "./testUtils";
 
 const firstPage = `/api/accounts/${ME}/history?limit=50`;
-const csv = () => new Response("Date,Block\r\n", { status: 200, headers: { "content-type": "text/csv; charset=utf-8", "content-disposition": `attachment; filename="usdx_history_${ME}.csv"` } });
+const csv = () =>
+  new Response("Date,Block\r\n", {
+    status: 200,
+    headers: { "content-type": "text/csv; charset=utf-8", "content-disposition": `attachment; filename="usdx_history_${ME}.csv"` },
+  });
 
 /** The files the page saves (name and link), through the temporary download link. */
 function captureDownloads(): string[] {
@@ -52,14 +56,18 @@ describe("Your Transactions: Export CSV", () => {
     await user.type(within(dialog).getByLabelText("From Block"), "7");
     await user.click(within(dialog).getByRole("button", { name: "Export CSV" }));
     await waitFor(() => expect(downloads).toHaveLength(2));
-    expect(fetched(fetchMock).filter((url) => url.includes("/export"))).toEqual([`/api/accounts/${ME}/history/export`, `/api/accounts/${ME}/history/export?fromBlock=7&toBlock=9`]);
+    expect(fetched(fetchMock).filter((url) => url.includes("/export"))).toEqual([
+      `/api/accounts/${ME}/history/export`,
+      `/api/accounts/${ME}/history/export?fromBlock=7&toBlock=9`,
+    ]);
   });
 
   it("keeps the dialog open and toasts 'Export failed' with the server's sentence", async () => {
     connect();
     stubApi({
       [firstPage]: { items: [entry()], nextCursor: null },
-      [`/api/accounts/${ME}/history/export?fromDate=2026-01-01`]: () => json({ success: false, error: "Too many CSV exports: wait a minute and try again." }, 429),
+      [`/api/accounts/${ME}/history/export?fromDate=2026-01-01`]: () =>
+        json({ success: false, error: "Too many CSV exports: wait a minute and try again." }, 429),
     });
     const { user } = renderPage();
     await screen.findByRole("table");
@@ -68,7 +76,15 @@ describe("Your Transactions: Export CSV", () => {
     await user.click(within(dialog).getByRole("radio", { name: "A date range (UTC)" }));
     await user.type(within(dialog).getByLabelText("From Date"), "2026-01-01");
     await user.click(within(dialog).getByRole("button", { name: "Export CSV" }));
-    await waitFor(() => expect(toasts()).toContainEqual(expect.objectContaining({ title: "Export failed", description: "Too many CSV exports: wait a minute and try again.", variant: "destructive" })));
+    await waitFor(() =>
+      expect(toasts()).toContainEqual(
+        expect.objectContaining({
+          title: "Export failed",
+          description: "Too many CSV exports: wait a minute and try again.",
+          variant: "destructive",
+        }),
+      ),
+    );
     expect(screen.getByRole("dialog", { name: "Export transactions" })).toBeInTheDocument();
   });
 });

@@ -6,19 +6,33 @@ import { checkFilter, narrowRange } from "./filters";
 describe("Contract Events filter", () => {
   it("builds GET /api/events with the range, limit 10, and eventName only for a filter", () => {
     expect(eventsUrl({ label: "All Events" })).toBe("/api/events?limit=10");
-    expect(eventsUrl({ label: "RewardMultiplierUpdated", fromBlock: 0, toBlock: 9 })).toBe("/api/events?fromBlock=0&toBlock=9&limit=10&eventName=RewardMultiplier");
+    expect(eventsUrl({ label: "RewardMultiplierUpdated", fromBlock: 0, toBlock: 9 })).toBe(
+      "/api/events?fromBlock=0&toBlock=9&limit=10&eventName=RewardMultiplier",
+    );
     expect(eventsUrl({ label: "Blocked", toBlock: 9 })).toBe("/api/events?toBlock=9&limit=10&eventName=AccountBlocked");
   });
 
   it("accepts empty or whole-number blocks, and says what is wrong otherwise", () => {
-    expect(checkFilter({ label: "Transfer", fromBlock: " 7 ", toBlock: "" })).toEqual({ ok: true, filter: { label: "Transfer", fromBlock: 7, toBlock: undefined } });
+    expect(checkFilter({ label: "Transfer", fromBlock: " 7 ", toBlock: "" })).toEqual({
+      ok: true,
+      filter: { label: "Transfer", fromBlock: 7, toBlock: undefined },
+    });
     expect(checkFilter({ label: "Transfer", fromBlock: "7", toBlock: "7" }).ok).toBe(true);
     expect(checkFilter({ label: "All Events", fromBlock: "-1", toBlock: "1e3" })).toEqual({
       ok: false,
-      problems: { fromBlock: "From Block must be a whole number (digits only, like 1200).", toBlock: "To Block must be a whole number (digits only, like 1200)." },
+      problems: {
+        fromBlock: "From Block must be a whole number (digits only, like 1200).",
+        toBlock: "To Block must be a whole number (digits only, like 1200).",
+      },
     });
-    expect(checkFilter({ label: "All Events", fromBlock: "1".repeat(16), toBlock: "" })).toEqual({ ok: false, problems: { fromBlock: "From Block is too large: at most 15 digits." } });
-    expect(checkFilter({ label: "All Events", fromBlock: "10", toBlock: "9" })).toEqual({ ok: false, problems: { fromBlock: "From Block (10) must not be after To Block (9)." } });
+    expect(checkFilter({ label: "All Events", fromBlock: "1".repeat(16), toBlock: "" })).toEqual({
+      ok: false,
+      problems: { fromBlock: "From Block is too large: at most 15 digits." },
+    });
+    expect(checkFilter({ label: "All Events", fromBlock: "10", toBlock: "9" })).toEqual({
+      ok: false,
+      problems: { fromBlock: "From Block (10) must not be after To Block (9)." },
+    });
   });
 
   it("narrows a timed-out range to its last 1,000 blocks, or halves one already smaller", () => {
@@ -42,7 +56,12 @@ describe("Amounts and event arguments as shown", () => {
       { name: "spender", kind: "address", address: me },
       { name: "value", kind: "text", text: "5.00 USDX" },
     ]);
-    expect(shownArgs("RoleGranted", { role: `0x${"0".repeat(64)}`, account: me, sender: me })[0]).toEqual({ name: "role", kind: "text", text: "DEFAULT_ADMIN_ROLE", title: `0x${"0".repeat(64)}` });
+    expect(shownArgs("RoleGranted", { role: `0x${"0".repeat(64)}`, account: me, sender: me })[0]).toEqual({
+      name: "role",
+      kind: "text",
+      text: "DEFAULT_ADMIN_ROLE",
+      title: `0x${"0".repeat(64)}`,
+    });
     expect(shownArgs("Initialized", { version: "1" })).toEqual([{ name: "version", kind: "text", text: "1" }]);
   });
 });

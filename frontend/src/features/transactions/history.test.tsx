@@ -24,7 +24,15 @@ describe("Transaction History: Your Transactions", () => {
       [firstPage]: {
         items: [
           entry(),
-          entry({ hash: `0x${"cd".repeat(32)}`, type: "Transfer", from: OTHER, to: ME, amount: "0.000000000000000001", amountRaw: "1", blockNumber: 30 }),
+          entry({
+            hash: `0x${"cd".repeat(32)}`,
+            type: "Transfer",
+            from: OTHER,
+            to: ME,
+            amount: "0.000000000000000001",
+            amountRaw: "1",
+            blockNumber: 30,
+          }),
           entry({ type: "Mint", from: ZERO, to: ME, amount: "1000", amountRaw: "1000000000000000000000", blockNumber: 20 }),
         ],
         nextCursor: null,
@@ -33,7 +41,11 @@ describe("Transaction History: Your Transactions", () => {
     renderPage();
     const table = await screen.findByRole("table");
     expect(fetched(fetchMock)).toEqual([firstPage]);
-    expect(within(table).getAllByRole("columnheader").map((h) => h.textContent)).toEqual(["Type", "Tx Hash", "From", "To", "Amount", "Block", "Time"]);
+    expect(
+      within(table)
+        .getAllByRole("columnheader")
+        .map((h) => h.textContent),
+    ).toEqual(["Type", "Tx Hash", "From", "To", "Amount", "Block", "Time"]);
     const [, sent, received, minted] = within(table).getAllByRole("row");
 
     expect(within(sent).getByText("Transfer")).toBeInTheDocument();
@@ -71,7 +83,10 @@ describe("Transaction History: Your Transactions", () => {
     const first = Array.from({ length: 50 }, (_, i) => entry({ blockNumber: 200 - i, logIndex: 0 }));
     const fetchMock = stubApi({
       [firstPage]: { items: first, nextCursor: "151-0" },
-      [`${firstPage}&cursor=151-0`]: { items: [entry({ blockNumber: 12, amount: "7", amountRaw: "7000000000000000000" })], nextCursor: null },
+      [`${firstPage}&cursor=151-0`]: {
+        items: [entry({ blockNumber: 12, amount: "7", amountRaw: "7000000000000000000" })],
+        nextCursor: null,
+      },
     });
     const { user } = renderPage();
     expect(await screen.findByText("50 transactions shown")).toBeInTheDocument();
@@ -93,12 +108,20 @@ describe("Transaction History: Your Transactions", () => {
   it("on failure toasts 'Failed to load transactions', shows it inline, and Retry loads the history", async () => {
     connect();
     let fail = true;
-    stubApi({ [firstPage]: () => (fail ? json({ error: "the index is catching up" }, 503) : json({ items: [entry()], nextCursor: null })) });
+    stubApi({
+      [firstPage]: () => (fail ? json({ error: "the index is catching up" }, 503) : json({ items: [entry()], nextCursor: null })),
+    });
     const { user } = renderPage();
     const alert = await screen.findByRole("alert");
     expect(alert).toHaveTextContent("Failed to load transactions");
     expect(alert).toHaveTextContent("503: the index is catching up");
-    expect(toasts()).toEqual([expect.objectContaining({ title: "Failed to load transactions", description: "503: the index is catching up", variant: "destructive" })]);
+    expect(toasts()).toEqual([
+      expect.objectContaining({
+        title: "Failed to load transactions",
+        description: "503: the index is catching up",
+        variant: "destructive",
+      }),
+    ]);
     fail = false;
     await user.click(within(alert).getByRole("button", { name: "Retry" }));
     expect(await screen.findByRole("table")).toBeInTheDocument();
@@ -106,7 +129,9 @@ describe("Transaction History: Your Transactions", () => {
   });
 
   it("?address=0x... shows that account's history, read-only, without a wallet", async () => {
-    const fetchMock = stubApi({ [`/api/accounts/${OTHER}/history?limit=50`]: { items: [entry({ from: OTHER, to: ME })], nextCursor: null } });
+    const fetchMock = stubApi({
+      [`/api/accounts/${OTHER}/history?limit=50`]: { items: [entry({ from: OTHER, to: ME })], nextCursor: null },
+    });
     renderPage(`/transactions?address=${OTHER.toLowerCase()}`);
     expect(await screen.findByText("History of")).toBeInTheDocument();
     expect(screen.getByText(OTHER)).toBeInTheDocument(); // checksummed
@@ -155,7 +180,16 @@ describe("Transaction History: Your Transactions", () => {
         items: [
           entry({ amount: "0.000000000000000002", amountRaw: "2", sharesMoved: "1", amountMoved: "1", logIndex: 2 }),
           entry({ amount: "0.000000000000000001", amountRaw: "1", sharesMoved: "0", amountMoved: "0", logIndex: 1 }),
-          entry({ type: "Mint", from: ZERO, to: ME, amount: "0.000000000000000001", amountRaw: "1", sharesMoved: "0", amountMoved: "0", blockNumber: 20 }),
+          entry({
+            type: "Mint",
+            from: ZERO,
+            to: ME,
+            amount: "0.000000000000000001",
+            amountRaw: "1",
+            sharesMoved: "0",
+            amountMoved: "0",
+            blockNumber: 20,
+          }),
           entry({ from: OTHER, to: ME, blockNumber: 10 }),
         ],
         nextCursor: null,
@@ -166,7 +200,9 @@ describe("Transaction History: Your Transactions", () => {
     const [, rounded, nothing, dustMint, normal] = within(table).getAllByRole("row");
     expect(within(rounded).getByText("-0.000000000000000001")).toHaveClass("text-destructive");
     expect(
-      within(rounded).getByText("The event says 0.000000000000000002 USDX; 0.000000000000000001 USDX moved (rounded down to whole shares)."),
+      within(rounded).getByText(
+        "The event says 0.000000000000000002 USDX; 0.000000000000000001 USDX moved (rounded down to whole shares).",
+      ),
     ).toBeInTheDocument();
     // Nothing moved: no sign, no colour, and the reason.
     expect(within(nothing).getByText("0.00")).toHaveClass("text-muted-foreground");
@@ -177,6 +213,10 @@ describe("Transaction History: Your Transactions", () => {
     expect(within(normal).getByText("+12.50")).toBeInTheDocument();
     expect(within(normal).queryByText(/moved/)).toBeNull();
     // The columns stay the spec's.
-    expect(within(table).getAllByRole("columnheader").map((h) => h.textContent)).toEqual(["Type", "Tx Hash", "From", "To", "Amount", "Block", "Time"]);
+    expect(
+      within(table)
+        .getAllByRole("columnheader")
+        .map((h) => h.textContent),
+    ).toEqual(["Type", "Tx Hash", "From", "To", "Amount", "Block", "Time"]);
   });
 });

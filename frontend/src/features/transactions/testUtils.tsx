@@ -18,7 +18,8 @@ export const hash = (n: number) => `0x${n.toString(16).padStart(64, "0")}`;
 
 export const testConfig: AppConfig = makeTestConfig({ devAccounts: null });
 
-export const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
+export const json = (body: unknown, status = 200) =>
+  new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
 
 /** Stubs fetch: each exact URL answers the JSON given, or what its function returns. */
 export function stubApi(routes: Record<string, unknown | ((url: string) => Response | Promise<Response>)>) {
@@ -69,10 +70,21 @@ export function event(over: Partial<ContractEvent> = {}): ContractEvent {
   };
 }
 
-export const eventPage = (events: ContractEvent[], range = { fromBlock: 1, toBlock: 40, hasMore: false }, cursor: string | null = null) => ({ events, range, cursor });
+export const eventPage = (
+  events: ContractEvent[],
+  range = { fromBlock: 1, toBlock: 40, hasMore: false },
+  cursor: string | null = null,
+) => ({ events, range, cursor });
 
 export function connect(address = ME) {
-  useWallet.setState({ status: "connected", address, chainId: testConfig.chainId, provider: { request: vi.fn() }, walletId: "dev", walletName: "Dev" });
+  useWallet.setState({
+    status: "connected",
+    address,
+    chainId: testConfig.chainId,
+    provider: { request: vi.fn() },
+    walletId: "dev",
+    walletName: "Dev",
+  });
 }
 
 export function resetAll() {
@@ -96,7 +108,9 @@ function Elsewhere() {
 /** Renders the Transaction History page at `path` with the app's query rules, without retries. */
 export function renderPage(path = "/transactions", config: AppConfig = testConfig, options: { advanceTimers?: (ms: number) => void } = {}) {
   const user = userEvent.setup(options.advanceTimers ? { advanceTimers: options.advanceTimers } : {});
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false, staleTime: Infinity, queryFn: ({ queryKey }) => api(String(queryKey[0])) } } });
+  const client = new QueryClient({
+    defaultOptions: { queries: { retry: false, staleTime: Infinity, queryFn: ({ queryKey }) => api(String(queryKey[0])) } },
+  });
   const utils = render(
     <ConfigContext.Provider value={config}>
       <QueryClientProvider client={client}>

@@ -132,7 +132,13 @@ export interface SignedPermit {
  * of `owner`'s USDX until `deadline` (Unix seconds): the one signature of a batch payment. A
  * rejection in the wallet throws, as a transaction's does (the runner's describeError reads it).
  */
-export async function signBatchPermit(config: AppConfig, wallet: Eip1193Provider, owner: string, value: bigint, deadline: bigint): Promise<SignedPermit> {
+export async function signBatchPermit(
+  config: AppConfig,
+  wallet: Eip1193Provider,
+  owner: string,
+  value: bigint,
+  deadline: bigint,
+): Promise<SignedPermit> {
   const signer = await new BrowserProvider(wallet, config.chainId).getSigner(owner);
   const usdx = USDX__factory.connect(config.contracts.proxy, signer);
   const nonce = await usdx.nonces(owner);

@@ -84,7 +84,9 @@ export function useMyRoles() {
     flags,
     isAdmin: flags?.DEFAULT_ADMIN_ROLE ?? false,
     /** Spec: Admin Functions shows for admin, minter, burner, blocklist, pause or oracle. */
-    hasAnyAdminRole: flags ? flags.DEFAULT_ADMIN_ROLE || flags.MINTER_ROLE || flags.BURNER_ROLE || flags.BLOCKLIST_ROLE || flags.PAUSE_ROLE || flags.ORACLE_ROLE : false,
+    hasAnyAdminRole: flags
+      ? flags.DEFAULT_ADMIN_ROLE || flags.MINTER_ROLE || flags.BURNER_ROLE || flags.BLOCKLIST_ROLE || flags.PAUSE_ROLE || flags.ORACLE_ROLE
+      : false,
   };
 }
 

@@ -67,13 +67,19 @@ export const roleCall = (role: RoleName, account: string, action: "grant" | "rev
   action: `${action === "grant" ? "Grant" : "Revoke"} ${role} ${action === "grant" ? "to" : "from"} ${shortAddress(account)}`,
   notConnected: "Please connect your wallet to manage roles",
   call: ({ usdx: token }) => contractCall(action === "grant" ? token.grantRole : token.revokeRole, [ROLES[role], account]),
-  success: { title: action === "grant" ? "Role granted" : "Role revoked", description: `${role} ${action === "grant" ? "granted to" : "revoked from"} ${account}` },
+  success: {
+    title: action === "grant" ? "Role granted" : "Role revoked",
+    description: `${role} ${action === "grant" ? "granted to" : "revoked from"} ${account}`,
+  },
   failureTitle: "Role management failed",
 });
 
 /** The multiplier is a decimal with 18 decimals (1.0 = 1e18): `value` is already scaled. */
 export const multiplierCall = (operation: MultiplierOperation, value: bigint): TxRequest => ({
-  action: operation === "set" ? `Set the reward multiplier to ${exactTokenAmount(value)}` : `Add ${exactTokenAmount(value)} to the reward multiplier`,
+  action:
+    operation === "set"
+      ? `Set the reward multiplier to ${exactTokenAmount(value)}`
+      : `Add ${exactTokenAmount(value)} to the reward multiplier`,
   notConnected: "Please connect your wallet to update the reward multiplier",
   call: ({ usdx: token }) => contractCall(operation === "set" ? token.setRewardMultiplier : token.addRewardMultiplier, [value]),
   success: {

@@ -18,11 +18,17 @@ export interface ContractCall {
  * `send`; this keeps one list of arguments for the two. Called with the method of the contract bound
  * to the read provider for the dry run, and of the one bound to the wallet's signer for the send.
  */
-export function contractCall<A extends unknown[], R>(method: TypedContractMethod<A, R, "nonpayable">, args: A, overrides: NonPayableOverrides = {}): ContractCall {
+export function contractCall<A extends unknown[], R>(
+  method: TypedContractMethod<A, R, "nonpayable">,
+  args: A,
+  overrides: NonPayableOverrides = {},
+): ContractCall {
   // The tuple and its trailing overrides are what ContractMethodArgs describes; TypeScript cannot
   // see through a generic tuple spread, so each list is stated once here.
-  const withOverrides = <S extends "view" | "nonpayable">(extra: object) => [...args, { ...overrides, ...extra }] as unknown as ContractMethodArgs<A, S>;
-  const sendArgs = Object.keys(overrides).length > 0 ? withOverrides<"nonpayable">({}) : (args as unknown as ContractMethodArgs<A, "nonpayable">);
+  const withOverrides = <S extends "view" | "nonpayable">(extra: object) =>
+    [...args, { ...overrides, ...extra }] as unknown as ContractMethodArgs<A, S>;
+  const sendArgs =
+    Object.keys(overrides).length > 0 ? withOverrides<"nonpayable">({}) : (args as unknown as ContractMethodArgs<A, "nonpayable">);
   return {
     staticCall: (at) => method.staticCall(...withOverrides<"view">(at)),
     send: () => method.send(...sendArgs),

@@ -51,7 +51,10 @@ export async function dryRun(call: CallOf, config: AppConfig, wallet: SigningWal
     settled = await withTimeout(
       (async () => {
         await caughtUp(provider);
-        return Promise.allSettled([chain.readChainId(provider), call(chain.readContracts(config, provider)).staticCall({ from: wallet.address, blockTag: "latest" })]);
+        return Promise.allSettled([
+          chain.readChainId(provider),
+          call(chain.readContracts(config, provider)).staticCall({ from: wallet.address, blockTag: "latest" }),
+        ]);
       })(),
     );
   } catch (error) {
@@ -59,7 +62,9 @@ export async function dryRun(call: CallOf, config: AppConfig, wallet: SigningWal
   }
   const [chainId, outcome] = settled;
   if (chainId.status === "fulfilled" && chainId.value !== config.chainId) {
-    throw unchecked(`the RPC node answers for chain ${chainId.value}, not ${config.networkLabel} (${config.chainId}); check the RPC URL in Settings`);
+    throw unchecked(
+      `the RPC node answers for chain ${chainId.value}, not ${config.networkLabel} (${config.chainId}); check the RPC URL in Settings`,
+    );
   }
   if (outcome.status === "fulfilled") {
     if (chainId.status === "rejected") throw unchecked(describeError(chainId.reason));
@@ -77,7 +82,10 @@ export async function dryRun(call: CallOf, config: AppConfig, wallet: SigningWal
  */
 function unchecked(why: string): NotSentError {
   const reason = why.replace(/[.\s]+$/, "");
-  return new NotSentError(`The transaction could not be checked against the latest block (${reason}), so it was not sent and your wallet was not asked to sign. Try again in a moment.`, "unchecked");
+  return new NotSentError(
+    `The transaction could not be checked against the latest block (${reason}), so it was not sent and your wallet was not asked to sign. Try again in a moment.`,
+    "unchecked",
+  );
 }
 
 /** Waits until `provider` has the block of this browser's last transaction; throws (in words) when it stays behind. */
@@ -87,7 +95,8 @@ async function caughtUp(provider: { getBlockNumber(): Promise<number> }): Promis
   for (;;) {
     const head = await provider.getBlockNumber();
     if (head >= newestOwnBlock) return;
-    if (Date.now() >= deadline) throw new Error(`the RPC node is at block ${head}, behind block ${newestOwnBlock} where your last transaction was mined`);
+    if (Date.now() >= deadline)
+      throw new Error(`the RPC node is at block ${head}, behind block ${newestOwnBlock} where your last transaction was mined`);
     await new Promise((resolve) => setTimeout(resolve, 1000));
   }
 }

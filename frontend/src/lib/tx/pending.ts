@@ -33,7 +33,9 @@ export const usePendingEntries = create<PendingStore>((set) => ({
   add: (entry) => set((s) => ({ entries: [entry, ...s.entries.filter((e) => e.hash !== entry.hash)] })),
   remove: (hashes) => {
     const gone = new Set(hashes.map((h) => h.toLowerCase()));
-    set((s) => (s.entries.some((e) => gone.has(e.hash.toLowerCase())) ? { entries: s.entries.filter((e) => !gone.has(e.hash.toLowerCase())) } : s));
+    set((s) =>
+      s.entries.some((e) => gone.has(e.hash.toLowerCase())) ? { entries: s.entries.filter((e) => !gone.has(e.hash.toLowerCase())) } : s,
+    );
   },
 }));
 

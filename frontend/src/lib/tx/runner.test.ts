@@ -22,7 +22,12 @@ const NOT_ASKED = "Nothing was sent: your wallet was not asked to sign.";
  * CALL_EXCEPTION a node's eth_call error becomes). Each eth_call is answered by `node.answer`.
  */
 type Answer = { result: string } | { error: { code: number; message: string; data?: unknown } } | "down" | "silent";
-const node = { chainId: "0x7a69", head: 10_000_000, answer: (): Answer => ({ result: usdx.encodeFunctionResult("transfer", [true]) }), seen: [] as JsonRpcPayload[] };
+const node = {
+  chainId: "0x7a69",
+  head: 10_000_000,
+  answer: (): Answer => ({ result: usdx.encodeFunctionResult("transfer", [true]) }),
+  seen: [] as JsonRpcPayload[],
+};
 class ScriptedNode extends JsonRpcProvider {
   async _send(payload: JsonRpcPayload | JsonRpcPayload[]): Promise<JsonRpcResult[]> {
     const payloads = Array.isArray(payload) ? payload : [payload];
@@ -32,14 +37,19 @@ class ScriptedNode extends JsonRpcProvider {
     if (answers.includes("down")) throw Object.assign(new Error("fetch failed"), { code: "ECONNREFUSED" });
     if (answers.includes("silent")) return new Promise(() => undefined);
     // ethers types _send's answers as results only, though it reads an error answer from the same list.
-    return payloads.map((p, i) => ({ id: p.id, ...(answers[i] as Exclude<Answer, string>) }) as JsonRpcResult | JsonRpcError as JsonRpcResult);
+    return payloads.map(
+      (p, i) => ({ id: p.id, ...(answers[i] as Exclude<Answer, string>) }) as JsonRpcResult | JsonRpcError as JsonRpcResult,
+    );
   }
 }
 const reader = new ScriptedNode("http://rpc.invalid", 31337, { staticNetwork: true, cacheTimeout: -1 });
 
 /** The wallet's side: contracts bound to its signer, as scripted stand-ins (what was sent, with what). */
 const sent = { transfer: vi.fn(), mint: vi.fn() };
-const signerContracts = { usdx: { transfer: { name: "transfer", send: sent.transfer }, mint: { name: "mint", send: sent.mint } }, batch: {} };
+const signerContracts = {
+  usdx: { transfer: { name: "transfer", send: sent.transfer }, mint: { name: "mint", send: sent.mint } },
+  batch: {},
+};
 vi.mock("@/lib/chain/contracts", async (original) => ({
   ...(await original<typeof import("@/lib/chain/contracts")>()),
   readProvider: () => reader,
@@ -51,10 +61,14 @@ const mined = (status: number) => ({ hash: "0x" + "ab".repeat(32), wait: async (
 const notices = recordNotices();
 const lastToast = notices.last;
 const calls = () => node.seen.filter((p) => p.method === "eth_call");
-const revertWith = (name: string, args: unknown[] = []): Answer => ({ error: { code: 3, message: "execution reverted", data: usdx.encodeErrorResult(name, args) } });
+const revertWith = (name: string, args: unknown[] = []): Answer => ({
+  error: { code: 3, message: "execution reverted", data: usdx.encodeErrorResult(name, args) },
+});
 
 function connect(chainId = 31337) {
-  const provider = { request: vi.fn(async ({ method }: { method: string }): Promise<unknown> => (method === "eth_chainId" ? "0x7a69" : null)) };
+  const provider = {
+    request: vi.fn(async ({ method }: { method: string }): Promise<unknown> => (method === "eth_chainId" ? "0x7a69" : null)),
+  };
   useWallet.setState({ status: "connected", address: ALICE, chainId, provider, walletId: "x", walletName: "X" });
   return provider;
 }
@@ -100,7 +114,12 @@ describe("the transaction runner", () => {
     expect(sent.transfer).toHaveBeenCalledWith(BOB, 1500000000000000000n);
 
     expect(outcome).toEqual({ ok: true, hash: "0x" + "ab".repeat(32), error: null });
-    expect(useTxModal.getState()).toMatchObject({ isOpen: true, status: "success", transactionHash: outcome.hash, action: "Transfer 1.5 USDX to 0x2361...1E8f" });
+    expect(useTxModal.getState()).toMatchObject({
+      isOpen: true,
+      status: "success",
+      transactionHash: outcome.hash,
+      action: "Transfer 1.5 USDX to 0x2361...1E8f",
+    });
     expect(lastToast()).toMatchObject({ title: "Transfer successful", description: `1.5 USDX transferred to ${BOB}` });
     expect(invalidate).toHaveBeenCalled();
   });
@@ -122,13 +141,37 @@ describe("the transaction runner", () => {
   });
 
   it.each([
-    ["a node's error with the data inside (Hardhat)", { error: { code: -32603, message: "Error: VM Exception", data: { message: "reverted", data: usdx.encodeErrorResult("ERC20InsufficientBalance", [ALICE, 2n * 10n ** 18n, 5n * 10n ** 18n]) } } }],
-    ["a node's error with the data beside it (geth)", { error: { code: 3, message: "execution reverted", data: usdx.encodeErrorResult("ERC20InsufficientBalance", [ALICE, 2n * 10n ** 18n, 5n * 10n ** 18n]) } }],
+    [
+      "a node's error with the data inside (Hardhat)",
+      {
+        error: {
+          code: -32603,
+          message: "Error: VM Exception",
+          data: {
+            message: "reverted",
+            data: usdx.encodeErrorResult("ERC20InsufficientBalance", [ALICE, 2n * 10n ** 18n, 5n * 10n ** 18n]),
+          },
+        },
+      },
+    ],
+    [
+      "a node's error with the data beside it (geth)",
+      {
+        error: {
+          code: 3,
+          message: "execution reverted",
+          data: usdx.encodeErrorResult("ERC20InsufficientBalance", [ALICE, 2n * 10n ** 18n, 5n * 10n ** 18n]),
+        },
+      },
+    ],
   ] as [string, Answer][])("decodes the balance error with its figures from %s", async (_shape, answer) => {
     connect();
     node.answer = () => answer;
     await runTransaction(transferCall(BOB, 5n * 10n ** 18n), config, new QueryClient());
-    expect(lastToast()).toMatchObject({ title: "Transfer failed", description: `Insufficient balance: ${ALICE} has 2 USDX, and 5 USDX is needed. ${NOT_ASKED}` });
+    expect(lastToast()).toMatchObject({
+      title: "Transfer failed",
+      description: `Insufficient balance: ${ALICE} has 2 USDX, and 5 USDX is needed. ${NOT_ASKED}`,
+    });
     expect(sent.transfer).not.toHaveBeenCalled();
   });
 
@@ -155,7 +198,9 @@ describe("the transaction runner", () => {
     expect(sent.transfer).not.toHaveBeenCalled();
     expect(wallet.request).not.toHaveBeenCalled();
     expect(lastToast()).toMatchObject({ title: "Transfer failed", variant: "destructive" });
-    expect(lastToast()?.description).toMatch(/^The transaction could not be checked against the latest block \(.+\), so it was not sent and your wallet was not asked to sign\. Try again in a moment\.$/);
+    expect(lastToast()?.description).toMatch(
+      /^The transaction could not be checked against the latest block \(.+\), so it was not sent and your wallet was not asked to sign\. Try again in a moment\.$/,
+    );
     expect(useTxModal.getState()).toMatchObject({ status: "not-sent" });
   });
 
@@ -202,7 +247,9 @@ describe("the transaction runner", () => {
     connect();
     node.chainId = "0x1";
     await runTransaction(transferCall(BOB, 1n), config, new QueryClient());
-    expect(lastToast()?.description).toContain("(the RPC node answers for chain 1, not Hardhat Local (31337); check the RPC URL in Settings)");
+    expect(lastToast()?.description).toContain(
+      "(the RPC node answers for chain 1, not Hardhat Local (31337); check the RPC URL in Settings)",
+    );
     expect(sent.transfer).not.toHaveBeenCalled();
   });
 
@@ -261,13 +308,23 @@ describe("on a network whose blocks are final only some blocks deep (Sepolia)", 
       const { tx } = minedOnChain([100, 102, 104, 105]);
       sent.transfer.mockResolvedValue(tx);
       const states: string[] = [];
-      const unsubscribe = useTxModal.subscribe((s) => states.push(`${s.status}${s.confirmations ? ` ${s.confirmations.seen}/${s.confirmations.needed} @${s.confirmations.block}` : ""}`));
+      const unsubscribe = useTxModal.subscribe((s) =>
+        states.push(`${s.status}${s.confirmations ? ` ${s.confirmations.seen}/${s.confirmations.needed} @${s.confirmations.block}` : ""}`),
+      );
       const run = runTransaction(transferCall(BOB, 2n * 10n ** 18n), testConfig({ confirmations: 5 }), new QueryClient());
       await vi.runAllTimersAsync();
       const outcome = await run;
       unsubscribe();
       expect(outcome.ok).toBe(true);
-      expect([...new Set(states)]).toEqual(["checking", "pending", "confirming 0/5 @100", "confirming 2/5 @100", "confirming 4/5 @100", "confirming 5/5 @100", "success"]);
+      expect([...new Set(states)]).toEqual([
+        "checking",
+        "pending",
+        "confirming 0/5 @100",
+        "confirming 2/5 @100",
+        "confirming 4/5 @100",
+        "confirming 5/5 @100",
+        "success",
+      ]);
       expect(lastToast()).toMatchObject({ title: "Transfer successful" });
     } finally {
       vi.useRealTimers();

@@ -79,7 +79,9 @@ export async function runTransaction(request: TxRequest, config: AppConfig, quer
     if (modal && config.confirmations > 0) {
       // Sepolia: mined is not final until the index would take the block. Say how deep it is.
       await awaitConfirmations(tx.provider, hash, config.confirmations, ({ block, seen, needed }) =>
-        setModal(block === null ? { status: "pending", confirmations: null } : { status: "confirming", confirmations: { block, seen, needed } }),
+        setModal(
+          block === null ? { status: "pending", confirmations: null } : { status: "confirming", confirmations: { block, seen, needed } },
+        ),
       );
     }
     setModal({ status: "success", confirmations: null });

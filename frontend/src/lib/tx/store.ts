@@ -18,7 +18,14 @@ export interface TxModalState {
   confirmations: { block: number; seen: number; needed: number } | null;
 }
 
-const closed: TxModalState = { isOpen: false, status: "pending", errorMessage: null, transactionHash: null, action: null, confirmations: null };
+const closed: TxModalState = {
+  isOpen: false,
+  status: "pending",
+  errorMessage: null,
+  transactionHash: null,
+  action: null,
+  confirmations: null,
+};
 
 export const useTxModal = create<TxModalState & { hide(): void }>((set) => ({
   ...closed,

@@ -28,7 +28,11 @@ describe("the form runner (useTxForm)", () => {
     let ready = true;
     act(() => void (ready = result.current.needWallet("Please connect your wallet to transfer tokens", "to")));
     expect(ready).toBe(false);
-    expect(notices.last()).toEqual({ title: "Wallet not connected", description: "Please connect your wallet to transfer tokens", variant: "destructive" });
+    expect(notices.last()).toEqual({
+      title: "Wallet not connected",
+      description: "Please connect your wallet to transfer tokens",
+      variant: "destructive",
+    });
     expect(result.current.errors).toEqual({ to: "Please connect your wallet to transfer tokens" });
   });
 
@@ -41,7 +45,10 @@ describe("the form runner (useTxForm)", () => {
       ]),
     );
     expect(notices.last()).toMatchObject({ title: "Invalid address", variant: "destructive" });
-    expect(result.current.errors).toEqual({ address: "Please enter a valid Ethereum address", amount: "Please enter a valid amount greater than 0" });
+    expect(result.current.errors).toEqual({
+      address: "Please enter a valid Ethereum address",
+      amount: "Please enter a valid amount greater than 0",
+    });
     act(() => result.current.clearError("address"));
     expect(result.current.errors.address).toBeUndefined();
     act(() => result.current.clearErrors());
@@ -75,7 +82,11 @@ describe("the form runner (useTxForm)", () => {
   });
 
   it("asks once more before a destructive action: nothing is sent until confirm, and cancel drops it", async () => {
-    const confirmation = { title: "Block 0x1234...abcd?", description: "A blocked account cannot send USDX.", confirmLabel: "Block account" };
+    const confirmation = {
+      title: "Block 0x1234...abcd?",
+      description: "A blocked account cannot send USDX.",
+      confirmLabel: "Block account",
+    };
     const { result } = renderHook(() => useTxForm({ connected: true }));
     act(() => result.current.start(request, { confirmation }));
     expect(result.current.pending).toMatchObject(confirmation);

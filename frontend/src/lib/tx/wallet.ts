@@ -11,7 +11,10 @@ import { useWallet, type Eip1193Provider } from "@/lib/wallet/store";
  */
 
 /** PRODUCT.md section 8: 'Wallet not connected', with what the wallet was needed for ('Please connect your wallet to mint tokens'). */
-export const walletNotConnected = (purpose: string): Notice & { description: string } => ({ title: "Wallet not connected", description: purpose });
+export const walletNotConnected = (purpose: string): Notice & { description: string } => ({
+  title: "Wallet not connected",
+  description: purpose,
+});
 
 export interface SigningWallet {
   provider: Eip1193Provider;

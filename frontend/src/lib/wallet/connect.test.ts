@@ -6,7 +6,14 @@ import { connectWallet, disconnectWallet, ensureChain } from "./connect";
 import { initialWalletState, useWallet, type Eip1193Events, type Eip1193Provider } from "./store";
 
 const ALICE = "0x14dC79964da2C08b23698B3D3cc7Ca32193d9955";
-const sepolia = testConfig({ network: "sepolia", chainId: 11155111, chainIdHex: "0xaa36a7", networkLabel: "Sepolia", explorerUrl: "https://sepolia.etherscan.io", rpcUrl: null });
+const sepolia = testConfig({
+  network: "sepolia",
+  chainId: 11155111,
+  chainIdHex: "0xaa36a7",
+  networkLabel: "Sepolia",
+  explorerUrl: "https://sepolia.etherscan.io",
+  rpcUrl: null,
+});
 
 /** A scripted injected wallet: answers by method, remembers requests and listeners. */
 function fakeWallet(answers: Record<string, (params: unknown) => unknown>) {
@@ -64,7 +71,11 @@ describe("moving the wallet to the configured chain", () => {
       },
     });
     await expect(ensureChain(refusesAdd.provider, sepolia)).rejects.toThrow();
-    expect(lastToast()).toMatchObject({ title: "Network Error", description: "Could not switch to Sepolia network. Please add it manually.", variant: "destructive" });
+    expect(lastToast()).toMatchObject({
+      title: "Network Error",
+      description: "Could not switch to Sepolia network. Please add it manually.",
+      variant: "destructive",
+    });
 
     const refusesSwitch = fakeWallet({
       eth_chainId: () => "0x1",
@@ -94,12 +105,20 @@ describe("connecting and disconnecting (PRODUCT.md sections 4 and 8)", () => {
     });
     expect(await connectWallet({ id: "x", name: "X", provider }, sepolia)).toBe(false);
     expect(useWallet.getState().status).toBe("disconnected");
-    expect(lastToast()).toMatchObject({ title: "Connection Failed", description: "You rejected the connection request in your wallet.", variant: "destructive" });
+    expect(lastToast()).toMatchObject({
+      title: "Connection Failed",
+      description: "You rejected the connection request in your wallet.",
+      variant: "destructive",
+    });
   });
 
   it("follows accountsChanged: a new account switches the address, an empty list disconnects", async () => {
     const BOB = "0x23618e81E3f5cdF7f54C3d65f7FBc0aBf5B21E8f";
-    const { provider, listeners } = fakeWallet({ eth_requestAccounts: () => [ALICE], eth_chainId: () => "0xaa36a7", wallet_revokePermissions: () => null });
+    const { provider, listeners } = fakeWallet({
+      eth_requestAccounts: () => [ALICE],
+      eth_chainId: () => "0xaa36a7",
+      wallet_revokePermissions: () => null,
+    });
     await connectWallet({ id: "x", name: "X", provider }, sepolia);
     listeners.accountsChanged!([BOB.toLowerCase()]);
     expect(useWallet.getState().address).toBe(BOB);
@@ -119,7 +138,11 @@ describe("connecting and disconnecting (PRODUCT.md sections 4 and 8)", () => {
   });
 
   it("disconnect clears the wallet state and the remembered flag", async () => {
-    const { provider } = fakeWallet({ eth_requestAccounts: () => [ALICE], eth_chainId: () => "0xaa36a7", wallet_revokePermissions: () => null });
+    const { provider } = fakeWallet({
+      eth_requestAccounts: () => [ALICE],
+      eth_chainId: () => "0xaa36a7",
+      wallet_revokePermissions: () => null,
+    });
     await connectWallet({ id: "x", name: "X", provider }, sepolia);
     disconnectWallet();
     expect(useWallet.getState()).toEqual({ ...initialWalletState });

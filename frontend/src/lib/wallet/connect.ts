@@ -40,7 +40,11 @@ export async function ensureChain(provider: Eip1193Provider, config: AppConfig):
     await provider.request({ method: "wallet_switchEthereumChain", params: [{ chainId: config.chainIdHex }] });
   } catch (error) {
     if (errorCode(error) !== 4902) {
-      notify({ title: "Network Error", description: `Could not switch to ${config.networkLabel} network. Please try again.`, variant: "destructive" });
+      notify({
+        title: "Network Error",
+        description: `Could not switch to ${config.networkLabel} network. Please try again.`,
+        variant: "destructive",
+      });
       throw new NetworkSwitchError(`Could not switch to ${config.networkLabel} network.`);
     }
     try {
@@ -57,7 +61,11 @@ export async function ensureChain(provider: Eip1193Provider, config: AppConfig):
         ],
       });
     } catch {
-      notify({ title: "Network Error", description: `Could not switch to ${config.networkLabel} network. Please add it manually.`, variant: "destructive" });
+      notify({
+        title: "Network Error",
+        description: `Could not switch to ${config.networkLabel} network. Please add it manually.`,
+        variant: "destructive",
+      });
       throw new NetworkSwitchError(`Could not add the ${config.networkLabel} network.`);
     }
   }
@@ -106,7 +114,10 @@ export async function connectWallet(choice: WalletChoice, config: AppConfig): Pr
     return true;
   } catch (error) {
     useWallet.setState({ ...initialWalletState });
-    const description = errorCode(error) === 4001 ? "You rejected the connection request in your wallet." : (errorMessage(error) ?? "Failed to connect to wallet");
+    const description =
+      errorCode(error) === 4001
+        ? "You rejected the connection request in your wallet."
+        : (errorMessage(error) ?? "Failed to connect to wallet");
     notify({ title: "Connection Failed", description, variant: "destructive" });
     return false;
   }

@@ -50,7 +50,9 @@ describe("the development wallet", () => {
     const { fetcher } = node(() => ({ result: "0x7a69" }));
     const wallet = createDevWallet("http://node", ALICE, fetcher);
     await expect(wallet.request({ method: "wallet_switchEthereumChain", params: [{ chainId: "0x7a69" }] })).resolves.toBeNull();
-    await expect(wallet.request({ method: "wallet_switchEthereumChain", params: [{ chainId: "0xaa36a7" }] })).rejects.toMatchObject({ code: 4902 });
+    await expect(wallet.request({ method: "wallet_switchEthereumChain", params: [{ chainId: "0xaa36a7" }] })).rejects.toMatchObject({
+      code: 4902,
+    });
   });
 
   it("can refuse the next request that needs consent with 4001, once", async () => {

@@ -38,7 +38,13 @@ export interface DevWalletProvider {
 const REQUEST_LOG_SIZE = 500;
 
 /** Requests a real wallet would ask its user to approve: these can be rejected. */
-const CONSENT_METHODS = new Set(["eth_requestAccounts", "eth_sendTransaction", "personal_sign", "eth_signTypedData_v4", "wallet_switchEthereumChain"]);
+const CONSENT_METHODS = new Set([
+  "eth_requestAccounts",
+  "eth_sendTransaction",
+  "personal_sign",
+  "eth_signTypedData_v4",
+  "wallet_switchEthereumChain",
+]);
 
 export function createDevWallet(rpcUrl: string, initialAddress: string, fetcher: typeof fetch = (...a) => fetch(...a)): DevWalletProvider {
   let address = initialAddress;

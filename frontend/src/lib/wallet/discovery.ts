@@ -32,7 +32,12 @@ export function startWalletDiscovery(): void {
   window.addEventListener("eip6963:announceProvider", (event: Event) => {
     const detail = (event as CustomEvent<{ info: Eip6963ProviderInfo; provider: Eip1193Provider }>).detail;
     if (!detail?.info || !detail.provider) return;
-    const wallet: InjectedWallet = { id: detail.info.rdns || detail.info.uuid, name: detail.info.name, icon: detail.info.icon || null, provider: detail.provider };
+    const wallet: InjectedWallet = {
+      id: detail.info.rdns || detail.info.uuid,
+      name: detail.info.name,
+      icon: detail.info.icon || null,
+      provider: detail.provider,
+    };
     useDiscoveredWallets.setState((s) => ({ announced: [...s.announced.filter((w) => w.id !== wallet.id), wallet] }));
   });
   window.dispatchEvent(new Event("eip6963:requestProvider"));

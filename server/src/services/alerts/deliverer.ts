@@ -19,7 +19,13 @@ export const CANCELLED = {
   disabled: "The rule was turned off before this delivery succeeded.",
 } as const;
 
-export type Send = (url: string, secret: string, deliveryId: string, payload: Record<string, unknown>, options: WebhookOptions) => Promise<AttemptResult>;
+export type Send = (
+  url: string,
+  secret: string,
+  deliveryId: string,
+  payload: Record<string, unknown>,
+  options: WebhookOptions,
+) => Promise<AttemptResult>;
 
 /**
  * Sends the deliveries that are due, with retries. Before each attempt the event must still be in
@@ -69,10 +75,15 @@ export class AlertDeliverer {
     const [claimed] = await this.db
       .update(alertDeliveries)
       .set({ attempts: attempt, nextAttemptAt: lease })
-      .where(and(eq(alertDeliveries.id, delivery.id), eq(alertDeliveries.status, "pending"), eq(alertDeliveries.attempts, delivery.attempts)))
+      .where(
+        and(eq(alertDeliveries.id, delivery.id), eq(alertDeliveries.status, "pending"), eq(alertDeliveries.attempts, delivery.attempts)),
+      )
       .returning({ id: alertDeliveries.id });
     if (!claimed) return;
-    const result = await this.send(rule.webhookUrl, rule.secret, delivery.publicId, delivery.payload, { timeoutMs: this.options.timeoutMs, allowPrivate: this.options.allowPrivateUrls });
+    const result = await this.send(rule.webhookUrl, rule.secret, delivery.publicId, delivery.payload, {
+      timeoutMs: this.options.timeoutMs,
+      allowPrivate: this.options.allowPrivateUrls,
+    });
     const last = result.statusCode !== null ? `HTTP ${result.statusCode}` : result.error;
     const outcome = result.ok
       ? { status: "delivered", deliveredAt: result.attemptedAt, nextAttemptAt: null, note: null }
@@ -88,14 +99,24 @@ export class AlertDeliverer {
     });
     const fields = { delivery: delivery.publicId, rule: rule.id, attempt, status: result.statusCode, error: result.error };
     if (result.ok) this.log.info(fields, "alert delivered");
-    else this.log.warn({ ...fields, next: outcome.nextAttemptAt }, outcome.status === "failed" ? "alert delivery failed for good" : "alert attempt failed; retrying later");
+    else
+      this.log.warn(
+        { ...fields, next: outcome.nextAttemptAt },
+        outcome.status === "failed" ? "alert delivery failed for good" : "alert attempt failed; retrying later",
+      );
   }
 
   private async stillIndexed(delivery: Delivery): Promise<boolean> {
     const [row] = await this.db
       .select({ one: sql<number>`1` })
       .from(chainEvents)
-      .where(and(eq(chainEvents.blockNumber, delivery.blockNumber!), eq(chainEvents.logIndex, delivery.logIndex!), eq(chainEvents.blockHash, delivery.blockHash!)));
+      .where(
+        and(
+          eq(chainEvents.blockNumber, delivery.blockNumber!),
+          eq(chainEvents.logIndex, delivery.logIndex!),
+          eq(chainEvents.blockHash, delivery.blockHash!),
+        ),
+      );
     return row !== undefined;
   }
 

@@ -80,7 +80,10 @@ export class AlertsService {
     const rule = await this.rules.get(ruleId);
     const publicId = randomUUID();
     const payload = testPayload({ id: rule.id, kind: rule.kind as AlertKind }, this.chainId, publicId);
-    const result = await this.send(rule.webhookUrl, rule.secret, publicId, payload, { timeoutMs: this.options.timeoutMs, allowPrivate: this.options.allowPrivateUrls });
+    const result = await this.send(rule.webhookUrl, rule.secret, publicId, payload, {
+      timeoutMs: this.options.timeoutMs,
+      allowPrivate: this.options.allowPrivateUrls,
+    });
     const { delivery, attempt } = await this.db.transaction(async (tx) => {
       const [delivery] = await tx
         .insert(alertDeliveries)
@@ -107,7 +110,12 @@ export class AlertsService {
       .select({ delivery: alertDeliveries, kind: alertRules.kind })
       .from(alertDeliveries)
       .innerJoin(alertRules, eq(alertRules.id, alertDeliveries.ruleId))
-      .where(and(query.ruleId !== undefined ? eq(alertDeliveries.ruleId, query.ruleId) : undefined, query.before !== undefined ? lt(alertDeliveries.id, query.before) : undefined))
+      .where(
+        and(
+          query.ruleId !== undefined ? eq(alertDeliveries.ruleId, query.ruleId) : undefined,
+          query.before !== undefined ? lt(alertDeliveries.id, query.before) : undefined,
+        ),
+      )
       .orderBy(desc(alertDeliveries.id))
       .limit(query.limit);
     if (rows.length === 0) return [];
@@ -128,7 +136,13 @@ export class AlertsService {
 }
 
 function toAttempt(row: AttemptRowType): AlertAttempt {
-  return { attemptedAt: row.attemptedAt.toISOString(), statusCode: row.statusCode, error: row.error, excerpt: row.excerpt, durationMs: row.durationMs };
+  return {
+    attemptedAt: row.attemptedAt.toISOString(),
+    statusCode: row.statusCode,
+    error: row.error,
+    excerpt: row.excerpt,
+    durationMs: row.durationMs,
+  };
 }
 
 function toDelivery(row: DeliveryRow, kind: AlertKind, attempts: AttemptRowType[]): AlertDelivery {
@@ -139,7 +153,10 @@ function toDelivery(row: DeliveryRow, kind: AlertKind, attempts: AttemptRowType[
     ruleId: row.ruleId,
     kind,
     test: row.test,
-    event: event && row.blockNumber !== null && row.logIndex !== null ? { name: event.name, blockNumber: row.blockNumber, logIndex: row.logIndex, transactionHash: event.transactionHash } : null,
+    event:
+      event && row.blockNumber !== null && row.logIndex !== null
+        ? { name: event.name, blockNumber: row.blockNumber, logIndex: row.logIndex, transactionHash: event.transactionHash }
+        : null,
     status: row.status as AlertDelivery["status"],
     attemptCount: row.attempts,
     nextAttemptAt: row.status === "pending" && row.nextAttemptAt ? row.nextAttemptAt.toISOString() : null,

@@ -95,7 +95,8 @@ export class AlertMatcher {
     }
     const last = events[events.length - 1];
     const made = await this.db.transaction(async (tx) => {
-      const inserted = rows.length > 0 ? await tx.insert(alertDeliveries).values(rows).onConflictDoNothing().returning({ id: alertDeliveries.id }) : [];
+      const inserted =
+        rows.length > 0 ? await tx.insert(alertDeliveries).values(rows).onConflictDoNothing().returning({ id: alertDeliveries.id }) : [];
       await tx
         .update(alertState)
         .set({ cursorBlock: last.blockNumber, cursorLog: last.logIndex, cursorHash: last.blockHash, updatedAt: new Date() })
@@ -120,14 +121,22 @@ export class AlertMatcher {
       await this.db.transaction(async (tx) => {
         await tx
           .update(alertState)
-          .set({ cursorBlock: null, cursorLog: null, cursorHash: null, deploymentBlockHash: index.deploymentBlockHash, updatedAt: new Date() })
+          .set({
+            cursorBlock: null,
+            cursorLog: null,
+            cursorHash: null,
+            deploymentBlockHash: index.deploymentBlockHash,
+            updatedAt: new Date(),
+          })
           .where(eq(alertState.id, STATE_ID));
         await tx.update(alertRules).set({ startBlock: index.checkpointBlock });
       });
       this.log.info({ checkpoint: index.checkpointBlock }, "a new deployment: alert rules start from the index's checkpoint");
       return null;
     }
-    return state.cursorBlock !== null && state.cursorLog !== null && state.cursorHash !== null ? { block: state.cursorBlock, log: state.cursorLog, hash: state.cursorHash } : null;
+    return state.cursorBlock !== null && state.cursorLog !== null && state.cursorHash !== null
+      ? { block: state.cursorBlock, log: state.cursorLog, hash: state.cursorHash }
+      : null;
   }
 
   /**
@@ -146,7 +155,10 @@ export class AlertMatcher {
       .where(and(eq(chainEvents.blockNumber, cursor.block), eq(chainEvents.logIndex, cursor.log)));
     if (still?.hash === cursor.hash) return cursor;
     this.log.warn({ block: cursor.block }, "the index was rewound past the alert cursor: matching again from the rules' start");
-    await this.db.update(alertState).set({ cursorBlock: null, cursorLog: null, cursorHash: null, updatedAt: new Date() }).where(eq(alertState.id, STATE_ID));
+    await this.db
+      .update(alertState)
+      .set({ cursorBlock: null, cursorLog: null, cursorHash: null, updatedAt: new Date() })
+      .where(eq(alertState.id, STATE_ID));
     return null;
   }
 
@@ -158,7 +170,10 @@ export class AlertMatcher {
       .where(
         and(
           eq(chainEvents.eventName, "RewardMultiplier"),
-          or(lt(chainEvents.blockNumber, event.blockNumber), and(eq(chainEvents.blockNumber, event.blockNumber), lt(chainEvents.logIndex, event.logIndex))),
+          or(
+            lt(chainEvents.blockNumber, event.blockNumber),
+            and(eq(chainEvents.blockNumber, event.blockNumber), lt(chainEvents.logIndex, event.logIndex)),
+          ),
         ),
       )
       .orderBy(desc(chainEvents.blockNumber), desc(chainEvents.logIndex))
@@ -169,7 +184,10 @@ export class AlertMatcher {
 
 /** Events past the cursor, in index order. */
 function after(cursor: Cursor): SQL | undefined {
-  return or(gt(chainEvents.blockNumber, cursor.block), and(eq(chainEvents.blockNumber, cursor.block), gt(chainEvents.logIndex, cursor.log)));
+  return or(
+    gt(chainEvents.blockNumber, cursor.block),
+    and(eq(chainEvents.blockNumber, cursor.block), gt(chainEvents.logIndex, cursor.log)),
+  );
 }
 
 /** The events the enabled rules' kinds watch: mints and burns by the zero address (the lookup columns' indexes), the rest by name. */
@@ -183,7 +201,11 @@ function watched(kinds: Set<AlertKind>): SQL | undefined {
 }
 
 /** Whether `rule` alerts on `event`; `before` is the multiplier before a RewardMultiplier event. */
-export function matches(rule: Pick<Rule, "kind" | "threshold">, event: Pick<EventRow, "eventName" | "args">, before: bigint | null): boolean {
+export function matches(
+  rule: Pick<Rule, "kind" | "threshold">,
+  event: Pick<EventRow, "eventName" | "args">,
+  before: bigint | null,
+): boolean {
   const kind = rule.kind as AlertKind;
   if (!ALERT_KIND_INFO[kind]?.events.includes(event.eventName)) return false;
   const threshold = rule.threshold === null ? null : BigInt(rule.threshold);
@@ -204,4 +226,3 @@ export function matches(rule: Pick<Rule, "kind" | "threshold">, event: Pick<Even
       return true;
   }
 }
-

@@ -12,7 +12,13 @@ type EventRow = typeof chainEvents.$inferSelect;
  * timestamp }, summary, chainId, deliveryId }. Stored with the delivery, so every attempt sends the
  * same event however the index changes meanwhile.
  */
-export function eventPayload(rule: { id: number; kind: AlertKind }, event: EventRow, chainId: number, deliveryId: string, previousMultiplier: bigint | null): Record<string, unknown> {
+export function eventPayload(
+  rule: { id: number; kind: AlertKind },
+  event: EventRow,
+  chainId: number,
+  deliveryId: string,
+  previousMultiplier: bigint | null,
+): Record<string, unknown> {
   return {
     test: false,
     rule: { id: rule.id, kind: rule.kind },

@@ -80,7 +80,13 @@ export class AlertRules {
       // The system resolver has no time limit of its own: a request waits no longer than an attempt would.
       let timer: NodeJS.Timeout | undefined;
       const slow = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new RefusedUrl(`The webhook's host ${url.hostname} did not resolve within ${this.options.timeoutMs} ms: check the name.`)), this.options.timeoutMs);
+        timer = setTimeout(
+          () =>
+            reject(
+              new RefusedUrl(`The webhook's host ${url.hostname} did not resolve within ${this.options.timeoutMs} ms: check the name.`),
+            ),
+          this.options.timeoutMs,
+        );
       });
       try {
         await Promise.race([resolveChecked(url, this.options.allowPrivateUrls), slow]);
@@ -94,7 +100,10 @@ export class AlertRules {
     }
   }
 
-  async create(uid: string, input: { kind: AlertKind; threshold?: string | null; webhookUrl: string }): Promise<{ rule: AlertRule; secret: string }> {
+  async create(
+    uid: string,
+    input: { kind: AlertKind; threshold?: string | null; webhookUrl: string },
+  ): Promise<{ rule: AlertRule; secret: string }> {
     const threshold = parseThreshold(input.kind, input.threshold);
     const webhookUrl = await this.checkUrl(input.webhookUrl);
     const startBlock = await this.startBlock();
@@ -105,7 +114,10 @@ export class AlertRules {
       if (rules >= this.options.maxRules) {
         throw conflict(`There are already ${rules} alert rules, as many as this server keeps (ALERT_MAX_RULES): delete one first.`);
       }
-      const [inserted] = await tx.insert(alertRules).values({ kind: input.kind, threshold, webhookUrl, secret, startBlock, createdBy: uid }).returning();
+      const [inserted] = await tx
+        .insert(alertRules)
+        .values({ kind: input.kind, threshold, webhookUrl, secret, startBlock, createdBy: uid })
+        .returning();
       return inserted;
     });
     return { rule: toRule(row), secret };
@@ -120,7 +132,11 @@ export class AlertRules {
     if (current.enabled === enabled) return toRule(current);
     const startBlock = enabled ? await this.startBlock() : current.startBlock;
     const row = await this.db.transaction(async (tx) => {
-      const [updated] = await tx.update(alertRules).set({ enabled, startBlock, updatedAt: new Date() }).where(eq(alertRules.id, id)).returning();
+      const [updated] = await tx
+        .update(alertRules)
+        .set({ enabled, startBlock, updatedAt: new Date() })
+        .where(eq(alertRules.id, id))
+        .returning();
       if (!updated) throw notFound(NOT_FOUND);
       if (!enabled) {
         await tx
@@ -153,7 +169,8 @@ export class AlertRules {
     if (head !== null) return head;
     const [index] = await this.db.select({ checkpoint: indexerState.checkpointBlock }).from(indexerState);
     // Neither says where the chain is: starting from 0 would replay the whole history as alerts.
-    if (!index) throw unavailable("Cannot save the rule now: the chain's node is not answering and the index is empty. Try again in a moment.");
+    if (!index)
+      throw unavailable("Cannot save the rule now: the chain's node is not answering and the index is empty. Try again in a moment.");
     return index.checkpoint;
   }
 }

@@ -63,8 +63,10 @@ export function parseWebhookUrl(raw: string): URL {
   } catch {
     throw new RefusedUrl(`'${text.slice(0, 100)}' is not a URL: enter a full address such as https://hooks.example.com/usdx.`);
   }
-  if (url.protocol !== "http:" && url.protocol !== "https:") throw new RefusedUrl(`The webhook URL must start with http:// or https://, not ${url.protocol}//.`);
-  if (url.username || url.password) throw new RefusedUrl("The webhook URL may not carry a user name or password: receivers check each delivery's signature instead.");
+  if (url.protocol !== "http:" && url.protocol !== "https:")
+    throw new RefusedUrl(`The webhook URL must start with http:// or https://, not ${url.protocol}//.`);
+  if (url.username || url.password)
+    throw new RefusedUrl("The webhook URL may not carry a user name or password: receivers check each delivery's signature instead.");
   if (!url.hostname) throw new RefusedUrl("The webhook URL has no host.");
   return url;
 }
@@ -76,7 +78,8 @@ export interface CheckedAddress {
 
 type Resolver = (hostname: string) => Promise<CheckedAddress[]>;
 
-const systemResolver: Resolver = async (hostname) => (await lookup(hostname, { all: true, verbatim: true })).map((a) => ({ address: a.address, family: a.family === 6 ? 6 : 4 }));
+const systemResolver: Resolver = async (hostname) =>
+  (await lookup(hostname, { all: true, verbatim: true })).map((a) => ({ address: a.address, family: a.family === 6 ? 6 : 4 }));
 
 /**
  * The addresses `url`'s host resolves to, every one of them allowed; else RefusedUrl naming the
@@ -103,7 +106,10 @@ export async function resolveChecked(url: URL, allowPrivate: boolean, resolve: R
     if (why) {
       const where = literal ? `${address} is` : `${host} resolves to ${address},`;
       // Only what the operator could allow is worth the hint.
-      const remedy = !allowPrivate && refusedAddress(address, true) === null ? " (a receiver on this machine or network needs ALERT_ALLOW_PRIVATE_URLS=true on the server)" : "";
+      const remedy =
+        !allowPrivate && refusedAddress(address, true) === null
+          ? " (a receiver on this machine or network needs ALERT_ALLOW_PRIVATE_URLS=true on the server)"
+          : "";
       throw new RefusedUrl(`Refused: ${where} ${why}; webhooks may only reach public addresses${remedy}.`);
     }
   }

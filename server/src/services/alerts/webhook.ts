@@ -37,7 +37,13 @@ const EXCERPT_BYTES = ALERT_LIMITS.excerptChars * 4;
  * TLS still verifies the certificate against the name. Redirects are not followed, nothing is kept
  * alive, and the whole attempt (resolving included) ends after timeoutMs.
  */
-export async function postWebhook(url: string, secret: string, deliveryId: string, payload: Record<string, unknown>, options: WebhookOptions): Promise<AttemptResult> {
+export async function postWebhook(
+  url: string,
+  secret: string,
+  deliveryId: string,
+  payload: Record<string, unknown>,
+  options: WebhookOptions,
+): Promise<AttemptResult> {
   const attemptedAt = new Date();
   const started = performance.now();
   const done = (fields: Pick<AttemptResult, "statusCode" | "error" | "excerpt">): AttemptResult => ({
@@ -50,7 +56,9 @@ export async function postWebhook(url: string, secret: string, deliveryId: strin
   const abort = new AbortController();
   const timedOut = `timed out after ${options.timeoutMs} ms`;
   const timer = setTimeout(() => abort.abort(new Error(timedOut)), options.timeoutMs);
-  const deadline = new Promise<never>((_, reject) => abort.signal.addEventListener("abort", () => reject(new Error(timedOut)), { once: true }));
+  const deadline = new Promise<never>((_, reject) =>
+    abort.signal.addEventListener("abort", () => reject(new Error(timedOut)), { once: true }),
+  );
   deadline.catch(() => undefined);
   try {
     const target = parseWebhookUrl(url);
@@ -65,9 +73,14 @@ export async function postWebhook(url: string, secret: string, deliveryId: strin
     };
     const answer = await Promise.race([send(target, address, headers, body, abort.signal), deadline]);
     const redirect = answer.statusCode >= 300 && answer.statusCode < 400;
-    return done({ statusCode: answer.statusCode, error: redirect ? "answered with a redirect, which is not followed" : null, excerpt: answer.excerpt });
+    return done({
+      statusCode: answer.statusCode,
+      error: redirect ? "answered with a redirect, which is not followed" : null,
+      excerpt: answer.excerpt,
+    });
   } catch (error) {
-    const message = error instanceof RefusedUrl ? error.message : abort.signal.aborted ? timedOut : describeNetworkError(error as NodeJS.ErrnoException);
+    const message =
+      error instanceof RefusedUrl ? error.message : abort.signal.aborted ? timedOut : describeNetworkError(error as NodeJS.ErrnoException);
     return done({ statusCode: null, error: message, excerpt: null });
   } finally {
     clearTimeout(timer);
@@ -75,7 +88,13 @@ export async function postWebhook(url: string, secret: string, deliveryId: strin
   }
 }
 
-function send(url: URL, address: CheckedAddress, headers: Record<string, string>, body: string, signal: AbortSignal): Promise<{ statusCode: number; excerpt: string | null }> {
+function send(
+  url: URL,
+  address: CheckedAddress,
+  headers: Record<string, string>,
+  body: string,
+  signal: AbortSignal,
+): Promise<{ statusCode: number; excerpt: string | null }> {
   // Node's own connection code asks with `all` (happy eyeballs) or without: both get the checked address.
   const pinned = ((_hostname, options, callback) => {
     if (options?.all) (callback as (e: null, a: { address: string; family: number }[]) => void)(null, [address]);
@@ -83,22 +102,26 @@ function send(url: URL, address: CheckedAddress, headers: Record<string, string>
   }) as LookupFunction;
   const client = url.protocol === "https:" ? https : http;
   return new Promise((resolve, reject) => {
-    const request = client.request(url, { method: "POST", headers: { ...headers, "content-length": Buffer.byteLength(body) }, lookup: pinned, agent: false, signal }, (response) => {
-      const chunks: Buffer[] = [];
-      let size = 0;
-      const finish = () => {
-        resolve({ statusCode: response.statusCode ?? 0, excerpt: excerptOf(Buffer.concat(chunks)) });
-        response.destroy();
-      };
-      response.on("data", (chunk: Buffer) => {
-        chunks.push(chunk);
-        size += chunk.length;
-        // Enough for the excerpt: the rest of a large answer is never read.
-        if (size >= EXCERPT_BYTES) finish();
-      });
-      response.on("end", finish);
-      response.on("error", reject);
-    });
+    const request = client.request(
+      url,
+      { method: "POST", headers: { ...headers, "content-length": Buffer.byteLength(body) }, lookup: pinned, agent: false, signal },
+      (response) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        const finish = () => {
+          resolve({ statusCode: response.statusCode ?? 0, excerpt: excerptOf(Buffer.concat(chunks)) });
+          response.destroy();
+        };
+        response.on("data", (chunk: Buffer) => {
+          chunks.push(chunk);
+          size += chunk.length;
+          // Enough for the excerpt: the rest of a large answer is never read.
+          if (size >= EXCERPT_BYTES) finish();
+        });
+        response.on("end", finish);
+        response.on("error", reject);
+      },
+    );
     request.on("error", reject);
     request.end(body);
   });
@@ -107,8 +130,10 @@ function send(url: URL, address: CheckedAddress, headers: Record<string, string>
 /** The answer's start as text: control characters shown as spaces, at most excerptChars. */
 function excerptOf(bytes: Buffer): string | null {
   if (bytes.length === 0) return null;
-  // eslint-disable-next-line no-control-regex -- the point is to replace them
-  const text = bytes.subarray(0, EXCERPT_BYTES).toString("utf8").replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, " ");
+  // The point is to replace them.
+  // eslint-disable-next-line no-control-regex
+  const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f]/g;
+  const text = bytes.subarray(0, EXCERPT_BYTES).toString("utf8").replace(CONTROL, " ");
   return text.length > ALERT_LIMITS.excerptChars ? `${text.slice(0, ALERT_LIMITS.excerptChars - 1)}…` : text;
 }
 

@@ -11,7 +11,10 @@ export class AuditService {
   constructor(private readonly db: Database) {}
 
   async record(user: SessionUser, action: string, details: Record<string, unknown>): Promise<AuditEntry> {
-    const [row] = await this.db.insert(auditLog).values({ uid: user.uid, email: user.email, wallet: user.wallet, action, details }).returning();
+    const [row] = await this.db
+      .insert(auditLog)
+      .values({ uid: user.uid, email: user.email, wallet: user.wallet, action, details })
+      .returning();
     return { ...row, createdAt: row.createdAt.toISOString() };
   }
 

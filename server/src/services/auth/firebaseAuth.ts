@@ -60,7 +60,9 @@ export function createFirebaseAuth(firebase: Config["firebase"]): AuthProvider {
       // sets it later (another server in the same process, a library, a test) would make it accept
       // unsigned tokens here. Without an emulator in our own config, only a signed token gets through.
       if (!firebase.emulatorHost && !claimsGoogleSignature(token)) {
-        throw new UnsignedTokenError("Only a Firebase ID token signed by Google is accepted: this server is not configured for the Auth emulator.");
+        throw new UnsignedTokenError(
+          "Only a Firebase ID token signed by Google is accepted: this server is not configured for the Auth emulator.",
+        );
       }
       const now = Date.now();
       const known = verified.get(token);

@@ -37,7 +37,11 @@ export class SiweService {
     return { nonce, expiresAt: expiresAt.toISOString() };
   }
 
-  async signIn(input: { address: string; message: string; signature: string }): Promise<{ customToken: string; uid: string; admin: boolean }> {
+  async signIn(input: {
+    address: string;
+    message: string;
+    signature: string;
+  }): Promise<{ customToken: string; uid: string; admin: boolean }> {
     let message: SiweMessage;
     try {
       message = new SiweMessage(input.message);
@@ -52,7 +56,9 @@ export class SiweService {
       throw unauthorized(`Invalid custom token: the message is for ${message.domain}, not this dashboard.`);
     }
     if (message.chainId !== this.settings.chainId) {
-      throw unauthorized(`Invalid custom token: the message is for chain ${message.chainId}; this dashboard runs on chain ${this.settings.chainId}.`);
+      throw unauthorized(
+        `Invalid custom token: the message is for chain ${message.chainId}; this dashboard runs on chain ${this.settings.chainId}.`,
+      );
     }
     const now = this.now();
     if (message.expirationTime && new Date(message.expirationTime) <= now) {
@@ -76,7 +82,9 @@ export class SiweService {
       .where(and(eq(siweNonces.nonce, message.nonce), isNull(siweNonces.usedAt), gt(siweNonces.expiresAt, now)))
       .returning({ nonce: siweNonces.nonce });
     if (used.length === 0) {
-      throw unauthorized("Invalid custom token: this sign-in message was already used, has expired, or was not issued here. Sign in again.");
+      throw unauthorized(
+        "Invalid custom token: this sign-in message was already used, has expired, or was not issued here. Sign in again.",
+      );
     }
 
     const uid = walletUid(address);
@@ -87,7 +95,10 @@ export class SiweService {
     } catch (error) {
       // A real project without usable credentials, or Google not answering: the nonce is spent, but
       // the client is told plainly to try again, and the cause goes to the log (errorHandler logs 5xx).
-      throw Object.assign(unavailable("Cannot sign you in right now: the identity service did not issue a sign-in token. Try again later."), { cause: error });
+      throw Object.assign(
+        unavailable("Cannot sign you in right now: the identity service did not issue a sign-in token. Try again later."),
+        { cause: error },
+      );
     }
     return { customToken, uid, admin };
   }

@@ -70,12 +70,11 @@ export class BankAccounts {
         .where(and(eq(bankAccounts.id, id), eq(bankAccounts.uid, uid), ne(bankAccounts.status, REMOVED)))
         .for("update");
       if (!account) throw notFound(`Bank account ${id} was not found among your bank accounts.`);
-      const named = await tx
-        .select({ id: deposits.id, status: deposits.status })
-        .from(deposits)
-        .where(eq(deposits.bankAccountId, id));
+      const named = await tx.select({ id: deposits.id, status: deposits.status }).from(deposits).where(eq(deposits.bankAccountId, id));
       if (named.some((d) => d.status === "pending" || d.status === "processing")) {
-        throw conflict(`Cannot Remove Bank Account: '${account.name}' has a deposit in progress; remove it once the deposit has completed or failed.`);
+        throw conflict(
+          `Cannot Remove Bank Account: '${account.name}' has a deposit in progress; remove it once the deposit has completed or failed.`,
+        );
       }
       if (named.length > 0) await tx.update(bankAccounts).set({ status: REMOVED }).where(eq(bankAccounts.id, id));
       else await tx.delete(bankAccounts).where(eq(bankAccounts.id, id));

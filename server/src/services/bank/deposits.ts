@@ -63,14 +63,22 @@ export class Deposits {
         .for("update");
       if (!account) throw notFound(`Invalid Deposit: bank account ${input.bankAccountId} was not found among your bank accounts.`);
       if (account.status !== "verified") {
-        throw badRequest(`Invalid Deposit: the bank account '${account.name}' is not verified yet; you can deposit from it once it is verified, a few seconds after it was added.`);
+        throw badRequest(
+          `Invalid Deposit: the bank account '${account.name}' is not verified yet; you can deposit from it once it is verified, a few seconds after it was added.`,
+        );
       }
       let wallet: WalletRow | undefined;
       if (input.walletId !== undefined) {
-        [wallet] = await tx.select().from(bankWallets).where(and(eq(bankWallets.id, input.walletId), eq(bankWallets.uid, uid)));
+        [wallet] = await tx
+          .select()
+          .from(bankWallets)
+          .where(and(eq(bankWallets.id, input.walletId), eq(bankWallets.uid, uid)));
         if (!wallet) throw notFound(`Invalid Deposit: wallet ${input.walletId} was not found among your wallets.`);
       } else {
-        [wallet] = await tx.select().from(bankWallets).where(and(eq(bankWallets.uid, uid), eq(bankWallets.isPrimary, true)));
+        [wallet] = await tx
+          .select()
+          .from(bankWallets)
+          .where(and(eq(bankWallets.uid, uid), eq(bankWallets.isPrimary, true)));
         if (!wallet) throw badRequest("Invalid Deposit: you have no wallet to receive the USDX; add one under My Wallets first.");
       }
       const now = new Date();

@@ -76,20 +76,32 @@ export class FaucetLimits {
       throw tooMany(`Daily mock deposit limit reached: ${count(o.userDailyDeposits)} deposits a day per user (UTC day). ${TRY_TOMORROW}`);
     }
     if (usage.userAmount + amount > this.userCap) {
-      throw tooMany(this.amountSentence("Daily mock deposit limit", `${dollars(this.userCap)} USDX a day per user`, this.userCap - usage.userAmount));
+      throw tooMany(
+        this.amountSentence("Daily mock deposit limit", `${dollars(this.userCap)} USDX a day per user`, this.userCap - usage.userAmount),
+      );
     }
     if (usage.totalCount >= o.totalDailyDeposits) {
-      throw tooMany(`The mock bank's daily limit for all users is reached: ${count(o.totalDailyDeposits)} deposits a day in all (UTC day). ${TRY_TOMORROW}`);
+      throw tooMany(
+        `The mock bank's daily limit for all users is reached: ${count(o.totalDailyDeposits)} deposits a day in all (UTC day). ${TRY_TOMORROW}`,
+      );
     }
     if (usage.totalAmount + amount > this.totalCap) {
-      throw tooMany(this.amountSentence("The mock bank's daily limit for all users", `${dollars(this.totalCap)} USDX a day in all`, this.totalCap - usage.totalAmount));
+      throw tooMany(
+        this.amountSentence(
+          "The mock bank's daily limit for all users",
+          `${dollars(this.totalCap)} USDX a day in all`,
+          this.totalCap - usage.totalAmount,
+        ),
+      );
     }
   }
 
   /** 'X reached: CAP (UTC day). Try again tomorrow', or when some room is left, how much to ask for instead. */
   private amountSentence(what: string, cap: string, left: bigint): string {
     if (left < 10n ** 16n) {
-      return what.startsWith("The") ? `${what} is reached: ${cap} (UTC day). ${TRY_TOMORROW}` : `${what} reached: ${cap} (UTC day). ${TRY_TOMORROW}`;
+      return what.startsWith("The")
+        ? `${what} is reached: ${cap} (UTC day). ${TRY_TOMORROW}`
+        : `${what} reached: ${cap} (UTC day). ${TRY_TOMORROW}`;
     }
     return `${what}: ${cap} (UTC day), and only ${dollars(left)} USDX of it is left today. Deposit at most ${dollars(left)} USD, or ${TRY_TOMORROW.charAt(0).toLowerCase()}${TRY_TOMORROW.slice(1)}`;
   }

@@ -169,7 +169,11 @@ export class MintWorker {
     let receipt = await provider.getTransactionReceipt(txHash);
     if (!receipt) {
       if (used > Transaction.from(row.signedTx!).nonce) {
-        await this.finish(row.id, "failed", `The mint transaction ${txHash} was replaced by another transaction of the minter account, so it can never be mined; nothing was minted.`);
+        await this.finish(
+          row.id,
+          "failed",
+          `The mint transaction ${txHash} was replaced by another transaction of the minter account, so it can never be mined; nothing was minted.`,
+        );
         return true;
       }
       const last = this.sentAt.get(row.id);

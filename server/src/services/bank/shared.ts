@@ -31,9 +31,11 @@ export function parseDepositAmount(input: string): bigint {
   const text = input.trim();
   if (/^-\s*\d/.test(text)) throw badRequest(`Invalid Deposit: the amount must be greater than 0, and '${input}' is negative.`);
   const match = /^(\d+)(?:\.(\d+))?$/.exec(text);
-  if (!match) throw badRequest(`Invalid Deposit: '${input}' is not an amount in US dollars: use digits and at most 2 decimals, such as '125.50'.`);
+  if (!match)
+    throw badRequest(`Invalid Deposit: '${input}' is not an amount in US dollars: use digits and at most 2 decimals, such as '125.50'.`);
   const fraction = match[2] ?? "";
-  if (fraction.length > 2) throw badRequest(`Invalid Deposit: '${input}' has ${fraction.length} decimals; a US dollar amount has at most 2 (cents).`);
+  if (fraction.length > 2)
+    throw badRequest(`Invalid Deposit: '${input}' has ${fraction.length} decimals; a US dollar amount has at most 2 (cents).`);
   const cents = BigInt(match[1]) * 100n + BigInt(fraction.padEnd(2, "0"));
   if (cents === 0n) throw badRequest("Invalid Deposit: the amount must be greater than 0.");
   if (cents > MAX_DEPOSIT_CENTS) throw badRequest("Invalid Deposit: a mock deposit is at most 1,000,000.00 USD.");

@@ -46,7 +46,11 @@ export class BankWallets {
 
   async list(user: SessionUser): Promise<BankWallet[]> {
     await this.adoptSignInWallet(user);
-    const rows = await this.db.select().from(bankWallets).where(eq(bankWallets.uid, user.uid)).orderBy(bankWallets.createdAt, bankWallets.id);
+    const rows = await this.db
+      .select()
+      .from(bankWallets)
+      .where(eq(bankWallets.uid, user.uid))
+      .orderBy(bankWallets.createdAt, bankWallets.id);
     return this.withBalances(rows);
   }
 
@@ -88,7 +92,9 @@ export class BankWallets {
       const same = existing.find((w) => w.address.toLowerCase() === address.toLowerCase());
       if (same) throw conflict(`Duplicate Wallet: ${address} is already in your wallets as '${same.name}'.`);
       if (existing.length >= this.options.maxWallets) {
-        throw conflict(`Wallet Limit Reached: you have ${existing.length} wallets, the most one user may keep (${this.options.maxWallets}); remove one to add another.`);
+        throw conflict(
+          `Wallet Limit Reached: you have ${existing.length} wallets, the most one user may keep (${this.options.maxWallets}); remove one to add another.`,
+        );
       }
       let verifiedBy: "sign-in" | "signature" | null = isSignInWallet(user, address) ? "sign-in" : null;
       if (input.proof) {
@@ -99,7 +105,15 @@ export class BankWallets {
       const now = this.now();
       const [inserted] = await tx
         .insert(bankWallets)
-        .values({ uid, name: input.name.trim(), address, isPrimary: existing.length === 0, createdAt: now, verifiedAt: verifiedBy ? now : null, verifiedBy })
+        .values({
+          uid,
+          name: input.name.trim(),
+          address,
+          isPrimary: existing.length === 0,
+          createdAt: now,
+          verifiedAt: verifiedBy ? now : null,
+          verifiedBy,
+        })
         .returning();
       return inserted;
     });
@@ -110,7 +124,10 @@ export class BankWallets {
   async verify(user: SessionUser, id: number, proof: WalletProof): Promise<BankWallet> {
     const row = await this.db.transaction(async (tx) => {
       await lockUserWallets(tx, user.uid);
-      const [target] = await tx.select().from(bankWallets).where(and(eq(bankWallets.id, id), eq(bankWallets.uid, user.uid)));
+      const [target] = await tx
+        .select()
+        .from(bankWallets)
+        .where(and(eq(bankWallets.id, id), eq(bankWallets.uid, user.uid)));
       if (!target) throw notFound(`Wallet ${id} was not found among your wallets.`);
       await this.spendProof(tx, user, target.address, proof);
       if (target.verifiedAt) return target;
@@ -133,30 +150,41 @@ export class BankWallets {
   private async spendProof(tx: Tx, user: SessionUser, address: string, proof: WalletProof): Promise<void> {
     const [challenge] = await tx.select().from(bankWalletChallenges).where(eq(bankWalletChallenges.nonce, proof.challenge)).for("update");
     if (!challenge || challenge.uid !== user.uid || challenge.address.toLowerCase() !== address.toLowerCase()) {
-      throw forbidden(`Wallet Not Verified: this signing request was not issued to you for ${address}. Ask for a new one and sign it with that wallet.`);
+      throw forbidden(
+        `Wallet Not Verified: this signing request was not issued to you for ${address}. Ask for a new one and sign it with that wallet.`,
+      );
     }
     const now = this.now();
-    if (challenge.usedAt) throw forbidden("Wallet Not Verified: this signing request was already used. Ask for a new one and sign it again.");
-    if (challenge.expiresAt <= now) throw forbidden("Wallet Not Verified: this signing request has expired (it is good for five minutes). Ask for a new one and sign it again.");
+    if (challenge.usedAt)
+      throw forbidden("Wallet Not Verified: this signing request was already used. Ask for a new one and sign it again.");
+    if (challenge.expiresAt <= now)
+      throw forbidden(
+        "Wallet Not Verified: this signing request has expired (it is good for five minutes). Ask for a new one and sign it again.",
+      );
     let signer: string;
     try {
       signer = verifyMessage(challenge.message, proof.signature);
     } catch {
       throw forbidden("Wallet Not Verified: the signature is not a valid Ethereum signature of the signing request.");
     }
-    if (signer !== getAddress(address)) throw forbidden(`Wallet Not Verified: the signing request was not signed by ${getAddress(address)}.`);
+    if (signer !== getAddress(address))
+      throw forbidden(`Wallet Not Verified: the signing request was not signed by ${getAddress(address)}.`);
     const spent = await tx
       .update(bankWalletChallenges)
       .set({ usedAt: now })
       .where(and(eq(bankWalletChallenges.nonce, proof.challenge), isNull(bankWalletChallenges.usedAt)))
       .returning({ nonce: bankWalletChallenges.nonce });
-    if (spent.length === 0) throw forbidden("Wallet Not Verified: this signing request was already used. Ask for a new one and sign it again.");
+    if (spent.length === 0)
+      throw forbidden("Wallet Not Verified: this signing request was already used. Ask for a new one and sign it again.");
   }
 
   async setPrimary(uid: string, id: number): Promise<BankWallet> {
     const row = await this.db.transaction(async (tx) => {
       await lockUserWallets(tx, uid);
-      const [target] = await tx.select().from(bankWallets).where(and(eq(bankWallets.id, id), eq(bankWallets.uid, uid)));
+      const [target] = await tx
+        .select()
+        .from(bankWallets)
+        .where(and(eq(bankWallets.id, id), eq(bankWallets.uid, uid)));
       if (!target) throw notFound(`Wallet ${id} was not found among your wallets.`);
       // One statement: exactly one primary afterwards.
       await tx
@@ -171,7 +199,10 @@ export class BankWallets {
   async remove(uid: string, id: number): Promise<void> {
     await this.db.transaction(async (tx) => {
       await lockUserWallets(tx, uid);
-      const [target] = await tx.select().from(bankWallets).where(and(eq(bankWallets.id, id), eq(bankWallets.uid, uid)));
+      const [target] = await tx
+        .select()
+        .from(bankWallets)
+        .where(and(eq(bankWallets.id, id), eq(bankWallets.uid, uid)));
       if (!target) throw notFound(`Wallet ${id} was not found among your wallets.`);
       if (target.isPrimary) {
         throw conflict(`Cannot Remove Primary Wallet: '${target.name}' is your primary wallet; make another wallet primary first.`);
@@ -192,15 +223,23 @@ export class BankWallets {
       const [any] = await tx.select({ id: bankWallets.id }).from(bankWallets).where(eq(bankWallets.uid, user.uid)).limit(1);
       const now = this.now();
       if (!any) {
-        await tx
-          .insert(bankWallets)
-          .values({ uid: user.uid, name: SIGN_IN_WALLET_NAME, address, isPrimary: true, createdAt: now, verifiedAt: now, verifiedBy: "sign-in" });
+        await tx.insert(bankWallets).values({
+          uid: user.uid,
+          name: SIGN_IN_WALLET_NAME,
+          address,
+          isPrimary: true,
+          createdAt: now,
+          verifiedAt: now,
+          verifiedBy: "sign-in",
+        });
         return;
       }
       await tx
         .update(bankWallets)
         .set({ verifiedAt: now, verifiedBy: "sign-in" })
-        .where(and(eq(bankWallets.uid, user.uid), sql`lower(${bankWallets.address}) = ${address.toLowerCase()}`, isNull(bankWallets.verifiedAt)));
+        .where(
+          and(eq(bankWallets.uid, user.uid), sql`lower(${bankWallets.address}) = ${address.toLowerCase()}`, isNull(bankWallets.verifiedAt)),
+        );
     });
   }
 

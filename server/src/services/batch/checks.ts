@@ -47,11 +47,14 @@ export function checkRecipients(request: ExecuteRequest, maxRows: number): Recip
   });
   if (problems.length > 0) {
     const shown = problems.slice(0, 5).join("; ");
-    throw badRequest(`The batch has invalid recipients, so nothing was started: ${shown}${problems.length > 5 ? `; and ${problems.length - 5} more` : ""}.`);
+    throw badRequest(
+      `The batch has invalid recipients, so nothing was started: ${shown}${problems.length > 5 ? `; and ${problems.length - 5} more` : ""}.`,
+    );
   }
   // Each amount fits a uint256; their sum must too, or no chunk's transfers could ever be paid.
   const total = recipients.reduce((sum, r) => sum + r.amountRaw, 0n);
-  if (total > MAX_UINT256) throw badRequest("The batch's total is larger than any USDX amount can be (2^256 - 1 base units), so nothing was started.");
+  if (total > MAX_UINT256)
+    throw badRequest("The batch's total is larger than any USDX amount can be (2^256 - 1 base units), so nothing was started.");
   return recipients;
 }
 
@@ -82,7 +85,9 @@ export async function checkBatchLimits(db: Database, uid: string, rows: number, 
   const limit = limits.batchRowsPerDay;
   if (used + rows <= limit) return;
   if (rows > limit) {
-    throw tooMany(`This batch has ${grouped(rows)} recipients; at most ${grouped(limit)} can be paid in 24 hours, so split it into smaller batches.`);
+    throw tooMany(
+      `This batch has ${grouped(rows)} recipients; at most ${grouped(limit)} can be paid in 24 hours, so split it into smaller batches.`,
+    );
   }
   // It fits once enough of the last 24 hours' recipients are more than 24 hours old.
   let left = used;
@@ -115,11 +120,15 @@ export async function checkPayer(chain: Chain, input: string | undefined, recipi
   }
   const total = recipients.reduce((sum, r) => sum + r.amountRaw, 0n);
   const { usdx } = chain;
-  const [balance, blocked, paused] = await fromChain("the payer's balance", () => Promise.all([usdx.balanceOf(payer), usdx.isBlocked(payer), usdx.paused()]));
+  const [balance, blocked, paused] = await fromChain("the payer's balance", () =>
+    Promise.all([usdx.balanceOf(payer), usdx.isBlocked(payer), usdx.paused()]),
+  );
   if (paused) throw badRequest("USDX is paused: no payment can be made until it is unpaused.");
   if (blocked) throw badRequest(`The paying wallet ${payer} is blocked: it cannot send USDX.`);
   if (balance < total) {
-    throw badRequest(`Insufficient balance: ${payer} holds ${exactTokenAmount(balance)} USDX and this batch needs ${exactTokenAmount(total)} USDX.`);
+    throw badRequest(
+      `Insufficient balance: ${payer} holds ${exactTokenAmount(balance)} USDX and this batch needs ${exactTokenAmount(total)} USDX.`,
+    );
   }
   return payer;
 }

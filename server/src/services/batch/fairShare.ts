@@ -23,8 +23,13 @@ export class FairShare {
     const served = this.served;
     const at = (map: Map<string, number>, key: string) => map.get(key) ?? 0;
     // Forget what is no longer reported, so the memory stays the size of the work.
-    const live = { chunk: new Set(reported.map(chunkKey)), job: new Set(reported.map((c) => c.jobId)), user: new Set(reported.map((c) => c.uid)) };
-    for (const kind of ["chunk", "job", "user"] as const) for (const key of served[kind].keys()) if (!live[kind].has(key)) served[kind].delete(key);
+    const live = {
+      chunk: new Set(reported.map(chunkKey)),
+      job: new Set(reported.map((c) => c.jobId)),
+      user: new Set(reported.map((c) => c.uid)),
+    };
+    for (const kind of ["chunk", "job", "user"] as const)
+      for (const key of served[kind].keys()) if (!live[kind].has(key)) served[kind].delete(key);
 
     const users = new Map<string, Map<string, Reported[]>>();
     for (const chunk of reported) {

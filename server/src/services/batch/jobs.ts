@@ -102,7 +102,14 @@ export class BatchService {
         chunkCount: chunks.length,
       });
       await tx.insert(batchChunks).values(
-        chunks.map((c) => ({ jobId, index: c.index, reference: c.reference, recipientCount: c.recipients.length, totalAmount: c.total, status: "pending" })),
+        chunks.map((c) => ({
+          jobId,
+          index: c.index,
+          reference: c.reference,
+          recipientCount: c.recipients.length,
+          totalAmount: c.total,
+          status: "pending",
+        })),
       );
       const rows = recipients.map((r, position) => ({
         jobId,
@@ -125,7 +132,10 @@ export class BatchService {
   async recordTransaction(user: SessionUser, jobId: string, chunkIndex: number, txHash: string): Promise<ChunkDetail> {
     const hash = txHash.toLowerCase();
     const job = await this.ownJob(user, jobId);
-    const [chunk] = await this.db.select().from(batchChunks).where(and(eq(batchChunks.jobId, jobId), eq(batchChunks.index, chunkIndex)));
+    const [chunk] = await this.db
+      .select()
+      .from(batchChunks)
+      .where(and(eq(batchChunks.jobId, jobId), eq(batchChunks.index, chunkIndex)));
     if (!chunk) throw badRequest(`This job has no chunk ${chunkIndex}: its chunks are numbered from 0.`);
     if (chunk.status === "confirmed") {
       if (chunk.txHash === hash) return toChunkDetail(chunk);
@@ -136,7 +146,8 @@ export class BatchService {
         `Chunk ${chunkIndex} is closed: this batch failed and was not completed within ${duration(this.options.submitWindowMs)} of starting, ` +
           "so its transactions are no longer followed (a payment of it from the batch's wallet is still recognised on the chain). Start a new batch for the recipients not paid.",
       );
-    if (chunk.status === "closed" || (job.status === "failed" && Date.now() - job.createdAt.getTime() > this.options.submitWindowMs)) throw closed();
+    if (chunk.status === "closed" || (job.status === "failed" && Date.now() - job.createdAt.getTime() > this.options.submitWindowMs))
+      throw closed();
     // A pending chunk gets its transaction; a submitted one may be replaced (a wallet's speed-up
     // sends a new hash); a failed one may be tried again.
     const [updated] = await this.db
@@ -146,9 +157,13 @@ export class BatchService {
       .returning();
     if (!updated) {
       // The watcher confirmed or closed it meanwhile.
-      const [now] = await this.db.select().from(batchChunks).where(and(eq(batchChunks.jobId, jobId), eq(batchChunks.index, chunkIndex)));
+      const [now] = await this.db
+        .select()
+        .from(batchChunks)
+        .where(and(eq(batchChunks.jobId, jobId), eq(batchChunks.index, chunkIndex)));
       if (now?.status === "confirmed" && now.txHash === hash) return toChunkDetail(now);
-      if (now?.status === "confirmed") throw conflict(`Chunk ${chunkIndex} is already paid, by transaction ${now.txHash}: it is not paid again.`);
+      if (now?.status === "confirmed")
+        throw conflict(`Chunk ${chunkIndex} is already paid, by transaction ${now.txHash}: it is not paid again.`);
       throw closed();
     }
     await this.refreshJob(jobId);
@@ -158,7 +173,12 @@ export class BatchService {
 
   /** The user's newest job, or null when they have none. */
   async latest(user: SessionUser): Promise<JobSummary | null> {
-    const [job] = await this.db.select({ id: batchJobs.id }).from(batchJobs).where(eq(batchJobs.uid, user.uid)).orderBy(desc(batchJobs.createdAt)).limit(1);
+    const [job] = await this.db
+      .select({ id: batchJobs.id })
+      .from(batchJobs)
+      .where(eq(batchJobs.uid, user.uid))
+      .orderBy(desc(batchJobs.createdAt))
+      .limit(1);
     return job ? this.summary(user, job.id) : null;
   }
 
@@ -228,7 +248,10 @@ export class BatchService {
 
   /** The job if it is the user's; another user's job is as unknown as a missing one. */
   private async ownJob(user: SessionUser, jobId: string) {
-    const [job] = await this.db.select().from(batchJobs).where(and(eq(batchJobs.id, jobId), eq(batchJobs.uid, user.uid)));
+    const [job] = await this.db
+      .select()
+      .from(batchJobs)
+      .where(and(eq(batchJobs.id, jobId), eq(batchJobs.uid, user.uid)));
     if (!job) throw notFound(noSuchJob(jobId));
     return job;
   }
@@ -257,7 +280,12 @@ export class BatchService {
       recipients: job.recipientCount,
       recipientsPaid: counts.paid,
       // A closed chunk is counted with the failed ones: neither is paid nor on its way.
-      chunks: { total: job.chunkCount, confirmed: count("confirmed"), submitted: count("submitted"), failed: count("failed") + count("closed") },
+      chunks: {
+        total: job.chunkCount,
+        confirmed: count("confirmed"),
+        submitted: count("submitted"),
+        failed: count("failed") + count("closed"),
+      },
       txHash: newest?.txHash ?? null,
       txHashes: hashes,
       error: job.error,

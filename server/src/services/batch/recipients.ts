@@ -13,7 +13,6 @@ export const INVALID_ROW = "Invalid row";
 /** Names longer than this are refused: it is a label in a table, not a document. */
 export const MAX_RECIPIENT_NAME = 100;
 
-
 /** A row that can be paid: checksummed address, amount in base units and as an exact decimal. */
 export interface Recipient {
   name: string;
@@ -31,13 +30,16 @@ const CONTROL = /[\p{Cc}\u202A-\u202E\u2066-\u2069]/u;
 
 /** The largest amount the token (and BatchPayments' sum) can hold, in base units. */
 
-
 /** Checks one recipient (a CSV row or an item of an execute request); every problem is reported. */
 export function checkRecipient(input: { name?: string; address: string; amount: string }): RecipientCheck {
   const problems: RecipientProblem[] = [];
   const name = (input.name ?? "").trim();
   if (name.length > MAX_RECIPIENT_NAME) {
-    problems.push({ field: "name", reason: INVALID_NAME, detail: `The name has ${name.length} characters; at most ${MAX_RECIPIENT_NAME}.` });
+    problems.push({
+      field: "name",
+      reason: INVALID_NAME,
+      detail: `The name has ${name.length} characters; at most ${MAX_RECIPIENT_NAME}.`,
+    });
   } else if (CONTROL.test(name)) {
     problems.push({ field: "name", reason: INVALID_NAME, detail: "The name contains control or text-direction characters." });
   }
@@ -59,17 +61,30 @@ export function checkRecipient(input: { name?: string; address: string; amount: 
   return { ok: true, recipient: { name, address, amount: exactTokenAmount(amountRaw), amountRaw } };
 }
 
-
 /** POST /api/batch/parse-csv: the recipients of a CSV with a Name, Address, Amount header. */
 export function parseRecipientsCsv(csvData: string, maxRows: number): ParsedRecipients {
   const rows = readCsv(csvData, { required: ["address", "amount"], optional: ["name"], maxRows, rowsAre: "recipients" });
-  const result: ParsedRecipients = { validRecipients: [], invalidEntries: [], duplicates: [], totalRows: rows.length, totalAmount: "0", totalAmountRaw: "0" };
+  const result: ParsedRecipients = {
+    validRecipients: [],
+    invalidEntries: [],
+    duplicates: [],
+    totalRows: rows.length,
+    totalAmount: "0",
+    totalAmountRaw: "0",
+  };
   const linesByAddress = new Map<string, number[]>();
   let total = 0n;
   for (const row of rows) {
     const { name, address, amount } = row.cells as { name: string; address: string; amount: string };
     if (row.problem) {
-      result.invalidEntries.push({ line: row.line, reason: INVALID_ROW, name, address, amount, errors: [{ field: "row", reason: INVALID_ROW, detail: row.problem }] });
+      result.invalidEntries.push({
+        line: row.line,
+        reason: INVALID_ROW,
+        name,
+        address,
+        amount,
+        errors: [{ field: "row", reason: INVALID_ROW, detail: row.problem }],
+      });
       continue;
     }
     const check = checkRecipient({ name, address, amount });

@@ -157,7 +157,10 @@ export class BatchWatcher {
         and(
           eq(chainEvents.eventName, "BatchPaid"),
           cursor
-            ? or(gt(chainEvents.blockNumber, cursor.block), and(eq(chainEvents.blockNumber, cursor.block), gt(chainEvents.logIndex, cursor.log)))
+            ? or(
+                gt(chainEvents.blockNumber, cursor.block),
+                and(eq(chainEvents.blockNumber, cursor.block), gt(chainEvents.logIndex, cursor.log)),
+              )
             : undefined,
         ),
       )
@@ -178,7 +181,10 @@ export class BatchWatcher {
           byReference.delete(chunk.reference);
           touched.add(chunk.jobId);
         } else if (verdict !== "not open") {
-          this.log.info({ job: chunk.jobId, chunk: chunk.index, tx: event.transactionHash, payer: event.args.payer, verdict }, "a BatchPaid with a chunk's reference was ignored");
+          this.log.info(
+            { job: chunk.jobId, chunk: chunk.index, tx: event.transactionHash, payer: event.args.payer, verdict },
+            "a BatchPaid with a chunk's reference was ignored",
+          );
         }
       }
       this.cursor = { block: event.blockNumber, log: event.logIndex, hash: event.blockHash };
@@ -208,7 +214,14 @@ export class BatchWatcher {
       if (!bound || bound.payer?.toLowerCase() !== payer.toLowerCase()) return "other payer";
       const [confirmed] = await db
         .update(batchChunks)
-        .set({ status: "confirmed", txHash: tx, blockNumber: paid.blockNumber, error: null, confirmedAt: new Date(), submittedAt: chunk.submittedAt ?? new Date() })
+        .set({
+          status: "confirmed",
+          txHash: tx,
+          blockNumber: paid.blockNumber,
+          error: null,
+          confirmedAt: new Date(),
+          submittedAt: chunk.submittedAt ?? new Date(),
+        })
         .where(and(eq(batchChunks.jobId, chunk.jobId), eq(batchChunks.index, chunk.index), ne(batchChunks.status, "confirmed")))
         .returning({ index: batchChunks.index });
       if (!confirmed) return "not open";
@@ -264,7 +277,10 @@ export class BatchWatcher {
       .innerJoin(batchJobs, eq(batchJobs.id, batchChunks.jobId))
       .where(and(eq(batchChunks.status, "submitted"), isNotNull(batchChunks.txHash)))
       .limit(REPORTED_READ_MAX);
-    const share = this.share.pick(reported.map((r) => ({ ...r.chunk, uid: r.uid, payer: r.payer })), this.steps);
+    const share = this.share.pick(
+      reported.map((r) => ({ ...r.chunk, uid: r.uid, payer: r.payer })),
+      this.steps,
+    );
     // Looked up together (ethers sends them as one JSON-RPC batch); decided one by one.
     const outcomes = await Promise.all(share.map((chunk) => this.checkTransaction(chunk, checkpoint, caughtUp)));
     for (const [i, chunk] of share.entries()) {
@@ -276,7 +292,14 @@ export class BatchWatcher {
         const [failed] = await this.db
           .update(batchChunks)
           .set({ status: "failed", error: failure })
-          .where(and(eq(batchChunks.jobId, chunk.jobId), eq(batchChunks.index, chunk.index), eq(batchChunks.status, "submitted"), eq(batchChunks.txHash, chunk.txHash!)))
+          .where(
+            and(
+              eq(batchChunks.jobId, chunk.jobId),
+              eq(batchChunks.index, chunk.index),
+              eq(batchChunks.status, "submitted"),
+              eq(batchChunks.txHash, chunk.txHash!),
+            ),
+          )
           .returning({ index: batchChunks.index });
         if (!failed) continue;
         this.log.info({ job: chunk.jobId, chunk: chunk.index, tx: chunk.txHash, error: failure }, "batch chunk failed");
@@ -289,7 +312,11 @@ export class BatchWatcher {
    * Why a reported transaction cannot pay its chunk, null while it still may, or `mined` when it is
    * mined and indexed: the index then says (whyNotPaid). Node calls only, so the share runs at once.
    */
-  private async checkTransaction(chunk: Reported, checkpoint: number | null, caughtUp: boolean): Promise<string | null | { mined: true; to: string | null }> {
+  private async checkTransaction(
+    chunk: Reported,
+    checkpoint: number | null,
+    caughtUp: boolean,
+  ): Promise<string | null | { mined: true; to: string | null }> {
     const hash = chunk.txHash!;
     const { provider } = this.chain;
     let receipt;
@@ -337,7 +364,8 @@ export class BatchWatcher {
       } else reason ??= `Transaction ${hash} carries this chunk's reference but paid other recipients or amounts than planned.`;
     }
     if (reason) return reason;
-    const toBatch = to?.toLowerCase() === this.chain.manifest.batchPayments.toLowerCase() ? "" : " (it was not sent to the batch payment contract)";
+    const toBatch =
+      to?.toLowerCase() === this.chain.manifest.batchPayments.toLowerCase() ? "" : " (it was not sent to the batch payment contract)";
     return `Transaction ${hash} did not pay this chunk: it has no BatchPaid event with the chunk's reference${toBatch}.`;
   }
 
@@ -380,7 +408,16 @@ export class BatchWatcher {
           await db
             .update(batchRecipients)
             .set({ status: "unpaid" })
-            .where(and(eq(batchRecipients.jobId, id), inArray(batchRecipients.chunkIndex, chunks.map((c) => c.index)), eq(batchRecipients.status, "pending")));
+            .where(
+              and(
+                eq(batchRecipients.jobId, id),
+                inArray(
+                  batchRecipients.chunkIndex,
+                  chunks.map((c) => c.index),
+                ),
+                eq(batchRecipients.status, "pending"),
+              ),
+            );
         }
         return chunks.length;
       });

@@ -67,7 +67,6 @@ function toEvent(row: RowWithMultiplier): ContractEvent {
 // Pages of events kept per state of the index: every dashboard asks for the same first page.
 const PAGE_CACHE_ENTRIES = 256;
 
-
 /** Reads events and account histories from the index; nothing here asks the chain. */
 export class EventsService {
   /** Pages of `list` as of the index's version (they change only when the index does). */
@@ -94,13 +93,25 @@ export class EventsService {
    * `range.fromBlock` instead (the spec's 'Load Previous Events') works too, but skips the rest of
    * a block this page split.
    */
-  async list(query: { fromBlock?: number; toBlock?: number; limit: number; eventName: string | null; cursor?: string }): Promise<EventPage> {
+  async list(query: {
+    fromBlock?: number;
+    toBlock?: number;
+    limit: number;
+    eventName: string | null;
+    cursor?: string;
+  }): Promise<EventPage> {
     const key = JSON.stringify([query.fromBlock, query.toBlock, query.limit, query.eventName, query.cursor]);
     // A refusal (bad range or cursor) or a failed read is not kept.
     return this.pages.get(await this.indexVersion(), key, () => this.readPage(query));
   }
 
-  private async readPage(query: { fromBlock?: number; toBlock?: number; limit: number; eventName: string | null; cursor?: string }): Promise<EventPage> {
+  private async readPage(query: {
+    fromBlock?: number;
+    toBlock?: number;
+    limit: number;
+    eventName: string | null;
+    cursor?: string;
+  }): Promise<EventPage> {
     const latest = await this.indexedBlock();
     const toBlock = Math.min(query.toBlock ?? latest ?? this.deploymentBlock, latest ?? -1);
     const fromBlock = query.fromBlock ?? this.deploymentBlock;
@@ -212,12 +223,16 @@ export class EventsService {
    * hash (nothing at or below it was rewound), the events matching `filters` after it up to the head.
    * `rows` is null when it does not (a rewind, a reorg, a new deployment): replay with eventsIn.
    */
-  async changesSince(filters: readonly EventFilter[], previous: IndexHead): Promise<{ head: IndexHead | null; rows: EventRecord[] | null }> {
+  async changesSince(
+    filters: readonly EventFilter[],
+    previous: IndexHead,
+  ): Promise<{ head: IndexHead | null; rows: EventRecord[] | null }> {
     if (previous.hash === null) return { head: await this.head(), rows: null };
     const branches = filters.map(
-      (f) => sql`(select c.* from chain_events c where c.event_name = ${f.eventName}${f.from !== undefined ? sql` and c.from_address = ${f.from}` : sql``}${
-        f.to !== undefined ? sql` and c.to_address = ${f.to}` : sql``
-      } and c.contract = 'USDX' and c.block_number > ${previous.block} and c.block_number <= h.head_block and h.previous_hash = ${previous.hash})`,
+      (f) =>
+        sql`(select c.* from chain_events c where c.event_name = ${f.eventName}${f.from !== undefined ? sql` and c.from_address = ${f.from}` : sql``}${
+          f.to !== undefined ? sql` and c.to_address = ${f.to}` : sql``
+        } and c.contract = 'USDX' and c.block_number > ${previous.block} and c.block_number <= h.head_block and h.previous_hash = ${previous.hash})`,
     );
     const result = (await this.db.execute(sql`
       select h.head_block, h.head_hash, h.previous_hash, e.*

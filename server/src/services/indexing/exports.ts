@@ -21,10 +21,28 @@ import type { SessionUser } from "../auth/firebaseAuth";
 /** Rows a page: one database read, one chunk of the answer. */
 export const EXPORT_PAGE_ROWS = 1000;
 
-export const HISTORY_CSV_HEADER = ["Date", "Block", "Transaction Hash", "Log Index", "Type", "From", "To", "Amount", "Amount moved"] as const;
-export const EVENTS_CSV_HEADER = ["Date", "Block", "Transaction Hash", "Log Index", "Contract", "Event", "Arguments", "Amount moved"] as const;
+export const HISTORY_CSV_HEADER = [
+  "Date",
+  "Block",
+  "Transaction Hash",
+  "Log Index",
+  "Type",
+  "From",
+  "To",
+  "Amount",
+  "Amount moved",
+] as const;
+export const EVENTS_CSV_HEADER = [
+  "Date",
+  "Block",
+  "Transaction Hash",
+  "Log Index",
+  "Contract",
+  "Event",
+  "Arguments",
+  "Amount moved",
+] as const;
 export const BATCH_CSV_HEADER = ["Name", "Address", "Amount", "Status", "Transaction Hash", "Block"] as const;
-
 
 /** Which part of a history to export: blocks and UTC days, each end inclusive and optional. */
 export interface HistoryRange {
@@ -50,7 +68,9 @@ const exportColumns = {
   args: chainEvents.args,
   multiplier: multiplierAtLog,
 };
-type ExportRow = Pick<EventRecord, "blockNumber" | "logIndex" | "blockTime" | "transactionHash" | "contract" | "eventName" | "args"> & { multiplier: string | null };
+type ExportRow = Pick<EventRecord, "blockNumber" | "logIndex" | "blockTime" | "transactionHash" | "contract" | "eventName" | "args"> & {
+  multiplier: string | null;
+};
 
 /** A place in chain order: the rows after it come next. */
 interface Position {
@@ -110,7 +130,11 @@ export class ExportsService {
           .orderBy(asc(chainEvents.blockNumber), asc(chainEvents.logIndex))
           .limit(EXPORT_PAGE_ROWS),
       );
-    return { fileName, header: HISTORY_CSV_HEADER, chunks: inChunks(merged(side(chainEvents.fromAddress), side(chainEvents.toAddress)), historyRow) };
+    return {
+      fileName,
+      header: HISTORY_CSV_HEADER,
+      chunks: inChunks(merged(side(chainEvents.fromAddress), side(chainEvents.toAddress)), historyRow),
+    };
   }
 
   /** Contract Events in chain order with GET /api/events' filter (an event name, a block range); by name on chain_events_name_order, else by the primary key. */
@@ -190,7 +214,7 @@ export class ExportsService {
 
   /** Every row of a keyset-paged query, in its key's order: `read(last)` reads the page after the row `last` (null: the first page). */
   private async *pages<R>(read: (last: R | null) => Promise<R[]>): AsyncGenerator<R> {
-    for (let last: R | null = null; ; ) {
+    for (let last: R | null = null; ;) {
       const page = await read(last);
       yield* page;
       if (page.length < EXPORT_PAGE_ROWS) return;
@@ -249,8 +273,18 @@ function historyRow(row: ExportRow): string[] {
 /** One Contract Events row: its arguments in reading order, and for a Transfer what really moved. */
 function eventRow(row: ExportRow): string[] {
   const value = row.args.value;
-  const moved = row.eventName === "Transfer" && typeof value === "string" ? exactTokenAmount(BigInt(movedBy(value, row.multiplier).amountMoved)) : "";
-  return [isoTime(row.blockTime), String(row.blockNumber), row.transactionHash, String(row.logIndex), row.contract, row.eventName, readableArguments(row.eventName, row.args), moved];
+  const moved =
+    row.eventName === "Transfer" && typeof value === "string" ? exactTokenAmount(BigInt(movedBy(value, row.multiplier).amountMoved)) : "";
+  return [
+    isoTime(row.blockTime),
+    String(row.blockNumber),
+    row.transactionHash,
+    String(row.logIndex),
+    row.contract,
+    row.eventName,
+    readableArguments(row.eventName, row.args),
+    moved,
+  ];
 }
 
 /**

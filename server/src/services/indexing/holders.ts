@@ -187,7 +187,8 @@ export class HoldersService {
     function* chunks() {
       for (let start = 0; start < matching.length; start += EXPORT_CHUNK_ROWS) {
         const lines: string[][] = [];
-        for (let i = start; i < Math.min(matching.length, start + EXPORT_CHUNK_ROWS); i++) lines.push(csvRow(toHolder(at(matching, i, order), snapshot)));
+        for (let i = start; i < Math.min(matching.length, start + EXPORT_CHUNK_ROWS); i++)
+          lines.push(csvRow(toHolder(at(matching, i, order), snapshot)));
         yield csvLines(lines);
       }
     }

@@ -178,7 +178,12 @@ export class EventIndexer {
     const { manifest } = this.chain;
     const [row] = await this.storedHeadQuery.execute();
     // Another deployment's index (the leader has yet to start it over) is no checkpoint of this one.
-    if (!row || row.chainId !== manifest.chainId || row.proxy !== manifest.proxy || row.deploymentBlockHash !== manifest.deploymentBlockHash) {
+    if (
+      !row ||
+      row.chainId !== manifest.chainId ||
+      row.proxy !== manifest.proxy ||
+      row.deploymentBlockHash !== manifest.deploymentBlockHash
+    ) {
       this.state.checkpoint = null;
       return null;
     }
@@ -223,7 +228,11 @@ export class EventIndexer {
         // nothing is skipped (the checkpoint moves only when a range is stored whole).
         const advice = rangeAdvice(error, from, to);
         if (!advice) throw error;
-        if (to === from) throw new Error(`block ${from} alone has more events than the RPC provider answers at once (${(error as Error).message}); use a provider or plan with a higher eth_getLogs limit`, { cause: error });
+        if (to === from)
+          throw new Error(
+            `block ${from} alone has more events than the RPC provider answers at once (${(error as Error).message}); use a provider or plan with a higher eth_getLogs limit`,
+            { cause: error },
+          );
         // A block-range limit is the same further on: the span stays within it for a while (growing
         // back would only be refused again). A results limit was about this stretch's density: the
         // span shrinks for it and grows back after it.
@@ -237,7 +246,8 @@ export class EventIndexer {
       }
       // Plans change and words can mislead: the cap holds for a while, then the span may grow to
       // batchBlocks again.
-      if (this.spanCeiling < this.options.batchBlocks && Date.now() - this.ceilingSetAt > SPAN_CEILING_MS) this.spanCeiling = this.options.batchBlocks;
+      if (this.spanCeiling < this.options.batchBlocks && Date.now() - this.ceilingSetAt > SPAN_CEILING_MS)
+        this.spanCeiling = this.options.batchBlocks;
       if (this.span < this.spanCeiling) this.span = Math.min(this.spanCeiling, this.span * 2);
     }
     if (this.rowsSinceAnalyze >= ANALYZE_EVERY_ROWS) {
@@ -255,10 +265,7 @@ export class EventIndexer {
     const { manifest } = this.chain;
     const [row] = await this.db.select().from(indexerState).where(eq(indexerState.id, STATE_ID));
     const same =
-      row &&
-      row.chainId === manifest.chainId &&
-      row.proxy === manifest.proxy &&
-      row.deploymentBlockHash === manifest.deploymentBlockHash;
+      row && row.chainId === manifest.chainId && row.proxy === manifest.proxy && row.deploymentBlockHash === manifest.deploymentBlockHash;
     if (same) return row.checkpointBlock;
     if (row) this.log.info({ proxy: manifest.proxy }, "a new deployment: starting the index over");
     const start = manifest.deploymentBlock - 1;
@@ -313,7 +320,10 @@ export class EventIndexer {
           .update(batchRecipients)
           .set({ status: "pending", txHash: null })
           .where(and(eq(batchRecipients.jobId, chunk.jobId), eq(batchRecipients.chunkIndex, chunk.index)));
-        await tx.update(batchJobs).set({ status: "processing", error: null, completedAt: null, updatedAt: new Date() }).where(eq(batchJobs.id, chunk.jobId));
+        await tx
+          .update(batchJobs)
+          .set({ status: "processing", error: null, completedAt: null, updatedAt: new Date() })
+          .where(eq(batchJobs.id, chunk.jobId));
       }
       if (undone.length > 0) this.log.warn({ chunks: undone }, "batch chunks confirmed in abandoned blocks are open again");
     });
@@ -331,8 +341,12 @@ export class EventIndexer {
     // A rewind in between fails the step; the next step's reorg check rewinds the index. (Hashes,
     // not parentHash: Hardhat's hardhat_mine leaves the parentHash of the blocks it mines zero.)
     const last = await this.readBlock(to);
-    const [parent] = await this.db.select().from(indexedBlocks).where(eq(indexedBlocks.blockNumber, from - 1));
-    if (parent && (await this.readBlock(from - 1)).blockHash !== parent.blockHash) throw new Error(`block ${from - 1} changed: the chain was reorganised`);
+    const [parent] = await this.db
+      .select()
+      .from(indexedBlocks)
+      .where(eq(indexedBlocks.blockNumber, from - 1));
+    if (parent && (await this.readBlock(from - 1)).blockHash !== parent.blockHash)
+      throw new Error(`block ${from - 1} changed: the chain was reorganised`);
     const raw = await this.chain.rawRpc<RawLog[]>("eth_getLogs", [
       { address: this.decoder.addresses, fromBlock: toBeHex(from), toBlock: toBeHex(to) },
     ]);
@@ -353,7 +367,10 @@ export class EventIndexer {
     const keep = blocks.filter((b) => eventBlocks.has(b.blockNumber) || b.blockNumber === to);
     await this.db.transaction(async (tx) => {
       for (let i = 0; i < rows.length; i += 500) {
-        await tx.insert(chainEvents).values(rows.slice(i, i + 500)).onConflictDoNothing();
+        await tx
+          .insert(chainEvents)
+          .values(rows.slice(i, i + 500))
+          .onConflictDoNothing();
       }
       if (keep.length > 0) await tx.insert(indexedBlocks).values(keep).onConflictDoNothing();
       // Only from the checkpoint this step started at: a replica that lost the leader lock mid-step

@@ -103,7 +103,8 @@ export class TokenStateService {
       initial: () => new Map(),
       apply: (blocked, row) => {
         const account = String(row.args.account);
-        if (row.eventName === "AccountBlocked") blocked.set(account, { blockNumber: row.blockNumber, timestamp: row.blockTime, transactionHash: row.transactionHash });
+        if (row.eventName === "AccountBlocked")
+          blocked.set(account, { blockNumber: row.blockNumber, timestamp: row.blockTime, transactionHash: row.transactionHash });
         else blocked.delete(account);
       },
     });
@@ -119,7 +120,10 @@ export class TokenStateService {
       const current = { version, value: this.readToken() };
       read = this.tokenRead = current;
       current.value
-        .then((value) => (this.tokenCache = { version, at: this.now(), value }), () => undefined)
+        .then(
+          (value) => (this.tokenCache = { version, at: this.now(), value }),
+          () => undefined,
+        )
         .finally(() => {
           if (this.tokenRead === current) this.tokenRead = null;
         });
@@ -184,7 +188,11 @@ export class TokenStateService {
    */
   async roles(): Promise<RoleHolders[]> {
     const { state, generation } = await this.roleFold.get();
-    const candidates = ROLE_NAMES.map((roleName) => ({ roleName, roleHash: ROLES[roleName], accounts: [...(state.get(ROLES[roleName])?.keys() ?? [])] }));
+    const candidates = ROLE_NAMES.map((roleName) => ({
+      roleName,
+      roleHash: ROLES[roleName],
+      accounts: [...(state.get(ROLES[roleName])?.keys() ?? [])],
+    }));
     const confirmed = this.confirmedOnce("roles", generation, () =>
       fromChain("role holders", async () =>
         Promise.all(
@@ -195,7 +203,9 @@ export class TokenStateService {
         ),
       ),
     );
-    return orFromIndex(confirmed, () => candidates.map(({ roleName, roleHash, accounts }) => ({ roleName, roleHash, holders: [...accounts].sort() })));
+    return orFromIndex(confirmed, () =>
+      candidates.map(({ roleName, roleHash, accounts }) => ({ roleName, roleHash, holders: [...accounts].sort() })),
+    );
   }
 
   /**
@@ -226,7 +236,8 @@ export class TokenStateService {
    */
   async supplyHistory(maxPoints: number): Promise<SupplyPoint[]> {
     const { state, generation } = await this.supplyFold.get();
-    if (this.thinned.generation !== generation || this.thinned.byPoints.size >= THINNED_ANSWERS) this.thinned = { generation, byPoints: new Map() };
+    if (this.thinned.generation !== generation || this.thinned.byPoints.size >= THINNED_ANSWERS)
+      this.thinned = { generation, byPoints: new Map() };
     let answer = this.thinned.byPoints.get(maxPoints);
     if (!answer) {
       answer = thin(state.points, maxPoints);

@@ -191,7 +191,10 @@ class AdvisoryLockLeadership implements Leadership {
     if (!client) return;
     const ended = client.end().catch(() => undefined);
     // A socket that no longer answers would keep end() waiting: it is destroyed after a moment.
-    const timer = setTimeout(() => (client as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy(), 1000);
+    const timer = setTimeout(
+      () => (client as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy(),
+      1000,
+    );
     timer.unref();
     if (graceful) await ended;
   }

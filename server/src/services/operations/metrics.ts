@@ -169,11 +169,17 @@ export class Metrics {
     statusGauge(registry, "usdx_batch_jobs", "Batch jobs in the database, by status (processing, completed, failed).", () =>
       db.select({ status: batchJobs.status, n: count() }).from(batchJobs).groupBy(batchJobs.status),
     );
-    statusGauge(registry, "usdx_batch_chunks", "Batch chunks (one transaction each) in the database, by status (pending, submitted, confirmed, failed, closed).", () =>
-      db.select({ status: batchChunks.status, n: count() }).from(batchChunks).groupBy(batchChunks.status),
+    statusGauge(
+      registry,
+      "usdx_batch_chunks",
+      "Batch chunks (one transaction each) in the database, by status (pending, submitted, confirmed, failed, closed).",
+      () => db.select({ status: batchChunks.status, n: count() }).from(batchChunks).groupBy(batchChunks.status),
     );
-    statusGauge(registry, "usdx_bank_deposits", "The mock bank's deposits, by status: pending and processing are its queue; completed and failed are done.", () =>
-      db.select({ status: deposits.status, n: count() }).from(deposits).groupBy(deposits.status),
+    statusGauge(
+      registry,
+      "usdx_bank_deposits",
+      "The mock bank's deposits, by status: pending and processing are its queue; completed and failed are done.",
+      () => db.select({ status: deposits.status, n: count() }).from(deposits).groupBy(deposits.status),
     );
 
     new Counter({

@@ -38,7 +38,13 @@ const KEEP_POINTS = 180;
 export class MonitoringHistory {
   private readonly points: MonitoringPoint[] = [];
   private last: { at: number; figures: Figures } | null = null;
-  private parts: PartHealth[] = MONITORED_PARTS.map((part) => ({ part, ok: false, detail: "not checked yet", lastError: null, lastErrorAt: null }));
+  private parts: PartHealth[] = MONITORED_PARTS.map((part) => ({
+    part,
+    ok: false,
+    detail: "not checked yet",
+    lastError: null,
+    lastErrorAt: null,
+  }));
   private timer: NodeJS.Timeout | null = null;
   /** One sample at a time; a caller of sample() gets one begun after it asked (a sample under way may predate what it wants to see). */
   private latest: Promise<void> = Promise.resolve();

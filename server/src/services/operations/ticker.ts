@@ -39,9 +39,7 @@ export class Ticker<T = unknown> {
 
   /** One step now (after the one under way): its result, or its error. */
   runNow(): Promise<T> {
-    const run = (this.current ?? Promise.resolve())
-      .catch(() => undefined)
-      .then(() => this.step());
+    const run = (this.current ?? Promise.resolve()).catch(() => undefined).then(() => this.step());
     this.current = run;
     return run;
   }

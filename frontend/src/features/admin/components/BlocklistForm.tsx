@@ -71,7 +71,12 @@ export function BlocklistForm({ adminPanel = false }: { adminPanel?: boolean }) 
             </p>
           )}
           {adminPanel && <RoleRequirement role="BLOCKLIST_ROLE" />}
-          <FormFooter form={form} label="Apply Blocklist Change" notConnected={NOT_CONNECTED} incomplete={adminPanel && account.trim() === ""} />
+          <FormFooter
+            form={form}
+            label="Apply Blocklist Change"
+            notConnected={NOT_CONNECTED}
+            incomplete={adminPanel && account.trim() === ""}
+          />
         </form>
       </CardContent>
     </Card>

@@ -22,7 +22,13 @@ function Since({ since }: { since: BlockedAccount["since"] }) {
   const text = relativeTime(since.timestamp);
   const className = "text-primary underline-offset-4 hover:underline";
   return isExternal(config) ? (
-    <a href={txUrl(config, since.transactionHash)} target="_blank" rel="noreferrer" className={className} title={`Block ${since.blockNumber}`}>
+    <a
+      href={txUrl(config, since.transactionHash)}
+      target="_blank"
+      rel="noreferrer"
+      className={className}
+      title={`Block ${since.blockNumber}`}
+    >
       {text}
     </a>
   ) : (
@@ -73,7 +79,9 @@ export function BlocklistTable({ words = "page" }: { words?: keyof typeof WORDS 
                 <CopyableAddress address={entry.address} />
               </TableCell>
               <TableCell>
-                <Badge variant={blocked ? "destructive" : "success"} className="whitespace-nowrap">{blocked ? WORDS[words].blocked : WORDS[words].clear}</Badge>
+                <Badge variant={blocked ? "destructive" : "success"} className="whitespace-nowrap">
+                  {blocked ? WORDS[words].blocked : WORDS[words].clear}
+                </Badge>
               </TableCell>
               <TableCell className="whitespace-nowrap text-sm">
                 <Since since={entry.since} />

@@ -28,7 +28,17 @@ function usePauseControl() {
   };
 }
 
-function StatusLine({ paused, loading, failed, onRetry }: { paused: boolean | undefined; loading: boolean; failed: boolean; onRetry(): void }) {
+function StatusLine({
+  paused,
+  loading,
+  failed,
+  onRetry,
+}: {
+  paused: boolean | undefined;
+  loading: boolean;
+  failed: boolean;
+  onRetry(): void;
+}) {
   return (
     <p className="flex flex-wrap items-center gap-2 text-sm" aria-live="polite">
       <span className="text-muted-foreground">Contract status:</span>{" "}
@@ -90,7 +100,12 @@ export function PauseToggle() {
   return (
     <div className="grid gap-2">
       <div className="flex flex-wrap items-center gap-3">
-        <Button type="button" variant={paused ? "default" : "destructive"} disabled={paused ? !canUnpause : !canPause} onClick={() => run(action)}>
+        <Button
+          type="button"
+          variant={paused ? "default" : "destructive"}
+          disabled={paused ? !canUnpause : !canPause}
+          onClick={() => run(action)}
+        >
           {paused ? <PlayCircle className="h-4 w-4" aria-hidden /> : <PauseCircle className="h-4 w-4" aria-hidden />}
           {form.busy ? "Processing..." : paused ? "Unpause Contract" : "Pause Contract"}
         </Button>

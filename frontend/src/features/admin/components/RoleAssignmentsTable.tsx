@@ -7,7 +7,11 @@ import { isRoleName } from "@common/roles";
 import { useRoleAssignments } from "../api";
 
 function StatusBadge({ granted }: { granted: boolean }) {
-  return <Badge variant={granted ? "success" : "secondary"} className="whitespace-nowrap">{granted ? "Granted" : "Not Granted"}</Badge>;
+  return (
+    <Badge variant={granted ? "success" : "secondary"} className="whitespace-nowrap">
+      {granted ? "Granted" : "Not Granted"}
+    </Badge>
+  );
 }
 
 /**

@@ -10,7 +10,12 @@ export function roleNeeded(role: RoleName): string {
 
 export function RoleRequiredNote({ role, className }: { role: RoleName; className?: string }) {
   return (
-    <div className={cn("flex items-start gap-2 rounded-md border border-dashed border-border bg-muted/40 p-4 text-sm text-muted-foreground", className)}>
+    <div
+      className={cn(
+        "flex items-start gap-2 rounded-md border border-dashed border-border bg-muted/40 p-4 text-sm text-muted-foreground",
+        className,
+      )}
+    >
       <Lock className="mt-0.5 h-4 w-4 shrink-0" aria-hidden />
       <p>{roleNeeded(role)}</p>
     </div>

@@ -19,7 +19,11 @@ export function TokenPermissionsCard() {
             const held = flags?.[role] ?? false;
             return (
               <li key={role} className="flex items-start gap-2.5 text-sm">
-                {held ? <Check className="mt-0.5 h-4 w-4 shrink-0 text-success" aria-hidden /> : <Minus className="mt-0.5 h-4 w-4 shrink-0 text-muted-foreground" aria-hidden />}
+                {held ? (
+                  <Check className="mt-0.5 h-4 w-4 shrink-0 text-success" aria-hidden />
+                ) : (
+                  <Minus className="mt-0.5 h-4 w-4 shrink-0 text-muted-foreground" aria-hidden />
+                )}
                 <div className={cn("grid gap-0.5", !held && "text-muted-foreground")}>
                   <span className="font-mono text-xs">
                     {role} <span className="sr-only">{held ? "(held)" : "(not held)"}</span>

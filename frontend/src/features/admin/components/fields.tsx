@@ -67,7 +67,13 @@ export function ChoiceField<T extends string>({
   return (
     <div className="grid gap-1.5">
       <Label id={id}>{label}</Label>
-      <RadioGroup aria-labelledby={id} value={value} onValueChange={(v) => onChange(v as T)} disabled={disabled} className="flex flex-wrap gap-4">
+      <RadioGroup
+        aria-labelledby={id}
+        value={value}
+        onValueChange={(v) => onChange(v as T)}
+        disabled={disabled}
+        className="flex flex-wrap gap-4"
+      >
         {options.map((option) => (
           <div key={option.value} className="flex items-center gap-2">
             <RadioGroupItem value={option.value} id={`${id}-${option.value}`} />
@@ -88,7 +94,12 @@ function ConfirmStep({ form }: { form: TxFormStatus }) {
   useEffect(() => cancelRef.current?.focus(), []);
   const pending = form.pending!;
   return (
-    <div role="group" aria-labelledby={`${id}-title`} aria-describedby={`${id}-desc`} className="grid gap-3 rounded-md border border-destructive/40 bg-destructive/5 p-3">
+    <div
+      role="group"
+      aria-labelledby={`${id}-title`}
+      aria-describedby={`${id}-desc`}
+      className="grid gap-3 rounded-md border border-destructive/40 bg-destructive/5 p-3"
+    >
       <div className="flex gap-2">
         <AlertTriangle className="mt-0.5 h-4 w-4 shrink-0 text-destructive" aria-hidden />
         <div className="grid gap-1">
@@ -116,7 +127,17 @@ function ConfirmStep({ form }: { form: TxFormStatus }) {
  * The submit row: the button ('Processing...' while the runner works; disabled while busy, when no
  * wallet is connected, or until the required fields are filled), or the confirm step.
  */
-export function FormFooter({ form, label, incomplete = false, notConnected }: { form: TxFormStatus; label: string; incomplete?: boolean; notConnected: string }) {
+export function FormFooter({
+  form,
+  label,
+  incomplete = false,
+  notConnected,
+}: {
+  form: TxFormStatus;
+  label: string;
+  incomplete?: boolean;
+  notConnected: string;
+}) {
   if (form.pending) return <ConfirmStep form={form} />;
   return (
     <div className="grid gap-2">

@@ -52,8 +52,8 @@ export default function AdminPanelPage() {
             <ShieldCheck className="h-4 w-4" aria-hidden />
             <AlertTitle>Only for the admin role</AlertTitle>
             <AlertDescription>
-              This panel is only for accounts holding DEFAULT_ADMIN_ROLE. Each action also needs its own role on the contract: every form names the
-              role it needs, and the contract refuses the change without it.
+              This panel is only for accounts holding DEFAULT_ADMIN_ROLE. Each action also needs its own role on the contract: every form
+              names the role it needs, and the contract refuses the change without it.
             </AlertDescription>
           </Alert>
           <PauseToggle />

@@ -12,7 +12,15 @@ const STATUS: Record<AlertDelivery["status"], { label: string; variant: BadgePro
   cancelled: { label: "Cancelled", variant: "outline" },
 };
 
-const time = (iso: string) => new Date(iso).toLocaleString("en-US", { month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", second: "2-digit", hour12: false });
+const time = (iso: string) =>
+  new Date(iso).toLocaleString("en-US", {
+    month: "short",
+    day: "numeric",
+    hour: "2-digit",
+    minute: "2-digit",
+    second: "2-digit",
+    hour12: false,
+  });
 
 /** An attempt in a few words: 'HTTP 200 in 12 ms', or why there was no answer. */
 export function attemptSummary(attempt: AlertAttempt): string {
@@ -28,7 +36,17 @@ function subject(delivery: AlertDelivery): string {
 }
 
 /** The delivery log: each delivery with its status and every attempt with the receiver's answer. */
-export function DeliveryLog({ deliveries, hasMore, loadingMore, onMore }: { deliveries: AlertDelivery[]; hasMore: boolean; loadingMore: boolean; onMore(): void }) {
+export function DeliveryLog({
+  deliveries,
+  hasMore,
+  loadingMore,
+  onMore,
+}: {
+  deliveries: AlertDelivery[];
+  hasMore: boolean;
+  loadingMore: boolean;
+  onMore(): void;
+}) {
   return (
     <div className="grid gap-3">
       <ol className="grid gap-3" aria-label="Deliveries">
@@ -45,7 +63,9 @@ export function DeliveryLog({ deliveries, hasMore, loadingMore, onMore }: { deli
                 <span className="ml-auto whitespace-nowrap text-xs text-muted-foreground">{time(delivery.createdAt)}</span>
               </div>
               {delivery.note && <p className="mt-1 text-xs text-muted-foreground">{delivery.note}</p>}
-              {delivery.nextAttemptAt && <p className="mt-1 text-xs text-muted-foreground">Next attempt at {time(delivery.nextAttemptAt)}</p>}
+              {delivery.nextAttemptAt && (
+                <p className="mt-1 text-xs text-muted-foreground">Next attempt at {time(delivery.nextAttemptAt)}</p>
+              )}
               {delivery.attempts.length > 0 && (
                 <ol className="mt-2 grid gap-1 border-l-2 border-border pl-3" aria-label="Attempts">
                   {delivery.attempts.map((attempt, i) => (
@@ -54,11 +74,21 @@ export function DeliveryLog({ deliveries, hasMore, loadingMore, onMore }: { deli
                         <span className="text-muted-foreground">
                           Attempt {i + 1} · {time(attempt.attemptedAt)}
                         </span>
-                        <span className={attempt.statusCode !== null && attempt.statusCode < 300 ? "font-medium text-success" : "font-medium text-destructive"}>
+                        <span
+                          className={
+                            attempt.statusCode !== null && attempt.statusCode < 300
+                              ? "font-medium text-success"
+                              : "font-medium text-destructive"
+                          }
+                        >
                           {attemptSummary(attempt)}
                         </span>
                       </div>
-                      {attempt.excerpt && <pre className="max-h-16 overflow-hidden whitespace-pre-wrap break-all rounded bg-muted px-2 py-1 font-mono text-xs">{attempt.excerpt}</pre>}
+                      {attempt.excerpt && (
+                        <pre className="max-h-16 overflow-hidden whitespace-pre-wrap break-all rounded bg-muted px-2 py-1 font-mono text-xs">
+                          {attempt.excerpt}
+                        </pre>
+                      )}
                     </li>
                   ))}
                 </ol>

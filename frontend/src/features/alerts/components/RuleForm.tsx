@@ -40,7 +40,13 @@ export function RuleForm({ onCreated }: { onCreated(made: { rule: AlertRule; sec
   };
 
   return (
-    <form onSubmit={(e) => void submit(e)} noValidate aria-busy={add.isPending} aria-label="Add alert rule" className="grid gap-4 md:grid-cols-[minmax(0,14rem)_minmax(0,12rem)_minmax(0,1fr)_auto] md:items-start">
+    <form
+      onSubmit={(e) => void submit(e)}
+      noValidate
+      aria-busy={add.isPending}
+      aria-label="Add alert rule"
+      className="grid gap-4 md:grid-cols-[minmax(0,14rem)_minmax(0,12rem)_minmax(0,1fr)_auto] md:items-start"
+    >
       <div className="grid gap-2">
         <Label htmlFor={`${id}-kind`}>Alert on</Label>
         <Select value={kind} onValueChange={(value) => setKind(value as AlertKind)}>

@@ -51,12 +51,19 @@ export function RulesList({ rules, onSecret }: { rules: AlertRule[]; onSecret(se
         {rules.map((rule) => {
           const testing = sendTest.isPending && sendTest.variables === rule.id;
           return (
-            <li key={rule.id} aria-label={`Rule #${rule.id}`} className="flex flex-wrap items-center gap-x-4 gap-y-2 rounded-md border border-border p-3">
+            <li
+              key={rule.id}
+              aria-label={`Rule #${rule.id}`}
+              className="flex flex-wrap items-center gap-x-4 gap-y-2 rounded-md border border-border p-3"
+            >
               <div className="grid min-w-0 flex-1 basis-64 gap-0.5">
                 <span className="font-medium">{ruleLabel(rule)}</span>
                 <span className="font-mono text-xs [overflow-wrap:anywhere]">{rule.webhookUrl}</span>
                 <span className="text-xs text-muted-foreground">
-                  #{rule.id} · secret <span className="font-mono" title="The secret's last four characters">{rule.secretHint}</span>
+                  #{rule.id} · secret{" "}
+                  <span className="font-mono" title="The secret's last four characters">
+                    {rule.secretHint}
+                  </span>
                 </span>
               </div>
               <label className="flex cursor-pointer items-center gap-2 text-sm">
@@ -69,14 +76,35 @@ export function RulesList({ rules, onSecret }: { rules: AlertRule[]; onSecret(se
                 <span aria-hidden>{rule.enabled ? "On" : "Off"}</span>
               </label>
               <div className="flex gap-1">
-                <Button type="button" size="sm" variant="outline" onClick={() => void test(rule)} disabled={testing} aria-label={`Send test for rule #${rule.id}`}>
+                <Button
+                  type="button"
+                  size="sm"
+                  variant="outline"
+                  onClick={() => void test(rule)}
+                  disabled={testing}
+                  aria-label={`Send test for rule #${rule.id}`}
+                >
                   {testing ? <Loader2 className="h-4 w-4 animate-spin" aria-hidden /> : <Send className="h-4 w-4" aria-hidden />}
                   Send test
                 </Button>
-                <Button type="button" size="sm" variant="ghost" onClick={() => setConfirming({ action: "rotate", rule })} aria-label={`Rotate the secret of rule #${rule.id}`} title="Rotate the secret">
+                <Button
+                  type="button"
+                  size="sm"
+                  variant="ghost"
+                  onClick={() => setConfirming({ action: "rotate", rule })}
+                  aria-label={`Rotate the secret of rule #${rule.id}`}
+                  title="Rotate the secret"
+                >
                   <KeyRound className="h-4 w-4" aria-hidden />
                 </Button>
-                <Button type="button" size="sm" variant="ghost" onClick={() => setConfirming({ action: "delete", rule })} aria-label={`Delete rule #${rule.id}`} title="Delete the rule">
+                <Button
+                  type="button"
+                  size="sm"
+                  variant="ghost"
+                  onClick={() => setConfirming({ action: "delete", rule })}
+                  aria-label={`Delete rule #${rule.id}`}
+                  title="Delete the rule"
+                >
                   <Trash2 className="h-4 w-4 text-destructive" aria-hidden />
                 </Button>
               </div>
@@ -90,7 +118,15 @@ export function RulesList({ rules, onSecret }: { rules: AlertRule[]; onSecret(se
 }
 
 /** Deleting (with its log) and rotating (the receiver needs the new secret) both ask first. */
-function ConfirmDialog({ confirming, onClose, onSecret }: { confirming: Confirming; onClose(): void; onSecret(secret: { ruleId: number; value: string }): void }) {
+function ConfirmDialog({
+  confirming,
+  onClose,
+  onSecret,
+}: {
+  confirming: Confirming;
+  onClose(): void;
+  onSecret(secret: { ruleId: number; value: string }): void;
+}) {
   const remove = useDeleteRule();
   const rotate = useRotateSecret();
   const busy = remove.isPending || rotate.isPending;
@@ -119,9 +155,10 @@ function ConfirmDialog({ confirming, onClose, onSecret }: { confirming: Confirmi
         <DialogHeader>
           <DialogTitle>{deleting ? "Delete alert rule?" : "Rotate the signing secret?"}</DialogTitle>
           <DialogDescription className="[overflow-wrap:anywhere]">
-            {rule && (deleting
-              ? `Rule #${rule.id} (${ruleLabel(rule)}) stops alerting, and its delivery log is removed. This cannot be undone.`
-              : `Rule #${rule.id}'s deliveries are signed with a new secret from now on; the receiver at ${rule.webhookUrl} needs it before the next delivery.`)}
+            {rule &&
+              (deleting
+                ? `Rule #${rule.id} (${ruleLabel(rule)}) stops alerting, and its delivery log is removed. This cannot be undone.`
+                : `Rule #${rule.id}'s deliveries are signed with a new secret from now on; the receiver at ${rule.webhookUrl} needs it before the next delivery.`)}
           </DialogDescription>
         </DialogHeader>
         <DialogFooter>

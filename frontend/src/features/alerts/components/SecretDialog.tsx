@@ -24,11 +24,14 @@ export function SecretDialog({ secret, onClose }: { secret: { ruleId: number; va
             <KeyRound className="h-5 w-5" aria-hidden /> Rule #{secret?.ruleId}'s signing secret
           </DialogTitle>
           <DialogDescription>
-            Receivers check each delivery's {ALERT_HEADERS.signature} header, the HMAC-SHA256 of the body, with this secret. It is shown only now: copy it
-            to the receiver. If it is lost, rotate it.
+            Receivers check each delivery's {ALERT_HEADERS.signature} header, the HMAC-SHA256 of the body, with this secret. It is shown
+            only now: copy it to the receiver. If it is lost, rotate it.
           </DialogDescription>
         </DialogHeader>
-        <code aria-label="Signing secret" className="block select-all break-all rounded-md border border-border bg-muted px-3 py-2 font-mono text-sm">
+        <code
+          aria-label="Signing secret"
+          className="block select-all break-all rounded-md border border-border bg-muted px-3 py-2 font-mono text-sm"
+        >
           {secret?.value}
         </code>
         <DialogFooter>

@@ -21,7 +21,9 @@ export default function AlertsPage() {
     <div className="grid grid-cols-1 gap-6">
       <div className="grid gap-1">
         <h1 className="text-2xl font-bold tracking-tight">Alerts</h1>
-        <p className="text-sm text-muted-foreground">Webhook alerts on the token's events: mints and burns, roles, pauses, upgrades, the multiplier and the blocklist.</p>
+        <p className="text-sm text-muted-foreground">
+          Webhook alerts on the token's events: mints and burns, roles, pauses, upgrades, the multiplier and the blocklist.
+        </p>
       </div>
       {admin ? (
         <AlertsAdmin />
@@ -29,7 +31,9 @@ export default function AlertsPage() {
         <Alert variant="info">
           <ShieldAlert className="h-4 w-4" aria-hidden />
           <AlertTitle>Only for the server's admins</AlertTitle>
-          <AlertDescription>Alerts are set by the server's admins: sign in with a wallet listed in the server's ADMIN_WALLETS.</AlertDescription>
+          <AlertDescription>
+            Alerts are set by the server's admins: sign in with a wallet listed in the server's ADMIN_WALLETS.
+          </AlertDescription>
         </Alert>
       )}
     </div>
@@ -48,7 +52,8 @@ function AlertsAdmin() {
         <CardHeader>
           <CardTitle className="text-lg">Rules</CardTitle>
           <CardDescription>
-            Each rule alerts on events after it is added, once the index holds them a few blocks deep, and signs each delivery with its own secret.
+            Each rule alerts on events after it is added, once the index holds them a few blocks deep, and signs each delivery with its own
+            secret.
           </CardDescription>
         </CardHeader>
         <CardContent className="grid gap-6">
@@ -57,7 +62,13 @@ function AlertsAdmin() {
             what="alert rules"
             query={rules}
             empty={!!rules.data && rules.data.length === 0}
-            emptyState={<Empty icon={<BellRing className="h-6 w-6" aria-hidden />} title="No alert rules yet" text="Add a rule above to be told when the token changes." />}
+            emptyState={
+              <Empty
+                icon={<BellRing className="h-6 w-6" aria-hidden />}
+                title="No alert rules yet"
+                text="Add a rule above to be told when the token changes."
+              />
+            }
           >
             {rules.data && <RulesList rules={rules.data} onSecret={setSecret} />}
           </Loaded>
@@ -67,16 +78,29 @@ function AlertsAdmin() {
       <Card>
         <CardHeader>
           <CardTitle className="text-lg">Delivery log</CardTitle>
-          <CardDescription>Every delivery and each attempt with the receiver's answer, newest first. Refreshed every few seconds.</CardDescription>
+          <CardDescription>
+            Every delivery and each attempt with the receiver's answer, newest first. Refreshed every few seconds.
+          </CardDescription>
         </CardHeader>
         <CardContent>
           <Loaded
             what="the delivery log"
             query={log}
             empty={!!log.data && deliveries.length === 0}
-            emptyState={<Empty icon={<History className="h-6 w-6" aria-hidden />} title="No deliveries yet" text="Deliveries appear here as events match a rule, or when you press 'Send test'." />}
+            emptyState={
+              <Empty
+                icon={<History className="h-6 w-6" aria-hidden />}
+                title="No deliveries yet"
+                text="Deliveries appear here as events match a rule, or when you press 'Send test'."
+              />
+            }
           >
-            <DeliveryLog deliveries={deliveries} hasMore={log.hasNextPage} loadingMore={log.isFetchingNextPage} onMore={() => void log.fetchNextPage()} />
+            <DeliveryLog
+              deliveries={deliveries}
+              hasMore={log.hasNextPage}
+              loadingMore={log.isFetchingNextPage}
+              onMore={() => void log.fetchNextPage()}
+            />
           </Loaded>
         </CardContent>
       </Card>
@@ -95,7 +119,19 @@ interface QueryState {
 }
 
 /** A query's loading, failed and empty states, as the other pages show them; the children once there is something. */
-function Loaded({ what, query, empty, emptyState, children }: { what: string; query: QueryState; empty: boolean; emptyState: ReactNode; children: ReactNode }) {
+function Loaded({
+  what,
+  query,
+  empty,
+  emptyState,
+  children,
+}: {
+  what: string;
+  query: QueryState;
+  empty: boolean;
+  emptyState: ReactNode;
+  children: ReactNode;
+}) {
   if (query.isError && !query.data) {
     return (
       <Alert variant="destructive">

@@ -9,10 +9,7 @@ export function CenteredAuthLayout({ subtitle, children }: { subtitle?: string; 
   return (
     <main className="relative flex min-h-full flex-col items-center justify-center overflow-hidden bg-background px-4 py-12">
       {/* A soft wash of the brand colour behind the card, purely decorative. */}
-      <div
-        aria-hidden
-        className="pointer-events-none absolute inset-x-0 top-0 h-72 bg-linear-to-b from-accent/70 to-transparent"
-      />
+      <div aria-hidden className="pointer-events-none absolute inset-x-0 top-0 h-72 bg-linear-to-b from-accent/70 to-transparent" />
       <div className="relative w-full max-w-md">
         <div className="mb-8 flex flex-col items-center gap-3 text-center">
           <BrandMark className="h-11 w-11 text-lg" />

@@ -41,7 +41,10 @@ export const Field = forwardRef<HTMLInputElement, FieldProps>(({ id, label, inva
             onClick={() => setVisible((v) => !v)}
             aria-label={visible ? `Hide ${label.toLowerCase()}` : `Show ${label.toLowerCase()}`}
             aria-controls={id}
-            className={cn("absolute inset-y-0 right-0 flex w-11 items-center justify-center text-muted-foreground hover:text-foreground", focusRing)}
+            className={cn(
+              "absolute inset-y-0 right-0 flex w-11 items-center justify-center text-muted-foreground hover:text-foreground",
+              focusRing,
+            )}
           >
             {visible ? <EyeOff className="h-4 w-4" aria-hidden /> : <Eye className="h-4 w-4" aria-hidden />}
           </button>
@@ -53,14 +56,33 @@ export const Field = forwardRef<HTMLInputElement, FieldProps>(({ id, label, inva
 Field.displayName = "Field";
 
 /** The email field every sign-in form starts with. */
-export function EmailField({ value, onChange, ...props }: Omit<FieldProps, "label" | "type" | "onChange" | "value"> & { value: string; onChange(value: string): void }) {
-  return <Field label="Email" type="email" autoComplete="email" inputMode="email" placeholder="you@example.com" value={value} onChange={(e) => onChange(e.target.value)} {...props} />;
+export function EmailField({
+  value,
+  onChange,
+  ...props
+}: Omit<FieldProps, "label" | "type" | "onChange" | "value"> & { value: string; onChange(value: string): void }) {
+  return (
+    <Field
+      label="Email"
+      type="email"
+      autoComplete="email"
+      inputMode="email"
+      placeholder="you@example.com"
+      value={value}
+      onChange={(e) => onChange(e.target.value)}
+      {...props}
+    />
+  );
 }
 
 /** The form's inline error, announced as soon as it appears. */
 export function FormError({ id, children }: { id: string; children: ReactNode }) {
   return (
-    <div id={id} role="alert" className="flex items-start gap-2 rounded-md border border-destructive/30 bg-destructive/5 px-3 py-2.5 text-sm text-destructive">
+    <div
+      id={id}
+      role="alert"
+      className="flex items-start gap-2 rounded-md border border-destructive/30 bg-destructive/5 px-3 py-2.5 text-sm text-destructive"
+    >
       <AlertCircle className="mt-0.5 h-4 w-4 shrink-0" aria-hidden />
       <p>{children}</p>
     </div>
@@ -82,7 +104,13 @@ export function BusyLabel({ busy, idle, working }: { busy: boolean; idle: string
 /** The product mark, as in the page header. */
 export function BrandMark({ className }: { className?: string }) {
   return (
-    <span aria-hidden className={cn("flex h-9 w-9 items-center justify-center rounded-lg bg-primary text-base font-semibold text-primary-foreground shadow-sm", className)}>
+    <span
+      aria-hidden
+      className={cn(
+        "flex h-9 w-9 items-center justify-center rounded-lg bg-primary text-base font-semibold text-primary-foreground shadow-sm",
+        className,
+      )}
+    >
       $
     </span>
   );

@@ -32,7 +32,12 @@ export type Rng = () => number;
 
 const DELTA: Record<Direction, Cell> = { up: { x: 0, y: -1 }, down: { x: 0, y: 1 }, left: { x: -1, y: 0 }, right: { x: 1, y: 0 } };
 const OPPOSITE: Record<Direction, Direction> = { up: "down", down: "up", left: "right", right: "left" };
-const PERPENDICULAR: Record<Direction, Direction[]> = { up: ["left", "right"], down: ["left", "right"], left: ["up", "down"], right: ["up", "down"] };
+const PERPENDICULAR: Record<Direction, Direction[]> = {
+  up: ["left", "right"],
+  down: ["left", "right"],
+  left: ["up", "down"],
+  right: ["up", "down"],
+};
 
 /** How many whole grid cells fit in a panel of this size (at least one each way). */
 export function gridSize(widthPx: number, heightPx: number): { cols: number; rows: number } {
@@ -84,7 +89,9 @@ export function stepSnake(state: SnakeState, cols: number, rows: number, rng: Rn
     const reversed = [...state.cells].reverse();
     const tail = reversed[0];
     const beforeTail = reversed[1];
-    const dir = (Object.keys(DELTA) as Direction[]).find((d) => beforeTail && tail.x - beforeTail.x === DELTA[d].x && tail.y - beforeTail.y === DELTA[d].y);
+    const dir = (Object.keys(DELTA) as Direction[]).find(
+      (d) => beforeTail && tail.x - beforeTail.x === DELTA[d].x && tail.y - beforeTail.y === DELTA[d].y,
+    );
     return { cells: reversed, dir: dir ?? OPPOSITE[state.dir] };
   }
 

@@ -41,7 +41,10 @@ export default function AuthPage() {
       <aside className="relative isolate flex shrink-0 overflow-hidden bg-slate-950 text-white md:w-1/2 lg:w-[55%]">
         <SnakeBackground className="-z-10" />
         {/* Keeps the text legible where the snake passes underneath it. */}
-        <div aria-hidden className="pointer-events-none absolute inset-0 -z-10 bg-linear-to-t from-slate-950/80 via-slate-950/20 to-transparent" />
+        <div
+          aria-hidden
+          className="pointer-events-none absolute inset-0 -z-10 bg-linear-to-t from-slate-950/80 via-slate-950/20 to-transparent"
+        />
         <div className="flex w-full flex-col justify-between gap-3 px-6 py-6 md:gap-12 md:p-12 lg:p-16">
           <div className="flex items-center gap-3">
             <BrandMark />
@@ -63,14 +66,15 @@ export default function AuthPage() {
             <p className="text-sm text-muted-foreground">Login to continue to the platform</p>
           </div>
           <form onSubmit={submit} noValidate aria-busy={busy} className="grid gap-4">
-            <EmailField
-              id="auth-email"
-              value={email}
-              onChange={setEmail}
-              invalid={invalid("email")}
-              errorId="auth-error"
+            <EmailField id="auth-email" value={email} onChange={setEmail} invalid={invalid("email")} errorId="auth-error" />
+            <Field
+              id="auth-password"
+              label="Password"
+              type="password"
+              autoComplete="current-password"
+              value={password}
+              onChange={(e) => setPassword(e.target.value)}
             />
-            <Field id="auth-password" label="Password" type="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} />
             {problem && <FormError id="auth-error">{problem.message}</FormError>}
             <Button type="submit" size="lg" className="mt-1 w-full" disabled={busy}>
               <BusyLabel busy={busy} idle="Continue" working="Signing in..." />

@@ -45,14 +45,7 @@ export default function ForgotPasswordPage() {
         </CardHeader>
         <CardContent className="p-6 pt-0 sm:px-8 sm:pb-8">
           <form onSubmit={submit} noValidate aria-busy={busy} className="grid gap-4">
-            <EmailField
-              id="reset-email"
-              value={email}
-              onChange={setEmail}
-              invalid={invalid("email")}
-              errorId="reset-error"
-              autoFocus
-            />
+            <EmailField id="reset-email" value={email} onChange={setEmail} invalid={invalid("email")} errorId="reset-error" autoFocus />
             {problem && <FormError id="reset-error">{problem.message}</FormError>}
             <Button type="submit" size="lg" className="mt-1 w-full" disabled={busy}>
               <BusyLabel busy={busy} idle="Send Reset Link" working="Sending..." />

@@ -47,22 +47,23 @@ function EmailLoginForm() {
     // PRODUCT.md section 5: both fields are required.
     if (!email.trim() || !password) {
       const message = "Please enter both email and password";
-      reject(message, { title: "Login failed", description: message }, [...(email.trim() ? [] : ["email"]), ...(password ? [] : ["password"])]);
+      reject(message, { title: "Login failed", description: message }, [
+        ...(email.trim() ? [] : ["email"]),
+        ...(password ? [] : ["password"]),
+      ]);
       return;
     }
-    void run(() => signInWithEmail(email, password), { failTitle: "Login failed", fallback: "Failed to sign in", onSuccess: () => goHome("Successfully signed in") });
+    void run(() => signInWithEmail(email, password), {
+      failTitle: "Login failed",
+      fallback: "Failed to sign in",
+      onSuccess: () => goHome("Successfully signed in"),
+    });
   };
 
   return (
     // noValidate: the spec's own sentences, not the browser's bubbles, tell people what is missing.
     <form onSubmit={submit} noValidate aria-busy={busy} className="grid gap-4">
-      <EmailField
-        id="login-email"
-        value={email}
-        onChange={setEmail}
-        invalid={invalid("email")}
-        errorId="login-error"
-      />
+      <EmailField id="login-email" value={email} onChange={setEmail} invalid={invalid("email")} errorId="login-error" />
       <Field
         id="login-password"
         label="Password"
@@ -108,18 +109,16 @@ function SignUpForm() {
       reject(message, { title: "Sign up failed", description: message }, ["confirm"]);
       return;
     }
-    void run(() => signUpWithEmail(email, password), { failTitle: "Sign up failed", fallback: "Failed to sign up", onSuccess: () => goHome("Account created") });
+    void run(() => signUpWithEmail(email, password), {
+      failTitle: "Sign up failed",
+      fallback: "Failed to sign up",
+      onSuccess: () => goHome("Account created"),
+    });
   };
 
   return (
     <form onSubmit={submit} noValidate aria-busy={busy} className="grid gap-4">
-      <EmailField
-        id="signup-email"
-        value={email}
-        onChange={setEmail}
-        invalid={invalid("email")}
-        errorId="signup-error"
-      />
+      <EmailField id="signup-email" value={email} onChange={setEmail} invalid={invalid("email")} errorId="signup-error" />
       <Field
         id="signup-password"
         label="Password"
@@ -155,7 +154,11 @@ function Step({ n, title, done, active, children }: { n: number; title: string; 
         aria-hidden
         className={cn(
           "mt-0.5 flex h-6 w-6 shrink-0 items-center justify-center rounded-full border text-xs font-semibold",
-          done ? "border-primary bg-primary text-primary-foreground" : active ? "border-primary text-primary" : "border-border text-muted-foreground",
+          done
+            ? "border-primary bg-primary text-primary-foreground"
+            : active
+              ? "border-primary text-primary"
+              : "border-border text-muted-foreground",
         )}
       >
         {done ? <Check className="h-3.5 w-3.5" /> : n}
@@ -189,8 +192,8 @@ function WalletSignIn() {
   return (
     <div className="grid gap-5">
       <p className="text-sm leading-relaxed text-muted-foreground">
-        Sign in with your Ethereum wallet using Sign-In with Ethereum. You sign a message to prove the address is yours; it is not a transaction and costs
-        no gas.
+        Sign in with your Ethereum wallet using Sign-In with Ethereum. You sign a message to prove the address is yours; it is not a
+        transaction and costs no gas.
       </p>
       <ol className="grid gap-5">
         <Step n={1} title="Connect your wallet" done={connected} active={!connected}>

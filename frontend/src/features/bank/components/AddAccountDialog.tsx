@@ -16,7 +16,15 @@ const EMPTY = { name: "", type: "" as BankAccountType | "", accountNumber: "", r
  * Add Account: name, type, account number and routing number are all required ('Missing
  * Information', PRODUCT.md section 5); the digits are the server's to judge, and its sentence is shown.
  */
-export function AddAccountDialog({ open, onOpenChange, verifyMs }: { open: boolean; onOpenChange(open: boolean): void; verifyMs: number | undefined }) {
+export function AddAccountDialog({
+  open,
+  onOpenChange,
+  verifyMs,
+}: {
+  open: boolean;
+  onOpenChange(open: boolean): void;
+  verifyMs: number | undefined;
+}) {
   const queryClient = useQueryClient();
   const uid = useUid();
   const [form, setForm] = useState(EMPTY);
@@ -51,7 +59,12 @@ export function AddAccountDialog({ open, onOpenChange, verifyMs }: { open: boole
     }
     setBusy(true);
     try {
-      const account = await addBankAccount({ name: name.trim(), type, accountNumber: accountNumber.trim(), routingNumber: routingNumber.trim() });
+      const account = await addBankAccount({
+        name: name.trim(),
+        type,
+        accountNumber: accountNumber.trim(),
+        routingNumber: routingNumber.trim(),
+      });
       queryClient.setQueryData<BankAccount[]>(bankKeys.accounts(uid), (list) => [...(list ?? []), account]);
       const wait = verifyMs === undefined ? "in a few seconds" : `in about ${Math.round(verifyMs / 1000)} seconds`;
       toast({ title: "Account Added", description: `${account.name} (${maskedNumber(account.lastFour)}) will be verified ${wait}.` });
@@ -71,12 +84,22 @@ export function AddAccountDialog({ open, onOpenChange, verifyMs }: { open: boole
       <DialogContent className="max-h-[calc(100dvh-2rem)] overflow-y-auto">
         <DialogHeader>
           <DialogTitle>Add Bank Account</DialogTitle>
-          <DialogDescription>Mock bank: enter made-up numbers, never real bank details. Only the last four digits are kept.</DialogDescription>
+          <DialogDescription>
+            Mock bank: enter made-up numbers, never real bank details. Only the last four digits are kept.
+          </DialogDescription>
         </DialogHeader>
         <form onSubmit={submit} noValidate className="grid grid-cols-1 gap-4">
           <div className="grid grid-cols-1 gap-2">
             <Label htmlFor="account-name">Account Name</Label>
-            <Input id="account-name" value={form.name} onChange={(e) => set("name")(e.target.value)} placeholder="Everyday checking" maxLength={100} autoComplete="off" aria-describedby={describedBy} />
+            <Input
+              id="account-name"
+              value={form.name}
+              onChange={(e) => set("name")(e.target.value)}
+              placeholder="Everyday checking"
+              maxLength={100}
+              autoComplete="off"
+              aria-describedby={describedBy}
+            />
           </div>
           <div className="grid grid-cols-1 gap-2">
             <Label htmlFor="account-type">Account Type</Label>
@@ -93,11 +116,29 @@ export function AddAccountDialog({ open, onOpenChange, verifyMs }: { open: boole
           <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
             <div className="grid grid-cols-1 gap-2">
               <Label htmlFor="account-number">Account Number</Label>
-              <Input id="account-number" value={form.accountNumber} onChange={(e) => set("accountNumber")(e.target.value)} inputMode="numeric" placeholder="4 to 17 digits" autoComplete="off" maxLength={40} aria-describedby={describedBy} />
+              <Input
+                id="account-number"
+                value={form.accountNumber}
+                onChange={(e) => set("accountNumber")(e.target.value)}
+                inputMode="numeric"
+                placeholder="4 to 17 digits"
+                autoComplete="off"
+                maxLength={40}
+                aria-describedby={describedBy}
+              />
             </div>
             <div className="grid grid-cols-1 gap-2">
               <Label htmlFor="routing-number">Routing Number</Label>
-              <Input id="routing-number" value={form.routingNumber} onChange={(e) => set("routingNumber")(e.target.value)} inputMode="numeric" placeholder="9 digits" autoComplete="off" maxLength={40} aria-describedby={describedBy} />
+              <Input
+                id="routing-number"
+                value={form.routingNumber}
+                onChange={(e) => set("routingNumber")(e.target.value)}
+                inputMode="numeric"
+                placeholder="9 digits"
+                autoComplete="off"
+                maxLength={40}
+                aria-describedby={describedBy}
+              />
             </div>
           </div>
           {problem && <FieldError id="add-account-problem">{problem}</FieldError>}

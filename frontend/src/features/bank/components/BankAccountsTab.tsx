@@ -33,7 +33,11 @@ export function BankAccountsTab({ verifyMs }: { verifyMs: number | undefined }) 
       loading="Loading bank accounts"
       isEmpty={(list) => list.length === 0}
       empty={
-        <EmptyState icon={<Landmark />} title="No bank accounts yet" hint="Add a mock bank account to deposit USD and receive USDX. It is verified a few seconds after you add it.">
+        <EmptyState
+          icon={<Landmark />}
+          title="No bank accounts yet"
+          hint="Add a mock bank account to deposit USD and receive USDX. It is verified a few seconds after you add it."
+        >
           {addButton}
         </EmptyState>
       }
@@ -48,7 +52,10 @@ export function BankAccountsTab({ verifyMs }: { verifyMs: number | undefined }) 
               <div className="min-w-0 flex-1">
                 <p className="truncate font-medium">{account.name}</p>
                 <p className="text-sm text-muted-foreground">
-                  <span className="capitalize">{account.type}</span> · <span className="font-mono text-xs" aria-label={`ending in ${account.lastFour}`}>{maskedNumber(account.lastFour)}</span>
+                  <span className="capitalize">{account.type}</span> ·{" "}
+                  <span className="font-mono text-xs" aria-label={`ending in ${account.lastFour}`}>
+                    {maskedNumber(account.lastFour)}
+                  </span>
                   <span className="hidden sm:inline" title={new Date(account.createdAt).toLocaleString()}>
                     {" "}
                     · Added {lowerFirst(relativeTime(isoSeconds(account.createdAt)))}
@@ -56,7 +63,14 @@ export function BankAccountsTab({ verifyMs }: { verifyMs: number | undefined }) 
                 </p>
               </div>
               <AccountStatusBadge status={account.status} />
-              <Button size="icon" variant="ghost" className="h-8 w-8 shrink-0 text-muted-foreground hover:text-destructive" aria-label={`Remove ${account.name}`} title="Remove" onClick={() => setRemoving(account)}>
+              <Button
+                size="icon"
+                variant="ghost"
+                className="h-8 w-8 shrink-0 text-muted-foreground hover:text-destructive"
+                aria-label={`Remove ${account.name}`}
+                title="Remove"
+                onClick={() => setRemoving(account)}
+              >
                 <Trash2 className="h-4 w-4" aria-hidden />
               </Button>
             </li>
@@ -100,7 +114,11 @@ function RemoveAccountDialog({ account, onDone }: { account: BankAccount | null;
       open={account !== null}
       onCancel={onDone}
       title="Remove bank account?"
-      description={account ? `${account.name} (${maskedNumber(account.lastFour)}) will no longer be available for deposits. Past deposits keep its name.` : ""}
+      description={
+        account
+          ? `${account.name} (${maskedNumber(account.lastFour)}) will no longer be available for deposits. Past deposits keep its name.`
+          : ""
+      }
       confirmLabel="Remove Account"
       busyLabel="Removing..."
       onConfirm={() => (account ? remove(account) : Promise.resolve())}

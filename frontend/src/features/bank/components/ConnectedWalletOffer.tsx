@@ -34,7 +34,8 @@ export function ConnectedWalletOffer({ address, compact = false }: { address: st
             <span className="font-mono" title={address}>
               {compact ? shortAddress(address) : <span className="[overflow-wrap:anywhere]">{address}</span>}
             </span>{" "}
-            can receive your deposits once added{faucet ? ": your wallet is asked to sign a message proving it is yours (free, no transaction)" : ""}.
+            can receive your deposits once added
+            {faucet ? ": your wallet is asked to sign a message proving it is yours (free, no transaction)" : ""}.
           </p>
         </div>
       </div>

@@ -18,7 +18,13 @@ export function DepositHistoryTab() {
       failed="Could not load your deposits"
       loading="Loading deposits"
       isEmpty={(list) => list.length === 0}
-      empty={<EmptyState icon={<History />} title="No deposits yet" hint="Deposits you make under Deposit USD appear here, with the transaction that minted their USDX." />}
+      empty={
+        <EmptyState
+          icon={<History />}
+          title="No deposits yet"
+          hint="Deposits you make under Deposit USD appear here, with the transaction that minted their USDX."
+        />
+      }
     >
       {(list) => (
         <Table>
@@ -42,16 +48,21 @@ export function DepositHistoryTab() {
                 <TableCell>
                   <div className="flex flex-col items-start gap-1">
                     <DepositStatusBadge status={deposit.status} />
-                    {deposit.status === "failed" && deposit.error && <span className="max-w-xs text-xs text-destructive [overflow-wrap:anywhere]">{deposit.error}</span>}
+                    {deposit.status === "failed" && deposit.error && (
+                      <span className="max-w-xs text-xs text-destructive [overflow-wrap:anywhere]">{deposit.error}</span>
+                    )}
                   </div>
                 </TableCell>
                 <TableCell className="whitespace-nowrap">
-                  {deposit.bankAccount.name} <span className="font-mono text-xs text-muted-foreground">{maskedNumber(deposit.bankAccount.lastFour)}</span>
+                  {deposit.bankAccount.name}{" "}
+                  <span className="font-mono text-xs text-muted-foreground">{maskedNumber(deposit.bankAccount.lastFour)}</span>
                 </TableCell>
                 <TableCell className="font-mono text-xs" title={deposit.walletAddress}>
                   {shortAddress(deposit.walletAddress)}
                 </TableCell>
-                <TableCell>{deposit.txHash ? <MintTxLink hash={deposit.txHash} /> : <span className="text-muted-foreground">—</span>}</TableCell>
+                <TableCell>
+                  {deposit.txHash ? <MintTxLink hash={deposit.txHash} /> : <span className="text-muted-foreground">—</span>}
+                </TableCell>
               </TableRow>
             ))}
           </TableBody>

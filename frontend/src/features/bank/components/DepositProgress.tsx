@@ -17,7 +17,12 @@ function steps(deposit: Deposit): { title: string; detail: string; state: StepSt
   const { status } = deposit;
   const minted = `${usdx(deposit.amountRaw)} ${status === "completed" ? "minted" : "to be minted"} to ${shortAddress(deposit.walletAddress)}`;
   return [
-    { title: "Requested", detail: `${usd(deposit.amount)} from ${deposit.bankAccount.name} (${maskedNumber(deposit.bankAccount.lastFour)})`, state: "done", at: time(deposit.timestamp) },
+    {
+      title: "Requested",
+      detail: `${usd(deposit.amount)} from ${deposit.bankAccount.name} (${maskedNumber(deposit.bankAccount.lastFour)})`,
+      state: "done",
+      at: time(deposit.timestamp),
+    },
     {
       title: "Processing",
       detail: "The bank transfer clears and the mint is sent",
@@ -32,9 +37,24 @@ function steps(deposit: Deposit): { title: string; detail: string; state: StepSt
 
 function StepIcon({ state }: { state: StepState }) {
   const base = "flex h-7 w-7 shrink-0 items-center justify-center rounded-full border-2";
-  if (state === "done") return <span className={cn(base, "border-success bg-success text-white")}><Check className="h-4 w-4" aria-hidden /></span>;
-  if (state === "failed") return <span className={cn(base, "border-destructive bg-destructive text-destructive-foreground")}><X className="h-4 w-4" aria-hidden /></span>;
-  if (state === "current") return <span className={cn(base, "border-primary text-primary")}><Loader2 className="h-4 w-4 animate-spin" aria-hidden /></span>;
+  if (state === "done")
+    return (
+      <span className={cn(base, "border-success bg-success text-white")}>
+        <Check className="h-4 w-4" aria-hidden />
+      </span>
+    );
+  if (state === "failed")
+    return (
+      <span className={cn(base, "border-destructive bg-destructive text-destructive-foreground")}>
+        <X className="h-4 w-4" aria-hidden />
+      </span>
+    );
+  if (state === "current")
+    return (
+      <span className={cn(base, "border-primary text-primary")}>
+        <Loader2 className="h-4 w-4 animate-spin" aria-hidden />
+      </span>
+    );
   return <span className={cn(base, "border-border bg-card")} />;
 }
 
@@ -52,18 +72,36 @@ export function DepositProgress({ deposit, pollError }: { deposit: Deposit; poll
       <CardContent className="grid grid-cols-1 gap-4">
         <ol className="grid grid-cols-1" aria-label="Deposit progress">
           {list.map((step, i) => (
-            <li key={step.title} className="relative flex gap-3 pb-5 last:pb-0" aria-current={step.state === "current" ? "step" : undefined}>
+            <li
+              key={step.title}
+              className="relative flex gap-3 pb-5 last:pb-0"
+              aria-current={step.state === "current" ? "step" : undefined}
+            >
               {i < list.length - 1 && (
-                <span aria-hidden className={cn("absolute left-[13px] top-7 h-[calc(100%-1.75rem)] w-0.5", step.state === "done" ? "bg-success" : "bg-border")} />
+                <span
+                  aria-hidden
+                  className={cn(
+                    "absolute left-[13px] top-7 h-[calc(100%-1.75rem)] w-0.5",
+                    step.state === "done" ? "bg-success" : "bg-border",
+                  )}
+                />
               )}
               <StepIcon state={step.state} />
               <div className="min-w-0 pt-0.5">
-                <p className={cn("text-sm font-medium", step.state === "upcoming" && "text-muted-foreground", step.state === "failed" && "text-destructive")}>
+                <p
+                  className={cn(
+                    "text-sm font-medium",
+                    step.state === "upcoming" && "text-muted-foreground",
+                    step.state === "failed" && "text-destructive",
+                  )}
+                >
                   {step.title}
                   <span className="sr-only"> ({STATE_WORDS[step.state]})</span>
                   {step.at && <span className="ml-2 text-xs font-normal text-muted-foreground">{step.at}</span>}
                 </p>
-                <p className={cn("text-sm text-muted-foreground [overflow-wrap:anywhere]", step.state === "failed" && "text-destructive")}>{step.detail}</p>
+                <p className={cn("text-sm text-muted-foreground [overflow-wrap:anywhere]", step.state === "failed" && "text-destructive")}>
+                  {step.detail}
+                </p>
                 {step.title === "Completed" && step.state === "done" && deposit.txHash && (
                   <p className="mt-1 text-xs text-muted-foreground">
                     Mint transaction <MintTxLink hash={deposit.txHash} />

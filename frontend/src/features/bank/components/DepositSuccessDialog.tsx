@@ -17,7 +17,8 @@ export function DepositSuccessDialog({ deposit, onClose }: { deposit: Deposit | 
               <CheckCircle2 className="h-12 w-12 text-success" aria-hidden />
               <DialogTitle>Deposit Successful!</DialogTitle>
               <DialogDescription>
-                {usd(deposit.amount)} from {deposit.bankAccount.name} ({maskedNumber(deposit.bankAccount.lastFour)}) is now in your wallet as USDX.
+                {usd(deposit.amount)} from {deposit.bankAccount.name} ({maskedNumber(deposit.bankAccount.lastFour)}) is now in your wallet
+                as USDX.
               </DialogDescription>
             </DialogHeader>
             <dl className="grid grid-cols-1 gap-2 rounded-lg border border-border bg-muted/40 p-4 text-sm">

@@ -17,7 +17,13 @@ interface DepositSummaryProps {
 
 function Row({ label, children, strong = false }: { label: string; children: ReactNode; strong?: boolean }) {
   return (
-    <div className={strong ? "flex items-baseline justify-between gap-4 pt-3 text-base font-semibold" : "flex items-baseline justify-between gap-4 text-sm"}>
+    <div
+      className={
+        strong
+          ? "flex items-baseline justify-between gap-4 pt-3 text-base font-semibold"
+          : "flex items-baseline justify-between gap-4 text-sm"
+      }
+    >
       <dt className={strong ? undefined : "text-muted-foreground"}>{label}</dt>
       <dd className="min-w-0 text-right tabular-nums [overflow-wrap:anywhere]">{children}</dd>
     </div>
@@ -40,8 +46,8 @@ function FaucetLimits({ limits }: { limits: BankFaucetLimits }) {
         </Row>
       </dl>
       <p className="text-xs text-muted-foreground">
-        A test faucet: at most {limits.perUserDaily} USDX and {limits.perUserDailyDeposits} deposits a day per user, and {limits.totalDaily} USDX a day in all. Days are UTC:
-        the counts start over at 00:00 UTC; failed deposits do not count.
+        A test faucet: at most {limits.perUserDaily} USDX and {limits.perUserDailyDeposits} deposits a day per user, and {limits.totalDaily}{" "}
+        USDX a day in all. Days are UTC: the counts start over at 00:00 UTC; failed deposits do not count.
       </p>
     </div>
   );
@@ -79,7 +85,12 @@ export function DepositSummary({ terms, amount, wallet }: DepositSummaryProps) {
             </div>
           </dl>
         ) : terms.error ? (
-          <LoadFailed title="Could not load the deposit terms" sentence={errorSentence(terms.error, "Unknown error")} onRetry={() => void terms.refetch()} retrying={terms.isFetching} />
+          <LoadFailed
+            title="Could not load the deposit terms"
+            sentence={errorSentence(terms.error, "Unknown error")}
+            onRetry={() => void terms.refetch()}
+            retrying={terms.isFetching}
+          />
         ) : (
           <div className="flex justify-center py-4">
             <Spinner label="Loading the deposit terms" />

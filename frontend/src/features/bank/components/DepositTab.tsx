@@ -33,10 +33,24 @@ export function DepositTab({ terms, tracker, onGoTo }: DepositTabProps) {
   const unlisted = useUnlistedConnectedWallet(wallets.data);
 
   if (accounts.isError && !accounts.data) {
-    return <LoadFailed title="Could not load your bank accounts" sentence={errorSentence(accounts.error, "Unknown error")} onRetry={() => void accounts.refetch()} retrying={accounts.isFetching} />;
+    return (
+      <LoadFailed
+        title="Could not load your bank accounts"
+        sentence={errorSentence(accounts.error, "Unknown error")}
+        onRetry={() => void accounts.refetch()}
+        retrying={accounts.isFetching}
+      />
+    );
   }
   if (wallets.isError && !wallets.data) {
-    return <LoadFailed title="Could not load your wallets" sentence={errorSentence(wallets.error, "Unknown error")} onRetry={() => void wallets.refetch()} retrying={wallets.isFetching} />;
+    return (
+      <LoadFailed
+        title="Could not load your wallets"
+        sentence={errorSentence(wallets.error, "Unknown error")}
+        onRetry={() => void wallets.refetch()}
+        retrying={wallets.isFetching}
+      />
+    );
   }
   if (!accounts.data || !wallets.data) return <Loading label="Loading your accounts and wallets" />;
 
@@ -44,7 +58,11 @@ export function DepositTab({ terms, tracker, onGoTo }: DepositTabProps) {
     return (
       <Card>
         <CardContent className="pt-6">
-          <EmptyState icon={<Landmark />} title="Add a bank account first" hint="Deposits come from a verified bank account. Add one; it is verified a few seconds later.">
+          <EmptyState
+            icon={<Landmark />}
+            title="Add a bank account first"
+            hint="Deposits come from a verified bank account. Add one; it is verified a few seconds later."
+          >
             <Button onClick={() => onGoTo("accounts")}>Go to My Bank Accounts</Button>
           </EmptyState>
         </CardContent>
@@ -64,7 +82,11 @@ export function DepositTab({ terms, tracker, onGoTo }: DepositTabProps) {
             <div className="grid grid-cols-1 gap-2">
               <Label htmlFor="deposit-account">From bank account</Label>
               <Select value={form.accountId} onValueChange={form.chooseAccount}>
-                <SelectTrigger id="deposit-account" aria-describedby={errorId("account")} aria-invalid={problem?.field === "account" || undefined}>
+                <SelectTrigger
+                  id="deposit-account"
+                  aria-describedby={errorId("account")}
+                  aria-invalid={problem?.field === "account" || undefined}
+                >
                   <SelectValue placeholder="Choose a verified account" />
                 </SelectTrigger>
                 <SelectContent>
@@ -85,7 +107,11 @@ export function DepositTab({ terms, tracker, onGoTo }: DepositTabProps) {
             </div>
 
             <div className="grid grid-cols-1 gap-2">
-              {wallets.data.length > 0 ? <Label htmlFor="deposit-wallet">To wallet</Label> : <p className="text-sm font-medium leading-none">To wallet</p>}
+              {wallets.data.length > 0 ? (
+                <Label htmlFor="deposit-wallet">To wallet</Label>
+              ) : (
+                <p className="text-sm font-medium leading-none">To wallet</p>
+              )}
               {wallets.data.length > 0 ? (
                 <Select value={wallet ? String(wallet.id) : ""} onValueChange={form.chooseWallet}>
                   <SelectTrigger id="deposit-wallet">

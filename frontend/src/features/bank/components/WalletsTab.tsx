@@ -30,7 +30,11 @@ export function WalletsTab() {
       loading="Loading wallets"
       isEmpty={(list) => list.length === 0}
       empty={
-        <EmptyState icon={<Wallet />} title="No wallets yet" hint="Add a wallet to receive the USDX your deposits mint. The first wallet you add becomes your primary wallet.">
+        <EmptyState
+          icon={<Wallet />}
+          title="No wallets yet"
+          hint="Add a wallet to receive the USDX your deposits mint. The first wallet you add becomes your primary wallet."
+        >
           {!unlisted && addButton}
         </EmptyState>
       }
@@ -60,7 +64,11 @@ export function WalletsTab() {
                       </Badge>
                     ) : (
                       faucet && (
-                        <Badge variant="outline" className="gap-1 border-amber-500/60 text-amber-800" title="The test faucet mints only to wallets you prove you control">
+                        <Badge
+                          variant="outline"
+                          className="gap-1 border-amber-500/60 text-amber-800"
+                          title="The test faucet mints only to wallets you prove you control"
+                        >
                           <ShieldAlert className="h-3 w-3" aria-hidden /> Not verified
                         </Badge>
                       )
@@ -78,7 +86,11 @@ export function WalletsTab() {
                   <div className="md:text-right">
                     <p className="text-xs text-muted-foreground">Balance</p>
                     <p className="font-medium tabular-nums" data-testid={`balance-${wallet.id}`}>
-                      {wallet.balanceRaw === null ? <span className="font-normal text-muted-foreground">Unavailable</span> : usdx(wallet.balanceRaw)}
+                      {wallet.balanceRaw === null ? (
+                        <span className="font-normal text-muted-foreground">Unavailable</span>
+                      ) : (
+                        usdx(wallet.balanceRaw)
+                      )}
                     </p>
                   </div>
                   <div className="flex items-center gap-1">
@@ -125,7 +137,8 @@ export function WalletsTab() {
           <CardTitle>My Wallets</CardTitle>
           <CardDescription>
             Wallets that receive the USDX your deposits mint. Deposits go to the primary wallet unless you choose another.
-            {faucet && " This test faucet mints only to verified wallets: your sign-in wallet, or one you signed a message with (Verify, with that wallet connected)."}
+            {faucet &&
+              " This test faucet mints only to verified wallets: your sign-in wallet, or one you signed a message with (Verify, with that wallet connected)."}
           </CardDescription>
         </div>
         {wallets.data && (wallets.data.length > 0 || unlisted) && addButton}

@@ -34,7 +34,10 @@ export function useAddWallet() {
         });
         return { wallet };
       } catch (error) {
-        const refused = error instanceof ProofProblem ? { title: "Wallet Not Verified", description: error.message } : serverProblem(error, "Could not add the wallet");
+        const refused =
+          error instanceof ProofProblem
+            ? { title: "Wallet Not Verified", description: error.message }
+            : serverProblem(error, "Could not add the wallet");
         toast({ ...refused, variant: "destructive" });
         return { refused: refused.description };
       }

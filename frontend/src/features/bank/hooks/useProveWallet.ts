@@ -20,14 +20,17 @@ export function isConnectedWallet(address: string): boolean {
 export async function proveWallet(address: string): Promise<WalletProof> {
   const { provider, address: connected } = useWallet.getState();
   if (!provider || !connected || !isConnectedWallet(address)) {
-    throw new ProofProblem(`Connect ${shortAddress(address)} in your wallet to sign for it: the test faucet mints only to wallets you prove you control.`);
+    throw new ProofProblem(
+      `Connect ${shortAddress(address)} in your wallet to sign for it: the test faucet mints only to wallets you prove you control.`,
+    );
   }
   const issued = await requestWalletChallenge(address);
   try {
     const signature = (await provider.request({ method: "personal_sign", params: [utf8ToHex(issued.message), connected] })) as string;
     return { challenge: issued.challenge, signature };
   } catch (error) {
-    if ((error as { code?: unknown }).code === 4001) throw new ProofProblem("You rejected the signature request in your wallet, so the wallet was not verified.");
+    if ((error as { code?: unknown }).code === 4001)
+      throw new ProofProblem("You rejected the signature request in your wallet, so the wallet was not verified.");
     throw new ProofProblem(`Your wallet did not sign the request: ${(error as Error).message || "unknown error"}.`);
   }
 }

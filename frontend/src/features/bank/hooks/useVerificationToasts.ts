@@ -14,7 +14,10 @@ export function useVerificationToasts(accounts: BankAccount[] | undefined) {
       if (account.status === "pending") {
         pending.current.add(account.id);
       } else if (pending.current.delete(account.id)) {
-        toast({ title: "Account Verified", description: `${account.name} (••••${account.lastFour}) is verified: you can deposit from it now.` });
+        toast({
+          title: "Account Verified",
+          description: `${account.name} (••••${account.lastFour}) is verified: you can deposit from it now.`,
+        });
       }
     }
   }, [accounts]);

@@ -33,7 +33,9 @@ function Heading() {
             <FlaskConical className="h-3 w-3" aria-hidden /> Mock
           </Badge>
         </div>
-        <p className="text-sm text-muted-foreground">Add bank accounts and wallets, deposit US dollars, and follow each deposit until its USDX is minted.</p>
+        <p className="text-sm text-muted-foreground">
+          Add bank accounts and wallets, deposit US dollars, and follow each deposit until its USDX is minted.
+        </p>
       </div>
       <Alert className="border-amber-500/50 bg-amber-50/70 text-amber-900 [&>svg]:text-amber-600">
         <FlaskConical className="h-4 w-4" aria-hidden />
@@ -68,7 +70,11 @@ function Off() {
   return (
     <div className="mx-auto grid grid-cols-1 max-w-6xl gap-6">
       <Heading />
-      {terms.isPending ? <Spinner label="Loading the mock bank" /> : <Unavailable reason={isUnavailable(terms.error) ? errorSentence(terms.error, "Unknown error") : OFF_REASON} />}
+      {terms.isPending ? (
+        <Spinner label="Loading the mock bank" />
+      ) : (
+        <Unavailable reason={isUnavailable(terms.error) ? errorSentence(terms.error, "Unknown error") : OFF_REASON} />
+      )}
     </div>
   );
 }

@@ -10,14 +10,11 @@ export type { Contact, ContactPage, ImportResult };
  * sentence that the page shows as it is.
  */
 
-
 export interface ContactFields {
   name: string;
   address: string;
   notes: string;
 }
-
-
 
 /** Rows per page of the list (the server's default page size). */
 export const CONTACTS_PAGE_SIZE = 100;

@@ -71,7 +71,17 @@ export function ContactDialog({ open, onOpenChange, contact }: ContactDialogProp
   );
 }
 
-function ContactForm({ contact, busy, onCancel, onSave }: { contact: Contact | null; busy: boolean; onCancel(): void; onSave(fields: ContactFields): Promise<void> }) {
+function ContactForm({
+  contact,
+  busy,
+  onCancel,
+  onSave,
+}: {
+  contact: Contact | null;
+  busy: boolean;
+  onCancel(): void;
+  onSave(fields: ContactFields): Promise<void>;
+}) {
   const [name, setName] = useState(contact?.name ?? "");
   const [address, setAddress] = useState(contact?.address ?? "");
   const [notes, setNotes] = useState(contact?.notes ?? "");
@@ -114,7 +124,14 @@ function ContactForm({ contact, busy, onCancel, onSave }: { contact: Contact | n
     <form onSubmit={(e) => void submit(e)} noValidate aria-busy={busy} className="grid gap-4">
       <div className="grid gap-2">
         <Label htmlFor="contact-name">Name</Label>
-        <Input id="contact-name" autoComplete="off" placeholder="e.g. Treasury desk" value={name} onChange={(e) => setName(e.target.value)} {...fieldProps("name")} />
+        <Input
+          id="contact-name"
+          autoComplete="off"
+          placeholder="e.g. Treasury desk"
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+          {...fieldProps("name")}
+        />
         {message("name")}
       </div>
       <div className="grid gap-2">
@@ -135,7 +152,14 @@ function ContactForm({ contact, busy, onCancel, onSave }: { contact: Contact | n
         <Label htmlFor="contact-notes">
           Notes <span className="font-normal text-muted-foreground">(optional)</span>
         </Label>
-        <Textarea id="contact-notes" rows={3} placeholder="What this address is for" value={notes} onChange={(e) => setNotes(e.target.value)} {...fieldProps("notes")} />
+        <Textarea
+          id="contact-notes"
+          rows={3}
+          placeholder="What this address is for"
+          value={notes}
+          onChange={(e) => setNotes(e.target.value)}
+          {...fieldProps("notes")}
+        />
         {message("notes")}
       </div>
       {message("form")}

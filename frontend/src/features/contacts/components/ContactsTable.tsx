@@ -58,7 +58,15 @@ export function ContactsTable({ contacts, onEdit, onDelete }: ContactsTableProps
                 </time>
               </TableCell>
               <TableCell className={cn("whitespace-nowrap text-right", stickyEnd)}>
-                <Button type="button" variant="ghost" size="icon" className="h-8 w-8" aria-label={`Edit ${contact.name}`} title="Edit" onClick={() => onEdit(contact)}>
+                <Button
+                  type="button"
+                  variant="ghost"
+                  size="icon"
+                  className="h-8 w-8"
+                  aria-label={`Edit ${contact.name}`}
+                  title="Edit"
+                  onClick={() => onEdit(contact)}
+                >
                   <Pencil className="h-4 w-4" aria-hidden />
                 </Button>
                 <Button

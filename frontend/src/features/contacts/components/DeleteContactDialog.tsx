@@ -26,8 +26,8 @@ export function DeleteContactDialog({ contact, onClose }: { contact: Contact | n
         <DialogHeader>
           <DialogTitle>Delete contact?</DialogTitle>
           <DialogDescription className="[overflow-wrap:anywhere]">
-            <span className="font-medium text-foreground">{contact?.name}</span> (<span className="font-mono text-xs">{contact?.address}</span>) will be
-            removed from your contacts. This cannot be undone.
+            <span className="font-medium text-foreground">{contact?.name}</span> (
+            <span className="font-mono text-xs">{contact?.address}</span>) will be removed from your contacts. This cannot be undone.
           </DialogDescription>
         </DialogHeader>
         <DialogFooter>

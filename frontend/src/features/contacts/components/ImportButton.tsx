@@ -52,7 +52,16 @@ export function ImportButton() {
   const busy = importCsv.isPending;
   return (
     <>
-      <input ref={input} type="file" accept=".csv,text/csv" className="hidden" tabIndex={-1} aria-hidden onChange={(e) => void pick(e)} data-testid="contacts-import-file" />
+      <input
+        ref={input}
+        type="file"
+        accept=".csv,text/csv"
+        className="hidden"
+        tabIndex={-1}
+        aria-hidden
+        onChange={(e) => void pick(e)}
+        data-testid="contacts-import-file"
+      />
       <Button type="button" variant="outline" onClick={() => input.current?.click()} disabled={busy}>
         {busy ? <Loader2 className="h-4 w-4 animate-spin" aria-hidden /> : <Upload className="h-4 w-4" aria-hidden />}
         {busy ? "Importing..." : "Import"}

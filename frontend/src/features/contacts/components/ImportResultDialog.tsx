@@ -27,7 +27,10 @@ export function ImportResultDialog({ result, fileName, onClose }: { result: Impo
                 {contactsAdded(result.imported)}
               </p>
               <p className="flex items-center gap-2 rounded-md border border-border bg-muted/40 p-3 text-sm font-medium">
-                <AlertTriangle className={skipped.length ? "h-4 w-4 shrink-0 text-amber-500" : "h-4 w-4 shrink-0 text-muted-foreground"} aria-hidden />
+                <AlertTriangle
+                  className={skipped.length ? "h-4 w-4 shrink-0 text-amber-500" : "h-4 w-4 shrink-0 text-muted-foreground"}
+                  aria-hidden
+                />
                 {plural(skipped.length, "line")} skipped
               </p>
             </div>

@@ -17,7 +17,6 @@ import { SEARCH_DEBOUNCE_MS, useDebouncedValue } from "@/lib/useDebouncedValue";
 
 const LOAD_FAILED = "Failed to load contacts";
 
-
 /** The add/edit dialog: closed, adding, or editing one contact. */
 type Editing = { contact: Contact | null } | null;
 
@@ -104,7 +103,13 @@ export default function ContactsPage() {
                     <span>
                       Showing {count(rows.length)} of {count(total)}
                     </span>
-                    <Button type="button" variant="outline" size="sm" onClick={() => void contacts.fetchNextPage()} disabled={contacts.isFetchingNextPage}>
+                    <Button
+                      type="button"
+                      variant="outline"
+                      size="sm"
+                      onClick={() => void contacts.fetchNextPage()}
+                      disabled={contacts.isFetchingNextPage}
+                    >
                       {contacts.isFetchingNextPage && <Spinner className="h-4 w-4 text-current" label="Loading more contacts" />}
                       Load more
                     </Button>

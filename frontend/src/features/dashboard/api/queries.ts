@@ -12,7 +12,8 @@ export type { HistoryEntry, HistoryPage, SupplyPoint } from "@common/apiTypes";
 /** Enough points for a smooth line on a wide screen, few enough to stay light. */
 export const SUPPLY_CHART_POINTS = 200;
 
-export const recentHistoryKey = (address: string) => [endpointUrl("GET /api/accounts/:address/history", { params: { address }, query: { limit: RECENT_TRANSACTIONS } })] as const;
+export const recentHistoryKey = (address: string) =>
+  [endpointUrl("GET /api/accounts/:address/history", { params: { address }, query: { limit: RECENT_TRANSACTIONS } })] as const;
 export const supplyHistoryKey = [endpointUrl("GET /api/stats/supply", { query: { points: SUPPLY_CHART_POINTS } })] as const;
 
 /** While a sent transaction waits for the index, the list looks again this often. */

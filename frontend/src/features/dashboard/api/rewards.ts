@@ -12,7 +12,8 @@ const SIGNED_WHOLE = /^-?\d+$/;
 /** An answer whose figures are whole numbers of base units: anything else is said, not drawn (a proxy's page, a stale server). */
 function checked(answer: RewardsAnswer): RewardsAnswer {
   const figures = [answer?.balance, answer?.allTime, answer?.last30Days, answer?.fromTransfers];
-  if (!figures.every((f) => typeof f === "string" && SIGNED_WHOLE.test(f))) throw new Error("The server's rewards answer was not understood.");
+  if (!figures.every((f) => typeof f === "string" && SIGNED_WHOLE.test(f)))
+    throw new Error("The server's rewards answer was not understood.");
   return answer;
 }
 

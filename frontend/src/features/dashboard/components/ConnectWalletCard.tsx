@@ -14,8 +14,8 @@ export function ConnectWalletCard() {
           <div className="space-y-1">
             <h2 className="text-base font-semibold">Connect your wallet</h2>
             <p className="text-sm text-muted-foreground">
-              Connect a wallet to see your USDX balance and shares, transfer tokens and view your transaction history. The dashboard never holds your keys:
-              every transaction is signed in your wallet.
+              Connect a wallet to see your USDX balance and shares, transfer tokens and view your transaction history. The dashboard never
+              holds your keys: every transaction is signed in your wallet.
             </p>
           </div>
         </div>

@@ -54,7 +54,11 @@ function AddressRow({ term, address }: { term: string; address: string }) {
   return (
     <Row term={term}>
       <div className="flex items-start justify-between gap-2">
-        <ExplorerLink href={addressUrl(config, address)} label={`${term} ${address}`} className="min-w-0 whitespace-normal break-all font-mono text-xs">
+        <ExplorerLink
+          href={addressUrl(config, address)}
+          label={`${term} ${address}`}
+          className="min-w-0 whitespace-normal break-all font-mono text-xs"
+        >
           {address}
         </ExplorerLink>
         <CopyButton value={address} className="shrink-0" />

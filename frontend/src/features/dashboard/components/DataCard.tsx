@@ -27,7 +27,19 @@ interface DataCardProps {
 }
 
 /** PRODUCT.md section 2's generic card: title, refresh, loading spinner, error text and a 'Last updated' line. */
-export function DataCard({ title, icon, badge, onRefresh, refreshing, loading, error, updatedAt, children, footer, className }: DataCardProps) {
+export function DataCard({
+  title,
+  icon,
+  badge,
+  onRefresh,
+  refreshing,
+  loading,
+  error,
+  updatedAt,
+  children,
+  footer,
+  className,
+}: DataCardProps) {
   const now = useNow();
   return (
     <Card className={cn("flex flex-col", className)} aria-busy={loading || refreshing || undefined}>

@@ -15,8 +15,20 @@ type Operation = MultiplierOperation;
 
 /** PRODUCT.md section 2's labels, placeholders, hints and buttons for each operation. */
 const MODES: Record<Operation, { option: string; label: string; placeholder: string; hint: string; submit: string }> = {
-  set: { option: "Set new value", label: "New Multiplier Value", placeholder: "1.0", hint: "Sets the absolute value of the multiplier", submit: "Set Value" },
-  add: { option: "Add to current", label: "Increment Amount", placeholder: "0.01", hint: "Adds this value to the current multiplier", submit: "Add Value" },
+  set: {
+    option: "Set new value",
+    label: "New Multiplier Value",
+    placeholder: "1.0",
+    hint: "Sets the absolute value of the multiplier",
+    submit: "Set Value",
+  },
+  add: {
+    option: "Add to current",
+    label: "Increment Amount",
+    placeholder: "0.01",
+    hint: "Adds this value to the current multiplier",
+    submit: "Add Value",
+  },
 };
 
 interface MultiplierDialogProps {
@@ -37,8 +49,8 @@ export function MultiplierDialog({ open, onOpenChange, connected, current }: Mul
         <DialogHeader>
           <DialogTitle>Update Reward Multiplier</DialogTitle>
           <DialogDescription>
-            The reward multiplier controls the conversion between tokens and shares: every balance is its shares times the multiplier, so changing it changes
-            all balances at once.
+            The reward multiplier controls the conversion between tokens and shares: every balance is its shares times the multiplier, so
+            changing it changes all balances at once.
           </DialogDescription>
         </DialogHeader>
         <MultiplierForm form={form} current={current} onDone={close} />
@@ -73,7 +85,7 @@ function MultiplierForm({ form, current, onDone }: { form: TxForm<"value">; curr
             htmlFor={`multiplier-${op}`}
             className={cn(
               "flex cursor-pointer items-center gap-2 rounded-md border border-border px-3 py-2.5 font-normal",
-              operation === op && "border-primary bg-accent/40"
+              operation === op && "border-primary bg-accent/40",
             )}
           >
             <RadioGroupItem id={`multiplier-${op}`} value={op} />
@@ -108,7 +120,10 @@ function MultiplierForm({ form, current, onDone }: { form: TxForm<"value">; curr
         // What the change means for holders, before the oracle signs it.
         <div
           aria-live="polite"
-          className={cn("rounded-md border px-3 py-2 text-sm", next < MIN_REWARD_MULTIPLIER ? "border-destructive/50 bg-destructive/5 text-destructive" : "border-border")}
+          className={cn(
+            "rounded-md border px-3 py-2 text-sm",
+            next < MIN_REWARD_MULTIPLIER ? "border-destructive/50 bg-destructive/5 text-destructive" : "border-border",
+          )}
         >
           {next < MIN_REWARD_MULTIPLIER ? (
             <p>The contract only accepts a multiplier of 1.0 or more; {shownMultiplier(next)} would be refused.</p>

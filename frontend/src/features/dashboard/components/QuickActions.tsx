@@ -7,7 +7,17 @@ import { shortAddress } from "@/lib/format";
 import { cn } from "@/lib/utils";
 
 /** PRODUCT.md section 2's Quick Actions: the network, 'Transfer' and 'Refresh Data'. */
-export function QuickActions({ address, onTransfer, onRefresh, refreshing }: { address: string; onTransfer(): void; onRefresh(): void; refreshing: boolean }) {
+export function QuickActions({
+  address,
+  onTransfer,
+  onRefresh,
+  refreshing,
+}: {
+  address: string;
+  onTransfer(): void;
+  onRefresh(): void;
+  refreshing: boolean;
+}) {
   const config = useConfig();
   const network = networkBadgeLabel(config);
   return (

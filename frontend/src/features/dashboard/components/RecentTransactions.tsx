@@ -66,7 +66,12 @@ export function RecentTransactions({ address }: { address: string | null }) {
             <Spinner label="Loading recent transactions" />
           </div>
         ) : query.isError ? (
-          <LoadFailed title="Failed to load transactions" sentence={errorMessage(query.error)} onRetry={() => void query.refetch()} retrying={query.isFetching} />
+          <LoadFailed
+            title="Failed to load transactions"
+            sentence={errorMessage(query.error)}
+            onRetry={() => void query.refetch()}
+            retrying={query.isFetching}
+          />
         ) : (!query.data || query.data.items.length === 0) && waiting.length === 0 ? (
           <EmptyState title="No recent transactions found." />
         ) : (
@@ -111,7 +116,9 @@ function HistoryTable({ pending, items, me }: { pending: PendingEntry[]; items: 
                 </span>
                 {note && <MovedNote note={note} className="ml-auto mt-0.5 max-w-[14rem] text-right" />}
               </TableCell>
-              <TableCell>{item.status === "confirmed" ? <Badge variant="success">Confirmed</Badge> : <Badge variant="secondary">Pending</Badge>}</TableCell>
+              <TableCell>
+                {item.status === "confirmed" ? <Badge variant="success">Confirmed</Badge> : <Badge variant="secondary">Pending</Badge>}
+              </TableCell>
             </TableRow>
           );
         })}
@@ -121,7 +128,23 @@ function HistoryTable({ pending, items, me }: { pending: PendingEntry[]; items: 
 }
 
 /** The Type (with the transaction's link and time), From and To cells of an entry, confirmed or pending. */
-function EntryCells({ type, hash, timestamp, from, to, me, now }: { type: string; hash: string; timestamp: number; from: string; to: string; me: string; now: number }) {
+function EntryCells({
+  type,
+  hash,
+  timestamp,
+  from,
+  to,
+  me,
+  now,
+}: {
+  type: string;
+  hash: string;
+  timestamp: number;
+  from: string;
+  to: string;
+  me: string;
+  now: number;
+}) {
   const config = useConfig();
   const mine = (a: string) => a.toLowerCase() === me.toLowerCase();
   return (
@@ -152,7 +175,15 @@ function PendingRow({ entry, me, now }: { entry: PendingEntry; me: string; now: 
   const sign = mine(entry.from) && !mine(entry.to) ? "-" : mine(entry.to) && !mine(entry.from) ? "+" : "";
   return (
     <TableRow>
-      <EntryCells type={entry.type} hash={entry.hash} timestamp={Math.floor(entry.sentAt / 1000)} from={entry.from} to={entry.to} me={me} now={now} />
+      <EntryCells
+        type={entry.type}
+        hash={entry.hash}
+        timestamp={Math.floor(entry.sentAt / 1000)}
+        from={entry.from}
+        to={entry.to}
+        me={me}
+        now={now}
+      />
       <TableCell className="text-right font-medium tabular-nums">
         {sign}
         {shownUsdx(BigInt(entry.amountRaw))}

@@ -50,8 +50,8 @@ export function RewardsCard({ address }: { address: string }) {
         )}
         <div className="col-span-2 space-y-2 lg:col-span-1 lg:col-start-3 lg:row-start-1">
           <CardNote>
-            You hold shares, and your balance is your shares times the reward multiplier. Transfers, mints and burns change your shares; when the
-            multiplier rises, every holder&apos;s balance grows with no transfer at all. That growth is what your balance earned.
+            You hold shares, and your balance is your shares times the reward multiplier. Transfers, mints and burns change your shares;
+            when the multiplier rises, every holder&apos;s balance grows with no transfer at all. That growth is what your balance earned.
           </CardNote>
           {data && (
             <CardNote>
@@ -59,7 +59,9 @@ export function RewardsCard({ address }: { address: string }) {
               {data.asOf && <> As of block {count(data.asOf.blockNumber)}; the 30 days end at its time.</>}
             </CardNote>
           )}
-          {fell && <CardNote className="text-destructive">The multiplier was lowered at some point: a fall counts as a negative reward.</CardNote>}
+          {fell && (
+            <CardNote className="text-destructive">The multiplier was lowered at some point: a fall counts as a negative reward.</CardNote>
+          )}
         </div>
       </div>
     </DataCard>

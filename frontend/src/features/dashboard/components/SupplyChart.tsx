@@ -17,12 +17,20 @@ const compactFormat = new Intl.NumberFormat(undefined, { notation: "compact", ma
 const multiplierFormat = new Intl.NumberFormat(undefined, { minimumFractionDigits: 4, maximumFractionDigits: 4 });
 
 export default function SupplyChart({ points }: { points: SupplyPoint[] }) {
-  const data = points.map((p) => ({ time: p.timestamp * 1000, supply: chartNumber(p.totalSupply), multiplier: chartNumber(p.rewardMultiplier) }));
+  const data = points.map((p) => ({
+    time: p.timestamp * 1000,
+    supply: chartNumber(p.totalSupply),
+    multiplier: chartNumber(p.rewardMultiplier),
+  }));
   const spanMs = data.length > 1 ? data[data.length - 1].time - data[0].time : 0;
   // Under two days, times of day read better than dates; under an hour (a fresh local chain), with seconds.
   const tick = (ms: number) =>
     spanMs < 2 * 86_400_000
-      ? new Date(ms).toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit", second: spanMs < 3_600_000 ? "2-digit" : undefined })
+      ? new Date(ms).toLocaleTimeString(undefined, {
+          hour: "2-digit",
+          minute: "2-digit",
+          second: spanMs < 3_600_000 ? "2-digit" : undefined,
+        })
       : new Date(ms).toLocaleDateString(undefined, { month: "short", day: "numeric" });
 
   return (
@@ -65,7 +73,9 @@ export default function SupplyChart({ points }: { points: SupplyPoint[] }) {
           <Tooltip
             labelFormatter={(ms) => new Date(Number(ms)).toLocaleString()}
             formatter={(value, name) =>
-              name === "Reward Multiplier" ? [`${multiplierFormat.format(Number(value))}x`, name] : [`${supplyFormat.format(Number(value))} USDX`, name]
+              name === "Reward Multiplier"
+                ? [`${multiplierFormat.format(Number(value))}x`, name]
+                : [`${supplyFormat.format(Number(value))} USDX`, name]
             }
             contentStyle={{ borderRadius: 8, borderColor: "var(--color-border)", fontSize: 13 }}
           />

@@ -18,7 +18,9 @@ function useNearViewport<T extends Element>() {
   const [near, setNear] = useState(() => typeof IntersectionObserver === "undefined");
   useEffect(() => {
     if (near || !element) return;
-    const observer = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && setNear(true), { rootMargin: "100% 0px" });
+    const observer = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && setNear(true), {
+      rootMargin: "100% 0px",
+    });
     observer.observe(element);
     return () => observer.disconnect();
   }, [near, element]);
@@ -53,7 +55,15 @@ export function SupplyChartCard() {
             <CardNote className="mt-1">The chart appears once supply or the multiplier has changed at least twice.</CardNote>
           </div>
         ) : (
-          <div ref={chartArea}>{nearViewport ? <Suspense fallback={chartPlaceholder}><SupplyChart points={points} /></Suspense> : chartPlaceholder}</div>
+          <div ref={chartArea}>
+            {nearViewport ? (
+              <Suspense fallback={chartPlaceholder}>
+                <SupplyChart points={points} />
+              </Suspense>
+            ) : (
+              chartPlaceholder
+            )}
+          </div>
         ))}
     </DataCard>
   );

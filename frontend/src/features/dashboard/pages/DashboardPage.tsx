@@ -103,10 +103,21 @@ export default function DashboardPage({ adminFunctions }: { adminFunctions?: Rea
       </div>
 
       <OnceOpened open={transferOpen}>
-        <TransferDialog open={transferOpen} onOpenChange={setTransferOpen} address={address} balance={account.data?.balance} balanceLoading={account.isLoading} />
+        <TransferDialog
+          open={transferOpen}
+          onOpenChange={setTransferOpen}
+          address={address}
+          balance={account.data?.balance}
+          balanceLoading={account.isLoading}
+        />
       </OnceOpened>
       <OnceOpened open={multiplierOpen}>
-        <MultiplierDialog open={multiplierOpen} onOpenChange={setMultiplierOpen} connected={connected} current={token.data?.rewardMultiplier} />
+        <MultiplierDialog
+          open={multiplierOpen}
+          onOpenChange={setMultiplierOpen}
+          connected={connected}
+          current={token.data?.rewardMultiplier}
+        />
       </OnceOpened>
     </div>
   );

@@ -43,21 +43,21 @@ export function ApiViewer({ uid }: { uid: string | null | undefined }) {
 
   useEffect(() => {
     const made = SwaggerUI({
-        url: OPENAPI_URL,
-        // Rendered below as a component of this page: swagger-ui's own mounting calls
-        // react-dom's createRoot, which React 19 exports from react-dom/client only.
-        domNode: null,
-        tryItOutEnabled: true,
-        displayRequestDuration: true,
-        // No badge image from the public validator: the page fetches nothing from the internet.
-        validatorUrl: null,
-        // The address bar configures nothing, and Authorize keeps no token in localStorage.
-        queryConfigEnabled: false,
-        persistAuthorization: false,
-        requestInterceptor: (request) =>
-          attachIdToken(request, { idToken: currentIdToken, prefilled: () => prefilled.current, origin: window.location.origin }),
-        onComplete: () => setLoaded(true),
-      });
+      url: OPENAPI_URL,
+      // Rendered below as a component of this page: swagger-ui's own mounting calls
+      // react-dom's createRoot, which React 19 exports from react-dom/client only.
+      domNode: null,
+      tryItOutEnabled: true,
+      displayRequestDuration: true,
+      // No badge image from the public validator: the page fetches nothing from the internet.
+      validatorUrl: null,
+      // The address bar configures nothing, and Authorize keeps no token in localStorage.
+      queryConfigEnabled: false,
+      persistAuthorization: false,
+      requestInterceptor: (request) =>
+        attachIdToken(request, { idToken: currentIdToken, prefilled: () => prefilled.current, origin: window.location.origin }),
+      onComplete: () => setLoaded(true),
+    });
     setViewer({ system: made, Root: made.getComponent("App", "root") });
   }, []);
 

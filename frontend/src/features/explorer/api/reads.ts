@@ -1,4 +1,12 @@
-import { ZeroAddress, formatEther, formatUnits, type AbstractProvider, type Interface, type ParamType, type TransactionResponse } from "ethers";
+import {
+  ZeroAddress,
+  formatEther,
+  formatUnits,
+  type AbstractProvider,
+  type Interface,
+  type ParamType,
+  type TransactionResponse,
+} from "ethers";
 import { USDX__factory } from "@bindings/factories/contracts/USDX__factory";
 import { BatchPayments__factory } from "@bindings/factories/contracts/BatchPayments__factory";
 import { describeError } from "@common/contractErrors";
@@ -56,7 +64,10 @@ function argValue(config: AppConfig, context: string, name: string, param: Param
     if (AMOUNT_PARAMS.has(name)) return { kind: "text", text: `${exactTokenAmount(value, config.token.decimals)} ${TOKEN_SYMBOL}` };
     if (name === "deadline") {
       const date = new Date(Number(value) * 1000);
-      return { kind: "text", text: Number.isNaN(date.getTime()) || value > 10n ** 12n ? `${value} (never)` : `${value} (${date.toLocaleString()})` };
+      return {
+        kind: "text",
+        text: Number.isNaN(date.getTime()) || value > 10n ** 12n ? `${value} (never)` : `${value} (${date.toLocaleString()})`,
+      };
     }
   }
   if (param.type === "bytes32" && ROLE_PARAMS.has(name)) {
@@ -66,7 +77,11 @@ function argValue(config: AppConfig, context: string, name: string, param: Param
 }
 
 function decodeArgs(config: AppConfig, context: string, params: readonly ParamType[], values: readonly unknown[]): DecodedArg[] {
-  return params.map((param, i) => ({ name: param.name || `arg${i}`, type: param.format("minimal"), value: argValue(config, context, param.name, param, values[i]) }));
+  return params.map((param, i) => ({
+    name: param.name || `arg${i}`,
+    type: param.format("minimal"),
+    value: argValue(config, context, param.name, param, values[i]),
+  }));
 }
 
 /** The function a transaction calls on USDX or BatchPayments; null for anything else. */
@@ -76,7 +91,12 @@ export function decodeCall(config: AppConfig, to: string | null, data: string, v
   try {
     const parsed = target.iface.parseTransaction({ data, value });
     if (!parsed) return null;
-    return { contract: target.label, name: parsed.name, signature: parsed.signature, args: decodeArgs(config, parsed.name, parsed.fragment.inputs, [...parsed.args]) };
+    return {
+      contract: target.label,
+      name: parsed.name,
+      signature: parsed.signature,
+      args: decodeArgs(config, parsed.name, parsed.fragment.inputs, [...parsed.args]),
+    };
   } catch {
     return null; // a known selector with arguments that do not decode: show the raw input
   }
@@ -95,7 +115,13 @@ export function decodeLog(config: AppConfig, log: RawLog): DecodedLog {
   if (target) {
     try {
       const parsed = target.iface.parseLog({ topics: [...log.topics], data: log.data });
-      if (parsed) return { ...base, name: parsed.name, signature: parsed.signature, args: decodeArgs(config, parsed.name, parsed.fragment.inputs, [...parsed.args]) };
+      if (parsed)
+        return {
+          ...base,
+          name: parsed.name,
+          signature: parsed.signature,
+          args: decodeArgs(config, parsed.name, parsed.fragment.inputs, [...parsed.args]),
+        };
     } catch {
       /* not one of the ABI's events: shown raw */
     }
@@ -112,7 +138,12 @@ const MULTIPLIER_TOPIC = USDX_INTERFACE.getEvent("RewardMultiplier")!.topicHash;
  * (an eth_call at the block before, eth_getLogs of the one block), whatever the block holds; null
  * when the chain cannot answer them.
  */
-async function multipliersAt(provider: AbstractProvider, config: AppConfig, blockNumber: number, logIndexes: number[]): Promise<Map<number, bigint> | null> {
+async function multipliersAt(
+  provider: AbstractProvider,
+  config: AppConfig,
+  blockNumber: number,
+  logIndexes: number[],
+): Promise<Map<number, bigint> | null> {
   const proxy = config.contracts.proxy;
   try {
     const [before, changes] = await Promise.all([
@@ -138,7 +169,12 @@ async function withMoved(provider: AbstractProvider, config: AppConfig, blockNum
   const isTransfer = (log: DecodedLog) => log.contract === "USDX" && log.topics[0] === TRANSFER_TOPIC && log.topics.length === 3;
   const transfers = logs.filter(isTransfer);
   if (transfers.length === 0) return logs;
-  const multipliers = await multipliersAt(provider, config, blockNumber, transfers.map((l) => l.index));
+  const multipliers = await multipliersAt(
+    provider,
+    config,
+    blockNumber,
+    transfers.map((l) => l.index),
+  );
   return logs.map((log) => {
     if (!isTransfer(log)) return log;
     const multiplier = multipliers?.get(log.index);
@@ -199,7 +235,14 @@ export async function readTransaction(provider: AbstractProvider, config: AppCon
       gasLimit: gas(tx.gasLimit),
       gasUsed: receipt ? gas(receipt.gasUsed) : null,
       fee: receipt && gasPrice !== null ? ether(receipt.gasUsed * gasPrice) : null,
-      logs: receipt ? await withMoved(provider, config, receipt.blockNumber, receipt.logs.map((log) => decodeLog(config, log))) : [],
+      logs: receipt
+        ? await withMoved(
+            provider,
+            config,
+            receipt.blockNumber,
+            receipt.logs.map((log) => decodeLog(config, log)),
+          )
+        : [],
       revertReason: receipt && status === "reverted" ? await revertReason(provider, tx, receipt.blockNumber, receipt.gasUsed) : null,
     };
   } catch (error) {
@@ -240,7 +283,8 @@ export async function readBlock(provider: AbstractProvider, config: AppConfig, n
         gasUsed: gas(block.gasUsed),
         gasLimit: gas(block.gasLimit),
         miner: block.miner,
-        baseFee: block.baseFeePerGas !== null && block.baseFeePerGas !== undefined ? `${formatUnits(block.baseFeePerGas, "gwei")} gwei` : null,
+        baseFee:
+          block.baseFeePerGas !== null && block.baseFeePerGas !== undefined ? `${formatUnits(block.baseFeePerGas, "gwei")} gwei` : null,
         transactions,
         latest: Math.max(latest, block.number),
       },

@@ -1,9 +1,7 @@
 /** What the explorer views show, already decoded and formatted (no ethers types, no bigints). */
 
 export type ArgValue =
-  | { kind: "address"; address: string; label: string | null }
-  | { kind: "text"; text: string }
-  | { kind: "list"; items: ArgValue[] };
+  { kind: "address"; address: string; label: string | null } | { kind: "text"; text: string } | { kind: "list"; items: ArgValue[] };
 
 export interface DecodedArg {
   name: string;

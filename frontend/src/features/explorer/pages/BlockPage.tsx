@@ -151,12 +151,17 @@ function BlockDetails({ number }: { number: number }) {
   const query = useBlockView(number);
   if (!canRead) return <NoReadSource />;
   if (query.isPending) return <Loading label="Loading block" className="py-16" />;
-  if (query.isError) return <LoadFailed title="Error" sentence={query.error.message} onRetry={() => void query.refetch()} retrying={query.isFetching} />;
+  if (query.isError)
+    return <LoadFailed title="Error" sentence={query.error.message} onRetry={() => void query.refetch()} retrying={query.isFetching} />;
   if (!query.data.found) {
     return (
       <MessageCard title="Block not found on this chain.">
         <p>
-          Block {number} has not been mined yet; the latest block is <Link to={blockUrl(config, query.data.latest)} className="text-primary hover:underline">{query.data.latest}</Link>.
+          Block {number} has not been mined yet; the latest block is{" "}
+          <Link to={blockUrl(config, query.data.latest)} className="text-primary hover:underline">
+            {query.data.latest}
+          </Link>
+          .
         </p>
       </MessageCard>
     );

@@ -73,7 +73,13 @@ function Overview({ tx }: { tx: TransactionView }) {
               <span className="text-muted-foreground">Contract creation</span>
             )}
           </DetailRow>
-          <DetailRow label="Function">{tx.call ? <span className="font-mono font-medium">{tx.call.name}</span> : <span className="text-muted-foreground">{plainKind(tx)}</span>}</DetailRow>
+          <DetailRow label="Function">
+            {tx.call ? (
+              <span className="font-mono font-medium">{tx.call.name}</span>
+            ) : (
+              <span className="text-muted-foreground">{plainKind(tx)}</span>
+            )}
+          </DetailRow>
           <DetailRow label="Value">{tx.value}</DetailRow>
           <DetailRow label="Gas used">
             {tx.gasUsed !== null ? (
@@ -194,7 +200,9 @@ function EventsCard({ tx }: { tx: TransactionView }) {
       </CardHeader>
       <CardContent>
         {tx.logs.length === 0 ? (
-          <p className="text-sm text-muted-foreground">{tx.status === "reverted" ? "A reverted transaction emits no events." : "This transaction emitted no events."}</p>
+          <p className="text-sm text-muted-foreground">
+            {tx.status === "reverted" ? "A reverted transaction emits no events." : "This transaction emitted no events."}
+          </p>
         ) : (
           <ol className="grid gap-3">
             {tx.logs.map((log) => (
@@ -212,7 +220,8 @@ function TransactionDetails({ hash }: { hash: string }) {
   const query = useTransactionView(hash);
   if (!canRead) return <NoReadSource />;
   if (query.isPending) return <Loading label="Loading transaction" className="py-16" />;
-  if (query.isError) return <LoadFailed title="Error" sentence={query.error.message} onRetry={() => void query.refetch()} retrying={query.isFetching} />;
+  if (query.isError)
+    return <LoadFailed title="Error" sentence={query.error.message} onRetry={() => void query.refetch()} retrying={query.isFetching} />;
   const tx = query.data;
   if (!tx) {
     return (
@@ -247,7 +256,8 @@ export default function TransactionPage() {
     body = (
       <MessageCard title="Not a transaction hash">
         <p>
-          <span className="break-all font-mono">{hash || "(empty)"}</span> is not a transaction hash: a hash is 0x followed by 64 hexadecimal characters.
+          <span className="break-all font-mono">{hash || "(empty)"}</span> is not a transaction hash: a hash is 0x followed by 64
+          hexadecimal characters.
         </p>
       </MessageCard>
     );

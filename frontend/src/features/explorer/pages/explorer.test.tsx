@@ -118,7 +118,11 @@ describe("Transaction view (/tx/:hash)", () => {
 
   it("says what a Transfer really moved when shares round it down, at the multiplier of its log", async () => {
     // Block 7: the multiplier was 1.5 after block 6; a RewardMultiplier log at index 2 makes it 2.0.
-    const logOf = (index: number, value: bigint) => ({ index, address: config.contracts.proxy, ...USDX.encodeEventLog("Transfer", [SENDER, RECIPIENT, value]) });
+    const logOf = (index: number, value: bigint) => ({
+      index,
+      address: config.contracts.proxy,
+      ...USDX.encodeEventLog("Transfer", [SENDER, RECIPIENT, value]),
+    });
     const receipt = { ...transferReceipt(), logs: [logOf(0, 4n), logOf(1, 1n), logOf(3, 3n), logOf(4, AMOUNT), logOf(5, 2n)] };
     const multiplierLog = { index: 2, ...USDX.encodeEventLog("RewardMultiplier", [2n * 10n ** 18n]) };
     const call = vi.fn(async () => USDX.encodeFunctionResult("rewardMultiplier", [15n * 10n ** 17n]));
@@ -133,14 +137,23 @@ describe("Transaction view (/tx/:hash)", () => {
     expect(notes).toHaveLength(3);
     // At 1.5: transfer(4) moves two shares, worth 3 wei; transfer(1) moves none.
     expect(notes[0]).toHaveTextContent("0.000000000000000003 USDX (0.000000000000000002 shares)");
-    expect(notes[0]).toHaveTextContent("The event says 0.000000000000000004 USDX; 0.000000000000000003 USDX moved (rounded down to whole shares).");
+    expect(notes[0]).toHaveTextContent(
+      "The event says 0.000000000000000004 USDX; 0.000000000000000003 USDX moved (rounded down to whole shares).",
+    );
     expect(notes[1]).toHaveTextContent("No shares moved: the amount is worth less than one share.");
     // After the change to 2.0 in the same block: transfer(3) moves one share, worth 2 wei.
-    expect(notes[2]).toHaveTextContent("The event says 0.000000000000000003 USDX; 0.000000000000000002 USDX moved (rounded down to whole shares).");
+    expect(notes[2]).toHaveTextContent(
+      "The event says 0.000000000000000003 USDX; 0.000000000000000002 USDX moved (rounded down to whole shares).",
+    );
   });
 
   it("shows the Transfer as the event says when the chain cannot say what moved", async () => {
-    mocks.provider = fakeProvider({ call: vi.fn(async () => { throw new Error("missing trie node"); }), getLogs: vi.fn(async () => []) });
+    mocks.provider = fakeProvider({
+      call: vi.fn(async () => {
+        throw new Error("missing trie node");
+      }),
+      getLogs: vi.fn(async () => []),
+    });
     renderAt(`/tx/${HASH}`);
     expect(await screen.findByText("Success")).toBeInTheDocument();
     expect(screen.getAllByText("12.5 USDX")).toHaveLength(2);
@@ -149,7 +162,10 @@ describe("Transaction view (/tx/:hash)", () => {
 
   it("shows why a reverted transaction failed, decoded from the contract's error", async () => {
     const call = vi.fn(async () => {
-      throw Object.assign(new Error("execution reverted"), { code: "CALL_EXCEPTION", data: USDX.encodeErrorResult("USDXPausedTransfers", []) });
+      throw Object.assign(new Error("execution reverted"), {
+        code: "CALL_EXCEPTION",
+        data: USDX.encodeErrorResult("USDXPausedTransfers", []),
+      });
     });
     mocks.provider = fakeProvider({ getTransactionReceipt: vi.fn(async () => transferReceipt(0)), call });
     renderAt(`/tx/${HASH}`);
@@ -183,7 +199,10 @@ describe("Transaction view (/tx/:hash)", () => {
 
   it("hands over to the block explorer on Sepolia", () => {
     renderAt(`/tx/${HASH}`, { ...config, network: "sepolia", chainId: 11155111, explorerUrl: "https://sepolia.etherscan.io" });
-    expect(screen.getByRole("link", { name: /View on sepolia.etherscan.io/ })).toHaveAttribute("href", `https://sepolia.etherscan.io/tx/${HASH}`);
+    expect(screen.getByRole("link", { name: /View on sepolia.etherscan.io/ })).toHaveAttribute(
+      "href",
+      `https://sepolia.etherscan.io/tx/${HASH}`,
+    );
     expect(mocks.readProvider).not.toHaveBeenCalled();
   });
 });

@@ -20,7 +20,13 @@ export interface HolderView {
 /** The server's search rule (common/holders.ts): what breaks it is said on the page instead of being sent. */
 export { isHolderSearch as isAddressSearch } from "@common/holders";
 
-const listQuery = ({ sort, order, search, offset }: HolderView) => ({ sort, order, search: search || undefined, offset, limit: HOLDERS_PAGE_SIZE });
+const listQuery = ({ sort, order, search, offset }: HolderView) => ({
+  sort,
+  order,
+  search: search || undefined,
+  offset,
+  limit: HOLDERS_PAGE_SIZE,
+});
 
 /** Every holders query starts with this key, so a refresh reloads every page and search. */
 export const holdersKey = ["/api/holders"] as const;

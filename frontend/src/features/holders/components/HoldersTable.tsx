@@ -27,7 +27,21 @@ const COLUMNS: { label: string; sort: HolderSort; numeric?: boolean }[] = [
   { label: "Last activity", sort: "lastActivity" },
 ];
 
-function SortHeader({ label, column, sort, order, numeric, onSort }: { label: string; column: HolderSort; sort: HolderSort; order: SortOrder; numeric?: boolean; onSort(sort: HolderSort): void }) {
+function SortHeader({
+  label,
+  column,
+  sort,
+  order,
+  numeric,
+  onSort,
+}: {
+  label: string;
+  column: HolderSort;
+  sort: HolderSort;
+  order: SortOrder;
+  numeric?: boolean;
+  onSort(sort: HolderSort): void;
+}) {
   // Share of supply repeats the balance's order: only the Balance header carries it for screen readers.
   const active = sort === column && label !== "Share of supply";
   const Icon = sort !== column ? ArrowUpDown : order === "asc" ? ArrowUp : ArrowDown;
@@ -93,7 +107,9 @@ export function HoldersTable({ holders, sort, order, onSort }: HoldersTableProps
             <TableCell className="whitespace-nowrap text-right font-medium tabular-nums" title={exactBalance(holder.balance)}>
               {shownBalance(holder.balance)}
             </TableCell>
-            <TableCell className="whitespace-nowrap text-right tabular-nums text-muted-foreground">{shownShare(holder.shareOfSupply)}</TableCell>
+            <TableCell className="whitespace-nowrap text-right tabular-nums text-muted-foreground">
+              {shownShare(holder.shareOfSupply)}
+            </TableCell>
             <ActivityCell activity={holder.firstActivity} now={now} />
             <ActivityCell activity={holder.lastActivity} now={now} />
           </TableRow>

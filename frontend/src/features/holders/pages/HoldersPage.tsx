@@ -28,7 +28,9 @@ export default function HoldersPage() {
   const data = holders.data;
 
   const sortBy = (sort: HolderSort) =>
-    setSorting((current) => (current.sort === sort ? { sort, order: current.order === "asc" ? "desc" : "asc" } : { sort, order: DEFAULT_ORDER[sort] }));
+    setSorting((current) =>
+      current.sort === sort ? { sort, order: current.order === "asc" ? "desc" : "asc" } : { sort, order: DEFAULT_ORDER[sort] },
+    );
   const goTo = (next: number) => setPageStart({ offset: next, for: viewKey });
 
   return (
@@ -36,10 +38,20 @@ export default function HoldersPage() {
       <div className="mb-6 flex flex-wrap items-end justify-between gap-3">
         <div className="grid gap-1">
           <h1 className="text-2xl font-bold tracking-tight">Holders</h1>
-          <p className="text-sm text-muted-foreground">Every account holding USDX, with its balance (shares × the reward multiplier) and when it was last active.</p>
+          <p className="text-sm text-muted-foreground">
+            Every account holding USDX, with its balance (shares × the reward multiplier) and when it was last active.
+          </p>
         </div>
         <div className="flex gap-2">
-          <Button type="button" variant="outline" size="icon" aria-label="Refresh holders" title="Refresh" onClick={() => void holders.refetch()} disabled={holders.isFetching || !validSearch}>
+          <Button
+            type="button"
+            variant="outline"
+            size="icon"
+            aria-label="Refresh holders"
+            title="Refresh"
+            onClick={() => void holders.refetch()}
+            disabled={holders.isFetching || !validSearch}
+          >
             <RefreshCw className={holders.isFetching ? "h-4 w-4 animate-spin" : "h-4 w-4"} aria-hidden />
           </Button>
           <ExportButton path={holdersExportUrl(view)} fallbackName="usdx_holders.csv" disabled={!validSearch} />
@@ -60,7 +72,9 @@ export default function HoldersPage() {
               value={text}
               onChange={(e) => setText(e.target.value)}
             />
-            {holders.isPlaceholderData && holders.isFetching && <Spinner className="absolute right-3 top-1/2 h-4 w-4 -translate-y-1/2" label="Searching" />}
+            {holders.isPlaceholderData && holders.isFetching && (
+              <Spinner className="absolute right-3 top-1/2 h-4 w-4 -translate-y-1/2" label="Searching" />
+            )}
           </div>
           {data && (
             <p className="text-sm text-muted-foreground" aria-live="polite">
@@ -90,14 +104,28 @@ export default function HoldersPage() {
               <HoldersTable holders={data.holders} sort={data.sort} order={data.order} onSort={sortBy} />
               <div className="flex flex-wrap items-center justify-between gap-2 border-t border-border pt-4 text-sm text-muted-foreground">
                 <span>
-                  {data.holders.length > 0 ? `Showing ${count(data.offset + 1)}–${count(data.offset + data.holders.length)} of ${count(data.matching)}` : `No holders past ${count(data.matching)}`}
+                  {data.holders.length > 0
+                    ? `Showing ${count(data.offset + 1)}–${count(data.offset + data.holders.length)} of ${count(data.matching)}`
+                    : `No holders past ${count(data.matching)}`}
                 </span>
                 <div className="flex gap-2">
-                  <Button type="button" variant="outline" size="sm" onClick={() => goTo(Math.max(0, offset - HOLDERS_PAGE_SIZE))} disabled={offset === 0 || holders.isFetching}>
+                  <Button
+                    type="button"
+                    variant="outline"
+                    size="sm"
+                    onClick={() => goTo(Math.max(0, offset - HOLDERS_PAGE_SIZE))}
+                    disabled={offset === 0 || holders.isFetching}
+                  >
                     <ChevronLeft className="h-4 w-4" aria-hidden />
                     Previous
                   </Button>
-                  <Button type="button" variant="outline" size="sm" onClick={() => goTo(offset + HOLDERS_PAGE_SIZE)} disabled={offset + HOLDERS_PAGE_SIZE >= data.matching || holders.isFetching}>
+                  <Button
+                    type="button"
+                    variant="outline"
+                    size="sm"
+                    onClick={() => goTo(offset + HOLDERS_PAGE_SIZE)}
+                    disabled={offset + HOLDERS_PAGE_SIZE >= data.matching || holders.isFetching}
+                  >
                     Next
                     <ChevronRight className="h-4 w-4" aria-hidden />
                   </Button>
@@ -119,7 +147,9 @@ function EmptyState({ searching }: { searching: boolean }) {
         <Icon className="h-6 w-6" aria-hidden />
       </span>
       <p className="font-medium">{searching ? "No holders match your search" : "No holders yet"}</p>
-      <p className="text-sm text-muted-foreground">{searching ? "Try fewer digits, or check the address." : "Accounts appear here once USDX is minted to them."}</p>
+      <p className="text-sm text-muted-foreground">
+        {searching ? "Try fewer digits, or check the address." : "Accounts appear here once USDX is minted to them."}
+      </p>
     </div>
   );
 }

@@ -23,16 +23,37 @@ function Chart({ title, unit, points, series }: { title: string; unit: string; p
         <ResponsiveContainer width="100%" height="100%">
           <LineChart data={points} margin={{ top: 4, right: 8, bottom: 0, left: 0 }}>
             <CartesianGrid strokeDasharray="3 3" stroke="var(--color-border)" vertical={false} />
-            <XAxis dataKey="at" type="number" scale="time" domain={["dataMin", "dataMax"]} tickFormatter={time} tick={{ fontSize: 11 }} stroke="var(--color-muted-foreground)" minTickGap={32} />
+            <XAxis
+              dataKey="at"
+              type="number"
+              scale="time"
+              domain={["dataMin", "dataMax"]}
+              tickFormatter={time}
+              tick={{ fontSize: 11 }}
+              stroke="var(--color-muted-foreground)"
+              minTickGap={32}
+            />
             <YAxis tick={{ fontSize: 11 }} stroke="var(--color-muted-foreground)" width={44} allowDecimals />
             <Tooltip
               labelFormatter={(ms) => new Date(Number(ms)).toLocaleTimeString()}
-              formatter={(value, name) => [value === null ? "none" : `${Number(value).toLocaleString(undefined, { maximumFractionDigits: 2 })} ${unit}`, name]}
+              formatter={(value, name) => [
+                value === null ? "none" : `${Number(value).toLocaleString(undefined, { maximumFractionDigits: 2 })} ${unit}`,
+                name,
+              ]}
               contentStyle={{ borderRadius: 8, borderColor: "var(--color-border)", fontSize: 13 }}
             />
             {series.length > 1 && <Legend wrapperStyle={{ fontSize: 12 }} />}
             {series.map((s) => (
-              <Line key={s.key} dataKey={s.key} name={s.name} stroke={s.colour} strokeWidth={2} dot={false} isAnimationActive={false} connectNulls={false} />
+              <Line
+                key={s.key}
+                dataKey={s.key}
+                name={s.name}
+                stroke={s.colour}
+                strokeWidth={2}
+                dot={false}
+                isAnimationActive={false}
+                connectNulls={false}
+              />
             ))}
           </LineChart>
         </ResponsiveContainer>
@@ -46,7 +67,12 @@ const PRIMARY = "var(--color-primary)";
 export default function OperationsCharts({ points }: { points: MonitoringPoint[] }) {
   return (
     <div className="grid gap-3 lg:grid-cols-2">
-      <Chart title="Requests per second" unit="req/s" points={points} series={[{ key: "requestsPerSecond", name: "Requests", colour: PRIMARY }]} />
+      <Chart
+        title="Requests per second"
+        unit="req/s"
+        points={points}
+        series={[{ key: "requestsPerSecond", name: "Requests", colour: PRIMARY }]}
+      />
       <Chart
         title="Request latency"
         unit="ms"
@@ -58,7 +84,12 @@ export default function OperationsCharts({ points }: { points: MonitoringPoint[]
         ]}
       />
       <Chart title="Indexer lag" unit="blocks" points={points} series={[{ key: "indexerLag", name: "Lag", colour: "#6366f1" }]} />
-      <Chart title="RPC errors per second" unit="errors/s" points={points} series={[{ key: "rpcErrorsPerSecond", name: "RPC errors", colour: "#ef4444" }]} />
+      <Chart
+        title="RPC errors per second"
+        unit="errors/s"
+        points={points}
+        series={[{ key: "rpcErrorsPerSecond", name: "RPC errors", colour: "#ef4444" }]}
+      />
     </div>
   );
 }

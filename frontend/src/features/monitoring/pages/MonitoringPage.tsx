@@ -18,7 +18,12 @@ const asSentence = (text: string) => (/[.!?]$/.test(text) ? text : `${text}.`);
 function Address({ value }: { value: string }) {
   const config = useConfig();
   return isExternal(config) ? (
-    <a href={addressUrl(config, value)} target="_blank" rel="noreferrer" className="font-mono text-primary underline-offset-4 hover:underline">
+    <a
+      href={addressUrl(config, value)}
+      target="_blank"
+      rel="noreferrer"
+      className="font-mono text-primary underline-offset-4 hover:underline"
+    >
       {value}
     </a>
   ) : (
@@ -38,7 +43,10 @@ function BuildInfo({ build, replica }: Pick<MonitoringAnswer, "build" | "replica
     ["Server version", build.version],
     ["Server commit", build.commit ?? "unknown"],
     ["Server started", when(replica.startedAt)],
-    ["Dashboard built", `${when(__DASHBOARD_BUILD__.builtAt)}${__DASHBOARD_BUILD__.commit ? ` (commit ${__DASHBOARD_BUILD__.commit})` : ""}`],
+    [
+      "Dashboard built",
+      `${when(__DASHBOARD_BUILD__.builtAt)}${__DASHBOARD_BUILD__.commit ? ` (commit ${__DASHBOARD_BUILD__.commit})` : ""}`,
+    ],
     ["Network", `${build.network} (chain id ${build.chainId})`],
     ["USDX (proxy)", <Address key="proxy" value={build.proxy} />],
     ["Implementation", <Address key="impl" value={build.implementation} />],
@@ -46,7 +54,10 @@ function BuildInfo({ build, replica }: Pick<MonitoringAnswer, "build" | "replica
     ["Deployed", `block ${build.deploymentBlock.toLocaleString()}, ${when(build.deployedAt)}`],
   ];
   return (
-    <dl className="grid gap-x-6 gap-y-2 rounded-lg border border-border bg-card p-4 text-sm sm:grid-cols-[max-content_1fr]" aria-label="Build information">
+    <dl
+      className="grid gap-x-6 gap-y-2 rounded-lg border border-border bg-card p-4 text-sm sm:grid-cols-[max-content_1fr]"
+      aria-label="Build information"
+    >
       {rows.map(([label, value]) => (
         <div key={label} className="contents">
           <dt className="text-muted-foreground">{label}</dt>
@@ -70,7 +81,8 @@ export default function MonitoringPage() {
         <h1 className="text-2xl font-bold">CI/CD Monitoring</h1>
         <p className="text-sm text-muted-foreground">
           The service as it runs now, updated every {MONITORING_POLL_MS / 1000} seconds.
-          {data && ` Figures are those of the server that answered (${data.replica.leader ? "the one running the background work" : "one of several; another runs the background work"}).`}
+          {data &&
+            ` Figures are those of the server that answered (${data.replica.leader ? "the one running the background work" : "one of several; another runs the background work"}).`}
         </p>
       </header>
       {query.error && (
@@ -92,9 +104,13 @@ export default function MonitoringPage() {
             <PartsHealth parts={data.parts} />
           </section>
           <section className="space-y-3">
-            <h2 className="text-lg font-semibold">{data.series.points.length < 2 ? "Live figures" : span(data.series.points.length, data.series.intervalSeconds)}</h2>
+            <h2 className="text-lg font-semibold">
+              {data.series.points.length < 2 ? "Live figures" : span(data.series.points.length, data.series.intervalSeconds)}
+            </h2>
             {data.series.points.length < 2 ? (
-              <p className="text-sm text-muted-foreground">The charts appear after two samples ({data.series.intervalSeconds * 2} seconds after the server started).</p>
+              <p className="text-sm text-muted-foreground">
+                The charts appear after two samples ({data.series.intervalSeconds * 2} seconds after the server started).
+              </p>
             ) : (
               <Suspense fallback={<Spinner label="Loading charts" />}>
                 <OperationsCharts points={data.series.points} />

@@ -11,7 +11,9 @@ export const parseCsv = (csvData: string) => call("POST /api/batch/parse-csv", {
 
 /** Starts a job; `payer` lets the server check the wallet's balance, blocklist entry and the pause first. */
 export const executeBatch = (recipients: PaymentRow[], payer: string) =>
-  call("POST /api/batch/execute", { body: { recipients: recipients.map((r) => (r.name ? r : { address: r.address, amount: r.amount })), payer } });
+  call("POST /api/batch/execute", {
+    body: { recipients: recipients.map((r) => (r.name ? r : { address: r.address, amount: r.amount })), payer },
+  });
 
 /** Tells the server which transaction pays a chunk, so it watches for it. */
 export const reportChunkTransaction = (jobId: string, chunkIndex: number, txHash: string) =>
@@ -21,9 +23,11 @@ export const reportChunkTransaction = (jobId: string, chunkIndex: number, txHash
 export const RECIPIENT_PAGE = 1000;
 
 /** A job with its chunks; `offset`/`limit` page its recipients. Its URL is the status poll's query key. */
-export const jobDetailUrl = (jobId: string, offset = 0, limit = 1) => endpointUrl("GET /api/batch/:id", { params: { id: jobId }, query: { offset, limit } });
+export const jobDetailUrl = (jobId: string, offset = 0, limit = 1) =>
+  endpointUrl("GET /api/batch/:id", { params: { id: jobId }, query: { offset, limit } });
 
-export const fetchJobDetail = (jobId: string, offset = 0, limit = 1) => call("GET /api/batch/:id", { params: { id: jobId }, query: { offset, limit } });
+export const fetchJobDetail = (jobId: string, offset = 0, limit = 1) =>
+  call("GET /api/batch/:id", { params: { id: jobId }, query: { offset, limit } });
 
 /** GET /api/batch/:id/export's URL: every recipient of the job with status, transaction and block, as CSV. */
 export const batchExportUrl = (jobId: string) => endpointUrl("GET /api/batch/:id/export", { params: { id: jobId } });

@@ -6,7 +6,19 @@ import { count, formatUsdx, plural } from "@/lib/format";
 import { cn } from "@/lib/utils";
 import type { Upload } from "../stores/paymentsStore";
 
-function Figure({ label, value, unit, hint, className }: { label: string; value: ReactNode; unit?: string; hint?: ReactNode; className?: string }) {
+function Figure({
+  label,
+  value,
+  unit,
+  hint,
+  className,
+}: {
+  label: string;
+  value: ReactNode;
+  unit?: string;
+  hint?: ReactNode;
+  className?: string;
+}) {
   return (
     <div className={cn("min-w-0 rounded-md border border-border bg-muted/30 p-4", className)}>
       <dt className="text-xs font-medium uppercase tracking-wide text-muted-foreground">{label}</dt>
@@ -36,8 +48,18 @@ export function BatchSummary({ upload, chunkSize, children }: { upload: Upload; 
       </CardHeader>
       <CardContent className="space-y-4">
         <dl className="grid grid-cols-2 gap-3 sm:grid-cols-3">
-          <Figure label="Total Amount" value={formatUsdx(BigInt(parsed.totalAmountRaw))} unit="USDX" hint="Sum of the valid rows" className="col-span-2 sm:col-span-1" />
-          <Figure label="Recipients" value={`${count(valid)}/${count(parsed.totalRows)}`} hint={invalid > 0 ? `${plural(invalid, "row")} with errors` : "All rows valid"} />
+          <Figure
+            label="Total Amount"
+            value={formatUsdx(BigInt(parsed.totalAmountRaw))}
+            unit="USDX"
+            hint="Sum of the valid rows"
+            className="col-span-2 sm:col-span-1"
+          />
+          <Figure
+            label="Recipients"
+            value={`${count(valid)}/${count(parsed.totalRows)}`}
+            hint={invalid > 0 ? `${plural(invalid, "row")} with errors` : "All rows valid"}
+          />
           <Figure
             label="Transactions"
             value={count(transactions)}
@@ -48,7 +70,9 @@ export function BatchSummary({ upload, chunkSize, children }: { upload: Upload; 
           <Alert variant="destructive">
             <AlertTriangle className="h-4 w-4" aria-hidden />
             <AlertTitle>{plural(invalid, "row")} will not be paid</AlertTitle>
-            <AlertDescription>The reason is under each cell marked in the table. Fix the file and upload it again to include them.</AlertDescription>
+            <AlertDescription>
+              The reason is under each cell marked in the table. Fix the file and upload it again to include them.
+            </AlertDescription>
           </Alert>
         )}
         {parsed.duplicates.length > 0 && (

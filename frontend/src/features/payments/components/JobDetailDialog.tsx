@@ -38,7 +38,14 @@ function Figure({ label, children }: { label: string; children: ReactNode }) {
 const recipientColumns: Column<RecipientDetail>[] = [
   { header: "#", cell: (r) => <span className="tabular-nums text-muted-foreground">{count(r.position + 1)}</span> },
   { header: "Name", cell: (r) => <span className="truncate">{r.name || <span className="text-muted-foreground">no name</span>}</span> },
-  { header: "Address", cell: (r) => <span className="truncate font-mono text-xs" title={r.address}>{r.address}</span> },
+  {
+    header: "Address",
+    cell: (r) => (
+      <span className="truncate font-mono text-xs" title={r.address}>
+        {r.address}
+      </span>
+    ),
+  },
   { header: "Amount", align: "end", cell: (r) => <span className="tabular-nums">{usdx(r.amount)}</span> },
   {
     header: "Status",
@@ -90,8 +97,12 @@ function ChunksTable({ chunks }: { chunks: ChunkDetail[] }) {
             <TableCell>
               <ChunkStatusBadge status={c.status} />
             </TableCell>
-            <TableCell>{c.txHash ? <TxHashLink hash={c.txHash} className="text-xs" /> : <span className="text-muted-foreground">—</span>}</TableCell>
-            <TableCell>{c.blockNumber !== null ? <BlockLink block={c.blockNumber} /> : <span className="text-muted-foreground">—</span>}</TableCell>
+            <TableCell>
+              {c.txHash ? <TxHashLink hash={c.txHash} className="text-xs" /> : <span className="text-muted-foreground">—</span>}
+            </TableCell>
+            <TableCell>
+              {c.blockNumber !== null ? <BlockLink block={c.blockNumber} /> : <span className="text-muted-foreground">—</span>}
+            </TableCell>
           </TableRow>
         ))}
       </TableBody>
@@ -149,7 +160,9 @@ export function JobDetailDialog({ jobId, onClose }: { jobId: string | null; onCl
               <Figure label="Transactions paid">
                 {count(first.job.chunks.confirmed)}/{count(first.job.chunks.total)}
               </Figure>
-              <Figure label="Paid from">{first.job.payer ? <span title={first.job.payer}>{shortAddress(first.job.payer)}</span> : "Not known yet"}</Figure>
+              <Figure label="Paid from">
+                {first.job.payer ? <span title={first.job.payer}>{shortAddress(first.job.payer)}</span> : "Not known yet"}
+              </Figure>
             </dl>
             {first.job.error && (
               <Alert variant="destructive">

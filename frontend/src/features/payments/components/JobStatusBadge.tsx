@@ -18,4 +18,6 @@ const CHUNK: Record<ChunkStatus, { label: string; variant: "outline" | "secondar
 
 export const JobStatusBadge = ({ status }: { status: JobStatus }) => <Badge variant={JOB[status].variant}>{JOB[status].label}</Badge>;
 
-export const ChunkStatusBadge = ({ status }: { status: ChunkStatus }) => <Badge variant={CHUNK[status].variant}>{CHUNK[status].label}</Badge>;
+export const ChunkStatusBadge = ({ status }: { status: ChunkStatus }) => (
+  <Badge variant={CHUNK[status].variant}>{CHUNK[status].label}</Badge>
+);

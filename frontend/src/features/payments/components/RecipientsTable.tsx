@@ -83,7 +83,9 @@ export function RecipientsTable({ rows }: { rows: RecipientRow[] }) {
         gridTemplate={GRID}
         minWidth={MIN_WIDTH}
         rowKey={(row) => row.line}
-        rowClassName={(row) => (row.valid ? undefined : "bg-destructive/5 hover:bg-destructive/10 shadow-[inset_3px_0_0_var(--color-destructive)]")}
+        rowClassName={(row) =>
+          row.valid ? undefined : "bg-destructive/5 hover:bg-destructive/10 shadow-[inset_3px_0_0_var(--color-destructive)]"
+        }
       />
     </div>
   );

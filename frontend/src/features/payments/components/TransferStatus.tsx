@@ -14,7 +14,10 @@ import { progressOf, type ChunkView } from "../progress";
 import { backToRecipients, FAILED_FALLBACK, resetPayments, usePayments } from "../stores/paymentsStore";
 import { TxHashLink } from "./TxHashLink";
 
-const CHUNK_STATUS: Record<ChunkView["status"], { label: string; variant: "secondary" | "outline" | "success" | "destructive" | "default" }> = {
+const CHUNK_STATUS: Record<
+  ChunkView["status"],
+  { label: string; variant: "secondary" | "outline" | "success" | "destructive" | "default" }
+> = {
   waiting: { label: "Waiting", variant: "outline" },
   sending: { label: "Confirm in wallet", variant: "default" },
   submitted: { label: "Submitted", variant: "secondary" },
@@ -41,7 +44,11 @@ function ChunkList({ chunks }: { chunks: ChunkView[] }) {
             {c.error && <p className="text-xs text-destructive">{c.error}</p>}
           </div>
           <div className="flex items-center gap-2">
-            {c.txHash ? <TxHashLink hash={c.txHash} className="text-xs" /> : <span className="text-xs text-muted-foreground">No transaction yet</span>}
+            {c.txHash ? (
+              <TxHashLink hash={c.txHash} className="text-xs" />
+            ) : (
+              <span className="text-xs text-muted-foreground">No transaction yet</span>
+            )}
             <Badge variant={CHUNK_STATUS[c.status].variant}>{CHUNK_STATUS[c.status].label}</Badge>
           </div>
         </li>
@@ -128,7 +135,8 @@ export function CompletedPanel({ onShowHistory }: { onShowHistory(): void }) {
           Batch transfer completed
         </CardTitle>
         <CardDescription>
-          Sent {formatUsdx(BigInt(job.totalAmountRaw))} USDX to {plural(job.recipients, "recipient")} in {plural(job.chunks.length, "transaction")}.
+          Sent {formatUsdx(BigInt(job.totalAmountRaw))} USDX to {plural(job.recipients, "recipient")} in{" "}
+          {plural(job.chunks.length, "transaction")}.
         </CardDescription>
       </CardHeader>
       <CardContent className="space-y-4">
@@ -175,12 +183,16 @@ export function FailedPanel({ onRetry, retrying }: { onRetry(): void; retrying: 
         <ProgressFigures progress={progress} />
         {progress.recipientsPaid > 0 && (
           <p className="text-sm text-muted-foreground">
-            {count(progress.recipientsPaid)} of {count(progress.recipients)} recipients are paid. Try Again sends only the {plural(unpaid.length, "transaction")} not paid yet, so
-            nobody is paid twice.
+            {count(progress.recipientsPaid)} of {count(progress.recipients)} recipients are paid. Try Again sends only the{" "}
+            {plural(unpaid.length, "transaction")} not paid yet, so nobody is paid twice.
           </p>
         )}
         <ChunkList chunks={progress.chunks} />
-        {asking && <p className="text-sm text-muted-foreground">Your wallet is still asking you to confirm chunk {asking.index + 1}: answer it there before trying again.</p>}
+        {asking && (
+          <p className="text-sm text-muted-foreground">
+            Your wallet is still asking you to confirm chunk {asking.index + 1}: answer it there before trying again.
+          </p>
+        )}
         <div className="flex flex-wrap gap-2">
           <Button onClick={onRetry} disabled={retrying || asking !== undefined}>
             <RotateCcw className="h-4 w-4" aria-hidden />

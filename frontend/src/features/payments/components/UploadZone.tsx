@@ -6,7 +6,17 @@ import { count } from "@/lib/format";
 import { ACCEPTED_EXTENSION } from "../hooks/useCsvUpload";
 
 /** PRODUCT.md section 2's click-to-upload zone for .csv files; a file can also be dropped on it. */
-export function UploadZone({ onFile, parsing, disabled, maxRows }: { onFile: (file: File) => void; parsing: boolean; disabled?: boolean; maxRows: number }) {
+export function UploadZone({
+  onFile,
+  parsing,
+  disabled,
+  maxRows,
+}: {
+  onFile: (file: File) => void;
+  parsing: boolean;
+  disabled?: boolean;
+  maxRows: number;
+}) {
   const id = useId();
   const [over, setOver] = useState(false);
   const off = disabled || parsing;
@@ -47,7 +57,10 @@ export function UploadZone({ onFile, parsing, disabled, maxRows }: { onFile: (fi
           if (file) onFile(file);
         }}
       />
-      <label htmlFor={id} className={cn("flex flex-col items-center gap-2 px-4 py-8 text-center", off ? "cursor-not-allowed" : "cursor-pointer")}>
+      <label
+        htmlFor={id}
+        className={cn("flex flex-col items-center gap-2 px-4 py-8 text-center", off ? "cursor-not-allowed" : "cursor-pointer")}
+      >
         {parsing ? (
           <Spinner className="h-8 w-8" label="Reading the CSV file" />
         ) : (
@@ -55,7 +68,9 @@ export function UploadZone({ onFile, parsing, disabled, maxRows }: { onFile: (fi
             {over ? <FileSpreadsheet className="h-6 w-6" aria-hidden /> : <Upload className="h-6 w-6" aria-hidden />}
           </span>
         )}
-        <span className="text-sm font-medium">{parsing ? "Checking the recipients..." : "Click to upload a CSV file, or drag and drop it here"}</span>
+        <span className="text-sm font-medium">
+          {parsing ? "Checking the recipients..." : "Click to upload a CSV file, or drag and drop it here"}
+        </span>
         <span className="text-xs text-muted-foreground">
           Columns Name, Address, Amount · each row its own amount · up to {count(maxRows)} rows
         </span>

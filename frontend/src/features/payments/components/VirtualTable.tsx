@@ -63,12 +63,26 @@ export function VirtualTable<T>({
   }, [last, rows.length, onEndReached]);
 
   return (
-    <div ref={scroller} role="table" aria-label={label} aria-rowcount={rows.length + 1} className="overflow-auto rounded-md border border-border" style={{ maxHeight: TABLE_MAX_HEIGHT }}>
+    <div
+      ref={scroller}
+      role="table"
+      aria-label={label}
+      aria-rowcount={rows.length + 1}
+      className="overflow-auto rounded-md border border-border"
+      style={{ maxHeight: TABLE_MAX_HEIGHT }}
+    >
       <div style={{ minWidth }}>
         <div role="rowgroup" className="sticky top-0 z-10 border-b border-border bg-muted">
           <div role="row" aria-rowindex={1} className="grid" style={{ gridTemplateColumns: gridTemplate }}>
             {columns.map((column) => (
-              <div key={column.header} role="columnheader" className={cn("flex h-10 items-center px-3 text-xs font-medium uppercase tracking-wide text-muted-foreground", column.align === "end" && "justify-end text-right")}>
+              <div
+                key={column.header}
+                role="columnheader"
+                className={cn(
+                  "flex h-10 items-center px-3 text-xs font-medium uppercase tracking-wide text-muted-foreground",
+                  column.align === "end" && "justify-end text-right",
+                )}
+              >
                 {column.header}
               </div>
             ))}
@@ -85,11 +99,18 @@ export function VirtualTable<T>({
                   key={item.key}
                   role="row"
                   aria-rowindex={item.index + 2}
-                  className={cn("absolute left-0 top-0 grid w-full border-b border-border transition-colors hover:bg-muted/40", rowClassName?.(row))}
+                  className={cn(
+                    "absolute left-0 top-0 grid w-full border-b border-border transition-colors hover:bg-muted/40",
+                    rowClassName?.(row),
+                  )}
                   style={{ height: ROW_HEIGHT, transform: `translateY(${item.start}px)`, gridTemplateColumns: gridTemplate }}
                 >
                   {columns.map((column) => (
-                    <div key={column.header} role="cell" className={cn("flex min-w-0 flex-col justify-center px-3 text-sm", column.align === "end" && "items-end text-right")}>
+                    <div
+                      key={column.header}
+                      role="cell"
+                      className={cn("flex min-w-0 flex-col justify-center px-3 text-sm", column.align === "end" && "items-end text-right")}
+                    >
                       {column.cell(row)}
                     </div>
                   ))}

@@ -45,7 +45,8 @@ const transferFailed = (description: string) => toast({ title: "Transfer failed"
  * refuses any transaction using more than about a third of the cap (it tries three times the gas
  * used, above the cap), which a chunk of a few hundred recipients does; unused gas is not charged.
  */
-export const chunkGasLimit = (recipients: number) => BigInt(Math.min(TRANSACTION_GAS_CAP, BATCH_GAS_FIXED + recipients * BATCH_GAS_PER_RECIPIENT));
+export const chunkGasLimit = (recipients: number) =>
+  BigInt(Math.min(TRANSACTION_GAS_CAP, BATCH_GAS_FIXED + recipients * BATCH_GAS_PER_RECIPIENT));
 
 /**
  * The request for one chunk. The first transaction of a run carries the permit, which sets the
@@ -64,7 +65,11 @@ export function chunkRequest(chunk: ChunkPlan, of: number, permit: SignedPermit 
     notConnected: NOT_CONNECTED,
     call: ({ batch }) =>
       permit
-        ? contractCall(batch.payWithPermit, [recipients, amounts, chunk.reference, permit.value, permit.deadline, permit.v, permit.r, permit.s], overrides)
+        ? contractCall(
+            batch.payWithPermit,
+            [recipients, amounts, chunk.reference, permit.value, permit.deadline, permit.v, permit.r, permit.s],
+            overrides,
+          )
         : contractCall(batch.pay, [recipients, amounts, chunk.reference], overrides),
     onSent,
     success: null,
@@ -81,7 +86,10 @@ export function chunkRequest(chunk: ChunkPlan, of: number, permit: SignedPermit 
  * would be signed even then. (It is a little stricter than the chunks, by rounding: each row's
  * shares round down, their sum can fall a few wei below the total's.)
  */
-const payerCheck = (payer: string, total: bigint): CallOf => ({ usdx }) => contractCall(usdx.transfer, [payer, total]);
+const payerCheck =
+  (payer: string, total: bigint): CallOf =>
+  ({ usdx }) =>
+    contractCall(usdx.transfer, [payer, total]);
 
 /**
  * Pays the chunks `indexes` of a job: one permit signature for their total, then one transaction
@@ -172,11 +180,21 @@ export function useBatchTransfer() {
     const { upload, addToContacts: wantContacts, phase } = usePayments.getState();
     if (phase !== "initial" || form.busy) return;
     if (!address || !upload || upload.rows.length === 0) {
-      return form.reject([[null, { title: "Cannot process payments", description: "Please connect your wallet and upload a valid CSV file" }]]);
+      return form.reject([
+        [null, { title: "Cannot process payments", description: "Please connect your wallet and upload a valid CSV file" }],
+      ]);
     }
     const rows: PaymentRow[] = upload.parsed.validRecipients.map(({ name, address, amount }) => ({ name, address, amount }));
     if (rows.length === 0) {
-      return form.reject([[null, { title: "No valid recipients found", description: "Every row of the file has an error: fix the rows marked Error and upload it again." }]]);
+      return form.reject([
+        [
+          null,
+          {
+            title: "No valid recipients found",
+            description: "Every row of the file has an error: fix the rows marked Error and upload it again.",
+          },
+        ],
+      ]);
     }
     await form.perform(async (run) => {
       // A fresh balance: the one on screen may be older than the last payment.
@@ -209,7 +227,13 @@ export function useBatchTransfer() {
       void queryClient.invalidateQueries({ queryKey: [HISTORY_KEY] });
       if (wantContacts) void addToContacts(rows);
       // From here the page shows the run's own progress: the form is no longer busy.
-      void sendChunks(job, job.chunks.map((c) => c.index), runNumber, config, run);
+      void sendChunks(
+        job,
+        job.chunks.map((c) => c.index),
+        runNumber,
+        config,
+        run,
+      );
       return true;
     });
   }
@@ -237,7 +261,11 @@ export function useBatchTransfer() {
       // those never sent, or that failed, go again (anything else could pay someone twice).
       const local = usePayments.getState().chunks;
       const unpaid = detail.chunks
-        .filter((c) => (c.status === "pending" || c.status === "failed") && !["sending", "submitted", "paid"].includes(local[c.index]?.status ?? "waiting"))
+        .filter(
+          (c) =>
+            (c.status === "pending" || c.status === "failed") &&
+            !["sending", "submitted", "paid"].includes(local[c.index]?.status ?? "waiting"),
+        )
         .map((c) => c.index);
       for (const index of unpaid) updateChunk(index, { status: "waiting", txHash: null });
       void sendChunks(job, unpaid, runNumber, config, run);

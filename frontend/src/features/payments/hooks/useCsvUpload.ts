@@ -22,7 +22,11 @@ export function useCsvUpload() {
 
   async function upload(file: File): Promise<void> {
     if (!isCsv(file)) {
-      toast({ title: "Invalid file type", description: `'${file.name}' is not a CSV file. Please upload a ${ACCEPTED_EXTENSION} file.`, variant: "destructive" });
+      toast({
+        title: "Invalid file type",
+        description: `'${file.name}' is not a CSV file. Please upload a ${ACCEPTED_EXTENSION} file.`,
+        variant: "destructive",
+      });
       return;
     }
     let text: string;
@@ -56,7 +60,10 @@ export function useCsvUpload() {
       return;
     }
     setUpload(file.name, answer.data);
-    toast({ title: "CSV file uploaded", description: `${count(answer.data.totalRows)} recipients loaded, ${count(answer.data.validRecipients.length)} valid` });
+    toast({
+      title: "CSV file uploaded",
+      description: `${count(answer.data.totalRows)} recipients loaded, ${count(answer.data.validRecipients.length)} valid`,
+    });
   }
 
   return { upload, parsing };

@@ -42,7 +42,9 @@ export default function PaymentsPage() {
     <div className="mx-auto flex max-w-7xl flex-col gap-6">
       <div className="space-y-1">
         <h1 className="text-2xl font-bold tracking-tight">Payments</h1>
-        <p className="text-sm text-muted-foreground">Pay many recipients in USDX from a CSV file: one signature, then one transaction for every {count(chunkSize)} recipients.</p>
+        <p className="text-sm text-muted-foreground">
+          Pay many recipients in USDX from a CSV file: one signature, then one transaction for every {count(chunkSize)} recipients.
+        </p>
       </div>
 
       {!connected && (

@@ -111,7 +111,12 @@ export function toRows(parsed: ParsedRecipients): RecipientRow[] {
       address: r.address,
       amount: r.amount,
       valid: false,
-      problems: Object.fromEntries((r.errors ?? [{ field: "row" as const, reason: r.reason, detail: r.reason }]).map((e) => [e.field, { reason: e.reason, detail: e.detail }])),
+      problems: Object.fromEntries(
+        (r.errors ?? [{ field: "row" as const, reason: r.reason, detail: r.reason }]).map((e) => [
+          e.field,
+          { reason: e.reason, detail: e.detail },
+        ]),
+      ),
       duplicate: false,
     })),
   ];
@@ -120,7 +125,12 @@ export function toRows(parsed: ParsedRecipients): RecipientRow[] {
 
 /** A newly parsed file replaces the recipients (uploads happen only before a batch starts). */
 export function setUpload(fileName: string, parsed: ParsedRecipients): void {
-  usePayments.setState((s) => ({ ...initialState, addToContacts: s.addToContacts, run: s.run + 1, upload: { fileName, parsed, rows: toRows(parsed) } }));
+  usePayments.setState((s) => ({
+    ...initialState,
+    addToContacts: s.addToContacts,
+    run: s.run + 1,
+    upload: { fileName, parsed, rows: toRows(parsed) },
+  }));
 }
 
 let timeout: ReturnType<typeof setTimeout> | null = null;
@@ -137,7 +147,8 @@ export function beginRun(job: StartedJob, keepChunks = false): number {
   usePayments.setState({
     phase: "transferring",
     job,
-    chunks: keepChunks && state.chunks.length === job.chunks.length ? state.chunks : job.chunks.map(() => ({ status: "waiting", txHash: null })),
+    chunks:
+      keepChunks && state.chunks.length === job.chunks.length ? state.chunks : job.chunks.map(() => ({ status: "waiting", txHash: null })),
     step: "permit",
     activeChunk: null,
     error: null,
@@ -200,7 +211,9 @@ export function applyServerStatus(detail: JobDetail, askedAt: number): void {
     return;
   }
   if (job.status === "failed") {
-    const failedHere = detail.chunks.some((c) => c.status === "failed" && c.txHash !== null && state.runHashes.includes(c.txHash.toLowerCase()));
+    const failedHere = detail.chunks.some(
+      (c) => c.status === "failed" && c.txHash !== null && state.runHashes.includes(c.txHash.toLowerCase()),
+    );
     const afterLastReport = state.sendingDoneAt !== null && askedAt >= state.sendingDoneAt;
     if (failedHere || afterLastReport) {
       fail(job.error);

@@ -1,7 +1,8 @@
 import { describe, expect, it, vi } from "vitest";
 import { checkRpcUrl, probeRpcChain } from "./rpcUrl";
 
-const reply = (body: unknown, status = 200) => vi.fn(async () => ({ ok: status >= 200 && status < 300, status, json: async () => body }) as unknown as Response);
+const reply = (body: unknown, status = 200) =>
+  vi.fn(async () => ({ ok: status >= 200 && status < 300, status, json: async () => body }) as unknown as Response);
 
 describe("Custom RPC URL check", () => {
   it("refuses an empty URL with the spec's message", () => {
@@ -46,14 +47,22 @@ describe("RPC chain probe (eth_chainId)", () => {
   it("says when the node does not answer in time", async () => {
     const fetcher = vi.fn(
       (_url: string, init?: RequestInit) =>
-        new Promise<Response>((_, reject) => init?.signal?.addEventListener("abort", () => reject(new DOMException("aborted", "AbortError")))),
+        new Promise<Response>((_, reject) =>
+          init?.signal?.addEventListener("abort", () => reject(new DOMException("aborted", "AbortError"))),
+        ),
     );
-    await expect(probeRpcChain("https://rpc.example", 1, fetcher as unknown as typeof fetch, 20)).rejects.toThrow("That RPC did not answer within 0.02 seconds.");
+    await expect(probeRpcChain("https://rpc.example", 1, fetcher as unknown as typeof fetch, 20)).rejects.toThrow(
+      "That RPC did not answer within 0.02 seconds.",
+    );
   });
 
   it("says when the URL is not a JSON-RPC node", async () => {
-    await expect(probeRpcChain("https://example.com", 1, reply({}, 404))).rejects.toThrow("That RPC answered HTTP 404 instead of a JSON-RPC reply.");
+    await expect(probeRpcChain("https://example.com", 1, reply({}, 404))).rejects.toThrow(
+      "That RPC answered HTTP 404 instead of a JSON-RPC reply.",
+    );
     await expect(probeRpcChain("https://example.com", 1, reply({ hello: "world" }))).rejects.toThrow(/no chain id/);
-    await expect(probeRpcChain("https://example.com", 1, reply({ error: { code: -32601, message: "method not found" } }))).rejects.toThrow(/method not found/);
+    await expect(probeRpcChain("https://example.com", 1, reply({ error: { code: -32601, message: "method not found" } }))).rejects.toThrow(
+      /method not found/,
+    );
   });
 });

@@ -26,7 +26,8 @@ export function checkRpcUrl(input: string): RpcUrlCheck {
   } catch {
     return invalid("Please enter a valid RPC URL starting with http:// or https://");
   }
-  if (url.protocol !== "http:" && url.protocol !== "https:") return invalid("Please enter a valid RPC URL starting with http:// or https://");
+  if (url.protocol !== "http:" && url.protocol !== "https:")
+    return invalid("Please enter a valid RPC URL starting with http:// or https://");
   return { ok: true, value: text };
 }
 
@@ -34,7 +35,12 @@ export function checkRpcUrl(input: string): RpcUrlCheck {
  * Asks the node at `url` which chain it serves (eth_chainId). Resolves when it is `expectedChainId`;
  * otherwise throws an Error whose message is one sentence saying what is wrong.
  */
-export async function probeRpcChain(url: string, expectedChainId: number, fetcher: typeof fetch = fetch, timeoutMs = RPC_PROBE_TIMEOUT_MS): Promise<void> {
+export async function probeRpcChain(
+  url: string,
+  expectedChainId: number,
+  fetcher: typeof fetch = fetch,
+  timeoutMs = RPC_PROBE_TIMEOUT_MS,
+): Promise<void> {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), timeoutMs);
   let body: { result?: unknown; error?: { message?: unknown } } | null;
@@ -50,7 +56,9 @@ export async function probeRpcChain(url: string, expectedChainId: number, fetche
     } catch {
       if (controller.signal.aborted) throw new Error(`That RPC did not answer within ${timeoutMs / 1000} seconds.`);
       // A browser reports a refused connection, a bad host and a CORS refusal the same way.
-      throw new Error("Could not reach that RPC URL: check the address, that the node is running, and that it accepts requests from this page (CORS).");
+      throw new Error(
+        "Could not reach that RPC URL: check the address, that the node is running, and that it accepts requests from this page (CORS).",
+      );
     }
     if (!res.ok) throw new Error(`That RPC answered HTTP ${res.status} instead of a JSON-RPC reply.`);
     try {

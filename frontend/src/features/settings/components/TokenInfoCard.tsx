@@ -55,7 +55,11 @@ function AbiStrip() {
     try {
       await act(await loadMinifiedAbi());
     } catch {
-      toast({ title: "ABI unavailable", description: "The contract ABI could not be loaded. Reload the page and try again.", variant: "destructive" });
+      toast({
+        title: "ABI unavailable",
+        description: "The contract ABI could not be loaded. Reload the page and try again.",
+        variant: "destructive",
+      });
     } finally {
       setBusy(null);
     }
@@ -64,7 +68,12 @@ function AbiStrip() {
   const copy = () =>
     withAbi("copy", async (abi) => {
       if (await copyText(abi)) toast({ title: "ABI Copied", description: "Minified ABI copied to clipboard" });
-      else toast({ title: "Copy failed", description: "Your browser did not allow copying to the clipboard. Use Download instead.", variant: "destructive" });
+      else
+        toast({
+          title: "Copy failed",
+          description: "Your browser did not allow copying to the clipboard. Use Download instead.",
+          variant: "destructive",
+        });
     });
 
   const download = () =>
@@ -113,7 +122,9 @@ export function TokenInfoCard() {
           Token Information
         </CardTitle>
         <CardDescription>
-          {figures.isError ? "The chain could not be read: showing the token's fixed values." : "Read from the token contract on " + config.networkLabel + "."}
+          {figures.isError
+            ? "The chain could not be read: showing the token's fixed values."
+            : "Read from the token contract on " + config.networkLabel + "."}
         </CardDescription>
       </CardHeader>
       <CardContent className="grid gap-6">

@@ -20,7 +20,10 @@ const mocks = vi.hoisted(() => ({
 }));
 
 vi.mock("@/lib/wallet/connect", () => ({ disconnectWallet: mocks.disconnectWallet, connectWallet: mocks.connectWallet }));
-vi.mock("@/lib/clipboard", async (importOriginal) => ({ ...(await importOriginal<typeof import("@/lib/clipboard")>()), copyText: mocks.copyText }));
+vi.mock("@/lib/clipboard", async (importOriginal) => ({
+  ...(await importOriginal<typeof import("@/lib/clipboard")>()),
+  copyText: mocks.copyText,
+}));
 vi.mock("@/lib/chain/queries", async (importOriginal) => ({
   ...(await importOriginal<typeof import("@/lib/chain/queries")>()),
   useTokenFigures: () => mocks.tokenFigures,
@@ -35,7 +38,9 @@ const lastToast = () => useToasts.getState().toasts[0];
 
 /** A fetch that answers eth_chainId with `chainIdHex`. */
 function nodeServing(chainIdHex: string) {
-  return vi.fn(async () => ({ ok: true, status: 200, json: async () => ({ jsonrpc: "2.0", id: 1, result: chainIdHex }) }) as unknown as Response);
+  return vi.fn(
+    async () => ({ ok: true, status: 200, json: async () => ({ jsonrpc: "2.0", id: 1, result: chainIdHex }) }) as unknown as Response,
+  );
 }
 
 function renderSettings(cfg: AppConfig = config) {
@@ -113,12 +118,22 @@ describe("Settings: Network card", () => {
 
   it("does not save an RPC that serves another chain, and says which", async () => {
     vi.stubGlobal("fetch", nodeServing("0x1"));
-    useWallet.setState({ status: "connected", address: WALLET_ADDRESS, chainId: 31337, provider: walletProvider, walletId: "dev", walletName: "Development wallet" });
+    useWallet.setState({
+      status: "connected",
+      address: WALLET_ADDRESS,
+      chainId: 31337,
+      provider: walletProvider,
+      walletId: "dev",
+      walletName: "Development wallet",
+    });
     const { user } = renderSettings();
     await user.type(rpcInput(), "https://mainnet.example/rpc");
     await user.click(saveButton());
     await waitFor(() => expect(lastToast()?.title).toBe("Error Saving RPC URL"));
-    expect(lastToast()).toMatchObject({ description: "That RPC answers chain 1; this dashboard runs on chain 31337.", variant: "destructive" });
+    expect(lastToast()).toMatchObject({
+      description: "That RPC answers chain 1; this dashboard runs on chain 31337.",
+      variant: "destructive",
+    });
     expect(screen.getByRole("alert")).toHaveTextContent("That RPC answers chain 1; this dashboard runs on chain 31337.");
     expect(window.localStorage.getItem("xft_custom_rpc_url")).toBeNull();
     expect(mocks.disconnectWallet).not.toHaveBeenCalled();
@@ -127,7 +142,14 @@ describe("Settings: Network card", () => {
   it("saves a working RPC, reloads chain reads, and reconnects the wallet after 1 s", async () => {
     const fetcher = nodeServing("0x7a69");
     vi.stubGlobal("fetch", fetcher);
-    useWallet.setState({ status: "connected", address: WALLET_ADDRESS, chainId: 31337, provider: walletProvider, walletId: "dev", walletName: "Development wallet" });
+    useWallet.setState({
+      status: "connected",
+      address: WALLET_ADDRESS,
+      chainId: 31337,
+      provider: walletProvider,
+      walletId: "dev",
+      walletName: "Development wallet",
+    });
     const { user, invalidate } = renderSettings();
     await user.type(rpcInput(), "http://127.0.0.1:9545");
     await user.click(saveButton());
@@ -179,7 +201,14 @@ describe("Settings: Wallet Connection card", () => {
   });
 
   it("shows the connected address and wallet, and disconnects", async () => {
-    useWallet.setState({ status: "connected", address: WALLET_ADDRESS, chainId: 31337, provider: walletProvider, walletId: "dev", walletName: "Development wallet" });
+    useWallet.setState({
+      status: "connected",
+      address: WALLET_ADDRESS,
+      chainId: 31337,
+      provider: walletProvider,
+      walletId: "dev",
+      walletName: "Development wallet",
+    });
     const { user } = renderSettings();
     expect(screen.getByText("Connected")).toBeInTheDocument();
     expect(screen.getByText(WALLET_ADDRESS)).toBeInTheDocument();
@@ -190,7 +219,14 @@ describe("Settings: Wallet Connection card", () => {
   });
 
   it("warns when the wallet is on another chain", () => {
-    useWallet.setState({ status: "connected", address: WALLET_ADDRESS, chainId: 1, provider: walletProvider, walletId: "dev", walletName: "Development wallet" });
+    useWallet.setState({
+      status: "connected",
+      address: WALLET_ADDRESS,
+      chainId: 1,
+      provider: walletProvider,
+      walletId: "dev",
+      walletName: "Development wallet",
+    });
     renderSettings();
     expect(screen.getByRole("alert")).toHaveTextContent("Your wallet is on chain 1, not Hardhat Local (31337).");
   });

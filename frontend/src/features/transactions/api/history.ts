@@ -5,7 +5,8 @@ import { call, endpointUrl } from "@/lib/api";
 export type { HistoryEntry, HistoryPage } from "@common/apiTypes";
 
 /** The first page's URL (PRODUCT.md section 9: history limit 50); later pages add the server's cursor. */
-export const historyUrl = (address: string) => endpointUrl("GET /api/accounts/:address/history", { params: { address }, query: { limit: HISTORY_DEFAULT_LIMIT } });
+export const historyUrl = (address: string) =>
+  endpointUrl("GET /api/accounts/:address/history", { params: { address }, query: { limit: HISTORY_DEFAULT_LIMIT } });
 
 /**
  * An account's transfers, mints and burns, newest first, 50 a page; `fetchNextPage` continues
@@ -17,7 +18,10 @@ export function useAccountHistory(address: string | null) {
   return useInfiniteQuery({
     queryKey: [url, "pages"],
     queryFn: ({ pageParam }) =>
-      call("GET /api/accounts/:address/history", { params: { address: address ?? "" }, query: { limit: HISTORY_DEFAULT_LIMIT, cursor: pageParam ?? undefined } }),
+      call("GET /api/accounts/:address/history", {
+        params: { address: address ?? "" },
+        query: { limit: HISTORY_DEFAULT_LIMIT, cursor: pageParam ?? undefined },
+      }),
     initialPageParam: null as string | null,
     getNextPageParam: (last) => last.nextCursor ?? undefined,
     enabled: address !== null,

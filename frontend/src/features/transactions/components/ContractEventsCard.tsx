@@ -10,7 +10,15 @@ import { toast } from "@/components/ui/toast";
 import { useConfig } from "@/lib/config";
 import { plural } from "@/lib/format";
 import { useWallet } from "@/lib/wallet/store";
-import { EVENTS_TIMEOUT_MS, RequestTimeoutError, eventsExportUrl, eventsKey, eventsUrl, latestBlock, useContractEvents } from "../api/events";
+import {
+  EVENTS_TIMEOUT_MS,
+  RequestTimeoutError,
+  eventsExportUrl,
+  eventsKey,
+  eventsUrl,
+  latestBlock,
+  useContractEvents,
+} from "../api/events";
 import { ALL_EVENTS, checkFilter, draftOf, narrowRange, type EventFilter, type FilterDraft, type RangeProblems } from "../filters";
 import { EventFilterForm } from "./EventFilterForm";
 import { EventsTable } from "./EventsTable";
@@ -59,7 +67,11 @@ export function ContractEventsCard() {
       const fromBlock = Math.min(applied.fromBlock ?? config.contracts.deploymentBlock, toBlock);
       apply({ ...applied, ...narrowRange(fromBlock, toBlock) });
     } catch (error) {
-      toast({ title: "Request Timeout", description: `Could not read the latest block to narrow the range: ${(error as Error).message}`, variant: "destructive" });
+      toast({
+        title: "Request Timeout",
+        description: `Could not read the latest block to narrow the range: ${(error as Error).message}`,
+        variant: "destructive",
+      });
     } finally {
       setNarrowing(false);
     }
@@ -77,7 +89,12 @@ export function ContractEventsCard() {
         retryLabel={retryLabel}
       />
     ) : (
-      <LoadFailed title="Error" sentence={`Failed to load contract events: ${query.error?.message || "Unknown error"}`} onRetry={onRetry} retrying={retrying} />
+      <LoadFailed
+        title="Error"
+        sentence={`Failed to load contract events: ${query.error?.message || "Unknown error"}`}
+        onRetry={onRetry}
+        retrying={retrying}
+      />
     );
 
   const newest = pages[0]?.range.toBlock;
@@ -116,7 +133,11 @@ export function ContractEventsCard() {
             failure(() => void query.refetch())
           )
         ) : events.length === 0 ? (
-          <EmptyState icon={<SearchX aria-hidden />} title="No events found for the specified criteria." hint="Try another event type or a wider block range." />
+          <EmptyState
+            icon={<SearchX aria-hidden />}
+            title="No events found for the specified criteria."
+            hint="Try another event type or a wider block range."
+          />
         ) : (
           <>
             {query.isRefetchError && failure(() => void query.refetch())}
@@ -130,7 +151,11 @@ export function ContractEventsCard() {
               </p>
               {query.hasNextPage && (
                 <Button variant="outline" size="sm" onClick={() => void query.fetchNextPage()} disabled={query.isFetchingNextPage}>
-                  {query.isFetchingNextPage ? <Spinner className="h-4 w-4" label="Loading previous events" /> : <History className="h-4 w-4" aria-hidden />}
+                  {query.isFetchingNextPage ? (
+                    <Spinner className="h-4 w-4" label="Loading previous events" />
+                  ) : (
+                    <History className="h-4 w-4" aria-hidden />
+                  )}
                   Load Previous Events
                 </Button>
               )}

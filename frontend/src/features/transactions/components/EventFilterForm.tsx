@@ -29,7 +29,11 @@ export function EventFilterForm({
     onApply();
   };
   return (
-    <form onSubmit={submit} noValidate className="grid gap-4 rounded-lg border border-border bg-muted/40 p-4 sm:grid-cols-2 xl:grid-cols-[minmax(0,1.4fr)_minmax(0,1fr)_minmax(0,1fr)_auto] xl:items-start">
+    <form
+      onSubmit={submit}
+      noValidate
+      className="grid gap-4 rounded-lg border border-border bg-muted/40 p-4 sm:grid-cols-2 xl:grid-cols-[minmax(0,1.4fr)_minmax(0,1fr)_minmax(0,1fr)_auto] xl:items-start"
+    >
       <div className="grid gap-1.5 sm:col-span-2 xl:col-span-1">
         <Label htmlFor={`${id}-type`}>Event Type</Label>
         <Select value={draft.label} onValueChange={(label) => onChange({ ...draft, label })}>
@@ -45,7 +49,8 @@ export function EventFilterForm({
           </SelectContent>
         </Select>
       </div>
-      <RangeField type="block"
+      <RangeField
+        type="block"
         id={`${id}-from`}
         label="From Block"
         placeholder={`${deploymentBlock} (deployment)`}
@@ -53,7 +58,15 @@ export function EventFilterForm({
         problem={problems.fromBlock}
         onChange={(fromBlock) => onChange({ ...draft, fromBlock })}
       />
-      <RangeField type="block" id={`${id}-to`} label="To Block" placeholder="Latest" value={draft.toBlock} problem={problems.toBlock} onChange={(toBlock) => onChange({ ...draft, toBlock })} />
+      <RangeField
+        type="block"
+        id={`${id}-to`}
+        label="To Block"
+        placeholder="Latest"
+        value={draft.toBlock}
+        problem={problems.toBlock}
+        onChange={(toBlock) => onChange({ ...draft, toBlock })}
+      />
       {/* Under the fields on narrow screens; in line with them (below their labels) on wide ones. */}
       <div className="flex gap-2 sm:col-span-2 sm:justify-end xl:col-span-1 xl:mt-[1.375rem]">
         <Button type="button" variant="outline" className="flex-1 sm:flex-none" onClick={onReset}>

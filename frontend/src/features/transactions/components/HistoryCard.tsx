@@ -41,7 +41,9 @@ function ConnectPrompt() {
           <Wallet className="h-5 w-5" aria-hidden />
         </span>
         <h2 className="text-base font-semibold">Connect your wallet to view your transaction history.</h2>
-        <p className="max-w-md text-sm text-muted-foreground">Your transfers, mints and burns appear here once a wallet is connected. Contract Events need no wallet.</p>
+        <p className="max-w-md text-sm text-muted-foreground">
+          Your transfers, mints and burns appear here once a wallet is connected. Contract Events need no wallet.
+        </p>
         <ConnectWalletButton className="mt-1" />
       </CardContent>
     </Card>
@@ -131,7 +133,11 @@ function AccountHistory({ account, wallet, readOnly }: { account: string; wallet
             <EmptyState
               icon={<History aria-hidden />}
               title="No transactions found."
-              hint={readOnly ? "This account has not sent or received USDX." : "Transfers to and from your wallet, and mints and burns of it, appear here."}
+              hint={
+                readOnly
+                  ? "This account has not sent or received USDX."
+                  : "Transfers to and from your wallet, and mints and burns of it, appear here."
+              }
             />
           )
         ) : (

@@ -64,12 +64,20 @@ export function HistoryExportDialog({ account }: { account: string }) {
           </DialogDescription>
         </DialogHeader>
         <form onSubmit={(e) => void submit(e)} noValidate className="grid gap-4">
-          <RadioGroup value={draft.scope} onValueChange={(scope) => change({ scope: scope as ExportScope })} aria-label="Transactions to export" disabled={busy}>
+          <RadioGroup
+            value={draft.scope}
+            onValueChange={(scope) => change({ scope: scope as ExportScope })}
+            aria-label="Transactions to export"
+            disabled={busy}
+          >
             {SCOPES.map((scope) => (
               <Label
                 key={scope.value}
                 htmlFor={`${id}-${scope.value}`}
-                className={cn("flex cursor-pointer items-center gap-2 rounded-md border border-border px-3 py-2.5 font-normal", draft.scope === scope.value && "border-primary bg-accent/40")}
+                className={cn(
+                  "flex cursor-pointer items-center gap-2 rounded-md border border-border px-3 py-2.5 font-normal",
+                  draft.scope === scope.value && "border-primary bg-accent/40",
+                )}
               >
                 <RadioGroupItem id={`${id}-${scope.value}`} value={scope.value} />
                 {scope.label}

@@ -12,12 +12,25 @@ const SIGN: Record<Direction, string> = { in: "+", out: "-", self: "" };
 const TONE: Record<Direction, string> = { in: "text-success", out: "text-destructive", self: "text-foreground" };
 
 function TypeIcon({ entry, direction }: { entry: HistoryEntry; direction: Direction }) {
-  const Icon = entry.type === "Mint" ? Plus : entry.type === "Burn" ? Flame : direction === "self" ? ArrowLeftRight : direction === "in" ? ArrowDownLeft : ArrowUpRight;
+  const Icon =
+    entry.type === "Mint"
+      ? Plus
+      : entry.type === "Burn"
+        ? Flame
+        : direction === "self"
+          ? ArrowLeftRight
+          : direction === "in"
+            ? ArrowDownLeft
+            : ArrowUpRight;
   return (
     <span
       className={cn(
         "flex h-7 w-7 shrink-0 items-center justify-center rounded-full",
-        direction === "in" ? "bg-success/10 text-success" : direction === "out" ? "bg-destructive/10 text-destructive" : "bg-muted text-muted-foreground",
+        direction === "in"
+          ? "bg-success/10 text-success"
+          : direction === "out"
+            ? "bg-destructive/10 text-destructive"
+            : "bg-muted text-muted-foreground",
       )}
     >
       <Icon className="h-3.5 w-3.5" aria-hidden />
@@ -35,7 +48,11 @@ function Amount({ entry, direction, className }: { entry: HistoryEntry; directio
   const shown = note ? note.moved : BigInt(entry.amountRaw);
   const amount = (
     <span
-      className={cn("whitespace-nowrap font-medium tabular-nums", note?.noShares ? "text-muted-foreground" : TONE[direction], !note && className)}
+      className={cn(
+        "whitespace-nowrap font-medium tabular-nums",
+        note?.noShares ? "text-muted-foreground" : TONE[direction],
+        !note && className,
+      )}
       title={note ? note.text : `${entry.amount} USDX`}
     >
       {note?.noShares ? "" : SIGN[direction]}
@@ -65,7 +82,9 @@ interface Props {
  */
 export function HistoryTable({ items, account, wallet }: Props) {
   const now = useNow();
-  const party = (address: string) => <AddressLink address={address} you={sameAddress(address, wallet)} current={sameAddress(address, account)} />;
+  const party = (address: string) => (
+    <AddressLink address={address} you={sameAddress(address, wallet)} current={sameAddress(address, account)} />
+  );
   return (
     <>
       <div className="hidden xl:block">

@@ -33,7 +33,10 @@ export function AddressLink({ address, you, current = false }: { address: string
   if (current || ZERO_ADDRESS.test(address)) {
     return (
       <span
-        className={cn("inline-flex items-center gap-1 whitespace-nowrap font-mono text-xs", current ? "font-semibold text-foreground" : "text-muted-foreground")}
+        className={cn(
+          "inline-flex items-center gap-1 whitespace-nowrap font-mono text-xs",
+          current ? "font-semibold text-foreground" : "text-muted-foreground",
+        )}
         title={current ? address : "The zero address"}
       >
         {shortAddress(address)}
