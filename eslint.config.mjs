@@ -20,11 +20,11 @@ import boundaries from "eslint-plugin-boundaries";
  * the dashboard's entry point, only mounts app; the server's entry points are server/src/*.ts.)
  */
 const LAYERS = [
-  { type: "app", pattern: "frontend/src/app", partialMatch: false },
-  { type: "feature", pattern: "frontend/src/features/*", capture: ["feature"], partialMatch: false },
-  { type: "components", pattern: "frontend/src/components", partialMatch: false },
-  { type: "lib", pattern: "frontend/src/lib", partialMatch: false },
-  { type: "test-setup", pattern: "frontend/src/test", partialMatch: false },
+  { type: "dashboard-app", pattern: "frontend/src/app", partialMatch: false },
+  { type: "dashboard-feature", pattern: "frontend/src/features/*", capture: ["feature"], partialMatch: false },
+  { type: "dashboard-components", pattern: "frontend/src/components", partialMatch: false },
+  { type: "dashboard-lib", pattern: "frontend/src/lib", partialMatch: false },
+  { type: "dashboard-test-setup", pattern: "frontend/src/test", partialMatch: false },
   // Anything else of the dashboard's (its build config, its root files): never the server's to import.
   { type: "dashboard", pattern: "frontend", partialMatch: false },
   { type: "server-routes", pattern: "server/src/routes", partialMatch: false },
@@ -45,18 +45,18 @@ const SERVER_BELOW_ENTRY = ["server-routes", "server-middleware", "server-servic
 
 /** Which layers each layer may import; tests may also use the shared test setup (frontend/src/test). */
 function layerRules(isTest) {
-  const testSetup = isTest ? ["test-setup"] : [];
+  const testSetup = isTest ? ["dashboard-test-setup"] : [];
   const may = (from, to) => ({ from: { element: { type: from } }, allow: { to: { element: { type: [...to, ...testSetup] } } } });
   return [
-    may("app", ["app", "feature", "components", "lib", "common", "bindings"]),
+    may("dashboard-app", ["dashboard-app", "dashboard-feature", "dashboard-components", "dashboard-lib", "common", "bindings"]),
     // A feature imports itself, never another feature.
     {
-      from: { element: { type: "feature" } },
-      allow: { to: { element: { type: "feature", captured: { feature: "{{ from.element.captured.feature }}" } } } },
+      from: { element: { type: "dashboard-feature" } },
+      allow: { to: { element: { type: "dashboard-feature", captured: { feature: "{{ from.element.captured.feature }}" } } } },
     },
-    may("feature", ["components", "lib", "common", "bindings"]),
-    may("components", ["components", "lib", "common", "bindings"]),
-    may("lib", ["lib", "common", "bindings"]),
+    may("dashboard-feature", ["dashboard-components", "dashboard-lib", "common", "bindings"]),
+    may("dashboard-components", ["dashboard-components", "dashboard-lib", "common", "bindings"]),
+    may("dashboard-lib", ["dashboard-lib", "common", "bindings"]),
     may("common", ["common", "bindings"]),
     // The server, top to bottom: each layer may use those below it, never one above.
     may("server-entry", ["server-entry", ...SERVER_BELOW_ENTRY]),
@@ -67,9 +67,26 @@ function layerRules(isTest) {
     may("server-chain", ["server-chain", "server-config", "server-lib", "common", "bindings"]),
     may("server-config", ["server-config", "server-lib", "common"]),
     may("server-lib", ["server-lib", "common", "bindings"]),
-    may("test-setup", ["test-setup", "app", "feature", "components", "lib", "common", "bindings"]),
+    may("dashboard-test-setup", [
+      "dashboard-test-setup",
+      "dashboard-app",
+      "dashboard-feature",
+      "dashboard-components",
+      "dashboard-lib",
+      "common",
+      "bindings",
+    ]),
     // The dashboard's entry point (main.tsx) and build config start it: they may reach any of its layers.
-    may("dashboard", ["dashboard", "app", "feature", "components", "lib", "test-setup", "common", "bindings"]),
+    may("dashboard", [
+      "dashboard",
+      "dashboard-app",
+      "dashboard-feature",
+      "dashboard-components",
+      "dashboard-lib",
+      "dashboard-test-setup",
+      "common",
+      "bindings",
+    ]),
   ];
 }
 
