@@ -76,7 +76,19 @@ export function buildServices(config: Config, chain: Chain, db: DatabaseHandle, 
     },
     log.child({ component: "leader" }),
   );
-  const rateLimits = new RateLimitStores(db.db);
+  const { authPerMinute, csvPerMinute } = config.rateLimits;
+  const bankWrites = config.bank.writesPerMinute;
+  const rateLimits = new RateLimitStores(db.db, {
+    auth: authPerMinute,
+    "csv-batch": csvPerMinute,
+    "csv-contacts": csvPerMinute,
+    "csv-exports": csvPerMinute,
+    "batch-reports": config.limits.batchReportsPerMinute,
+    "alert-tests": config.alerts.testsPerMinute,
+    "bank-accounts": bankWrites,
+    "bank-wallets": bankWrites,
+    "bank-deposits": bankWrites,
+  });
   const metrics = new Metrics({ db: db.db, transport: chain.transport, indexer, leadership, rateLimits });
   // The probe asks the parts themselves, each as /monitoring shows it.
   const probed = { config, db, auth, indexer, batchWatcher, bank, alerts, leadership };

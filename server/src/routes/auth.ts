@@ -8,7 +8,7 @@ import { declaredRoutes } from "./declared";
 export function authRoutes(services: Services): Router {
   const router = Router();
   const on = declaredRoutes(router, "/api/auth");
-  const limited = authRateLimit(services.rateLimits, services.config.rateLimits.authPerMinute);
+  const limited = authRateLimit(services.rateLimits);
 
   on("POST /api/auth/nonce", [limited], async () => ({ success: true, ...(await services.siwe.issueNonce()) }));
   on("POST /api/auth/wallet-auth", [limited], async ({ body }) => ({ success: true, ...(await services.siwe.signIn(body)) }));

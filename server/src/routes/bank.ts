@@ -53,10 +53,9 @@ export function bankRoutes(services: Services): Router {
   router.use(requireUser(services.auth));
   const on = declaredRoutes(router, "/api/bank");
   // Per user, each its own budget (MOCK_BANK_WRITES_PER_MINUTE): what creates rows or mints.
-  const perMinute = services.config.bank.writesPerMinute;
-  const accountLimit = perUserRateLimit(services.rateLimits, "bank-accounts", perMinute, "new bank accounts");
-  const walletLimit = perUserRateLimit(services.rateLimits, "bank-wallets", perMinute, "wallet requests");
-  const depositLimit = perUserRateLimit(services.rateLimits, "bank-deposits", perMinute, "deposit requests");
+  const accountLimit = perUserRateLimit(services.rateLimits, "bank-accounts", "new bank accounts");
+  const walletLimit = perUserRateLimit(services.rateLimits, "bank-wallets", "wallet requests");
+  const depositLimit = perUserRateLimit(services.rateLimits, "bank-deposits", "deposit requests");
   const mock = { success: true, mock: true } as const;
 
   on("GET /api/bank/terms", [], async (_input, res) => ({ ...mock, ...(await bank.terms(currentUser(res).uid)) }));

@@ -16,24 +16,15 @@ export function batchRoutes(services: Services): Router {
   const signedIn = requireUser(services.auth);
   const { batch } = services;
   // Each report may cost the watcher a node lookup: a user may send this many a minute.
-  const perMinute = services.config.limits.batchReportsPerMinute;
-  const reportLimit = perUserRateLimit(
-    services.rateLimits,
-    "batch-reports",
-    perMinute,
-    `transaction reports (at most ${perMinute} a minute)`,
-  );
+  const perMinute = services.rateLimits.perMinute("batch-reports");
+  const reportLimit = perUserRateLimit(services.rateLimits, "batch-reports", `transaction reports (at most ${perMinute} a minute)`);
 
   // The limit comes first: a flood of uploads is refused before any token is verified.
-  on(
-    "POST /api/batch/parse-csv",
-    [csvRateLimit(services.rateLimits, "csv-batch", services.config.rateLimits.csvPerMinute), signedIn],
-    ({ body }) => ({
-      success: true,
-      error: null,
-      data: batch.parseCsv(body.csvData),
-    }),
-  );
+  on("POST /api/batch/parse-csv", [csvRateLimit(services.rateLimits, "csv-batch"), signedIn], ({ body }) => ({
+    success: true,
+    error: null,
+    data: batch.parseCsv(body.csvData),
+  }));
 
   on("POST /api/batch/execute", [signedIn], async ({ body }, res) => {
     const { job, chunks } = await batch.create(currentUser(res), body);

@@ -26,14 +26,10 @@ export function contactRoutes(services: Services): Router {
       .send(writeCsv(["Name", "Address", "Notes"], rows));
   });
 
-  on(
-    "POST /api/contacts/import",
-    [csvRateLimit(services.rateLimits, "csv-contacts", services.config.rateLimits.csvPerMinute)],
-    async ({ body }, res) => {
-      const result = await contacts.importCsv(currentUser(res).uid, body.csvData);
-      return { success: true, ...result };
-    },
-  );
+  on("POST /api/contacts/import", [csvRateLimit(services.rateLimits, "csv-contacts")], async ({ body }, res) => {
+    const result = await contacts.importCsv(currentUser(res).uid, body.csvData);
+    return { success: true, ...result };
+  });
 
   on("POST /api/contacts", [], async ({ body }, res) => ({
     success: true,

@@ -18,7 +18,7 @@ export function exportRoutes(services: Services): Router {
   const router = Router();
   const on = declaredRoutes(router, "/api");
   const signedIn = requireUser(services.auth);
-  const exportLimit = perUserRateLimit(services.rateLimits, "csv-exports", services.config.rateLimits.csvPerMinute, "CSV exports");
+  const exportLimit = perUserRateLimit(services.rateLimits, "csv-exports", "CSV exports");
   const { exports } = services;
 
   on("GET /api/holders/export", [signedIn, VALIDATE, exportLimit], async ({ query }, res) =>

@@ -15,12 +15,43 @@ import { rateLimitHits } from "../../db/schema";
  * one kept for express-rate-limit drives its own node-postgres pool and migrations, and could not
  * run on embedded PGlite; this one goes through the server's own database handle and migrations.
  */
+/**
+ * Every rate limit the API applies, by the name its counts and refusals go under: how many requests a
+ * minute each allows, set once at start (compose.ts) from the settings.
+ */
+export interface RateLimitBudgets {
+  /** Sign-in requests (nonce, wallet sign-in) a minute from one address: RATE_LIMIT_AUTH_PER_MINUTE. */
+  auth: number;
+  /** CSV uploads (batch parse, contacts import) a minute from one address, each its own budget: RATE_LIMIT_CSV_PER_MINUTE. */
+  "csv-batch": number;
+  "csv-contacts": number;
+  /** CSV exports a minute from one user, all exports together: RATE_LIMIT_CSV_PER_MINUTE. */
+  "csv-exports": number;
+  /** Chunk transactions one user may report a minute: USER_BATCH_REPORTS_PER_MINUTE. */
+  "batch-reports": number;
+  /** Alert test deliveries one admin may ask for a minute: ALERT_TESTS_PER_MINUTE. */
+  "alert-tests": number;
+  /** The mock bank's writes a minute per user, each its own budget: MOCK_BANK_WRITES_PER_MINUTE. */
+  "bank-accounts": number;
+  "bank-wallets": number;
+  "bank-deposits": number;
+}
+export type RateLimitName = keyof RateLimitBudgets;
+
 export class RateLimitStores {
   private lastSweep = 0;
   /** Requests this replica refused (429), by limit: in memory, since each replica is scraped on its own. */
   private readonly refusals = new Map<string, number>();
 
-  constructor(private readonly db: Database) {}
+  constructor(
+    private readonly db: Database,
+    private readonly budgets: RateLimitBudgets,
+  ) {}
+
+  /** Requests a minute the limit `name` allows. */
+  perMinute(name: RateLimitName): number {
+    return this.budgets[name];
+  }
 
   /** Notes a request the limit `name` refused (/api/metrics). */
   refused(name: string): void {
@@ -33,7 +64,7 @@ export class RateLimitStores {
   }
 
   /** The store of one limit; `name` keeps its keys apart from every other limit's. */
-  store(name: string): Store {
+  store(name: RateLimitName): Store {
     return new DatabaseRateLimitStore(this.db, `${name}:`, () => this.sweepNowAndThen());
   }
 
