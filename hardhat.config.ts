@@ -5,11 +5,12 @@ import "@nomicfoundation/hardhat-toolbox";
 import "@openzeppelin/hardhat-upgrades";
 import { LOCAL_CHAIN, localRpcUrl, SEPOLIA } from "./common/networks";
 import "./tasks";
+import { QUIET } from "./scripts/lib/stack/processes";
 
 // Hardhat 2 asks once per machine whether to send telemetry, on a terminal unless CI is set. Its CLI
 // reads this after it has loaded this file, so every `hardhat` run (npm scripts, npx, the nodes the
 // stack and the tests start) goes without the question. Set it to anything else to be asked.
-process.env.HARDHAT_DISABLE_TELEMETRY_PROMPT ??= "true";
+process.env.HARDHAT_DISABLE_TELEMETRY_PROMPT ??= QUIET.HARDHAT_DISABLE_TELEMETRY_PROMPT;
 
 const SOLC_VERSION = "0.8.28";
 

@@ -6,10 +6,10 @@
 import { expect } from "chai";
 import { spawnSync } from "node:child_process";
 import path from "node:path";
+import { QUIET } from "../scripts/lib/stack/processes";
 
 const ROOT = path.resolve(__dirname, "..");
 const HARDHAT = path.join(ROOT, "node_modules", ".bin", "hardhat");
-const QUIET = { HARDHAT_DISABLE_TELEMETRY_PROMPT: "true", NO_UPDATE_NOTIFIER: "1" };
 
 function hardhat(args: string[], env: Record<string, string>): string {
   const result = spawnSync(HARDHAT, args, { cwd: ROOT, env: { ...process.env, ...QUIET, ...env }, encoding: "utf8", timeout: 60_000 });

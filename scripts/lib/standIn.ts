@@ -13,12 +13,11 @@ import { readManifest } from "@common/manifestFile";
 import { SEPOLIA, chainIdHex } from "@common/networks";
 import { LOCAL_DEV_MNEMONIC, localAccountPath } from "@common/seedAccounts";
 import { startHardhatNode } from "./stack/parts";
-import { ROOT, bin, freePort, rpc, runProcess, stopProcess } from "./stack/processes";
+import { QUIET, ROOT, bin, freePort, rpc, runProcess, stopProcess } from "./stack/processes";
 
-export { ROOT };
+export { QUIET, ROOT };
 export const HARDHAT = bin("hardhat");
 export const STAND_IN_CONFIG = path.join(ROOT, "test", "fixtures", "sepolia-chain-id.hardhat.config.js");
-export const QUIET = { HARDHAT_DISABLE_TELEMETRY_PROMPT: "true", NO_UPDATE_NOTIFIER: "1" };
 /** The deployer: the mnemonic's account 0, which the stand-in node also signs for. */
 export const DEPLOYER = HDNodeWallet.fromPhrase(LOCAL_DEV_MNEMONIC, undefined, localAccountPath(0));
 // An owner outside the node's twenty accounts: only impersonation can act for it on a fork.

@@ -13,8 +13,13 @@ import path from "node:path";
 export const ROOT = path.resolve(__dirname, "..", "..", "..");
 /** A tool the project installs (hardhat, firebase, vite, ...). */
 export const bin = (name: string) => path.join(ROOT, "node_modules", ".bin", name);
-/** No telemetry prompt, no update notice, no interactive output: the tools run unattended. */
-export const QUIET_ENV = { HARDHAT_DISABLE_TELEMETRY_PROMPT: "true", CI: "true", NO_UPDATE_NOTIFIER: "1" };
+/**
+ * What every tool the project starts runs with: no Hardhat telemetry question, no npm update notice.
+ * The one place these are set (hardhat.config.ts applies it to every `hardhat` run).
+ */
+export const QUIET = { HARDHAT_DISABLE_TELEMETRY_PROMPT: "true", NO_UPDATE_NOTIFIER: "1" } as const;
+/** The same, and no interactive output either: the local stack's processes run unattended. */
+export const QUIET_ENV = { ...QUIET, CI: "true" };
 
 /**
  * Where a long-running process's output goes: nowhere, into memory (`output()`), or appended to a
