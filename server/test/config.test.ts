@@ -145,6 +145,19 @@ describe("Server config: settings that would be unsafe in production are refused
     });
   }
 
+  it("never echoes a refused RPC URL, which may carry a provider's key, and says how it starts", () => {
+    for (const name of ["RPC_URL", "SEPOLIA_RPC_URL"]) {
+      expect(() => loadConfig({ ...sepolia, [name]: "wss://eth-sepolia.example/v2/SECRET-KEY" }))
+        .to.throw(`${name} must be an http(s) URL; the value given starts 'wss'`)
+        .with.property("message")
+        .that.does.not.include("SECRET-KEY");
+    }
+    // PUBLIC_RPC_URL is handed to every browser: no secret, so its refusal shows it whole.
+    expect(() => loadConfig({ ...sepolia, PUBLIC_RPC_URL: "ftp://rpc.example" })).to.throw(
+      "PUBLIC_RPC_URL must be an http(s) URL, not 'ftp://rpc.example'.",
+    );
+  });
+
   it("never echoes the RPC URL's path, where providers put the key", () => {
     expect(() => loadConfig({ ...sepolia, RPC_URL: "http://10.0.0.5:8545/SECRET-KEY" })).to.throw(/^(?![\s\S]*SECRET-KEY)/);
   });

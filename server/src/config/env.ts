@@ -51,13 +51,13 @@ export function envSchema(on: Network) {
         group: "chain",
         description: "The chain the server serves: `localhost` (the Hardhat node that `npm start` runs) or `sepolia`.",
       }),
-      RPC_URL: setting(httpUrl().optional(), {
+      RPC_URL: setting(httpUrl({ secret: true }).optional(), {
         group: "chain",
         secret: true,
         description: "The JSON-RPC endpoint the server reads the chain through (a provider's URL carries its key).",
         default: "the local node (`http://127.0.0.1:<LOCAL_RPC_PORT>`); on Sepolia, SEPOLIA_RPC_URL",
       }),
-      SEPOLIA_RPC_URL: setting(httpUrl().optional(), {
+      SEPOLIA_RPC_URL: setting(httpUrl({ secret: true }).optional(), {
         group: "chain",
         secret: true,
         description: "A Sepolia endpoint, for Hardhat's `--network sepolia` and as RPC_URL's default on Sepolia.",

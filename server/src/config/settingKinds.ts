@@ -85,10 +85,20 @@ export const trueOrFalse = () =>
       .transform((value) => value === "true"),
   );
 
-export const httpUrl = () =>
+/**
+ * An http(s) URL. A secret one (a provider's URL carries its key in the path or the query) is refused
+ * without being echoed: the sentence shows only how it starts, so no log keeps the key.
+ */
+export const httpUrl = ({ secret = false } = {}) =>
   typed(
     "http(s) URL",
-    z.string().regex(/^https?:\/\//, { error: (issue) => `${variable(issue)} must be an http(s) URL, not '${issue.input}'.` }),
+    z.string().regex(/^https?:\/\//, {
+      error: (issue) =>
+        secret
+          ? `${variable(issue)} must be an http(s) URL; the value given starts '${String(issue.input).split(/[:/]/)[0].slice(0, 12)}' ` +
+            "(the rest is not shown: a provider's URL carries its key)."
+          : `${variable(issue)} must be an http(s) URL, not '${issue.input}'.`,
+    }),
   );
 
 export const text = (type = "text") => typed(type, z.string());
