@@ -76,9 +76,15 @@ export async function navigate(page: Page, route: string): Promise<void> {
 
 /** The toast showing now (one at a time), once `title` appears. */
 export async function expectToast(page: Page, title: string): Promise<string> {
-  const toast = page.getByRole("status").filter({ hasText: title }).first();
-  await toast.waitFor({ timeout: 20_000 });
-  return (await toast.textContent()) ?? "";
+  // Found and read in one step: Radix also announces a toast in a second role 'status' element that it
+  // removes after a second, and on a busy machine that one could go between being found and being read.
+  const found = await page.waitForFunction(
+    (wanted) =>
+      Array.from(document.querySelectorAll('[role="status"]'), (el) => el.textContent ?? "").find((text) => text.includes(wanted)) ?? null,
+    title,
+    { timeout: 20_000 },
+  );
+  return (await found.jsonValue()) as string;
 }
 
 /** A toast with `title` that also says `text` (a toast with the same title may still be on its way out). */
