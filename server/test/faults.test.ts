@@ -127,7 +127,10 @@ class RpcProxy {
 
 // ---------------------------------------------------------------- the tests
 
-describe("Server faults", () => {
+describe("Server faults", function () {
+  // Each restarts a server process and waits out the node's silence: about 26 s alone, so the suite's
+  // 30 s left no room for a busy machine (CI's two lanes); a real hang still fails.
+  this.timeout(90_000);
   let chainSnapshot: string;
   const dirs: string[] = [];
   const tempDir = () => {
