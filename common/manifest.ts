@@ -22,6 +22,23 @@ export interface DeploymentManifest {
   deployedAt: string;
   /** Present when this chain is a local fork of another: the chain it forks and the block it forked at. */
   fork?: ForkInfo;
+  /** Safe's contracts here, when the seed deployed them (a local chain); on Sepolia the canonical deployment is used. */
+  safeContracts?: SafeContracts;
+  /** Safes this deployment names ('Operations Safe'): the dashboard shows the name beside the address. */
+  safes?: NamedSafe[];
+}
+
+/** Safe v1.4.1's contracts on one chain: what creates a Safe, and what batches calls for one. */
+export interface SafeContracts {
+  singleton: string;
+  proxyFactory: string;
+  fallbackHandler: string;
+  multiSendCallOnly: string;
+}
+
+export interface NamedSafe {
+  name: string;
+  address: string;
 }
 
 /** What a local fork forks: the dashboard's badge reads 'Sepolia fork @ 7,012,345' from it. */
@@ -58,6 +75,8 @@ export function validateManifest(value: unknown, source: string): DeploymentMani
     throw new Error(`${source}: 'deployedAt' must be an ISO date`);
   }
   const fork = m.fork === undefined ? undefined : validateForkInfo(m.fork, source);
+  const safeContracts = m.safeContracts === undefined ? undefined : validateSafeContracts(m.safeContracts, source);
+  const safes = m.safes === undefined ? undefined : validateSafes(m.safes, source);
   return {
     network: m.network,
     chainId: m.chainId as number,
@@ -69,7 +88,31 @@ export function validateManifest(value: unknown, source: string): DeploymentMani
     deploymentBlockHash: m.deploymentBlockHash,
     deployedAt: m.deployedAt,
     ...(fork ? { fork } : {}),
+    ...(safeContracts ? { safeContracts } : {}),
+    ...(safes ? { safes } : {}),
   };
+}
+
+const SAFE_CONTRACT_FIELDS = ["singleton", "proxyFactory", "fallbackHandler", "multiSendCallOnly"] as const;
+
+function validateSafeContracts(value: unknown, source: string): SafeContracts {
+  if (typeof value !== "object" || value === null) throw new Error(`${source}: 'safeContracts' must be an object`);
+  const c = value as Record<string, unknown>;
+  for (const field of SAFE_CONTRACT_FIELDS) {
+    if (typeof c[field] !== "string" || !isAddress(c[field])) throw new Error(`${source}: 'safeContracts.${field}' must be an address`);
+  }
+  return Object.fromEntries(SAFE_CONTRACT_FIELDS.map((f) => [f, getAddress(c[f] as string)])) as unknown as SafeContracts;
+}
+
+function validateSafes(value: unknown, source: string): NamedSafe[] {
+  if (!Array.isArray(value)) throw new Error(`${source}: 'safes' must be a list`);
+  return value.map((entry, i) => {
+    const e = (typeof entry === "object" && entry !== null ? entry : {}) as Record<string, unknown>;
+    if (typeof e.name !== "string" || e.name.trim() === "" || e.name.length > 64)
+      throw new Error(`${source}: 'safes[${i}].name' must be a name of 1 to 64 characters`);
+    if (typeof e.address !== "string" || !isAddress(e.address)) throw new Error(`${source}: 'safes[${i}].address' must be an address`);
+    return { name: e.name.trim(), address: getAddress(e.address) };
+  });
 }
 
 function validateForkInfo(value: unknown, source: string): ForkInfo {

@@ -31,7 +31,19 @@ export const SEEDED_ACCOUNTS: readonly SeededAccount[] = [
   { name: "carol", index: 9, roles: [], funds: "2500", description: "holder" },
   { name: "dave", index: 10, roles: [], funds: "1000", blocked: true, description: "holder, blocked" },
   { name: "erin", index: 11, roles: [], description: "empty wallet" },
+  { name: "approver", index: 12, roles: [], description: "third owner of the Operations Safe" },
 ];
+
+/**
+ * The Safe the seed creates (Safe v1.4.1): 2 of its 3 owners approve each action. It holds these
+ * roles beside their single-key holders above, so a tester can act either way.
+ */
+export const SEEDED_SAFE = {
+  name: "Operations Safe",
+  owners: ["admin", "minter", "approver"],
+  threshold: 2,
+  roles: ["MINTER_ROLE", "ORACLE_ROLE", "PAUSE_ROLE"],
+} as const satisfies { name: string; owners: readonly string[]; threshold: number; roles: readonly RoleName[] };
 
 /** Transfers made while seeding, so every holder has history. Amounts in USDX. */
 export const SEEDED_TRANSFERS: readonly { from: string; to: string; amount: string }[] = [

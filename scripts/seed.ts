@@ -2,22 +2,24 @@ import type { HardhatRuntimeEnvironment } from "hardhat/types";
 import type { HardhatEthersSigner } from "@nomicfoundation/hardhat-ethers/signers";
 import { USDX__factory } from "@bindings";
 import { parseTokenAmount } from "@common/amounts";
-import { loadDeployment } from "@common/manifestFile";
+import { loadDeployment, writeManifest } from "@common/manifestFile";
 import { LOCAL_CHAIN } from "@common/networks";
 import { ROLES } from "@common/roles";
-import { SEEDED_ACCOUNTS, SEEDED_MULTIPLIER, SEEDED_TRANSFERS, seededAccount } from "@common/seedAccounts";
+import { SEEDED_ACCOUNTS, SEEDED_MULTIPLIER, SEEDED_SAFE, SEEDED_TRANSFERS, seededAccount } from "@common/seedAccounts";
 import { assertNetworkReady, isLocalChain, runMain } from "./lib/network";
-import { AccountRow, formatAccounts, readAccounts } from "./lib/report";
+import { AccountRow, formatAccounts, formatSafes, readAccounts, readSafes, SafeRow } from "./lib/report";
+import { createSafe, deploySafeContracts } from "./lib/safe";
 
 /**
  * Seeds a freshly deployed local chain (see common/seedAccounts.ts): one account per role, funded
- * holders, transfers so history is not empty, one blocked holder, a multiplier above 1.0.
- * On a chain that is already seeded it changes nothing and reports the accounts.
+ * holders, transfers so history is not empty, one blocked holder, a multiplier above 1.0, and the
+ * Operations Safe (Safe v1.4.1, 2 of 3 owners) holding MINTER, ORACLE and PAUSE beside their keys.
+ * On a chain that is already seeded it changes nothing and reports the accounts and the Safe.
  */
 export async function seedLocalChain(
   hre: HardhatRuntimeEnvironment,
   options: { log?: (line: string) => void } = {},
-): Promise<{ alreadySeeded: boolean; accounts: AccountRow[] }> {
+): Promise<{ alreadySeeded: boolean; accounts: AccountRow[]; safes: SafeRow[] }> {
   const log = options.log ?? (() => undefined);
   const chainId = await assertNetworkReady(hre);
   if (!isLocalChain(chainId)) {
@@ -41,7 +43,11 @@ export async function seedLocalChain(
   const minter = signer("minter");
   if (await usdx.hasRole(ROLES.MINTER_ROLE, minter.address)) {
     log("This chain is already seeded; nothing changed.");
-    return { alreadySeeded: true, accounts: await readAccounts(usdx, accounts) };
+    return {
+      alreadySeeded: true,
+      accounts: await readAccounts(usdx, accounts),
+      safes: await readSafes(usdx, manifest.safes ?? [], accounts),
+    };
   }
 
   const send = async (label: string, tx: Promise<{ wait: () => Promise<unknown> }>) => {
@@ -54,6 +60,20 @@ export async function seedLocalChain(
       await send(`grant ${role} to ${account.name}`, usdx.grantRole(ROLES[role], signers[account.index].address));
     }
   }
+  // The Safe before any mint: its roles, like the keys', are there from the start of history.
+  const safeContracts = await deploySafeContracts(signer("admin"));
+  log("  deploy Safe v1.4.1 (singleton, proxy factory, fallback handler, MultiSendCallOnly)");
+  const safe = await createSafe(
+    signer("admin"),
+    safeContracts,
+    SEEDED_SAFE.owners.map((name) => signer(name).address),
+    SEEDED_SAFE.threshold,
+  );
+  log(`  create the ${SEEDED_SAFE.name} (${SEEDED_SAFE.threshold} of ${SEEDED_SAFE.owners.join(", ")})`);
+  for (const role of SEEDED_SAFE.roles) await send(`grant ${role} to the ${SEEDED_SAFE.name}`, usdx.grantRole(ROLES[role], safe));
+  const safes = [{ name: SEEDED_SAFE.name, address: safe }];
+  writeManifest({ ...manifest, safeContracts, safes });
+
   for (const account of SEEDED_ACCOUNTS.filter((a) => a.funds)) {
     await send(
       `mint ${account.funds} USDX to ${account.name}`,
@@ -72,14 +92,15 @@ export async function seedLocalChain(
   for (const account of SEEDED_ACCOUNTS.filter((a) => a.blocked)) {
     await send(`block ${account.name}`, usdx.connect(signer("blocklister")).blockAccount(signers[account.index].address));
   }
-  return { alreadySeeded: false, accounts: await readAccounts(usdx, accounts) };
+  return { alreadySeeded: false, accounts: await readAccounts(usdx, accounts), safes: await readSafes(usdx, safes, accounts) };
 }
 
 if (require.main === module) {
   runMain(async () => {
     const hre = (await import("hardhat")).default;
-    const { accounts } = await seedLocalChain(hre, { log: console.log });
+    const { accounts, safes } = await seedLocalChain(hre, { log: console.log });
     console.log(`\nSeeded accounts (Hardhat's public test keys: never use them on a real network)\n`);
     console.log(formatAccounts(accounts));
+    if (safes.length > 0) console.log(`\nSafes (each action needs its threshold of owners' approvals)\n\n${formatSafes(safes)}`);
   });
 }

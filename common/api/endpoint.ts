@@ -67,6 +67,8 @@ export const API_TAGS = {
   Administration: "Requests audited for the issuer's operators.",
   Alerts:
     "Operators' alert rules on the token's events, each delivered to a webhook as signed JSON, and the delivery log (the server's admins).",
+  Safes:
+    "Admin writes proposed to a Safe (multisig) that holds a USDX role: proposals, owners' approvals, and what became of each. An owner's wallet executes.",
   "Batch payments": "Pay many recipients from a CSV: parse, start a job, report each chunk's transaction, follow the job.",
   Contacts: "The signed-in user's address book.",
   "Mock bank": "A simulated bank that mints USDX for US dollar deposits (local chain), or a capped test faucet.",

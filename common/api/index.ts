@@ -7,6 +7,7 @@ import { contactsApi } from "./contacts";
 import { exportsApi } from "./exports";
 import { holdersApi } from "./holders";
 import { operationsApi } from "./operations";
+import { safesApi } from "./safes";
 import { signInApi } from "./signIn";
 import { tokenApi } from "./token";
 
@@ -24,6 +25,7 @@ export const API = {
   ...signInApi,
   ...administrationApi,
   ...alertsApi,
+  ...safesApi,
   ...batchApi,
   ...contactsApi,
   ...bankApi,

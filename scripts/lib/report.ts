@@ -1,6 +1,8 @@
 import type { USDX } from "@bindings";
 import { formatTokenAmount } from "@common/amounts";
+import type { NamedSafe } from "@common/manifest";
 import { ROLE_NAMES, ROLES } from "@common/roles";
+import { readSafe } from "./safe";
 
 export interface AccountRow {
   name: string;
@@ -45,5 +47,35 @@ export function formatAccounts(rows: AccountRow[]): string {
   return formatTable(
     ["name", "address", "roles", "balance (USDX)", "blocked"],
     rows.map((r) => [r.name, r.address, r.roles.join(", ") || "-", formatTokenAmount(r.balance, 2), r.blocked ? "yes" : "no"]),
+  );
+}
+
+export interface SafeRow {
+  name: string;
+  address: string;
+  /** Each owner by its seeded name where it has one, else its address. */
+  owners: string[];
+  threshold: number;
+  roles: string[];
+}
+
+/** Reads each named Safe's owners, threshold and USDX roles from the chain. */
+export async function readSafes(usdx: USDX, safes: readonly NamedSafe[], names: { name: string; address: string }[]): Promise<SafeRow[]> {
+  const nameOf = (address: string) => names.find((n) => n.address === address)?.name ?? address;
+  return Promise.all(
+    safes.map(async ({ name, address }) => {
+      const [{ owners, threshold }, [row]] = await Promise.all([
+        readSafe(usdx.runner as never, address),
+        readAccounts(usdx, [{ name, address }]),
+      ]);
+      return { name, address, owners: owners.map(nameOf), threshold, roles: row.roles };
+    }),
+  );
+}
+
+export function formatSafes(rows: SafeRow[]): string {
+  return formatTable(
+    ["name", "address", "owners", "threshold", "roles"],
+    rows.map((r) => [r.name, r.address, r.owners.join(", "), `${r.threshold} of ${r.owners.length}`, r.roles.join(", ") || "-"]),
   );
 }
