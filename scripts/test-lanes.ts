@@ -1,0 +1,83 @@
+import { spawn } from "node:child_process";
+import { createWriteStream, mkdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { createInterface } from "node:readline";
+
+/**
+ * `npm run test:stacks`: the suites that start stacks, in two lanes that run side by side (the
+ * machines have 2 cores): each lane's suites one after another, each line prefixed with its lane,
+ * as concurrently did. What this adds: every lane's whole output is kept in .local/test-lanes/,
+ * and when a lane fails its failures are printed again at the very end. CI shows only the tail of
+ * a run, where two interleaved lanes would otherwise bury the one failure that matters.
+ */
+
+const LANES: { name: string; commands: string[] }[] = [
+  { name: "dashboard+server", commands: ["npm run test:frontend -- --maxWorkers=1", "npm run test:server"] },
+  { name: "browsers", commands: ["npm run test:e2e:network", "npm run test:server:postgres", "npm run test:e2e"] },
+];
+
+const LOG_DIR = path.resolve(__dirname, "..", ".local", "test-lanes");
+
+/** How many lines of a lane's end are shown when its output has no mocha or vitest failure list. */
+const TAIL_LINES = 60;
+
+interface LaneResult {
+  name: string;
+  failedCommand: string | null;
+  ms: number;
+  log: string;
+}
+
+export async function runLane(lane: { name: string; commands: string[] }): Promise<LaneResult> {
+  mkdirSync(LOG_DIR, { recursive: true });
+  const log = path.join(LOG_DIR, `${lane.name.replace(/[^a-z0-9]+/gi, "-")}.log`);
+  const file = createWriteStream(log);
+  const started = Date.now();
+  let failedCommand: string | null = null;
+  for (const command of lane.commands) {
+    const code = await new Promise<number>((resolve) => {
+      const child = spawn(command, { shell: true, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, FORCE_COLOR: "0" } });
+      for (const stream of [child.stdout, child.stderr]) {
+        createInterface({ input: stream }).on("line", (line) => {
+          process.stdout.write(`[${lane.name}] ${line}\n`);
+          file.write(`${line}\n`);
+        });
+      }
+      child.on("close", (status) => resolve(status ?? 1));
+    });
+    file.write(`--> ${command} exited with code ${code}\n`);
+    if (code !== 0) {
+      failedCommand = command;
+      break;
+    }
+  }
+  await new Promise<void>((resolve) => file.end(resolve));
+  return { name: lane.name, failedCommand, ms: Date.now() - started, log };
+}
+
+/** The part of a failed lane's output worth reading: mocha's or vitest's failure list, else its last lines. */
+export function failureExcerpt(output: string): string {
+  const lines = output.split("\n");
+  // Mocha's '  2 failing' heads its list; vitest's list is headed 'Failed Tests 2' between rules.
+  const start = lines.findIndex((line) => /^\s*\d+ failing\b/.test(line) || /Failed Tests? \d+/.test(line));
+  const from = start >= 0 ? start : Math.max(0, lines.length - TAIL_LINES);
+  return lines.slice(from, from + 400).join("\n");
+}
+
+async function main(): Promise<void> {
+  const results = await Promise.all(LANES.map(runLane));
+  const minutes = (ms: number) => `${(ms / 60_000).toFixed(1)} min`;
+  console.log("\n--> Lanes:");
+  for (const r of results)
+    console.log(`    ${r.name}: ${r.failedCommand ? `FAILED in '${r.failedCommand}'` : "passed"} after ${minutes(r.ms)}`);
+  const failed = results.filter((r) => r.failedCommand);
+  for (const r of failed) {
+    console.log(
+      `\n--> ${r.name} failed in '${r.failedCommand}'; its failures (whole output: .local/test-lanes/${path.basename(r.log)}):\n`,
+    );
+    console.log(failureExcerpt(readFileSync(r.log, "utf8")));
+  }
+  process.exitCode = failed.length > 0 ? 1 : 0;
+}
+
+if (require.main === module) void main();
