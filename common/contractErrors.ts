@@ -54,24 +54,14 @@ export function describeError(error: unknown): string {
   if (isUserRejection(error)) return USER_REJECTED;
   const data = findRevertData(error);
   const decoded = data ? decodeRevertData(data) : null;
-  if (decoded) return decoded.message;
   // A Safe refuses with a reason string ('GS026'): in words, whatever the call was.
-  const safe = describeSafeError(reasonString(error) ?? (data ? safeReason(data) : null));
+  const safe = describeSafeError(decoded?.name === "Error" ? String(decoded.args[0]) : reasonString(error));
   if (safe) return safe;
+  if (decoded) return decoded.message;
   if (data && data.length >= 10) return `The contract refused the call with an unknown error (${data.slice(0, 10)}).`;
   // A revert without data or reason string: ethers says 'missing revert data', which tells nobody anything.
   if (isCallException(error) && !reasonString(error)) return "The contract refused the call without giving a reason.";
   return shortMessage(error);
-}
-
-/** The reason string of Error(string) revert data, when it is one (Safe's codes arrive so when ethers did not decode them). */
-function safeReason(data: string): string | null {
-  if (!data.startsWith("0x08c379a0")) return null;
-  try {
-    return new Interface(["error Error(string)"]).parseError(data)?.args[0] ?? null;
-  } catch {
-    return null;
-  }
 }
 
 /** Whether the call reverted (ethers' CALL_EXCEPTION, at any depth), as opposed to failing to reach the node. */

@@ -11,7 +11,8 @@ import { readStatus, formatStatus } from "../scripts/lib/status";
 import { loadDeployment, manifestPath, readManifest, writeManifest } from "@common/manifestFile";
 import type { DeploymentManifest } from "@common/manifest";
 import { ROLES } from "@common/roles";
-import { SEEDED_ACCOUNTS, SEEDED_TRANSFERS, seededAccount } from "@common/seedAccounts";
+import { SEEDED_ACCOUNTS, SEEDED_SAFE, SEEDED_TRANSFERS, seededAccount } from "@common/seedAccounts";
+import { SAFE_INTERFACE, SAFE_VERSION } from "@common/safe";
 import { usd, mult } from "./helpers/fixtures";
 
 let dir: string;
@@ -34,9 +35,10 @@ async function deployedFixture() {
 }
 
 async function seededFixture() {
-  const manifest = await deployUSDX(hre);
+  await deployUSDX(hre);
   await seedLocalChain(hre);
-  return manifest.manifest;
+  // The seed adds the Safe's contracts and the Operations Safe to the manifest.
+  return readManifest(hre.network.name);
 }
 
 /** loadFixture reverts the chain to the fixture's snapshot; put its manifest back on disk to match. */
@@ -170,6 +172,25 @@ describe("scripts/seed.ts", () => {
     expect(transfers).to.have.length(funded + SEEDED_TRANSFERS.length);
   });
 
+  it("creates the Operations Safe: Safe v1.4.1, 2 of admin, minter and approver, holding MINTER, ORACLE and PAUSE beside their keys", async () => {
+    const manifest = await use(seededFixture);
+    const usdx = USDX__factory.connect(manifest.proxy, ethers.provider);
+    const signers = await ethers.getSigners();
+    expect(manifest.safes).to.have.length(1);
+    const [named] = manifest.safes!;
+    expect(named.name).to.equal("Operations Safe");
+    const safe = new ethers.Contract(named.address, SAFE_INTERFACE, ethers.provider);
+    expect(await safe.VERSION()).to.equal(SAFE_VERSION);
+    expect(await safe.getOwners()).to.deep.equal(SEEDED_SAFE.owners.map((name) => signers[seededAccount(name).index].address));
+    expect(await safe.getThreshold()).to.equal(2n);
+    for (const role of SEEDED_SAFE.roles) expect(await usdx.hasRole(ROLES[role], named.address), role).to.equal(true);
+    for (const role of ["DEFAULT_ADMIN_ROLE", "BURNER_ROLE", "BLOCKLIST_ROLE", "UPGRADE_ROLE"] as const) {
+      expect(await usdx.hasRole(ROLES[role], named.address), role).to.equal(false);
+    }
+    // Each contract the manifest names for Safe has code on the chain.
+    for (const address of Object.values(manifest.safeContracts!)) expect(await ethers.provider.getCode(address)).to.not.equal("0x");
+  });
+
   it("changes nothing on a chain that is already seeded, and says so", async () => {
     await use(seededFixture);
     const blockBefore = await ethers.provider.getBlockNumber();
@@ -179,6 +200,9 @@ describe("scripts/seed.ts", () => {
     expect(lines.join("\n")).to.contain("already seeded");
     expect(await ethers.provider.getBlockNumber()).to.equal(blockBefore);
     expect(result.accounts.find((a) => a.name === "dave")!.blocked).to.equal(true);
+    expect(result.safes.map((s) => [s.name, s.owners.join(","), s.threshold, s.roles.join(",")])).to.deep.equal([
+      ["Operations Safe", "admin,minter,approver", 2, "MINTER,ORACLE,PAUSE"],
+    ]);
   });
 
   it("refuses a chain without a deployment, saying to deploy first", async () => {
@@ -206,10 +230,17 @@ describe("tasks: npx hardhat usdx <task>", () => {
     const manifest = await use(seededFixture);
     const usdx = USDX__factory.connect(manifest.proxy, (await ethers.getSigners())[0]);
     await usdx.revokeRole(ROLES.PAUSE_ROLE, await address("pauser"));
+    await usdx.revokeRole(ROLES.ORACLE_ROLE, await address("oracle"));
+    await usdx.revokeRole(ROLES.BURNER_ROLE, await address("burner"));
     const status = await readStatus(hre, manifest, 3);
-    expect(status.roleHolders.PAUSE_ROLE).to.deep.equal([]);
+    // The Operations Safe holds PAUSE and ORACLE beside the keys: it stays, named.
+    const [safe] = manifest.safes!;
+    expect(status.roleHolders.PAUSE_ROLE).to.deep.equal([safe.address]);
+    expect(status.roleHolders.ORACLE_ROLE).to.deep.equal([safe.address]);
+    expect(status.roleHolders.BURNER_ROLE).to.deep.equal([]);
     expect(status.blocked).to.deep.equal([await address("dave")]);
-    expect(formatStatus(status)).to.match(/PAUSE_ROLE\s+None assigned/);
+    expect(formatStatus(status)).to.match(/BURNER_ROLE\s+None assigned/);
+    expect(formatStatus(status)).to.contain(`PAUSE_ROLE          ${safe.address} (Operations Safe)`);
   });
 
   it("mint sends as the account holding MINTER_ROLE and prints the transaction hash", async () => {

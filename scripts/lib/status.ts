@@ -78,6 +78,7 @@ export async function readStatus(hre: HardhatRuntimeEnvironment, manifest: Deplo
     const signers = await hre.ethers.getSigners();
     for (const account of SEEDED_ACCOUNTS) if (signers[account.index]) names[signers[account.index].address] = account.name;
   }
+  for (const safe of manifest.safes ?? []) names[safe.address] = safe.name;
 
   return {
     network: manifest.network,
