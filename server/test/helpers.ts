@@ -17,6 +17,13 @@ export function stack(): Stack {
   return current;
 }
 
+/** The seeded Operations Safe's address (it holds MINTER, ORACLE and PAUSE beside their keys: common/seedAccounts.ts). */
+export function operationsSafe(): string {
+  const safe = readManifest("localhost", { DEPLOYMENTS_DIR: stack().deploymentsDir }).safes?.[0];
+  if (!safe) throw new Error("The test chain has no Operations Safe: the seed creates it (scripts/seed.ts).");
+  return safe.address;
+}
+
 /** The suite's PostgreSQL server in the PostgreSQL pass (server/test/hooks.ts), or undefined on PGlite. */
 export function testPostgres(): TestPostgres | undefined {
   const current = (globalThis as { usdxPostgres?: TestPostgres }).usdxPostgres;
