@@ -121,6 +121,10 @@ export const SAFE_ABI = [
   "function isOwner(address owner) view returns (bool)",
   "function getTransactionHash(address to, uint256 value, bytes data, uint8 operation, uint256 safeTxGas, uint256 baseGas, uint256 gasPrice, address gasToken, address refundReceiver, uint256 _nonce) view returns (bytes32)",
   "function execTransaction(address to, uint256 value, bytes data, uint8 operation, uint256 safeTxGas, uint256 baseGas, uint256 gasPrice, address gasToken, address refundReceiver, bytes signatures) payable returns (bool success)",
+  // Owner management: callable only by the Safe itself (a Safe transaction), or on a fork by the impersonated Safe.
+  "function addOwnerWithThreshold(address owner, uint256 _threshold)",
+  "function removeOwner(address prevOwner, address owner, uint256 _threshold)",
+  "function changeThreshold(uint256 _threshold)",
   "event ExecutionSuccess(bytes32 indexed txHash, uint256 payment)",
   "event ExecutionFailure(bytes32 indexed txHash, uint256 payment)",
   "event AddedOwner(address indexed owner)",

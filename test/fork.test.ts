@@ -8,7 +8,7 @@ import { expect } from "chai";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { JsonRpcProvider } from "ethers";
+import { Contract, HDNodeWallet, JsonRpcProvider, Wallet, toQuantity } from "ethers";
 import { USDX__factory } from "@bindings";
 import { ForkPreparation, prepareFork, recordFork } from "../scripts/lib/fork";
 import { parseForkOptions, shownRpcUrl } from "../scripts/lib/forkOptions";
@@ -18,7 +18,10 @@ import type { DeploymentManifest } from "@common/manifest";
 import { checkDeploymentOnChain, readManifest, writeManifest } from "@common/manifestFile";
 import { LOCAL_CHAIN, SEPOLIA, chainIdHex } from "@common/networks";
 import { ROLE_NAMES, ROLES } from "@common/roles";
-import { SEEDED_ACCOUNTS, seededAccount, seededAddresses } from "@common/seedAccounts";
+import { LOCAL_DEV_MNEMONIC, SEEDED_ACCOUNTS, SEEDED_SAFE, localAccountPath, seededAccount, seededAddresses } from "@common/seedAccounts";
+import { SAFE_INTERFACE, execTransactionArgs, packSignatures, plainSafeTx, safeTypedData } from "@common/safe";
+import { encodeTokenCall } from "@common/safeCalls";
+import { createSafe, deploySafeContracts } from "../scripts/lib/safe";
 import { rpc } from "../server/test/stack";
 import { OWNER, RunningNode, deployToStandIn, startNode, startStandIn, waitForChain } from "../scripts/lib/standIn";
 
@@ -32,8 +35,35 @@ let upstreamHeight: number;
 let upstream: JsonRpcProvider;
 let fork: JsonRpcProvider;
 let adopted: ForkPreparation;
+/** The upstream's Safe: 4 outside owners, all 4 needed, holding MINTER_ROLE. */
+let upstreamSafe: string;
+let upstreamSafeOwners: string[];
+let safeGrantBlock: number;
 const dirOf = (name: string) => path.join(work, name);
 const addressOf = (name: string) => seededAddresses()[seededAccount(name).index];
+
+/**
+ * A Safe on the upstream that the fork node signs for none of: 4 owners outside the seeded accounts,
+ * threshold 4, holding MINTER_ROLE (granted by the token's owner), named in the live manifest.
+ */
+async function addUpstreamSafe(): Promise<void> {
+  const provider = new JsonRpcProvider(upstreamUrl, undefined, { staticNetwork: true, cacheTimeout: -1 });
+  try {
+    const deployer = await provider.getSigner(0);
+    const contracts = await deploySafeContracts(deployer);
+    upstreamSafeOwners = [41, 42, 43, 44].map((i) => HDNodeWallet.fromPhrase(LOCAL_DEV_MNEMONIC, undefined, localAccountPath(i)).address);
+    upstreamSafe = await createSafe(deployer, contracts, upstreamSafeOwners, 4);
+    const ownerKey = HDNodeWallet.fromPhrase(LOCAL_DEV_MNEMONIC, undefined, localAccountPath(40));
+    await provider.send("hardhat_setBalance", [OWNER, toQuantity(10n ** 18n)]);
+    const asOwner = USDX__factory.connect(deployed.proxy, new Wallet(ownerKey.privateKey, provider));
+    const receipt = await (await asOwner.grantRole(ROLES.MINTER_ROLE, upstreamSafe)).wait();
+    safeGrantBlock = receipt!.blockNumber;
+    deployed = { ...deployed, safes: [{ name: "Treasury Safe", address: upstreamSafe }] };
+    writeManifest(deployed, { DEPLOYMENTS_DIR: dirOf("live") });
+  } finally {
+    provider.destroy();
+  }
+}
 
 describe("prepareFork: a Hardhat node forking a chain with a live USDX", () => {
   before(async function () {
@@ -43,6 +73,7 @@ describe("prepareFork: a Hardhat node forking a chain with a live USDX", () => {
     nodes.push(standIn);
     upstreamUrl = standIn.url;
     deployed = await deployToStandIn(upstreamUrl, dirOf("live"));
+    await addUpstreamSafe();
     // One evm_mine at a time: the node's hardhat_mine leaves blocks without code (see adopt.test.ts).
     for (let i = 0; i < 5; i++) await rpc(upstreamUrl, "evm_mine");
 
@@ -88,7 +119,10 @@ describe("prepareFork: a Hardhat node forking a chain with a live USDX", () => {
     const grants = await usdx.queryFilter(usdx.filters.RoleGranted(), deployed.deploymentBlock);
     const before = grants.filter((e) => e.blockNumber <= forkBlock);
     const after = grants.filter((e) => e.blockNumber > forkBlock);
-    expect(before.map((e) => [e.blockNumber, e.args.account])).to.deep.equal([[deployed.deploymentBlock, OWNER]]);
+    expect(before.map((e) => [e.blockNumber, e.args.account])).to.deep.equal([
+      [deployed.deploymentBlock, OWNER],
+      [safeGrantBlock, upstreamSafe],
+    ]);
     const roles = SEEDED_ACCOUNTS.reduce((n, a) => n + a.roles.length, 0);
     expect(after.map((e) => e.args.sender)).to.deep.equal(Array(roles).fill(OWNER));
   });
@@ -108,6 +142,27 @@ describe("prepareFork: a Hardhat node forking a chain with a live USDX", () => {
     }
     // The impersonation ended with the preparation.
     await expect(fork.send("eth_sendTransaction", [{ from: OWNER, to: OWNER, value: "0x0" }])).to.be.rejected;
+  });
+
+  it("makes the seeded Safe owners owners of the upstream's Safe on the fork, keeping its owners, and lowers a threshold they could not reach", async () => {
+    const safe = new Contract(upstreamSafe, SAFE_INTERFACE, fork);
+    const seeded = SEEDED_SAFE.owners.map(addressOf);
+    expect([...(await safe.getOwners())].sort()).to.deep.equal([...upstreamSafeOwners, ...seeded].sort());
+    expect(await safe.getThreshold()).to.equal(BigInt(seeded.length));
+    // Rehearsal: the seeded owners alone mint through the Safe on the fork.
+    const tx = plainSafeTx(deployed.proxy, encodeTokenCall("mint", [addressOf("erin"), parseTokenAmount("7")]), await safe.nonce());
+    const { domain, types, message } = safeTypedData(LOCAL_CHAIN.chainId, upstreamSafe, tx);
+    const signatures = await Promise.all(
+      seeded.map(async (owner) => ({
+        owner,
+        signature: await (await fork.getSigner(owner)).signTypedData(domain, { SafeTx: [...types.SafeTx] }, message),
+      })),
+    );
+    const asAdmin = safe.connect(await fork.getSigner(addressOf("admin"))) as Contract;
+    await (await asAdmin.getFunction("execTransaction")(...execTransactionArgs(tx, packSignatures(signatures)))).wait();
+    expect(await USDX__factory.connect(deployed.proxy, fork).balanceOf(addressOf("erin"))).to.equal(parseTokenAmount("7"));
+    // The impersonation ended with the preparation.
+    await expect(fork.send("eth_sendTransaction", [{ from: upstreamSafe, to: upstreamSafe, value: "0x0" }])).to.be.rejected;
   });
 
   it("changes nothing on a second run (the holders are topped up only below their test balance)", async () => {
@@ -133,6 +188,9 @@ describe("prepareFork: a Hardhat node forking a chain with a live USDX", () => {
     }
     expect(await usdx.hasRole(ROLES.DEFAULT_ADMIN_ROLE, OWNER)).to.equal(true);
     expect(await usdx.totalSupply()).to.equal(0n);
+    const safe = new Contract(upstreamSafe, SAFE_INTERFACE, upstream);
+    expect(await safe.getOwners()).to.deep.equal(upstreamSafeOwners);
+    expect(await safe.getThreshold()).to.equal(4n);
   });
 
   describe("when there is no live USDX to adopt", () => {

@@ -1,19 +1,21 @@
 import { readdirSync } from "node:fs";
 import path from "node:path";
-import { JsonRpcProvider, JsonRpcSigner, ZeroAddress, dataSlice, getAddress, parseEther, toQuantity } from "ethers";
+import { Contract, JsonRpcProvider, JsonRpcSigner, ZeroAddress, dataSlice, getAddress, parseEther, toQuantity } from "ethers";
 import { USDX__factory } from "@bindings";
 import { exactTokenAmount, parseTokenAmount } from "@common/amounts";
 import type { DeploymentManifest, ForkInfo } from "@common/manifest";
 import { deploymentsDir, readManifest, writeManifest } from "@common/manifestFile";
 import { LOCAL_CHAIN, chainById } from "@common/networks";
 import { ROLES } from "@common/roles";
-import { SEEDED_ACCOUNTS, seededAccount, seededAddresses } from "@common/seedAccounts";
+import { SAFE_INTERFACE } from "@common/safe";
+import { SEEDED_ACCOUNTS, SEEDED_SAFE, seededAccount, seededAddresses } from "@common/seedAccounts";
 import { IMPLEMENTATION_SLOT } from "./adopt";
 
 /*
  * `npm start -- --fork <rpc-url>`: a Hardhat node forking another chain. When the deployments hold
  * a manifest for that chain whose proxy has code at the fork block, the stack runs on that live
- * USDX: its admin is impersonated on the fork to hand the seeded accounts their roles and balances.
+ * USDX: its admin is impersonated on the fork to hand the seeded accounts their roles and balances,
+ * and each Safe the manifest names is impersonated to make the seeded Safe owners its owners.
  * Nothing of this reaches the upstream: impersonation and balances are the fork node's own.
  */
 
@@ -174,9 +176,52 @@ export async function seedLiveToken(fork: JsonRpcProvider, live: DeploymentManif
       await send(`mint ${exactTokenAmount(wanted - held)} USDX to ${account.name}`, asMinter.mint(address, wanted - held));
     }
   }
+  for (const named of live.safes ?? []) await adoptSafe(fork, named, log);
   const asBlocklister = usdx.connect(await fork.getSigner(addressOf("blocklister")));
   for (const account of SEEDED_ACCOUNTS.filter((a) => a.blocked)) {
     if (await usdx.isBlocked(addresses[account.index])) continue;
     await send(`block ${account.name}`, asBlocklister.blockAccount(addresses[account.index]));
+  }
+}
+
+/**
+ * A Safe that holds roles upstream, made the seeded owners' on the fork: the Safe itself is
+ * impersonated (its owner functions are `authorized`: callable by the Safe only) to add the
+ * seeded Safe owners, keeping its threshold, lowered only when they could not reach it. The
+ * upstream's owners stay owners; a second run changes nothing.
+ */
+export async function adoptSafe(
+  fork: JsonRpcProvider,
+  named: { name: string; address: string },
+  log: (line: string) => void,
+): Promise<void> {
+  const read = new Contract(named.address, SAFE_INTERFACE, fork);
+  let owners: string[];
+  let threshold: bigint;
+  try {
+    [owners, threshold] = await Promise.all([read.getOwners() as Promise<string[]>, read.getThreshold() as Promise<bigint>]);
+  } catch {
+    log(`  ${named.name} (${named.address}) is not a Safe at the fork block: its owners are left alone.`);
+    return;
+  }
+  const addresses = seededAddresses();
+  const seeded = SEEDED_SAFE.owners.map((name) => addresses[seededAccount(name).index]);
+  const missing = seeded.filter((a) => !owners.some((o) => getAddress(o) === a));
+  const reachable = BigInt(seeded.length);
+  if (missing.length === 0 && threshold <= reachable) return;
+  await fork.send("hardhat_impersonateAccount", [named.address]);
+  try {
+    await fork.send("hardhat_setBalance", [named.address, toQuantity(FORK_ADMIN_ETH)]);
+    const asSafe = read.connect(new JsonRpcSigner(fork, named.address)) as Contract;
+    for (const owner of missing) {
+      await (await asSafe.getFunction("addOwnerWithThreshold")(owner, threshold)).wait();
+      log(`  make ${SEEDED_SAFE.owners[seeded.indexOf(owner)]} an owner of ${named.name} (as the Safe ${named.address})`);
+    }
+    if (threshold > reachable) {
+      await (await asSafe.getFunction("changeThreshold")(reachable)).wait();
+      log(`  lower ${named.name}'s threshold from ${threshold} to ${reachable}, so the seeded owners can reach it`);
+    }
+  } finally {
+    await fork.send("hardhat_stopImpersonatingAccount", [named.address]);
   }
 }
