@@ -19,3 +19,16 @@ export const BATCH_GAS_FIXED = 120_000;
 export function maxRecipientsPerChunk(gasCap: number = TRANSACTION_GAS_CAP): number {
   return Math.max(1, Math.floor((gasCap - BATCH_GAS_FIXED) / BATCH_GAS_PER_RECIPIENT));
 }
+
+/**
+ * What a chunk paid from a Safe needs beyond the chunk itself (bench/safe.ts, npm run bench:safe):
+ * execTransaction's checks and signatures (about 40,000), the approve inside the MultiSend (about
+ * 30,000), and the 1/64 of the gas a call keeps back from the call it makes (EIP-150: about 262,000
+ * of the cap), with a margin.
+ */
+export const SAFE_CHUNK_GAS_OVERHEAD = 500_000;
+
+/** The most recipients a Safe-paid chunk may hold (547 under Osaka's cap). */
+export function maxRecipientsPerSafeChunk(gasCap: number = TRANSACTION_GAS_CAP): number {
+  return maxRecipientsPerChunk(gasCap - SAFE_CHUNK_GAS_OVERHEAD);
+}

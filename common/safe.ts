@@ -1,4 +1,4 @@
-import { Interface, Signature, TypedDataEncoder, ZeroAddress, getAddress, recoverAddress } from "ethers";
+import { Interface, Signature, TypedDataEncoder, ZeroAddress, getAddress, recoverAddress, solidityPacked } from "ethers";
 
 /**
  * Safe (v1.4.1) transactions, the way the Safe contract itself defines them: the SafeTx typed data
@@ -62,6 +62,55 @@ export function plainSafeTx(to: string, data: string, nonce: bigint | number | s
     refundReceiver: ZeroAddress,
     nonce: BigInt(nonce).toString(),
   };
+}
+
+/** Safe's operation for a batch of calls: a delegatecall of MultiSendCallOnly, which can only call (never delegatecall) onward. */
+export const SAFE_DELEGATECALL = 1;
+
+/** MultiSendCallOnly v1.4.1: runs each packed call in order from the Safe, all or nothing. */
+export const MULTISEND_INTERFACE = new Interface(["function multiSend(bytes transactions) payable"]);
+
+/**
+ * The SafeTx that makes the Safe run `calls` in one transaction (a batch chunk's approve and pay):
+ * a delegatecall of MultiSendCallOnly with the calls packed as it reads them (operation 0, to,
+ * value 0, data length, data). The server accepts a delegatecall only to that contract.
+ */
+export function multiSendSafeTx(
+  multiSendCallOnly: string,
+  calls: readonly { to: string; data: string }[],
+  nonce: bigint | number | string,
+): SafeTx {
+  const packed = calls.map((c) =>
+    solidityPacked(["uint8", "address", "uint256", "uint256", "bytes"], [SAFE_CALL, c.to, 0n, (c.data.length - 2) / 2, c.data]),
+  );
+  const data = MULTISEND_INTERFACE.encodeFunctionData("multiSend", ["0x" + packed.map((p) => p.slice(2)).join("")]);
+  return { ...plainSafeTx(multiSendCallOnly, data, nonce), operation: SAFE_DELEGATECALL };
+}
+
+/** The calls inside a multiSend's data, or null when it is not one (or packs a delegatecall or ether). */
+export function decodeMultiSend(data: string): { to: string; data: string }[] | null {
+  let bytes: string;
+  try {
+    const parsed = MULTISEND_INTERFACE.parseTransaction({ data });
+    if (!parsed) return null;
+    bytes = (parsed.args[0] as string).slice(2);
+  } catch {
+    return null;
+  }
+  const calls: { to: string; data: string }[] = [];
+  // Each call: 1 byte operation, 20 bytes to, 32 bytes value, 32 bytes length, then the data (hex: 2 characters a byte).
+  for (let at = 0; at < bytes.length;) {
+    if (bytes.length - at < 2 * 85) return null;
+    const operation = parseInt(bytes.slice(at, at + 2), 16);
+    const to = getAddress("0x" + bytes.slice(at + 2, at + 42));
+    const value = BigInt("0x" + bytes.slice(at + 42, at + 106));
+    const length = Number(BigInt("0x" + bytes.slice(at + 106, at + 170)));
+    const end = at + 170 + 2 * length;
+    if (operation !== SAFE_CALL || value !== 0n || end > bytes.length) return null;
+    calls.push({ to, data: "0x" + bytes.slice(at + 170, end) });
+    at = end;
+  }
+  return calls.length > 0 ? calls : null;
 }
 
 /** Safe's rejection: an empty call of the Safe itself at the same nonce; executing it uses the nonce up. */

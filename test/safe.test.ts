@@ -5,7 +5,9 @@ import { Contract, Wallet } from "ethers";
 import { ROLES } from "@common/roles";
 import {
   SAFE_INTERFACE,
+  decodeMultiSend,
   execTransactionArgs,
+  multiSendSafeTx,
   packSignatures,
   plainSafeTx,
   recoverSafeSigner,
@@ -33,7 +35,7 @@ async function safeFixture() {
   await f.usdx.grantRole(ROLES.ORACLE_ROLE, address);
   const safe = new Contract(address, SAFE_INTERFACE, ethers.provider);
   const { chainId } = await ethers.provider.getNetwork();
-  return { ...f, safe, address, chainId, owners: [owner1, owner2, owner3] };
+  return { ...f, safe, address, chainId, contracts, owners: [owner1, owner2, owner3] };
 }
 
 type Signer = Awaited<ReturnType<typeof safeFixture>>["owner"];
@@ -79,6 +81,44 @@ describe("common/safe.ts: SafeTx hashes and signatures, checked by Safe v1.4.1 i
     const stranger = await sign(bob, chainId, address, tx);
     const error2 = await exec.staticCall(...execTransactionArgs(tx, packSignatures([one, stranger]))).catch((e: unknown) => e);
     expect(describeError(error2)).to.match(/^A signature is not from a current owner of the Safe/);
+  });
+
+  it("pays a batch chunk from the Safe: MultiSendCallOnly runs approve and pay in one execution, and BatchPaid names the Safe as payer", async () => {
+    const { safe, address, chainId, contracts, usdx, batch, minter, alice, bob, carol, owners } = await loadFixture(safeFixture);
+    await usdx.connect(minter).mint(address, usd(100));
+    const token = await usdx.getAddress();
+    const batchAddress = await batch.getAddress();
+    const recipients = [alice.address, bob.address, carol.address];
+    const amounts = [usd(1), usd("2.5"), usd(3)];
+    const reference = ethers.id("job 1 chunk 0");
+    const calls = [
+      { to: token, data: usdx.interface.encodeFunctionData("approve", [batchAddress, usd("6.5")]) },
+      { to: batchAddress, data: batch.interface.encodeFunctionData("pay", [recipients, amounts, reference]) },
+    ];
+    const tx = multiSendSafeTx(contracts.multiSendCallOnly, calls, 0);
+    expect(decodeMultiSend(tx.data)).to.deep.equal(calls.map((c) => ({ to: c.to, data: c.data.toLowerCase() })));
+    const signatures = [await sign(owners[0], chainId, address, tx), await sign(owners[1], chainId, address, tx)];
+    const receipt = await (
+      await safe.connect(owners[0]).getFunction("execTransaction")(...execTransactionArgs(tx, packSignatures(signatures)))
+    ).wait();
+    const paid = receipt.logs
+      .map((log: { topics: string[]; data: string }) => batch.interface.parseLog(log))
+      .find((l: { name: string } | null) => l?.name === "BatchPaid");
+    expect(paid.args.payer).to.equal(address);
+    expect([paid.args.paymentRef, paid.args.recipientCount, paid.args.total]).to.deep.equal([reference, 3n, usd("6.5")]);
+    expect(await usdx.balanceOf(bob.address)).to.equal(usd("2.5"));
+    expect(await usdx.allowance(address, batchAddress)).to.equal(0n);
+  });
+
+  it("decodes no multiSend that packs a delegatecall, carries ether, or is cut short", () => {
+    const to = "0x00000000000000000000000000000000000000aa";
+    const good = multiSendSafeTx(to, [{ to, data: "0x1234" }], 0).data;
+    expect(decodeMultiSend(good)).to.deep.equal([{ to: ethers.getAddress(to), data: "0x1234" }]);
+    const inner = good.slice(10 + 128); // after the selector, the offset and the length words
+    const withOperation = (op: string) => good.slice(0, 10 + 128) + op + inner.slice(2);
+    expect(decodeMultiSend(withOperation("01"))).to.equal(null);
+    expect(decodeMultiSend(good.slice(0, good.length - 64))).to.equal(null);
+    expect(decodeMultiSend("0x")).to.equal(null);
   });
 
   it("recovers nobody from a malformed, eth_sign-style or high-s signature", () => {
