@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { parseAddress } from "../addresses";
 import { endpoints } from "./endpoint";
 import { Address, Bytes32, IsoDate, TxHash, ok } from "./schemas";
 
@@ -15,20 +16,40 @@ export const SAFE_QUEUE_MAX = 20;
 export const SAFE_ENDED_SHOWN = 20;
 
 const Hex = z.string().meta({ description: "Bytes as 0x and hex characters." });
+
+/** Whether mixed case is a right EIP-55 checksum (all lower or all upper case carries none). */
+function checksumHolds(address: string): boolean {
+  try {
+    parseAddress(address);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** An address in a request: 0x and 40 hex characters; a typo in a checksummed one is refused, not read as another account. */
+const addressIn = (message: string) =>
+  z
+    .string()
+    .regex(/^0x[0-9a-fA-F]{40}$/, message)
+    .refine(
+      (a) => !/^0x[0-9a-fA-F]{40}$/.test(a) || checksumHolds(a),
+      "has a wrong checksum (mixed upper and lower case that does not match)",
+    );
 const Decimal = z.string().meta({ description: "A whole number as a decimal string." });
 
 /** A SafeTx as the owners sign it (EIP-712, domain: chain id and the Safe's address). */
 export const SafeTxSchema = z
   .strictObject({
-    to: z.string().regex(/^0x[0-9a-fA-F]{40}$/, "must be 0x followed by 40 hex characters"),
+    to: addressIn("must be 0x followed by 40 hex characters"),
     value: z.string().regex(/^\d{1,78}$/, "must be a whole number"),
     data: z.string().regex(/^0x([0-9a-fA-F]{2}){0,4096}$/, "must be 0x followed by whole bytes in hex (at most 4,096)"),
     operation: z.number().int().min(0).max(1),
     safeTxGas: z.string().regex(/^\d{1,78}$/, "must be a whole number"),
     baseGas: z.string().regex(/^\d{1,78}$/, "must be a whole number"),
     gasPrice: z.string().regex(/^\d{1,78}$/, "must be a whole number"),
-    gasToken: z.string().regex(/^0x[0-9a-fA-F]{40}$/, "must be 0x followed by 40 hex characters"),
-    refundReceiver: z.string().regex(/^0x[0-9a-fA-F]{40}$/, "must be 0x followed by 40 hex characters"),
+    gasToken: addressIn("must be 0x followed by 40 hex characters"),
+    refundReceiver: addressIn("must be 0x followed by 40 hex characters"),
     nonce: z.string().regex(/^\d{1,20}$/, "must be a whole number"),
   })
   .meta({ id: "SafeTx" });
@@ -78,13 +99,16 @@ export const SafeProposal = z
     approvals: z.array(SafeApproval),
     confirmations: z.number().int().meta({ description: "Approvals by current owners." }),
     threshold: z.number().int(),
-    executedBy: TxHash.nullable().meta({ description: "The transaction that used the nonce, once the index has it." }),
+    executedBy: TxHash.nullable().meta({
+      description:
+        "The transaction that executed it (executed or failed), found in the Safe's logs; null while pending, and for a replaced one.",
+    }),
   })
   .meta({ id: "SafeProposal" });
 export type SafeProposal = z.infer<typeof SafeProposal>;
 
 const safePath = z.object({
-  safe: z.string().regex(/^0x[0-9a-fA-F]{40}$/, "must be a Safe's address (0x followed by 40 hex characters)"),
+  safe: addressIn("must be a Safe's address (0x followed by 40 hex characters)"),
 });
 const proposalPath = safePath.extend({
   hash: z.string().regex(/^0x[0-9a-fA-F]{64}$/, "must be a proposal's SafeTx hash (0x followed by 64 hex characters)"),

@@ -18,6 +18,7 @@ import { holderRoutes } from "./routes/holders";
 import { metricsRoutes } from "./routes/metrics";
 import { monitoringRoutes } from "./routes/monitoring";
 import { openApiRoutes } from "./routes/openapi";
+import { safeRoutes } from "./routes/safes";
 import type { Services } from "./services";
 import { followRoute } from "./services/operations/metrics";
 
@@ -63,6 +64,7 @@ export function createApp(services: Services, log: Logger, dashboard: string | n
   api.use("/auth", authRoutes(services));
   api.use(adminRoutes(services));
   api.use("/alerts", alertRoutes(services));
+  api.use("/safes", safeRoutes(services));
   api.use("/batch", batchRoutes(services));
   api.use("/contacts", contactRoutes(services));
   api.use("/bank", bankRoutes(services));

@@ -23,6 +23,8 @@ import { Metrics } from "./services/operations/metrics";
 import { MonitoringHistory } from "./services/operations/monitoring";
 import { probeParts } from "./services/operations/probes";
 import { RateLimitStores } from "./services/operations/rateLimitStore";
+import { SafesService } from "./services/safes/proposals";
+import { SafeReader } from "./services/safes/reader";
 
 /**
  * The composition root: every service built once, in dependency order, each given at construction
@@ -57,6 +59,10 @@ export function buildServices(config: Config, chain: Chain, db: DatabaseHandle, 
   const bank = new MockBankService(db.db, chain, config.bank, log.child({ component: "bank" }));
   const head = () => chain.provider.getBlockNumber().catch(() => null);
   const alerts = new AlertsService(db.db, config.alerts, config.chainId, head, log.child({ component: "alerts" }));
+  const audit = new AuditService(db.db);
+  // Safes are found among the role holders the index knows (and the manifest's named ones).
+  const safeReader = new SafeReader(chain, async () => (await tokenState.roles()).flatMap((role) => role.holders));
+  const safes = new SafesService(db.db, chain, safeReader, audit, config.chainId, log.child({ component: "safes" }));
   // Exactly one replica on a database runs the loops; the others follow the index it writes.
   const leadership = createLeadership(
     config.database,
@@ -88,6 +94,7 @@ export function buildServices(config: Config, chain: Chain, db: DatabaseHandle, 
     "bank-accounts": bankWrites,
     "bank-wallets": bankWrites,
     "bank-deposits": bankWrites,
+    "safe-writes": config.limits.safeWritesPerMinute,
   });
   const metrics = new Metrics({ db: db.db, transport: chain.transport, indexer, leadership, rateLimits });
   // The probe asks the parts themselves, each as /monitoring shows it.
@@ -105,7 +112,7 @@ export function buildServices(config: Config, chain: Chain, db: DatabaseHandle, 
   );
   const exports = new ExportsService(db.db, events, chain.manifest.deploymentBlock);
   return {
-    ...{ config, chain, db, auth, indexer, events, exports, tokenState, holders, rewards, siwe, audit: new AuditService(db.db) },
-    ...{ batch, batchWatcher, contacts, bank, alerts, leadership, rateLimits, metrics, monitoring, serving: { draining: false } },
+    ...{ config, chain, db, auth, indexer, events, exports, tokenState, holders, rewards, siwe, audit },
+    ...{ batch, batchWatcher, contacts, bank, alerts, safes, leadership, rateLimits, metrics, monitoring, serving: { draining: false } },
   };
 }

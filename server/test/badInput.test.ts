@@ -23,6 +23,8 @@ import {
   batchRecipients,
   contacts,
   deposits,
+  safeApprovals,
+  safeProposals,
   siweNonces,
 } from "../src/db/schema";
 import type { RunningServer } from "../src/index";
@@ -70,6 +72,8 @@ const USER_TABLES = {
   deposits,
   auditLog,
   siweNonces,
+  safeProposals,
+  safeApprovals,
 };
 
 describe("Bad input, everywhere (a table-driven suite)", function () {
@@ -145,6 +149,7 @@ describe("Bad input, everywhere (a table-driven suite)", function () {
       RATE_LIMIT_AUTH_PER_MINUTE: "100000",
       RATE_LIMIT_CSV_PER_MINUTE: "100000",
       MOCK_BANK_WRITES_PER_MINUTE: "100000",
+      USER_SAFE_WRITES_PER_MINUTE: "100000",
       // Accounts verify at once (so a deposit can exist); deposits never reach their mint during the run.
       BANK_VERIFY_MS: "0",
       BANK_PROCESSING_MS: "3600000",

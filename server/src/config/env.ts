@@ -226,6 +226,11 @@ export function envSchema(on: Network) {
         group: "limits",
         description: "Contacts one user may keep (adds and imports).",
       }),
+      // A proposal or an approval is a few chain reads (and a simulation): a day's work is a few dozen.
+      USER_SAFE_WRITES_PER_MINUTE: setting(wholeNumber(1, 100_000).default(30), {
+        group: "limits",
+        description: "Safe proposals and approvals one user may send a minute (together).",
+      }),
 
       // Batch payments
       BATCH_MAX_ROWS: setting(wholeNumber(1, 100_000).default(10_000), {

@@ -85,6 +85,8 @@ export interface Config {
     batchReportsPerMinute: number;
     /** Contacts one user may keep (adds and imports): USER_MAX_CONTACTS. */
     contacts: number;
+    /** Safe proposals and approvals one user may send a minute, together: USER_SAFE_WRITES_PER_MINUTE. */
+    safeWritesPerMinute: number;
   };
   batch: {
     /** Rows one CSV (or one job) may hold. */
@@ -213,6 +215,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       batchRowsPerDay: s.USER_MAX_BATCH_ROWS_PER_DAY,
       batchReportsPerMinute: s.USER_BATCH_REPORTS_PER_MINUTE,
       contacts: s.USER_MAX_CONTACTS,
+      safeWritesPerMinute: s.USER_SAFE_WRITES_PER_MINUTE,
     },
     batch: {
       maxRows: s.BATCH_MAX_ROWS,

@@ -372,3 +372,61 @@ export const alertState = pgTable("alert_state", {
   deploymentBlockHash: text("deployment_block_hash"),
   updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
 });
+
+// ---------------------------------------------------------------- Safe proposals (services/safes/)
+
+/**
+ * A write proposed to a Safe that holds a USDX role: the SafeTx its owners sign (EIP-712 over the
+ * chain id and the Safe), stored with the proposer's signature (its first approval). The server
+ * holds no key: an owner's wallet executes it. state: pending, executed, failed (the Safe used the
+ * nonce but the call reverted) or replaced (another transaction used the nonce); services/safes/
+ * reconcile.ts moves it on from the Safe's nonce and its ExecutionSuccess/ExecutionFailure logs.
+ */
+export const safeProposals = pgTable(
+  "safe_proposals",
+  {
+    /** The SafeTx hash (lower-case): it covers the chain id and the Safe, so it is unique across both. */
+    safeTxHash: text("safe_tx_hash").primaryKey(),
+    chainId: integer("chain_id").notNull(),
+    /** Lower-case. */
+    safe: text("safe").notNull(),
+    nonce: bigint("nonce", { mode: "number" }).notNull(),
+    /** The SafeTx's fields as signed: addresses checksummed, numbers as decimal strings, data lower-case. */
+    to: text("to_address").notNull(),
+    value: text("value").notNull(),
+    data: text("data").notNull(),
+    operation: integer("operation").notNull(),
+    safeTxGas: text("safe_tx_gas").notNull(),
+    baseGas: text("base_gas").notNull(),
+    gasPrice: text("gas_price").notNull(),
+    gasToken: text("gas_token").notNull(),
+    refundReceiver: text("refund_receiver").notNull(),
+    /** What it does, in words, as of the proposal ('Mint 250.00 USDX to 0x14dC...9955'). */
+    description: text("description").notNull(),
+    /** The owner whose signature proposed it (checksummed). */
+    proposer: text("proposer").notNull(),
+    proposedAt: timestamp("proposed_at", { withTimezone: true }).notNull().defaultNow(),
+    /** The latest block when it was proposed: its execution can only come after, so the log search starts here. */
+    proposedBlock: bigint("proposed_block", { mode: "number" }).notNull(),
+    state: text("state").notNull().default("pending"),
+    /** The transaction that executed it (executed or failed). */
+    executedTx: text("executed_tx"),
+  },
+  // A Safe's proposals by nonce: the list, the queue's end, and the pending ones the nonce passed.
+  (t) => [index("safe_proposals_safe_nonce").on(t.chainId, t.safe, t.nonce)],
+);
+
+/** An owner's signature of a proposal's SafeTx hash: once per owner (the proposer's is the first). */
+export const safeApprovals = pgTable(
+  "safe_approvals",
+  {
+    safeTxHash: text("safe_tx_hash")
+      .notNull()
+      .references(() => safeProposals.safeTxHash, { onDelete: "cascade" }),
+    /** The address the signature recovers (checksummed). */
+    owner: text("owner").notNull(),
+    signature: text("signature").notNull(),
+    approvedAt: timestamp("approved_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.safeTxHash, t.owner] })],
+);

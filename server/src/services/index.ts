@@ -17,6 +17,7 @@ import type { Leadership } from "./operations/leader";
 import type { Metrics } from "./operations/metrics";
 import type { MonitoringHistory } from "./operations/monitoring";
 import type { RewardsService } from "./indexing/rewards";
+import type { SafesService } from "./safes/proposals";
 import type { SiweService } from "./auth/siwe";
 import type { TokenStateService } from "./indexing/tokenState";
 
@@ -42,6 +43,8 @@ export interface Services {
   bank: MockBankService;
   /** Operators' alerts: the rules, the delivery log, and the leader's loop that matches and delivers. */
   alerts: AlertsService;
+  /** Writes proposed to Safes that hold USDX roles: proposals, owners' approvals, what became of each. */
+  safes: SafesService;
   /** Whether this replica runs the background work (the indexer, the batch watcher, the bank's worker, the alerts); started by startServer. */
   leadership: Leadership;
   /** The rate limits' counters, in the database so that they hold across replicas. */

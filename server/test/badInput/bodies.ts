@@ -136,6 +136,15 @@ const fields: [string, (string | number)[], unknown[]][] = [
   ["POST /api/bank/deposits", ["amount"], [10, ...NOT_TEXT]],
   // walletId: null means "the primary wallet".
   ["POST /api/bank/deposits", ["walletId"], NOT_ID],
+  ["POST /api/safes/:safe/proposals", ["tx"], [...NOT_TEXT, "0x8456cb59"]],
+  ["POST /api/safes/:safe/proposals", ["tx", "to"], [...NOT_TEXT, "0x1234", `0x${"zz".repeat(20)}`]],
+  ["POST /api/safes/:safe/proposals", ["tx", "value"], [0, "-1", "1.5", "1e3", "0x10", "1".repeat(79), null]],
+  ["POST /api/safes/:safe/proposals", ["tx", "data"], [12345, "8456cb59", "0x8456cb5", "0xzz", `0x${"00".repeat(4097)}`, null]],
+  ["POST /api/safes/:safe/proposals", ["tx", "operation"], ["0", 2, -1, 0.5, true, null]],
+  ["POST /api/safes/:safe/proposals", ["tx", "nonce"], [0, "-1", "1.5", "0x10", "1".repeat(21), null]],
+  ["POST /api/safes/:safe/proposals", ["tx", "extra"], ["a field SafeTx does not have"]],
+  ["POST /api/safes/:safe/proposals", ["signature"], [...NOT_TEXT, "0x1234", `0x${"zz".repeat(65)}`, `0x${"11".repeat(66)}`]],
+  ["POST /api/safes/:safe/proposals/:hash/approvals", ["signature"], [...NOT_TEXT, "0x1234", `0x${"11".repeat(64)}`]],
 ];
 
 /** Wrong types for every field; required fields left out. */
@@ -154,6 +163,9 @@ export const wrongTypeCases = casesOf((add) => {
     ["POST /api/contacts", ["address"]],
     ["POST /api/bank/accounts", ["routingNumber"]],
     ["POST /api/bank/deposits", ["amount"]],
+    ["POST /api/safes/:safe/proposals", ["tx", "gasToken"]],
+    ["POST /api/safes/:safe/proposals", ["signature"]],
+    ["POST /api/safes/:safe/proposals/:hash/approvals", ["signature"]],
   ] as [string, (string | number)[]][]) {
     const [method, route] = name.split(" ");
     add(fieldCase("wrong type", endpoint(method, route), at, "left out", REMOVE, { status: 400 }));

@@ -1,6 +1,6 @@
 /** Bad query strings and path parameters, unknown routes, and URLs and headers too large to read. */
 import { EVENTS_MAX_LIMIT, HISTORY_MAX_LIMIT } from "@common/events";
-import { A, BAD_CHECKSUM, casesOf, jobPath, q, TX_HASH, type Case, type Req, type Who, type World } from "./table";
+import { A, BAD_CHECKSUM, casesOf, jobPath, q, SAFE_SIGNATURE, SAFE_TX, TX_HASH, type Case, type Req, type Who, type World } from "./table";
 
 const qw = (
   method: Req["method"],
@@ -116,6 +116,40 @@ export const queryAndPathCases = casesOf((add) => {
       request: () => ({ method: "POST", path: `/api/batch/${id}/transactions`, who: "alice", json: { chunkIndex: 0, txHash: TX_HASH } }),
     });
   }
+  // A Safe's address and a proposal's hash in the path: checked before any chain read.
+  const NOT_A_SAFE_ADDRESS = /^Invalid request path: safe: must be a Safe's address/;
+  const safes: [string, RegExp][] = [
+    ["0x12", NOT_A_SAFE_ADDRESS],
+    [BAD_CHECKSUM.slice(0, -1), NOT_A_SAFE_ADDRESS],
+    ["Operations%20Safe", NOT_A_SAFE_ADDRESS],
+    [`0x${"f".repeat(4000)}`, NOT_A_SAFE_ADDRESS],
+    [BAD_CHECKSUM, /^Invalid request path: safe: has a wrong checksum/],
+  ];
+  for (const [safe, error] of safes) {
+    add(q("query/path", "GET", `/api/safes/${safe}/proposals`, "alice", 400, error));
+    add({
+      ...q("query/path", "POST", `/api/safes/${safe}/proposals`, "alice", 400, error),
+      request: () => ({
+        method: "POST",
+        path: `/api/safes/${safe}/proposals`,
+        who: "alice",
+        json: { tx: SAFE_TX, signature: SAFE_SIGNATURE },
+      }),
+    });
+  }
+  for (const hash of ["0x12", TX_HASH.slice(0, -1), `${TX_HASH}00`, "latest"]) {
+    add({
+      ...q("query/path", "POST", `/api/safes/${A}/proposals/${hash}/approvals`, "alice", 400, /^Invalid request path: hash: /),
+      request: () => ({
+        method: "POST",
+        path: `/api/safes/${A}/proposals/${hash}/approvals`,
+        who: "alice",
+        json: { signature: SAFE_SIGNATURE },
+      }),
+    });
+  }
+  // An address that is no Safe: a 404 in words, after the input is read.
+  add(q("query/path", "GET", `/api/safes/${A}/proposals`, "alice", 404, `${A} is not a Safe on this chain: it has no contract code.`));
   add(q("query/path", "GET", "/api/batch/00000000-0000-4000-8000-000000000000", "alice", 404, /^No batch job /));
   add(q("query/path", "GET", "/api/batch/00000000-0000-4000-8000-000000000000/export", "alice", 404, /^No batch job /));
   for (const query of ["offset=-1", "offset=abc", "offset=1234567", "limit=0", "limit=10001", "limit=1e3"]) {

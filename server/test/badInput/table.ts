@@ -15,6 +15,20 @@ export const C = "0xdbF03B407c01E7cD3CBea99509d93f8DDDC8C6FB";
 export const D = "0xD1220A0cf47c7B9Be7A2E6BA89F429762e7b9aDb";
 export const E = "0x52908400098527886E0F7030069857D2E4169EE7";
 export const TX_HASH = `0x${"ab".repeat(32)}`;
+/** A SafeTx as the dashboard proposes it (a pause of USDX at nonce 0), and a well-formed signature of nobody. */
+export const SAFE_TX = {
+  to: A,
+  value: "0",
+  data: "0x8456cb59",
+  operation: 0,
+  safeTxGas: "0",
+  baseGas: "0",
+  gasPrice: "0",
+  gasToken: "0x0000000000000000000000000000000000000000",
+  refundReceiver: "0x0000000000000000000000000000000000000000",
+  nonce: "0",
+};
+export const SAFE_SIGNATURE = `0x${"11".repeat(64)}1b`;
 
 export type Category =
   | "malformed JSON"
@@ -112,6 +126,24 @@ export const ENDPOINTS: Endpoint[] = [
   { method: "POST", route: "/api/alerts/rules/:id/rotate-secret", path: () => "/api/alerts/rules/1/rotate-secret", auth: "admin" },
   { method: "POST", route: "/api/alerts/rules/:id/test", path: () => "/api/alerts/rules/1/test", auth: "admin" },
   { method: "GET", route: "/api/alerts/deliveries", path: () => "/api/alerts/deliveries", auth: "admin" },
+  // Safes. The paths name A, which is no Safe: a body that passes its checks meets a 404 (safes.test.ts
+  // proposes to the seed's Safe), so no case here can store a proposal.
+  { method: "GET", route: "/api/safes", path: () => "/api/safes", auth: "user" },
+  { method: "GET", route: "/api/safes/:safe/proposals", path: () => `/api/safes/${A}/proposals`, auth: "user" },
+  {
+    method: "POST",
+    route: "/api/safes/:safe/proposals",
+    path: () => `/api/safes/${A}/proposals`,
+    auth: "user",
+    body: () => ({ tx: { ...SAFE_TX }, signature: SAFE_SIGNATURE }),
+  },
+  {
+    method: "POST",
+    route: "/api/safes/:safe/proposals/:hash/approvals",
+    path: () => `/api/safes/${A}/proposals/${TX_HASH}/approvals`,
+    auth: "user",
+    body: () => ({ signature: SAFE_SIGNATURE }),
+  },
   {
     method: "POST",
     route: "/api/batch/parse-csv",

@@ -205,6 +205,7 @@ const addressFields: [Endpoint, (string | number)[], RegExp?][] = [
   [execute, ["recipients", 0, "address"], /recipient 1: Invalid Ethereum address/],
   [execute, ["payer"], /^payer: /],
   [endpoint("POST", "/api/auth/wallet-auth"), ["address"]],
+  [endpoint("POST", "/api/safes/:safe/proposals"), ["tx", "to"], /^Invalid request body: tx\.to: /],
 ];
 
 /** Addresses that are not 0x and 40 hex characters with a right (or no) checksum, wherever one is read. */

@@ -35,6 +35,8 @@ export interface RateLimitBudgets {
   "bank-accounts": number;
   "bank-wallets": number;
   "bank-deposits": number;
+  /** Safe proposals and approvals a minute per user, together: USER_SAFE_WRITES_PER_MINUTE. */
+  "safe-writes": number;
 }
 export type RateLimitName = keyof RateLimitBudgets;
 

@@ -1,0 +1,37 @@
+import { Router } from "express";
+import { currentUser, requireUser } from "../middleware/auth";
+import { perUserRateLimit } from "../middleware/rateLimits";
+import type { Services } from "../services";
+import { declaredRoutes, VALIDATE } from "./declared";
+
+/**
+ * /api/safes (common/api/safes.ts): writes proposed to Safes that hold USDX roles, owners'
+ * approvals, and what became of each. Signed-in users only; the signatures, not the sign-in, say
+ * which owner acts. The server stores and counts; an owner's wallet executes.
+ */
+export function safeRoutes(services: Services): Router {
+  const router = Router();
+  const on = declaredRoutes(router, "/api/safes");
+  const signedIn = requireUser(services.auth);
+  const { safes } = services;
+  // Each write costs a dozen chain reads and a simulation: one budget for both, per user.
+  const perMinute = services.rateLimits.perMinute("safe-writes");
+  const writeLimit = perUserRateLimit(services.rateLimits, "safe-writes", `Safe proposals and approvals (at most ${perMinute} a minute)`);
+
+  on("GET /api/safes", [signedIn], async () => ({ success: true, safes: await safes.safes() }));
+
+  on("GET /api/safes/:safe/proposals", [signedIn], async ({ params }) => ({ success: true, ...(await safes.proposals(params.safe)) }));
+
+  // Checked before the limit: a malformed body costs nothing and is not counted.
+  on("POST /api/safes/:safe/proposals", [signedIn, VALIDATE, writeLimit], async ({ params, body }, res) => ({
+    success: true,
+    proposal: await safes.propose(currentUser(res), params.safe, body),
+  }));
+
+  on("POST /api/safes/:safe/proposals/:hash/approvals", [signedIn, VALIDATE, writeLimit], async ({ params, body }, res) => ({
+    success: true,
+    proposal: await safes.approve(currentUser(res), params.safe, params.hash, body.signature),
+  }));
+
+  return router;
+}

@@ -1,0 +1,116 @@
+import { Contract, getAddress } from "ethers";
+import type { Chain } from "../../chain/client";
+import { fromChain } from "../indexing/tokenState";
+import { SAFE_INTERFACE } from "@common/safe";
+import { ROLE_NAMES, ROLES, type RoleName } from "@common/roles";
+import { shortAddress } from "@common/wording";
+
+/** A Safe as the chain holds it at one block: the latest when it was read. */
+export interface SafeState {
+  /** Checksummed. */
+  address: string;
+  /** The deployment's name for it ('Operations Safe'), else its short address. */
+  name: string;
+  owners: string[];
+  threshold: number;
+  /** The nonce its next executed transaction uses. */
+  nonce: bigint;
+  /** The USDX roles it holds. */
+  roles: RoleName[];
+  /** The block everything above was read at. */
+  blockNumber: number;
+}
+
+/** Why an address is not a Safe the server takes proposals for. */
+export type NotASafe = "no code" | "not a Safe" | "old version";
+
+/**
+ * Reads Safes (v1.3 and later) from the chain. Every figure of one answer comes from the same block,
+ * so owners, threshold, nonce and roles never mix two moments. Nothing is cached: an owner removed,
+ * a threshold changed or a role revoked counts from the next request.
+ */
+export class SafeReader {
+  constructor(
+    private readonly chain: Chain,
+    /** Every account that holds some USDX role, as the index knows them: where to look for Safes. */
+    private readonly roleHolders: () => Promise<string[]>,
+  ) {}
+
+  /** The Safe at `address` at the latest block, or why it is not one. A node that does not answer is a 503. */
+  async read(address: string): Promise<SafeState | NotASafe> {
+    return fromChain("the Safe", async () => this.readAt(getAddress(address.toLowerCase()), await this.chain.provider.getBlockNumber()));
+  }
+
+  /**
+   * The Safes that hold at least one USDX role: the manifest's named Safes and every role holder the
+   * index knows that is a Safe, read at the latest block. A Safe granted a role is found once the
+   * index has the grant (or at once, when the manifest names it).
+   */
+  async list(): Promise<SafeState[]> {
+    const holders = await this.roleHolders();
+    const named = (this.chain.manifest.safes ?? []).map((s) => s.address);
+    const candidates = [...new Set([...named, ...holders].map((a) => getAddress(a.toLowerCase())))];
+    return fromChain("the Safes", async () => {
+      const blockNumber = await this.chain.provider.getBlockNumber();
+      // Most role holders are people's wallets: one getCode each rules them out before any Safe read.
+      const codes = await Promise.all(candidates.map((a) => this.chain.provider.getCode(a, blockNumber)));
+      const contracts = candidates.filter((_, i) => codes[i] !== "0x");
+      const read = await Promise.all(contracts.map((a) => this.readAt(a, blockNumber)));
+      return read.filter((s): s is SafeState => typeof s !== "string" && s.roles.length > 0);
+    });
+  }
+
+  /** The manifest's name for a Safe, else its short address. */
+  nameOf(address: string): string {
+    const named = this.chain.manifest.safes?.find((s) => s.address.toLowerCase() === address.toLowerCase());
+    return named?.name ?? shortAddress(getAddress(address.toLowerCase()));
+  }
+
+  private async readAt(address: string, blockTag: number): Promise<SafeState | NotASafe> {
+    const { provider, usdx } = this.chain;
+    const safe = new Contract(address, SAFE_INTERFACE, provider);
+    const tag = { blockTag };
+    // One round of calls (ethers batches them): the code, the Safe's own answers, and every role.
+    const [code, answers, held] = await Promise.all([
+      provider.getCode(address, blockTag),
+      Promise.all([
+        safe.VERSION(tag) as Promise<string>,
+        safe.getOwners(tag) as Promise<string[]>,
+        safe.getThreshold(tag) as Promise<bigint>,
+        safe.nonce(tag) as Promise<bigint>,
+      ]).catch((error: unknown) => {
+        if (answeredOtherwise(error)) return null;
+        throw error;
+      }),
+      Promise.all(ROLE_NAMES.map((role) => usdx.hasRole(ROLES[role], address, tag))),
+    ]);
+    if (code === "0x") return "no code";
+    if (!answers) return "not a Safe";
+    const [version, owners, threshold, nonce] = answers;
+    // Before 1.3 the SafeTx domain had no chain id: the hash owners sign here would not be the Safe's.
+    if (!signsWithChainId(version)) return "old version";
+    return {
+      address,
+      name: this.nameOf(address),
+      owners: owners.map((o) => getAddress(o)),
+      threshold: Number(threshold),
+      nonce,
+      roles: ROLE_NAMES.filter((_, i) => held[i]),
+      blockNumber: blockTag,
+    };
+  }
+}
+
+/** A contract that reverts, or answers something that does not decode: not a Safe (as opposed to a node that does not answer). */
+function answeredOtherwise(error: unknown): boolean {
+  const code = (error as { code?: string }).code;
+  return code === "CALL_EXCEPTION" || code === "BAD_DATA";
+}
+
+/** Whether a Safe of `version` signs SafeTx over the chain id and its address (1.3.0 and later), as common/safe.ts does. */
+function signsWithChainId(version: string): boolean {
+  const match = /^(\d+)\.(\d+)\./.exec(version);
+  if (!match) return false;
+  const [major, minor] = [Number(match[1]), Number(match[2])];
+  return major > 1 || (major === 1 && minor >= 3);
+}
