@@ -144,7 +144,12 @@ export function FormFooter({
   if (form.pending) return <ConfirmStep form={form} />;
   return (
     <div className="grid gap-2">
-      <Button type="submit" disabled={form.busy || !form.connected || incomplete} className="w-full sm:w-auto sm:justify-self-start">
+      <Button
+        type="submit"
+        disabled={form.busy || !form.connected || incomplete}
+        // A Safe's name is the deployment's (up to 64 characters): its label may wrap on a phone.
+        className={cn("w-full sm:w-auto sm:justify-self-start", form.safe && "h-auto min-h-10 whitespace-normal")}
+      >
         {form.busy ? "Processing..." : form.safe ? proposeLabel(form.safe) : label}
       </Button>
       {form.safe && <SafeApprovalNote safe={form.safe} />}

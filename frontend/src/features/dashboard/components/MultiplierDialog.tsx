@@ -144,7 +144,7 @@ function MultiplierForm({ form, current, onDone }: { form: TxForm<"value">; curr
         <Button type="button" variant="outline" onClick={onDone} disabled={busy}>
           Cancel
         </Button>
-        <Button type="submit" disabled={busy}>
+        <Button type="submit" disabled={busy} className={cn(form.safe && "h-auto min-h-10 whitespace-normal")}>
           {busy && <Loader2 className="h-4 w-4 animate-spin" aria-hidden />}
           {busy ? "Processing..." : form.safe ? proposeLabel(form.safe) : mode.submit}
         </Button>
