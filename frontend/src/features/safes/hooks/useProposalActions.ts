@@ -85,8 +85,9 @@ export function useProposalActions(safe: SafeInfo) {
 
   const reject = (proposal: SafeProposal) =>
     guarded(proposal, "reject", "Rejection failed", async (wallet) => {
-      const signature = await sign(config, wallet, safe.address, rejectionSafeTx(safe.address, proposal.tx.nonce));
-      const { proposal: rejection } = await postProposal(safe.address, rejectionSafeTx(safe.address, proposal.tx.nonce), signature);
+      const tx = rejectionSafeTx(safe.address, proposal.tx.nonce);
+      const signature = await sign(config, wallet, safe.address, tx);
+      const { proposal: rejection } = await postProposal(safe.address, tx, signature);
       notify({ title: "Rejection proposed", description: awaiting(rejection.threshold - rejection.confirmations) });
       refresh();
     });
