@@ -51,6 +51,7 @@ const SIGNED_IN: Screen[] = [
   },
   { route: "/transactions", ready: heading("Transaction History") },
   { route: "/roles", ready: heading("Role Management") },
+  { route: "/approvals", ready: heading("Operations Safe") },
   { route: "/blocklist", ready: heading("Blocklist Management") },
   { route: "/accounts", ready: heading("Bank Accounts & Deposits") },
   { route: "/payments", ready: heading("Payments") },

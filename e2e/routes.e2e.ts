@@ -35,6 +35,7 @@ const ROUTES: RouteCase[] = [
   { route: "/transactions", name: "transactions", access: "connected", ready: heading("Transaction History") },
   { route: "/holders", name: "holders", access: "connected", ready: (p) => p.getByRole("table", { name: "Holders" }).waitFor() },
   { route: "/roles", name: "roles", access: "connected", ready: heading("Role Management") },
+  { route: "/approvals", name: "approvals", access: "connected", ready: heading("Operations Safe") },
   { route: "/blocklist", name: "blocklist", access: "connected", ready: heading("Blocklist Management") },
   { route: "/accounts", name: "accounts", access: "connected", ready: heading("Bank Accounts & Deposits") },
   { route: "/payments", name: "payments", access: "connected", ready: heading("Payments") },

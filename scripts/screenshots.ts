@@ -20,6 +20,7 @@ const SIGNED_IN = [
   "/transactions",
   "/holders",
   "/roles",
+  "/approvals",
   "/blocklist",
   "/accounts",
   "/payments",

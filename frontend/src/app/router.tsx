@@ -29,6 +29,7 @@ const Dashboard = lazy(() => import("./pages/DashboardRoute"));
 const Transactions = lazy(() => import("@/features/transactions/pages/TransactionsPage"));
 const Holders = lazy(() => import("@/features/holders/pages/HoldersPage"));
 const Roles = lazy(() => import("@/features/admin/pages/RoleManagementPage"));
+const Approvals = lazy(() => import("@/features/safes/pages/ApprovalsPage"));
 const Blocklist = lazy(() => import("@/features/admin/pages/BlocklistPage"));
 const Accounts = lazy(() => import("@/features/bank/pages/BankAccountsPage"));
 const Payments = lazy(() => import("@/features/payments/pages/PaymentsPage"));
@@ -73,6 +74,8 @@ export const routes: RouteObject[] = [
               { path: "/transactions", element: page(<Transactions />) },
               { path: "/holders", element: page(<Holders />) },
               { path: "/roles", element: page(<Roles />) },
+              // Proposals to the Safes that hold USDX roles, for their owners to approve, execute or reject.
+              { path: "/approvals", element: page(<Approvals />) },
               { path: "/blocklist", element: page(<Blocklist />) },
               { path: "/accounts", element: page(<Accounts />) },
               { path: "/payments", element: page(<Payments />) },

@@ -4,6 +4,7 @@ export const NAV_LINKS = [
   { to: "/transactions", label: "Transactions" },
   { to: "/holders", label: "Holders" },
   { to: "/roles", label: "Role Management" },
+  { to: "/approvals", label: "Approvals" },
   { to: "/blocklist", label: "Blocklist" },
   { to: "/accounts", label: "Accounts" },
   { to: "/payments", label: "Payments" },

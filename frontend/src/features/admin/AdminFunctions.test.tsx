@@ -2,7 +2,8 @@ import { describe, it, expect, vi, beforeEach } from "vitest";
 import { screen, within, waitFor } from "@testing-library/react";
 import { ROLE_NAMES, ROLES } from "@common/roles";
 import { AdminFunctions } from "./components/AdminFunctions";
-import { ME, OTHER, connect, renderScreen, resetAll, stubApi, tokenFigures, toasts, useChain } from "./testUtils";
+import { safeInfo } from "@/test/safes";
+import { ME, OTHER, THIRD, connect, renderScreen, resetAll, stubApi, tokenFigures, toasts, useChain } from "./testUtils";
 
 vi.mock("@/lib/chain/queries", async () => (await import("./testUtils")).queriesMock);
 vi.mock("@/lib/tx/runner", async () => (await import("./testUtils")).runnerMock);
@@ -17,7 +18,11 @@ const api = () =>
       })),
     },
     "/api/blocklist": { blocked: [] },
+    // Whether the wallet owns a Safe holding a role: here one that the test's wallets do not own.
+    "/api/safes": { safes: [safeInfo({ owners: [THIRD, OTHER] })] },
   });
+const listsAsked = (fetchMock: ReturnType<typeof api>) =>
+  fetchMock.mock.calls.map(([url]) => String(url)).filter((url) => url !== "/api/safes");
 beforeEach(() => {
   resetAll();
   useChain.setState({ token: { data: tokenFigures(false), isLoading: false, isError: false } });
@@ -51,11 +56,11 @@ describe("Dashboard: Admin Functions", () => {
     expect(screen.getByText("Contract paused").nextSibling).toHaveTextContent("No");
     expect(screen.getByText("Your roles").nextSibling).toHaveTextContent("MINTER_ROLE");
     expect(screen.getByText(/You need DEFAULT_ADMIN_ROLE or BLOCKLIST_ROLE to see role assignments/)).toBeInTheDocument();
-    expect(fetchMock).not.toHaveBeenCalled();
+    expect(listsAsked(fetchMock)).toEqual([]);
 
     await user.click(screen.getByRole("tab", { name: "Token Operations" }));
     expect(screen.getByText("Mint Tokens")).toBeInTheDocument();
-    expect(screen.getByText("You need BURNER_ROLE to burn.")).toBeInTheDocument();
+    expect(await screen.findByText("You need BURNER_ROLE to burn.")).toBeInTheDocument();
     expect(screen.getByText("Your token permissions")).toBeInTheDocument();
     expect(screen.getByText("You can mint.")).toBeInTheDocument();
 
@@ -68,6 +73,24 @@ describe("Dashboard: Admin Functions", () => {
 
     await user.click(screen.getByRole("tab", { name: "Configuration" }));
     expect(screen.getByText("Your token permissions")).toBeInTheDocument();
+  });
+
+  it("shows an owner of a Safe holding roles, with no role of its own, the card: the Safe's roles, and the forms proposing to it", async () => {
+    connect(THIRD);
+    api();
+    const { user } = renderScreen(<AdminFunctions />);
+    expect(await screen.findByText("Through Operations Safe")).toBeInTheDocument();
+    expect(screen.getByText("Through Operations Safe").nextSibling).toHaveTextContent(
+      "MINTER_ROLEORACLE_ROLEPAUSE_ROLEEach action needs 2 of 2 owners' approvals.",
+    );
+    expect(screen.getByText("Your roles").nextSibling).toHaveTextContent("None");
+
+    await user.click(screen.getByRole("tab", { name: "Token Operations" }));
+    expect(await screen.findByRole("button", { name: "Propose to Operations Safe" })).toBeInTheDocument();
+    expect(screen.getByText("You need BURNER_ROLE to burn.")).toBeInTheDocument();
+    await user.click(screen.getByRole("tab", { name: "Security" }));
+    expect(await screen.findByRole("button", { name: "Propose Pause" })).toBeInTheDocument();
+    expect(screen.getByText("You need BLOCKLIST_ROLE to block and unblock accounts.")).toBeInTheDocument();
   });
 
   it("shows an admin the role assignments and the blocklist in the overview, and the role form", async () => {

@@ -16,6 +16,8 @@ const api = () =>
       roles: ROLE_NAMES.map((roleName) => ({ roleName, roleHash: ROLES[roleName], holders: roleName === "MINTER_ROLE" ? [OTHER] : [] })),
     },
     "/api/blocklist": { blocked: [{ address: OTHER, isBlocked: true, since: null }] },
+    // A wallet without a page's role is asked whether it owns a Safe that holds it: here none.
+    "/api/safes": { safes: [] },
   });
 beforeEach(() => {
   resetAll();
@@ -94,11 +96,11 @@ describe("Role Management page (/roles)", () => {
     expect(await screen.findByRole("button", { name: `Copy address ${OTHER}` })).toBeInTheDocument();
   });
 
-  it("tells a wallet without the admin role what it needs", () => {
+  it("tells a wallet without the admin role (and no Safe holding it) what it needs", async () => {
     api();
     connect(ME, "MINTER_ROLE");
     renderScreen(<RoleManagementPage />);
-    expect(screen.getByText("You need DEFAULT_ADMIN_ROLE to grant and revoke roles.")).toBeInTheDocument();
+    expect(await screen.findByText("You need DEFAULT_ADMIN_ROLE to grant and revoke roles.")).toBeInTheDocument();
   });
 
   it("gives an admin the role form", () => {
@@ -119,11 +121,11 @@ describe("Blocklist Management page (/blocklist)", () => {
     expect(row).toHaveTextContent("Blocked");
   });
 
-  it("tells a wallet without the blocklist role what it needs, and gives a holder the form", () => {
+  it("tells a wallet without the blocklist role what it needs, and gives a holder the form", async () => {
     api();
     connect(ME, "MINTER_ROLE");
     const view = renderScreen(<BlocklistPage />);
-    expect(screen.getByText("You need BLOCKLIST_ROLE to block and unblock accounts.")).toBeInTheDocument();
+    expect(await screen.findByText("You need BLOCKLIST_ROLE to block and unblock accounts.")).toBeInTheDocument();
     view.unmount();
     useChain.setState({ roles: { [ME]: flagsOf("BLOCKLIST_ROLE") } });
     renderScreen(<BlocklistPage />);

@@ -3,6 +3,9 @@ import { beforeEach, describe, expect, it, vi } from "vitest";
 import { useToasts } from "@/components/ui/toast";
 import { useAccountFigures, useMyRoles, useTokenFigures } from "@/lib/chain/queries";
 import { initialWalletState, useWallet } from "@/lib/wallet/store";
+import { encodeTokenCall } from "@common/safeCalls";
+import { plainSafeTx } from "@common/safe";
+import { OPERATIONS_SAFE, proposal, safeInfo, scriptedReader } from "@/test/safes";
 import DashboardPage from "./pages/DashboardPage";
 import {
   ACCOUNT,
@@ -20,8 +23,14 @@ import {
   TOKEN,
 } from "./testUtils";
 
-const { run } = vi.hoisted(() => ({ run: vi.fn() }));
+const { run, signSafeTx } = vi.hoisted(() => ({ run: vi.fn(), signSafeTx: vi.fn() }));
 vi.mock("@/lib/tx/runner", () => ({ useTransactor: () => run }));
+// A proposal to a Safe is dry-run on the read provider and signed by the wallet: both stand-ins.
+vi.mock("@/lib/chain/contracts", async (original) => ({
+  ...(await original<typeof import("@/lib/chain/contracts")>()),
+  readProvider: () => scriptedReader(),
+  signSafeTx,
+}));
 vi.mock("@/lib/chain/queries", async () => (await import("./testUtils")).chainQueriesMock());
 
 const emptyApi = () =>
@@ -29,6 +38,8 @@ const emptyApi = () =>
     "/api/accounts/": () => json({ items: [], nextCursor: null }),
     "/api/stats/supply": () => json({ points: [] }),
     "/api/reward-multiplier": () => json({ success: true, id: 1 }, 201),
+    // A wallet without ORACLE_ROLE is asked whether it owns a Safe that holds it: here none.
+    "/api/safes": () => json({ safes: [] }),
   });
 
 function chain({ token = queryResult({ data: TOKEN }), account = queryResult({ data: ACCOUNT }), roles = rolesResult(ME, {}) } = {}) {
@@ -185,12 +196,12 @@ describe("Dashboard, wallet connected", () => {
 describe("Reward Multiplier card", () => {
   beforeEach(() => connect());
 
-  it("disables 'Add 0.01' and 'Advanced Settings' for a wallet without ORACLE_ROLE", () => {
+  it("disables 'Add 0.01' and 'Advanced Settings' for a wallet without ORACLE_ROLE (and no Safe holding it)", async () => {
     chain({ roles: rolesResult(ME, { MINTER_ROLE: true }) });
     renderAtHome(<DashboardPage />);
+    expect(await screen.findByText("Only ORACLE_ROLE holders can change it.")).toBeInTheDocument();
     expect(screen.getByRole("button", { name: "Add 0.01" })).toBeDisabled();
     expect(screen.getByRole("button", { name: "Advanced Settings" })).toBeDisabled();
-    expect(screen.getByText("Only ORACLE_ROLE holders can change it.")).toBeInTheDocument();
   });
 
   it("shows the multiplier with 4 decimals and x, and the note 'Controls token/share ratio'", () => {
@@ -216,6 +227,38 @@ describe("Reward Multiplier card", () => {
     const request = run.mock.calls[0][0];
     expect(request.success).toEqual({ title: "Reward multiplier incremented", description: "Added 0.01 to the reward multiplier" });
     expect((await sentBy(request)).addRewardMultiplier).toHaveBeenCalledWith(10n ** 16n);
+  });
+
+  it("for an owner of a Safe holding ORACLE_ROLE (not the wallet), 'Propose Add 0.01' records the request, then proposes add 0.01 to the Safe", async () => {
+    chain({ roles: rolesResult(ME, { MINTER_ROLE: true }) });
+    const safe = safeInfo({ owners: [ME, "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC"] });
+    const posted: { tx: unknown }[] = [];
+    signSafeTx.mockResolvedValue(`0x${"cd".repeat(64)}1c`);
+    stubApi({
+      "/api/reward-multiplier": () => json({ success: true }, 201),
+      [`/api/safes/${OPERATIONS_SAFE}/proposals`]: (init) => {
+        const body = JSON.parse(String(init?.body));
+        posted.push(body);
+        return json({ proposal: proposal(31337, safe, body.tx, [{ owner: ME }]) }, 201);
+      },
+      "/api/safes": () => json({ safes: [safe] }),
+      "/api/": () => json({ items: [], points: [], nextCursor: null }),
+    });
+    const { user } = renderAtHome(<DashboardPage />);
+    const button = await screen.findByRole("button", { name: "Propose Add 0.01" });
+    expect(button).toBeEnabled();
+    expect(screen.getByRole("button", { name: "Advanced Settings" })).toBeEnabled();
+    expect(screen.getByText(/Operations Safe needs 2 of 2 owners' approvals before this runs\./)).toBeInTheDocument();
+    expect(screen.queryByText("Only ORACLE_ROLE holders can change it.")).not.toBeInTheDocument();
+
+    await user.click(button);
+    await waitFor(() =>
+      expect(lastToast()).toMatchObject({ title: "Proposed to Operations Safe", description: "Awaiting 1 more approval" }),
+    );
+    expect(posted.map((p) => p.tx)).toEqual([
+      plainSafeTx(testConfig.contracts.proxy, encodeTokenCall("addRewardMultiplier", [10n ** 16n]), "5"),
+    ]);
+    expect(run).not.toHaveBeenCalled();
   });
 
   it("'Advanced Settings' opens 'Update Reward Multiplier' for an oracle", async () => {

@@ -2,6 +2,8 @@ import { act, screen, waitFor, within } from "@testing-library/react";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { useToasts } from "@/components/ui/toast";
 import type { TxOutcome } from "@/lib/tx/runner";
+import { ProposeVia } from "@/lib/safes";
+import { safeInfo } from "@/test/safes";
 import { MultiplierDialog } from "./components/MultiplierDialog";
 import { deferred, failed, json, lastToast, ok, renderAtHome, sentBy, stubApi } from "./testUtils";
 
@@ -34,6 +36,19 @@ describe("Update Reward Multiplier dialog", () => {
     const { dialog } = renderDialog();
     expect(within(dialog).getByText(/controls the conversion between tokens and shares/)).toHaveTextContent(/all balances/);
     expect(within(dialog).getByTestId("current-multiplier")).toHaveTextContent("1.0500x");
+  });
+
+  it("under a Safe it proposes to, reads 'Propose to Operations Safe' and says how many owners must approve", () => {
+    renderAtHome(
+      <ProposeVia.Provider
+        value={safeInfo({ owners: ["0x70997970C51812dc3A010C7d01b50e0d17dc79C8", "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC"] })}
+      >
+        <MultiplierDialog open onOpenChange={vi.fn()} connected current={CURRENT} />
+      </ProposeVia.Provider>,
+    );
+    expect(screen.getByRole("button", { name: "Propose to Operations Safe" })).toBeEnabled();
+    expect(screen.queryByRole("button", { name: "Set Value" })).not.toBeInTheDocument();
+    expect(screen.getByText(/Operations Safe needs 2 of 2 owners' approvals before this runs\./)).toBeInTheDocument();
   });
 
   it("starts on 'Set new value' with the current multiplier, its label, placeholder, hint and 'Set Value'", () => {

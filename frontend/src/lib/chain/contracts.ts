@@ -1,5 +1,17 @@
-import { BrowserProvider, JsonRpcProvider, Signature, type JsonRpcApiProvider } from "ethers";
+import {
+  BrowserProvider,
+  Contract,
+  JsonRpcProvider,
+  Signature,
+  type AddressLike,
+  type BigNumberish,
+  type BytesLike,
+  type ContractRunner,
+  type JsonRpcApiProvider,
+} from "ethers";
+import type { TypedContractMethod } from "@bindings/common";
 import { PERMIT_TYPES, permitDomain } from "@common/permit";
+import { SAFE_ABI, safeTypedData, type SafeTx } from "@common/safe";
 import { ROLE_NAMES, ROLES, type RoleName } from "@common/roles";
 import { USDX__factory } from "@bindings/factories/contracts/USDX__factory";
 import { BatchPayments__factory } from "@bindings/factories/contracts/BatchPayments__factory";
@@ -37,6 +49,36 @@ export function usdxReader(config: AppConfig, provider: JsonRpcApiProvider): USD
 export interface WriteContracts {
   usdx: USDX;
   batch: BatchPayments;
+  /** A Safe at `address` on the same binding: an owner executes a proposal through the runner like any write. */
+  safe(address: string): SafeContract;
+}
+
+/**
+ * The Safe (v1.4.1) methods the dashboard calls, typed the way the bindings type USDX's: Safe's ABI
+ * is common/safe.ts's, not a binding of ours, so these two are declared here.
+ */
+export interface SafeContract {
+  nonce: TypedContractMethod<[], [bigint], "view">;
+  execTransaction: TypedContractMethod<
+    [
+      to: AddressLike,
+      value: BigNumberish,
+      data: BytesLike,
+      operation: BigNumberish,
+      safeTxGas: BigNumberish,
+      baseGas: BigNumberish,
+      gasPrice: BigNumberish,
+      gasToken: AddressLike,
+      refundReceiver: AddressLike,
+      signatures: BytesLike,
+    ],
+    [boolean],
+    "payable"
+  >;
+}
+
+export function safeContract(address: string, runner: ContractRunner): SafeContract {
+  return new Contract(address, SAFE_ABI, runner) as unknown as SafeContract;
 }
 
 /**
@@ -47,6 +89,7 @@ export function readContracts(config: AppConfig, provider: JsonRpcApiProvider): 
   return {
     usdx: usdxReader(config, provider),
     batch: BatchPayments__factory.connect(config.contracts.batchPayments, provider),
+    safe: (address) => safeContract(address, provider),
   };
 }
 
@@ -65,6 +108,7 @@ export async function writeContracts(config: AppConfig, wallet: Eip1193Provider,
   return {
     usdx: USDX__factory.connect(config.contracts.proxy, signer),
     batch: BatchPayments__factory.connect(config.contracts.batchPayments, signer),
+    safe: (address) => safeContract(address, signer),
   };
 }
 
@@ -145,6 +189,25 @@ export async function signBatchPermit(
   const message = { owner, spender: config.contracts.batchPayments, value, nonce, deadline };
   const signature = Signature.from(await signer.signTypedData(permitDomain(config.chainId, config.contracts.proxy), PERMIT_TYPES, message));
   return { value, deadline, v: signature.v, r: signature.r, s: signature.s };
+}
+
+/**
+ * Asks the wallet to sign `tx` for `safe` as one of its owners (eth_signTypedData_v4 of the SafeTx,
+ * domain: this chain and the Safe): a proposal's first approval, or a later one. A rejection in the
+ * wallet throws, as a transaction's does. The signature comes back with v 27 or 28 whatever the
+ * wallet gave (some hardware wallets answer 0 or 1), since Safe reads any other v as another kind.
+ */
+export async function signSafeTx(config: AppConfig, wallet: Eip1193Provider, owner: string, safe: string, tx: SafeTx): Promise<string> {
+  const signer = await new BrowserProvider(wallet, config.chainId).getSigner(owner);
+  const { domain, types, message } = safeTypedData(config.chainId, safe, tx);
+  // ethers wants the field lists mutable; common/safe.ts declares them `as const` for its readers.
+  const fields = { SafeTx: types.SafeTx.map((field) => ({ ...field })) };
+  return Signature.from(await signer.signTypedData(domain, fields, message)).serialized;
+}
+
+/** The Safe's nonce at the latest block: the nonce of the next transaction it will execute. */
+export async function readSafeNonce(provider: JsonRpcApiProvider, safe: string): Promise<bigint> {
+  return safeContract(safe, provider).nonce();
 }
 
 export type { USDX, BatchPayments };

@@ -31,4 +31,13 @@ describe("a contract call declared once", () => {
     expect(BigInt(tx.gas)).toBe(500_000n);
     expect(tx.data).toBe(batch.interface.encodeFunctionData("pay", [[BOB], [5n], ref]));
   });
+
+  it("gives the same call's target and calldata without sending it (what a Safe proposal carries)", async () => {
+    const node = new RecordingNode("http://rpc.invalid", 31337, { staticNetwork: true, cacheTimeout: -1 });
+    const batch = BatchPayments__factory.connect(BATCH, node);
+    const ref = `0x${"02".repeat(32)}`;
+    const populated = await contractCall(batch.pay, [[BOB], [7n], ref], { gasLimit: 500_000n }).populate();
+    expect(populated).toEqual({ to: BATCH, data: batch.interface.encodeFunctionData("pay", [[BOB], [7n], ref]) });
+    expect(node.seen).toEqual([]);
+  });
 });

@@ -7,7 +7,8 @@ import { NOT_ASKED, NotSentError, onDashboardChain, type SigningWallet } from ".
 
 /**
  * The dry run before every signature: the write is simulated (eth_call, `from` the wallet's
- * address, at the latest block) and only a call that would succeed goes on to the wallet.
+ * address, at the latest block) and only a call that would succeed goes on to the wallet. A write
+ * proposed to a Safe is simulated `from` the Safe, which is what will make the call.
  *
  * Where: on the dashboard's own read provider (the Custom RPC URL, else the configured public RPC),
  * not through the wallet, so the wallet is not contacted at all until the check has passed (no
@@ -40,21 +41,23 @@ export function noteMined(block: number): void {
 /** What a write declares: its one call, given the contracts (bound to the reader here, to the signer for the send). */
 export type CallOf = (contracts: WriteContracts) => ContractCall;
 
-/** Resolves when `call` would succeed for `wallet` at the latest block; otherwise throws NotSentError (or NetworkSwitchError, already told). */
-export async function dryRun(call: CallOf, config: AppConfig, wallet: SigningWallet): Promise<void> {
+/**
+ * Resolves when `call` would succeed from `from` (the wallet's address unless a Safe is to make the
+ * call) at the latest block, with the call as checked (bound to the read provider); otherwise throws
+ * NotSentError (or NetworkSwitchError, already told).
+ */
+export async function dryRun(call: CallOf, config: AppConfig, wallet: SigningWallet, from: string = wallet.address): Promise<ContractCall> {
   const chain = await import("@/lib/chain/contracts");
   const rpcUrl = useRpcSetting.getState().customRpcUrl || config.rpcUrl;
   if (!rpcUrl) await onDashboardChain(wallet, config);
   const provider = chain.readProvider(config, rpcUrl, rpcUrl ? null : wallet.provider);
+  const checked = call(chain.readContracts(config, provider));
   let settled: [PromiseSettledResult<number>, PromiseSettledResult<unknown>];
   try {
     settled = await withTimeout(
       (async () => {
         await caughtUp(provider);
-        return Promise.allSettled([
-          chain.readChainId(provider),
-          call(chain.readContracts(config, provider)).staticCall({ from: wallet.address, blockTag: "latest" }),
-        ]);
+        return Promise.allSettled([chain.readChainId(provider), checked.staticCall({ from, blockTag: "latest" })]);
       })(),
     );
   } catch (error) {
@@ -68,7 +71,7 @@ export async function dryRun(call: CallOf, config: AppConfig, wallet: SigningWal
   }
   if (outcome.status === "fulfilled") {
     if (chainId.status === "rejected") throw unchecked(describeError(chainId.reason));
-    return;
+    return checked;
   }
   if (isRevert(outcome.reason)) throw new NotSentError(`${describeError(outcome.reason)} ${NOT_ASKED}`, "refused");
   throw unchecked(describeError(outcome.reason));

@@ -1,7 +1,9 @@
 import { useRef, useState } from "react";
 import { notify } from "@/lib/notices";
+import { useProposeVia } from "@/lib/safes";
 import type { Problem } from "@/lib/validation";
 import { useWallet } from "@/lib/wallet/store";
+import { useProposer } from "./propose";
 import { useTransactor, type TxOutcome, type TxRequest } from "./runner";
 import { walletNotConnected } from "./wallet";
 
@@ -40,10 +42,15 @@ interface Pending extends Confirmation {
  * check (PRODUCT.md section 5 asks for it first), the validation problems (the spec's toast for the
  * first, each under its field), the busy flag while the runner works (a second click sends
  * nothing), and the optional confirm step. Forms only validate and build calls; the runner
- * (runner.ts) does the rest.
+ * (runner.ts) does the rest. Under a Safe that the form proposes to (ProposeVia, set by whatever
+ * gates the form on a role), each request is proposed to that Safe instead (propose.ts): the same
+ * fields, checks and confirm step, and `safe` tells the form's button what to say.
  */
 export function useTxForm<Field extends string = never>(options: TxFormOptions = {}) {
-  const run = useTransactor();
+  const safe = useProposeVia();
+  const transact = useTransactor();
+  const propose = useProposer(safe);
+  const run = safe ? propose : transact;
   const walletConnected = useWallet((s) => s.status === "connected" && s.address !== null);
   const connected = options.connected ?? walletConnected;
   const [busy, setBusy] = useState(false);
@@ -90,6 +97,8 @@ export function useTxForm<Field extends string = never>(options: TxFormOptions =
 
   return {
     connected,
+    /** The Safe this form proposes to, or null when it sends from the wallet. */
+    safe,
     busy,
     errors,
     reject,
@@ -114,4 +123,4 @@ export function useTxForm<Field extends string = never>(options: TxFormOptions =
 export type TxForm<Field extends string> = ReturnType<typeof useTxForm<Field>>;
 
 /** What the submit row needs to know of a form. */
-export type TxFormStatus = Pick<TxForm<string>, "connected" | "busy" | "pending" | "confirm" | "cancel">;
+export type TxFormStatus = Pick<TxForm<string>, "connected" | "safe" | "busy" | "pending" | "confirm" | "cancel">;

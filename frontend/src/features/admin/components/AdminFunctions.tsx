@@ -6,6 +6,7 @@ import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Spinner } from "@/components/ui/spinner";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
+import { approvalsOf, safeLabel } from "@/lib/safes";
 import { useAdminFunctions } from "../hooks/useAdminFunctions";
 import { BlocklistForm } from "./BlocklistForm";
 import { BlocklistTable } from "./BlocklistTable";
@@ -14,7 +15,7 @@ import { MintForm } from "./MintForm";
 import { PauseCard } from "./PauseCard";
 import { RoleAssignmentsTable } from "./RoleAssignmentsTable";
 import { RoleForm } from "./RoleForm";
-import { RoleRequiredNote } from "./RoleNotes";
+import { RoleGate } from "./RoleGatedForm";
 import { TokenPermissionsCard } from "./TokenPermissionsCard";
 
 function Section({ title, description, children }: { title: string; description?: string; children: ReactNode }) {
@@ -51,7 +52,7 @@ function ListsNote() {
  * pause or oracle; each tab offers what the wallet's roles allow and names the role the rest needs.
  */
 export function AdminFunctions() {
-  const { flags, held, seesLists, token, refreshing, refresh } = useAdminFunctions();
+  const { flags, held, safes, seesLists, token, refreshing, refresh } = useAdminFunctions();
   if (!flags) return null;
 
   return (
@@ -59,7 +60,9 @@ export function AdminFunctions() {
       <CardHeader className="flex-row flex-wrap items-start justify-between gap-3 space-y-0">
         <div className="grid gap-1.5">
           <CardTitle>Admin Functions</CardTitle>
-          <CardDescription>Token operations for the roles your wallet holds.</CardDescription>
+          <CardDescription>
+            Token operations for the roles your wallet holds{safes.length > 0 && ", and proposals to the Safes it owns"}.
+          </CardDescription>
         </div>
         <Button type="button" variant="outline" size="sm" onClick={() => void refresh()} disabled={refreshing}>
           <RefreshCw className={refreshing ? "h-4 w-4 animate-spin" : "h-4 w-4"} aria-hidden />
@@ -106,6 +109,21 @@ export function AdminFunctions() {
                   )}
                 </dd>
               </div>
+              {safes.map((safe) => (
+                <div key={safe.address} className="grid gap-1 sm:col-span-2">
+                  <dt className="text-xs font-medium uppercase tracking-wide text-muted-foreground">Through {safeLabel(safe)}</dt>
+                  <dd className="flex flex-wrap items-center gap-1.5">
+                    {safe.roles.map((role) => (
+                      <Badge key={role} variant="outline" className="font-mono">
+                        {role}
+                      </Badge>
+                    ))}
+                    <span className="text-xs text-muted-foreground">
+                      Each action needs {approvalsOf(safe.threshold, safe.owners.length)}.
+                    </span>
+                  </dd>
+                </div>
+              ))}
             </dl>
             {seesLists ? (
               <>
@@ -123,14 +141,20 @@ export function AdminFunctions() {
 
           <TabsContent value="token">
             <div className="grid grid-cols-1 items-start gap-4 lg:grid-cols-3">
-              {flags.MINTER_ROLE ? <MintForm /> : <RoleRequiredNote role="MINTER_ROLE" />}
-              {flags.BURNER_ROLE ? <BurnForm /> : <RoleRequiredNote role="BURNER_ROLE" />}
+              <RoleGate role="MINTER_ROLE">
+                <MintForm />
+              </RoleGate>
+              <RoleGate role="BURNER_ROLE">
+                <BurnForm />
+              </RoleGate>
               <TokenPermissionsCard />
             </div>
           </TabsContent>
 
           <TabsContent value="roles" className="grid grid-cols-1 gap-6">
-            {flags.DEFAULT_ADMIN_ROLE ? <RoleForm /> : <RoleRequiredNote role="DEFAULT_ADMIN_ROLE" />}
+            <RoleGate role="DEFAULT_ADMIN_ROLE">
+              <RoleForm />
+            </RoleGate>
             {seesLists ? (
               <Section title="Current assignments" description="Click an address to copy it.">
                 <RoleAssignmentsTable />
@@ -142,8 +166,12 @@ export function AdminFunctions() {
 
           <TabsContent value="security">
             <div className="grid grid-cols-1 items-start gap-4 lg:grid-cols-2">
-              {flags.PAUSE_ROLE ? <PauseCard /> : <RoleRequiredNote role="PAUSE_ROLE" />}
-              {flags.BLOCKLIST_ROLE ? <BlocklistForm /> : <RoleRequiredNote role="BLOCKLIST_ROLE" />}
+              <RoleGate role="PAUSE_ROLE">
+                <PauseCard />
+              </RoleGate>
+              <RoleGate role="BLOCKLIST_ROLE">
+                <BlocklistForm />
+              </RoleGate>
             </div>
           </TabsContent>
 

@@ -4,6 +4,7 @@ import { PauseCircle, PlayCircle } from "lucide-react";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
+import { SafeApprovalNote } from "@/components/SafeApprovalNote";
 import { chainKeys, useTokenFigures } from "@/lib/chain/queries";
 import { pauseCall } from "@/lib/tx/calls";
 import { useTxForm } from "@/lib/tx/useTxForm";
@@ -25,6 +26,9 @@ function usePauseControl() {
     canPause: idle && paused === false,
     canUnpause: idle && paused === true,
     run: (action: "pause" | "unpause") => form.start(pauseCall(action)),
+    /** A button's words: 'Pause Contract', or 'Propose Pause' where the form proposes to a Safe. */
+    label: (action: "pause" | "unpause") =>
+      form.safe ? (action === "pause" ? "Propose Pause" : "Propose Unpause") : action === "pause" ? "Pause Contract" : "Unpause Contract",
   };
 }
 
@@ -62,7 +66,7 @@ function StatusLine({
 
 /** The Dashboard's pause card (PAUSE_ROLE): both buttons, each enabled only when it applies. */
 export function PauseCard() {
-  const { token, form, paused, canPause, canUnpause, run } = usePauseControl();
+  const { token, form, paused, canPause, canUnpause, run, label } = usePauseControl();
   return (
     <Card>
       <CardHeader>
@@ -74,13 +78,14 @@ export function PauseCard() {
         <div className="flex flex-wrap gap-2">
           <Button type="button" variant="destructive" disabled={!canPause} onClick={() => run("pause")}>
             <PauseCircle className="h-4 w-4" aria-hidden />
-            {form.busy && paused === false ? "Processing..." : "Pause Contract"}
+            {form.busy && paused === false ? "Processing..." : label("pause")}
           </Button>
           <Button type="button" variant="outline" disabled={!canUnpause} onClick={() => run("unpause")}>
             <PlayCircle className="h-4 w-4" aria-hidden />
-            {form.busy && paused === true ? "Processing..." : "Unpause Contract"}
+            {form.busy && paused === true ? "Processing..." : label("unpause")}
           </Button>
         </div>
+        {form.safe && <SafeApprovalNote safe={form.safe} />}
       </CardContent>
     </Card>
   );
@@ -91,7 +96,7 @@ export function PauseCard() {
  * one. The flag is read afresh when the panel opens (PRODUCT.md section 4).
  */
 export function PauseToggle() {
-  const { token, form, paused, canPause, canUnpause, run } = usePauseControl();
+  const { token, form, paused, canPause, canUnpause, run, label } = usePauseControl();
   const queryClient = useQueryClient();
   useEffect(() => {
     void queryClient.invalidateQueries({ queryKey: chainKeys.token });
@@ -107,11 +112,12 @@ export function PauseToggle() {
           onClick={() => run(action)}
         >
           {paused ? <PlayCircle className="h-4 w-4" aria-hidden /> : <PauseCircle className="h-4 w-4" aria-hidden />}
-          {form.busy ? "Processing..." : paused ? "Unpause Contract" : "Pause Contract"}
+          {form.busy ? "Processing..." : label(action)}
         </Button>
         <StatusLine paused={paused} loading={token.isLoading} failed={token.isError} onRetry={() => void token.refetch()} />
       </div>
       <RoleRequirement role="PAUSE_ROLE" />
+      {form.safe && <SafeApprovalNote safe={form.safe} />}
     </div>
   );
 }

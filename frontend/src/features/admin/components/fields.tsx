@@ -5,6 +5,8 @@ import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { RadioGroup, RadioGroupItem } from "@/components/ui/radio-group";
 import { FieldError } from "@/components/ui/field-error";
+import { SafeApprovalNote } from "@/components/SafeApprovalNote";
+import { proposeLabel } from "@/lib/safes";
 import { cn } from "@/lib/utils";
 import type { TxFormStatus } from "@/lib/tx/useTxForm";
 
@@ -125,7 +127,8 @@ function ConfirmStep({ form }: { form: TxFormStatus }) {
 
 /**
  * The submit row: the button ('Processing...' while the runner works; disabled while busy, when no
- * wallet is connected, or until the required fields are filled), or the confirm step.
+ * wallet is connected, or until the required fields are filled), or the confirm step. A form that
+ * proposes to a Safe says so on its button ('Propose to Operations Safe') and under it.
  */
 export function FormFooter({
   form,
@@ -141,9 +144,15 @@ export function FormFooter({
   if (form.pending) return <ConfirmStep form={form} />;
   return (
     <div className="grid gap-2">
-      <Button type="submit" disabled={form.busy || !form.connected || incomplete} className="w-full sm:w-auto sm:justify-self-start">
-        {form.busy ? "Processing..." : label}
+      <Button
+        type="submit"
+        disabled={form.busy || !form.connected || incomplete}
+        // A Safe's name is the deployment's (up to 64 characters): its label may wrap on a phone.
+        className={cn("w-full sm:w-auto sm:justify-self-start", form.safe && "h-auto min-h-10 whitespace-normal")}
+      >
+        {form.busy ? "Processing..." : form.safe ? proposeLabel(form.safe) : label}
       </Button>
+      {form.safe && <SafeApprovalNote safe={form.safe} />}
       {!form.connected && (
         <p className="flex items-center gap-1.5 text-xs text-muted-foreground">
           <Wallet className="h-3.5 w-3.5" aria-hidden />

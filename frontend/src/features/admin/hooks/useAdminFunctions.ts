@@ -3,6 +3,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { ROLE_NAMES } from "@common/roles";
 import { toast } from "@/components/ui/toast";
 import { chainKeys, useMyRoles, useTokenFigures } from "@/lib/chain/queries";
+import { useMySafes } from "@/lib/safes";
 import { blocklistKey, rolesKey } from "../api";
 
 /** Refresh Data: reads the chain, the role assignments and the blocklist again, and says how it went. */
@@ -27,17 +28,20 @@ function useRefresh() {
 
 /**
  * What the Dashboard's Admin Functions show: the connected wallet's roles (null unless it holds one
- * of the admin roles, when the card is not shown), the roles it holds, whether it may see the role
+ * of the admin roles or owns a Safe that holds a role, when the card is not shown), the roles it
+ * holds, the Safes it owns that hold roles (its forms propose to them), whether it may see the role
  * assignments and the blocklist (admin or blocklist role), the token's figures and Refresh Data.
  */
 export function useAdminFunctions() {
   const mine = useMyRoles();
+  const safes = useMySafes(mine.flags !== undefined);
   const token = useTokenFigures();
   const { refreshing, refresh } = useRefresh();
-  const flags = mine.hasAnyAdminRole && mine.flags ? mine.flags : null;
+  const flags = mine.flags && (mine.hasAnyAdminRole || safes.length > 0) ? mine.flags : null;
   return {
     flags,
     held: flags ? ROLE_NAMES.filter((role) => flags[role]) : [],
+    safes,
     seesLists: flags !== null && (flags.DEFAULT_ADMIN_ROLE || flags.BLOCKLIST_ROLE),
     token,
     refreshing,

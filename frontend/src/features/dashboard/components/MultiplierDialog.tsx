@@ -9,6 +9,8 @@ import { cn } from "@/lib/utils";
 import { MIN_REWARD_MULTIPLIER, type MultiplierOperation } from "@common/token";
 import { balanceChange, shownMultiplier } from "../figures";
 import { FieldError } from "@/components/ui/field-error";
+import { SafeApprovalNote } from "@/components/SafeApprovalNote";
+import { proposeLabel } from "@/lib/safes";
 import { useMultiplierDialog, useMultiplierForm } from "../hooks/useMultiplierForm";
 
 type Operation = MultiplierOperation;
@@ -136,13 +138,15 @@ function MultiplierForm({ form, current, onDone }: { form: TxForm<"value">; curr
         </div>
       )}
 
+      {form.safe && <SafeApprovalNote safe={form.safe} />}
+
       <DialogFooter>
         <Button type="button" variant="outline" onClick={onDone} disabled={busy}>
           Cancel
         </Button>
-        <Button type="submit" disabled={busy}>
+        <Button type="submit" disabled={busy} className={cn(form.safe && "h-auto min-h-10 whitespace-normal")}>
           {busy && <Loader2 className="h-4 w-4 animate-spin" aria-hidden />}
-          {busy ? "Processing..." : mode.submit}
+          {busy ? "Processing..." : form.safe ? proposeLabel(form.safe) : mode.submit}
         </Button>
       </DialogFooter>
     </form>

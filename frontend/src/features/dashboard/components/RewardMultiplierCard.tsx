@@ -1,6 +1,7 @@
 import { Percent, Plus, SlidersHorizontal } from "lucide-react";
 import { Button } from "@/components/ui/button";
 import { MULTIPLIER_QUICK_ADD } from "@common/token";
+import { SafeApprovalNote } from "@/components/SafeApprovalNote";
 import { quickAddCall } from "@/lib/tx/calls";
 import { recordMultiplierRequest } from "@/lib/tx/multiplierAudit";
 import { useTxForm } from "@/lib/tx/useTxForm";
@@ -21,12 +22,16 @@ interface RewardMultiplierCardProps {
   onAdvanced: () => void;
 }
 
-/** PRODUCT.md section 2: the multiplier (4 decimals and x), 'Add 0.01' and 'Advanced Settings', for oracles only. */
+/**
+ * PRODUCT.md section 2: the multiplier (4 decimals and x), 'Add 0.01' and 'Advanced Settings', for
+ * oracles only; an owner of a Safe holding ORACLE_ROLE proposes the change to that Safe instead
+ * (the page sets ProposeVia, and the form runner proposes).
+ */
 export function RewardMultiplierCard(props: RewardMultiplierCardProps) {
   const { rewardMultiplier, readAt, loading, refreshing, error, readable, onRefresh, connected, oracle, onAdvanced } = props;
   const form = useTxForm();
   const adding = form.busy;
-  const allowed = connected && oracle === true;
+  const allowed = connected && (oracle === true || form.safe !== null);
 
   // The same audit entry as the dialog's: every multiplier change asked for through the dashboard.
   const addQuick = () => form.start(quickAddCall(), { before: () => recordMultiplierRequest("add", MULTIPLIER_QUICK_ADD) });
@@ -45,7 +50,7 @@ export function RewardMultiplierCard(props: RewardMultiplierCardProps) {
           <div className="flex flex-wrap gap-2">
             <Button size="sm" variant="outline" onClick={addQuick} disabled={!allowed || adding}>
               <Plus className="h-4 w-4" aria-hidden />
-              Add 0.01
+              {form.safe ? "Propose Add 0.01" : "Add 0.01"}
             </Button>
             <Button size="sm" variant="outline" onClick={onAdvanced} disabled={!allowed || adding}>
               <SlidersHorizontal className="h-4 w-4" aria-hidden />
@@ -53,7 +58,8 @@ export function RewardMultiplierCard(props: RewardMultiplierCardProps) {
             </Button>
           </div>
           {!connected && <CardNote className="text-xs">Connect a wallet holding ORACLE_ROLE to change it.</CardNote>}
-          {connected && oracle === false && <CardNote className="text-xs">Only ORACLE_ROLE holders can change it.</CardNote>}
+          {connected && oracle === false && !form.safe && <CardNote className="text-xs">Only ORACLE_ROLE holders can change it.</CardNote>}
+          {form.safe && <SafeApprovalNote safe={form.safe} />}
         </div>
       }
     >

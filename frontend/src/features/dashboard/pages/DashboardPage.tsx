@@ -1,6 +1,7 @@
 import { lazy, useState, type ReactNode } from "react";
 import { OnceOpened } from "@/components/OnceOpened";
 import { useAccountFigures, useMyRoles, useTokenFigures } from "@/lib/chain/queries";
+import { ProposeVia, useSafeFor } from "@/lib/safes";
 import { useWallet } from "@/lib/wallet/store";
 import { BalanceCard } from "../components/BalanceCard";
 import { ConnectWalletCard } from "../components/ConnectWalletCard";
@@ -41,6 +42,10 @@ export default function DashboardPage({ adminFunctions }: { adminFunctions?: Rea
   const tokenReadable = !(token.isPending && token.fetchStatus === "idle");
   const tokenRefreshing = token.isFetching && !token.isLoading;
   const oracle = !connected ? false : roles.flags ? roles.flags.ORACLE_ROLE : roles.loading ? null : false;
+  // A wallet without ORACLE_ROLE that owns a Safe holding it proposes its multiplier changes there
+  // (undefined while the Safes are read: the card waits, as it does for the roles).
+  const oracleSafeLookup = useSafeFor("ORACLE_ROLE", connected && roles.flags !== undefined && oracle === false);
+  const oracleSafe = oracleSafeLookup ?? null;
 
   return (
     <div className="mx-auto flex max-w-7xl flex-col gap-6">
@@ -74,18 +79,20 @@ export default function DashboardPage({ adminFunctions }: { adminFunctions?: Rea
           readable={tokenReadable}
           onRefresh={() => void token.refetch()}
         />
-        <RewardMultiplierCard
-          rewardMultiplier={token.data?.rewardMultiplier}
-          readAt={token.data?.readAt}
-          loading={token.isLoading}
-          refreshing={tokenRefreshing}
-          error={token.error}
-          readable={tokenReadable}
-          onRefresh={() => void token.refetch()}
-          connected={connected}
-          oracle={oracle}
-          onAdvanced={() => setMultiplierOpen(true)}
-        />
+        <ProposeVia.Provider value={oracleSafe}>
+          <RewardMultiplierCard
+            rewardMultiplier={token.data?.rewardMultiplier}
+            readAt={token.data?.readAt}
+            loading={token.isLoading}
+            refreshing={tokenRefreshing}
+            error={token.error}
+            readable={tokenReadable}
+            onRefresh={() => void token.refetch()}
+            connected={connected}
+            oracle={oracleSafeLookup === undefined ? null : oracle}
+            onAdvanced={() => setMultiplierOpen(true)}
+          />
+        </ProposeVia.Provider>
       </section>
 
       {connected && <RewardsCard address={address} />}
@@ -112,12 +119,14 @@ export default function DashboardPage({ adminFunctions }: { adminFunctions?: Rea
         />
       </OnceOpened>
       <OnceOpened open={multiplierOpen}>
-        <MultiplierDialog
-          open={multiplierOpen}
-          onOpenChange={setMultiplierOpen}
-          connected={connected}
-          current={token.data?.rewardMultiplier}
-        />
+        <ProposeVia.Provider value={oracleSafe}>
+          <MultiplierDialog
+            open={multiplierOpen}
+            onOpenChange={setMultiplierOpen}
+            connected={connected}
+            current={token.data?.rewardMultiplier}
+          />
+        </ProposeVia.Provider>
       </OnceOpened>
     </div>
   );
