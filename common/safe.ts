@@ -5,7 +5,7 @@ import { Interface, Signature, TypedDataEncoder, ZeroAddress, getAddress, recove
  * (EIP-712, domain = chain id + the Safe's address), its hash, and the packed signatures
  * `execTransaction` takes. Built on ethers' typed data rather than Safe's protocol-kit: it is the few
  * lines below instead of a second Ethereum library in the dashboard's bundle, and a test compares
- * the hash with the contract's own `getTransactionHash` on chain (server/test/safes.test.ts).
+ * the hash with the contract's own `getTransactionHash` on chain (test/safe.test.ts, and server/test/safes.test.ts through the API).
  */
 
 /** The Safe version the seed deploys and the dashboard speaks to (VERSION() of the singleton). */
