@@ -128,9 +128,9 @@ class RpcProxy {
 // ---------------------------------------------------------------- the tests
 
 describe("Server faults", function () {
-  // Each restarts a server process and waits out the node's silence: about 26 s alone, so the suite's
-  // 30 s left no room for a busy machine (CI's two lanes); a real hang still fails.
-  this.timeout(90_000);
+  // Each restarts a server process (up to 60 s to be ready on a busy machine: serverProcess.ts) and
+  // waits out the node's silence, about 26 s alone; a real hang still fails.
+  this.timeout(150_000);
   let chainSnapshot: string;
   const dirs: string[] = [];
   const tempDir = () => {
@@ -512,7 +512,7 @@ describe("Server faults", function () {
 
   it("reopens the database a SIGKILL'd server left (a PGlite directory, or a PostgreSQL database): migrations idempotent, rows intact, the index resumes from its checkpoint", async function () {
     // A child server (compiled by ts-node) and three PGlite opens: on a busy 2-core machine, more than the default.
-    this.timeout(90_000);
+    this.timeout(150_000);
     const dir = tempDir();
     const { batchPayments } = manifest();
     const first = await startServerProcess(dir);

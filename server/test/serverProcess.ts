@@ -61,7 +61,9 @@ export async function startServerProcess(
   const url = `http://127.0.0.1:${port}`;
   if (healthy) {
     try {
-      await waitFor("the server process", serverHealthy(url), 30_000, { child, intervalMs: 100 });
+      // 60 s: a server process compiles its TypeScript as it starts, which took over 30 s while
+      // both of CI's lanes (and their own chains and browsers) shared the 2 cores.
+      await waitFor("the server process", serverHealthy(url), 60_000, { child, intervalMs: 100 });
     } catch (error) {
       child.kill("SIGKILL");
       throw new Error(`${(error as Error).message}:\n${output()}`, { cause: error });

@@ -39,8 +39,20 @@ describe("per-user limits (config.limits)", () => {
   const contactsOf = (uid: string) => db().select().from(contacts).where(eq(contacts.uid, uid));
 
   it("reads the limits from the environment, with defaults for real users", () => {
-    expect(server.services.config.limits).to.deep.equal({ openBatchJobs: 2, batchRowsPerDay: 5, batchReportsPerMinute: 2, contacts: 3 });
-    expect(testConfig().limits).to.deep.equal({ openBatchJobs: 5, batchRowsPerDay: 20_000, batchReportsPerMinute: 30, contacts: 10_000 });
+    expect(server.services.config.limits).to.deep.equal({
+      openBatchJobs: 2,
+      batchRowsPerDay: 5,
+      batchReportsPerMinute: 2,
+      contacts: 3,
+      safeWritesPerMinute: 30,
+    });
+    expect(testConfig().limits).to.deep.equal({
+      openBatchJobs: 5,
+      batchRowsPerDay: 20_000,
+      batchReportsPerMinute: 30,
+      contacts: 10_000,
+      safeWritesPerMinute: 30,
+    });
     expect(() => testConfig({ USER_MAX_CONTACTS: "0" })).to.throw(
       ConfigError,
       "USER_MAX_CONTACTS must be a whole number from 1 to 10000000, not '0'.",
