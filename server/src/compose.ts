@@ -5,6 +5,7 @@ import { Doorbell } from "./lib/doorbell";
 import type { Logger } from "./lib/logger";
 import type { Services } from "./services";
 import { AlertsService } from "./services/alerts";
+import { SafeAlerts } from "./services/alerts/safeEvents";
 import { AuditService } from "./services/auth/audit";
 import type { AuthProvider } from "./services/auth/firebaseAuth";
 import { SiweService } from "./services/auth/siwe";
@@ -62,7 +63,8 @@ export function buildServices(config: Config, chain: Chain, db: DatabaseHandle, 
   const audit = new AuditService(db.db);
   // Safes are found among the role holders the index knows (and the manifest's named ones).
   const safeReader = new SafeReader(chain, async () => (await tokenState.roles()).flatMap((role) => role.holders));
-  const safes = new SafesService(db.db, chain, safeReader, audit, config.chainId, log.child({ component: "safes" }));
+  const safeAlerts = new SafeAlerts(config.chainId, log.child({ component: "alerts" }));
+  const safes = new SafesService(db.db, chain, safeReader, audit, config.chainId, log.child({ component: "safes" }), safeAlerts);
   // Exactly one replica on a database runs the loops; the others follow the index it writes.
   const leadership = createLeadership(
     config.database,

@@ -306,9 +306,9 @@ export const alertRules = pgTable("alert_rules", {
 });
 
 /**
- * One rule's delivery of one event (or a 'Send test'). The unique key on the rule and the event
- * (block, log index and block hash) makes a rule deliver an event at most once, however often the
- * matcher reads it. status: pending, delivered, failed, cancelled.
+ * One rule's delivery of one event, of one step of a Safe proposal, or a 'Send test'. The unique
+ * keys on the rule and the event (block, log index and block hash) or the step (event_key) make a
+ * rule deliver each at most once, however often it is read. status: pending, delivered, failed, cancelled.
  */
 export const alertDeliveries = pgTable(
   "alert_deliveries",
@@ -333,10 +333,17 @@ export const alertDeliveries = pgTable(
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     deliveredAt: timestamp("delivered_at", { withTimezone: true }),
     note: text("note"),
+    /**
+     * A Safe proposal's step (services/alerts/safeEvents.ts), not an indexed event:
+     * `safe:<safeTxHash>:created`, `safe:<safeTxHash>:approved:<owner>` or `safe:<safeTxHash>:executed`;
+     * null for an indexed event or a test. Unique per rule, so each step is delivered once per rule.
+     */
+    eventKey: text("event_key"),
   },
   (t) => [
     uniqueIndex("alert_deliveries_public_id").on(t.publicId),
     uniqueIndex("alert_deliveries_rule_event").on(t.ruleId, t.blockNumber, t.logIndex, t.blockHash),
+    uniqueIndex("alert_deliveries_rule_key").on(t.ruleId, t.eventKey),
     // The deliverer's due list, and the log per rule, newest first.
     index("alert_deliveries_due").on(t.status, t.nextAttemptAt),
     index("alert_deliveries_rule").on(t.ruleId, t.id),
