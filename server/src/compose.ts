@@ -25,7 +25,8 @@ import { MonitoringHistory } from "./services/operations/monitoring";
 import { probeParts } from "./services/operations/probes";
 import { RateLimitStores } from "./services/operations/rateLimitStore";
 import { SafesService } from "./services/safes/proposals";
-import { SafeReader } from "./services/safes/reader";
+import { safesExecuting } from "./services/safes/executed";
+import { SafeReader, safeName } from "./services/safes/reader";
 
 /**
  * The composition root: every service built once, in dependency order, each given at construction
@@ -37,7 +38,9 @@ export function buildServices(config: Config, chain: Chain, db: DatabaseHandle, 
   // Their caches are keyed by the index's version as of each request, so they refresh as the index
   // changes, whichever replica changed it.
   const indexVersion = () => indexer.currentVersion();
-  const events = new EventsService(db.db, chain.manifest.deploymentBlock, indexVersion);
+  // History rows name the Safe whose proposal their transaction executed, with the deployment's names.
+  const safeNames = (address: string) => safeName(chain.manifest, address);
+  const events = new EventsService(db.db, chain.manifest.deploymentBlock, indexVersion, safesExecuting(db.db, config.chainId, safeNames));
   const tokenState = new TokenStateService(chain, events, indexVersion, Date.now, () => indexer.status().checkpoint);
   const holders = new HoldersService(events, indexVersion);
   const rewards = new RewardsService(db.db, events, indexVersion);

@@ -1,7 +1,8 @@
 /**
  * Alert rules of the kind 'safe' (issue 28): a Safe proposal created, approved and executed, each
  * delivered once per enabled rule, signed, in words; nothing for a rule that is off; nothing twice
- * when a step is stored or reconciled again (a retry, a replica, a restart).
+ * when a step is stored or reconciled again (a retry, a replica, a restart). And History: the
+ * USDX events an executed proposal's transaction carried say which Safe sent them (viaSafe).
  */
 import { expect } from "chai";
 import { Wallet, parseUnits } from "ethers";
@@ -153,5 +154,32 @@ describe("Alerts on Safe proposals: created, approved, executed, once per rule",
     expect((await deliveriesOf(on.id)).length, "still one delivery per step").to.equal(3);
     expect(bodies("/on").length).to.equal(3);
     expect(await deliveriesOf(off.id)).to.deep.equal([]);
+  });
+
+  it("History and the events answer the mint an executed proposal carried as a Mint via the Safe; other rows say nothing", async () => {
+    const { safe } = deployment();
+    const to = randomAddress();
+    const nonce = Number((await api.safes()).body.safes[0].nonce);
+    const tx = mintTx(to, usd("5"), nonce);
+    const proposed = await api.propose(safe, tx, await sign(owner("admin"), safe, tx));
+    expect(proposed.status, JSON.stringify(proposed.body)).to.equal(201);
+    const executedTx = await execute(safe, tx, [owner("admin"), owner("approver")]);
+    expect(
+      (await api.list(safe)).body.proposals.find((p: { safeTxHash: string }) => p.safeTxHash === proposed.body.proposal.safeTxHash).state,
+    ).to.equal("executed");
+    const history = await until(
+      "the index to hold the mint",
+      () => call(server, "GET", `/api/accounts/${to}/history`),
+      (answer) => answer.body.items?.length === 1,
+    );
+    expect(history.body.items[0]).to.deep.include({ type: "Mint", hash: executedTx, viaSafe: { address: safe, name: "Operations Safe" } });
+    const events = await call(server, "GET", "/api/events?eventName=Transfer&limit=50");
+    const mint = events.body.events.find((e: { transactionHash: string }) => e.transactionHash === executedTx);
+    expect(mint.viaSafe).to.deep.equal({ address: safe, name: "Operations Safe" });
+    const others = events.body.events.filter((e: { transactionHash: string }) => e.transactionHash !== executedTx && e.viaSafe);
+    // The first test's mint was a Safe's too; nothing else is.
+    expect(others.every((e: { args: { to: string } }) => e.args.to !== to)).to.equal(true);
+    const plain = events.body.events.find((e: { viaSafe?: unknown }) => e.viaSafe === undefined);
+    expect(plain, "a row no Safe sent has no viaSafe").to.not.equal(undefined);
   });
 });

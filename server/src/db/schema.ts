@@ -419,8 +419,12 @@ export const safeProposals = pgTable(
     /** The transaction that executed it (executed or failed). */
     executedTx: text("executed_tx"),
   },
-  // A Safe's proposals by nonce: the list, the queue's end, and the pending ones the nonce passed.
-  (t) => [index("safe_proposals_safe_nonce").on(t.chainId, t.safe, t.nonce)],
+  (t) => [
+    // A Safe's proposals by nonce: the list, the queue's end, and the pending ones the nonce passed.
+    index("safe_proposals_safe_nonce").on(t.chainId, t.safe, t.nonce),
+    // History's 'via <Safe>': a page's transaction hashes looked up at once (services/safes/executed.ts).
+    index("safe_proposals_executed_tx").on(t.executedTx),
+  ],
 );
 
 /** An owner's signature of a proposal's SafeTx hash: once per owner (the proposer's is the first). */
