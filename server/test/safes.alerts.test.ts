@@ -176,7 +176,9 @@ describe("Alerts on Safe proposals: created, approved, executed, once per rule",
     const events = await call(server, "GET", "/api/events?eventName=Transfer&limit=50");
     const mint = events.body.events.find((e: { transactionHash: string }) => e.transactionHash === executedTx);
     expect(mint.viaSafe).to.deep.equal({ address: safe, name: "Operations Safe" });
-    const others = events.body.events.filter((e: { transactionHash: string }) => e.transactionHash !== executedTx && e.viaSafe);
+    const others = events.body.events.filter(
+      (e: { transactionHash: string; viaSafe?: unknown }) => e.transactionHash !== executedTx && e.viaSafe,
+    );
     // The first test's mint was a Safe's too; nothing else is.
     expect(others.every((e: { args: { to: string } }) => e.args.to !== to)).to.equal(true);
     const plain = events.body.events.find((e: { viaSafe?: unknown }) => e.viaSafe === undefined);

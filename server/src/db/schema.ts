@@ -418,6 +418,8 @@ export const safeProposals = pgTable(
     state: text("state").notNull().default("pending"),
     /** The transaction that executed it (executed or failed). */
     executedTx: text("executed_tx"),
+    /** The Safe's threshold when it was proposed, so an answer can say it changed since (null: stored before it was kept). */
+    thresholdAtProposal: integer("threshold_at_proposal"),
   },
   (t) => [
     // A Safe's proposals by nonce: the list, the queue's end, and the pending ones the nonce passed.

@@ -8,6 +8,7 @@ import type { Logger } from "../../lib/logger";
 import type { SafeAlerts } from "../alerts/safeEvents";
 import type { AuditService } from "../auth/audit";
 import type { SessionUser } from "../auth/firebaseAuth";
+import { changesSince } from "./changes";
 import { checkSafeTx, ownerOf, safeWords, type CheckedProposal } from "./checks";
 import type { SafeReader, SafeState } from "./reader";
 import { reconcile } from "./reconcile";
@@ -97,6 +98,7 @@ export class SafesService {
           description,
           proposer,
           proposedBlock: safe.blockNumber,
+          thresholdAtProposal: safe.threshold,
         })
         .onConflictDoNothing()
         .returning();
@@ -275,6 +277,7 @@ export class SafesService {
         confirmations: signed.filter((a) => a.current).length,
         threshold: safe.threshold,
         executedBy: row.executedTx,
+        changes: changesSince(row, signed, safe),
       };
     });
   }
