@@ -125,8 +125,14 @@ describe("Alerts on Safe proposals: created, approved, executed, once per rule",
     expect(stored.map((d) => d.eventKey).sort()).to.deep.equal(
       [`safe:${hash}:created`, `safe:${hash}:approved:${minter.toLowerCase()}`, `safe:${hash}:executed`].sort(),
     );
+    // The receiver has each body before the deliverer records its answer: wait for the record.
+    const recorded = await until(
+      "the deliveries recorded as delivered",
+      () => deliveriesOf(on.id),
+      (rows) => rows.every((d) => d.status !== "pending"),
+    );
     expect(
-      stored.every((d) => d.status === "delivered"),
+      recorded.every((d) => d.status === "delivered"),
       "delivered, not cancelled for want of an indexed event",
     ).to.equal(true);
 
