@@ -4,13 +4,16 @@
  * offers them). No zod here: the dashboard imports it at run time.
  */
 
-export const ALERT_KINDS = ["mint", "burn", "role", "pause", "upgrade", "multiplier", "blocklist"] as const;
+export const ALERT_KINDS = ["mint", "burn", "role", "pause", "upgrade", "multiplier", "blocklist", "safe"] as const;
 export type AlertKind = (typeof ALERT_KINDS)[number];
 
 export interface AlertKindInfo {
   /** What the dashboard calls it. */
   label: string;
-  /** The USDX events the kind watches (a Transfer only from or to the zero address). */
+  /**
+   * The USDX events the kind watches (a Transfer only from or to the zero address); none for 'safe',
+   * whose deliveries are a Safe proposal's steps as the server stores them, not indexed events.
+   */
   events: readonly string[];
   /**
    * What the rule's threshold means, or null when the kind takes none: an amount of USDX (a mint or
@@ -51,7 +54,14 @@ export const ALERT_KIND_INFO: Readonly<Record<AlertKind, AlertKindInfo>> = {
     },
   },
   blocklist: { label: "Account blocked or unblocked", events: ["AccountBlocked", "AccountUnblocked"], threshold: null },
+  // One kind for the three steps, not three: they are one proposal's story, a receiver that wants
+  // only some filters on the body's proposal.step, and an admin keeps one rule (one secret) per hook.
+  safe: { label: "Safe proposal created, approved or executed", events: [], threshold: null },
 };
+
+/** The steps of a Safe proposal a 'safe' rule delivers: executed covers an execution whose call failed too. */
+export const SAFE_ALERT_STEPS = ["created", "approved", "executed"] as const;
+export type SafeAlertStep = (typeof SAFE_ALERT_STEPS)[number];
 
 export function isAlertKind(value: string): value is AlertKind {
   return (ALERT_KINDS as readonly string[]).includes(value);

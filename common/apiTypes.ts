@@ -13,6 +13,7 @@ export type {
   RoleHolders,
   BlockedAccount,
   SupplyPoint,
+  SafeVia,
 } from "./api/token";
 export type { Contact, ContactPage, ImportResult } from "./api/contacts";
 export type { Holder, HolderPage, HolderSort, SortOrder, Rewards } from "./api/holders";

@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { ALERT_HEADERS, ALERT_KINDS, ALERT_LIMITS, DELIVERY_STATUSES } from "../alerts";
+import { ALERT_HEADERS, ALERT_KINDS, ALERT_LIMITS, DELIVERY_STATUSES, SAFE_ALERT_STEPS } from "../alerts";
 import { endpoints } from "./endpoint";
-import { BlockNumber, IsoDate, MAX_SERIAL_ID, TokenAmount, TxHash, ok } from "./schemas";
+import { BlockNumber, Bytes32, IsoDate, MAX_SERIAL_ID, TokenAmount, TxHash, ok } from "./schemas";
 
 /**
  * /api/alerts: operators' alert rules on the event index, each delivered to a webhook as signed
@@ -10,7 +10,7 @@ import { BlockNumber, IsoDate, MAX_SERIAL_ID, TokenAmount, TxHash, ok } from "./
 
 export const AlertKind = z.enum(ALERT_KINDS).meta({
   description:
-    "mint / burn: a Transfer from / to the zero address of more than the threshold; role: RoleGranted or RoleRevoked; pause: Paused or Unpaused; upgrade: Upgraded; multiplier: RewardMultiplier, or only a change of more than the threshold from the multiplier before; blocklist: AccountBlocked or AccountUnblocked.",
+    "mint / burn: a Transfer from / to the zero address of more than the threshold; role: RoleGranted or RoleRevoked; pause: Paused or Unpaused; upgrade: Upgraded; multiplier: RewardMultiplier, or only a change of more than the threshold from the multiplier before; blocklist: AccountBlocked or AccountUnblocked; safe: a Safe proposal created, approved by an owner, or executed (its call succeeded or failed), as the server stores it.",
 });
 
 export const AlertRule = z
@@ -68,6 +68,10 @@ export const AlertDelivery = z
     kind: AlertKind,
     test: z.boolean().meta({ description: "A 'Send test' delivery (no event; one attempt)." }),
     event: z.strictObject({ name: z.string(), blockNumber: BlockNumber, logIndex: z.number().int(), transactionHash: TxHash }).nullable(),
+    proposal: z
+      .strictObject({ step: z.enum(SAFE_ALERT_STEPS), safeTxHash: Bytes32, summary: z.string() })
+      .nullable()
+      .meta({ description: "A 'safe' rule's delivery: the proposal's step and what the body says of it; null otherwise." }),
     status: z.enum(DELIVERY_STATUSES).meta({
       description:
         "pending: waiting for its next attempt; delivered: answered 2xx; failed: out of attempts; cancelled: the event left the chain, or the rule was turned off.",

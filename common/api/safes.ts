@@ -103,6 +103,11 @@ export const SafeProposal = z
       description:
         "The transaction that executed it (executed or failed), found in the Safe's logs; null while pending, and for a replaced one.",
     }),
+    changes: z.array(z.string()).meta({
+      description:
+        "Pending only: what changed in the Safe since it was proposed, in words (a threshold changed, an approving owner removed); empty when nothing did.",
+      example: ["The threshold changed from 2 to 3 after this was proposed."],
+    }),
   })
   .meta({ id: "SafeProposal" });
 export type SafeProposal = z.infer<typeof SafeProposal>;

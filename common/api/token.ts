@@ -23,6 +23,22 @@ export const TokenInfo = z
   .meta({ id: "TokenInfo" });
 export type TokenInfo = z.infer<typeof TokenInfo>;
 
+/**
+ * The Safe whose executed proposal sent a row's transaction (a mint an Operations Safe's owners
+ * approved shows as Mint, via that Safe). Present only for such rows.
+ */
+export const SafeVia = z
+  .strictObject({
+    address: Address,
+    name: z.string().meta({ description: "The deployment's name for the Safe, else its short address.", example: "Operations Safe" }),
+  })
+  .meta({
+    id: "SafeVia",
+    description:
+      "The Safe that executed this transaction: one of its proposals (made on this server) ran in it. Absent for any other transaction, and until the Safe's proposals were read after it ran.",
+  });
+export type SafeVia = z.infer<typeof SafeVia>;
+
 /** A contract event as the API answers it (its decoded arguments too). */
 export const ContractEvent = z
   .strictObject({
@@ -38,6 +54,7 @@ export const ContractEvent = z
       .meta({ description: "The event's arguments by name; numbers as decimal strings." }),
     sharesMoved: BaseUnits.optional().meta({ description: "Transfer only: the shares it moved (see HistoryEntry)." }),
     amountMoved: BaseUnits.optional().meta({ description: "Transfer only: what those shares were worth." }),
+    viaSafe: SafeVia.optional(),
   })
   .meta({ id: "ContractEvent" });
 export type ContractEvent = z.infer<typeof ContractEvent>;
@@ -79,6 +96,7 @@ export const HistoryEntry = z
     logIndex: z.number().int(),
     timestamp: UnixSeconds,
     status: z.literal("confirmed"),
+    viaSafe: SafeVia.optional(),
   })
   .meta({ id: "HistoryEntry" });
 export type HistoryEntry = z.infer<typeof HistoryEntry>;

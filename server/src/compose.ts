@@ -5,6 +5,7 @@ import { Doorbell } from "./lib/doorbell";
 import type { Logger } from "./lib/logger";
 import type { Services } from "./services";
 import { AlertsService } from "./services/alerts";
+import { SafeAlerts } from "./services/alerts/safeEvents";
 import { AuditService } from "./services/auth/audit";
 import type { AuthProvider } from "./services/auth/firebaseAuth";
 import { SiweService } from "./services/auth/siwe";
@@ -24,7 +25,8 @@ import { MonitoringHistory } from "./services/operations/monitoring";
 import { probeParts } from "./services/operations/probes";
 import { RateLimitStores } from "./services/operations/rateLimitStore";
 import { SafesService } from "./services/safes/proposals";
-import { SafeReader } from "./services/safes/reader";
+import { safesExecuting } from "./services/safes/executed";
+import { SafeReader, safeName } from "./services/safes/reader";
 
 /**
  * The composition root: every service built once, in dependency order, each given at construction
@@ -36,7 +38,9 @@ export function buildServices(config: Config, chain: Chain, db: DatabaseHandle, 
   // Their caches are keyed by the index's version as of each request, so they refresh as the index
   // changes, whichever replica changed it.
   const indexVersion = () => indexer.currentVersion();
-  const events = new EventsService(db.db, chain.manifest.deploymentBlock, indexVersion);
+  // History rows name the Safe whose proposal their transaction executed, with the deployment's names.
+  const safeNames = (address: string) => safeName(chain.manifest, address);
+  const events = new EventsService(db.db, chain.manifest.deploymentBlock, indexVersion, safesExecuting(db.db, config.chainId, safeNames));
   const tokenState = new TokenStateService(chain, events, indexVersion, Date.now, () => indexer.status().checkpoint);
   const holders = new HoldersService(events, indexVersion);
   const rewards = new RewardsService(db.db, events, indexVersion);
@@ -62,7 +66,8 @@ export function buildServices(config: Config, chain: Chain, db: DatabaseHandle, 
   const audit = new AuditService(db.db);
   // Safes are found among the role holders the index knows (and the manifest's named ones).
   const safeReader = new SafeReader(chain, async () => (await tokenState.roles()).flatMap((role) => role.holders));
-  const safes = new SafesService(db.db, chain, safeReader, audit, config.chainId, log.child({ component: "safes" }));
+  const safeAlerts = new SafeAlerts(config.chainId, log.child({ component: "alerts" }));
+  const safes = new SafesService(db.db, chain, safeReader, audit, config.chainId, log.child({ component: "safes" }), safeAlerts);
   // Exactly one replica on a database runs the loops; the others follow the index it writes.
   const leadership = createLeadership(
     config.database,

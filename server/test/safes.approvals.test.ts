@@ -226,6 +226,7 @@ describe("/api/safes approvals: whose signature counts, and the count as the Saf
       const listed = await api.list(safe);
       expect(listed.body.safe.threshold).to.equal(3);
       expect(listed.body.proposals[0]).to.include({ state: "pending", confirmations: 2, threshold: 3 });
+      expect(listed.body.proposals[0].changes).to.deep.equal(["The threshold changed from 2 to 3 after this was proposed."]);
       const third = await api.approve(safe, hash, await sign(owner("approver"), safe, tx));
       expect(third.body.proposal).to.include({ confirmations: 3, threshold: 3 });
     });
@@ -241,6 +242,7 @@ describe("/api/safes approvals: whose signature counts, and the count as the Saf
       expect(listed.body.safe.owners).to.deep.equal([owner("admin").address, owner("approver").address]);
       const proposal = listed.body.proposals[0];
       expect(proposal).to.include({ state: "pending", confirmations: 1, threshold: 2 });
+      expect(proposal.changes).to.deep.equal([`${minter} approved but is no longer an owner: that approval does not count.`]);
       expect(proposal.approvals.map((a: { owner: string; current: boolean }) => [a.owner, a.current])).to.deep.equal([
         [owner("admin").address, true],
         [minter, false],

@@ -50,6 +50,7 @@ export function proposal(
     confirmations: listed.filter((a) => a.current).length,
     threshold: safe.threshold,
     executedBy: null,
+    changes: [],
     ...overrides,
   };
 }

@@ -306,9 +306,9 @@ export const alertRules = pgTable("alert_rules", {
 });
 
 /**
- * One rule's delivery of one event (or a 'Send test'). The unique key on the rule and the event
- * (block, log index and block hash) makes a rule deliver an event at most once, however often the
- * matcher reads it. status: pending, delivered, failed, cancelled.
+ * One rule's delivery of one event, of one step of a Safe proposal, or a 'Send test'. The unique
+ * keys on the rule and the event (block, log index and block hash) or the step (event_key) make a
+ * rule deliver each at most once, however often it is read. status: pending, delivered, failed, cancelled.
  */
 export const alertDeliveries = pgTable(
   "alert_deliveries",
@@ -333,10 +333,17 @@ export const alertDeliveries = pgTable(
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     deliveredAt: timestamp("delivered_at", { withTimezone: true }),
     note: text("note"),
+    /**
+     * A Safe proposal's step (services/alerts/safeEvents.ts), not an indexed event:
+     * `safe:<safeTxHash>:created`, `safe:<safeTxHash>:approved:<owner>` or `safe:<safeTxHash>:executed`;
+     * null for an indexed event or a test. Unique per rule, so each step is delivered once per rule.
+     */
+    eventKey: text("event_key"),
   },
   (t) => [
     uniqueIndex("alert_deliveries_public_id").on(t.publicId),
     uniqueIndex("alert_deliveries_rule_event").on(t.ruleId, t.blockNumber, t.logIndex, t.blockHash),
+    uniqueIndex("alert_deliveries_rule_key").on(t.ruleId, t.eventKey),
     // The deliverer's due list, and the log per rule, newest first.
     index("alert_deliveries_due").on(t.status, t.nextAttemptAt),
     index("alert_deliveries_rule").on(t.ruleId, t.id),
@@ -411,9 +418,15 @@ export const safeProposals = pgTable(
     state: text("state").notNull().default("pending"),
     /** The transaction that executed it (executed or failed). */
     executedTx: text("executed_tx"),
+    /** The Safe's threshold when it was proposed, so an answer can say it changed since (null: stored before it was kept). */
+    thresholdAtProposal: integer("threshold_at_proposal"),
   },
-  // A Safe's proposals by nonce: the list, the queue's end, and the pending ones the nonce passed.
-  (t) => [index("safe_proposals_safe_nonce").on(t.chainId, t.safe, t.nonce)],
+  (t) => [
+    // A Safe's proposals by nonce: the list, the queue's end, and the pending ones the nonce passed.
+    index("safe_proposals_safe_nonce").on(t.chainId, t.safe, t.nonce),
+    // History's 'via <Safe>': a page's transaction hashes looked up at once (services/safes/executed.ts).
+    index("safe_proposals_executed_tx").on(t.executedTx),
+  ],
 );
 
 /** An owner's signature of a proposal's SafeTx hash: once per owner (the proposer's is the first). */

@@ -34,6 +34,7 @@ const delivery = (id: number, fields: Partial<AlertDelivery> = {}): AlertDeliver
   kind: "mint",
   test: false,
   event: { name: "Transfer", blockNumber: 1234, logIndex: 2, transactionHash: `0x${"12".repeat(32)}` },
+  proposal: null,
   status: "delivered",
   attemptCount: 1,
   nextAttemptAt: null,
@@ -225,6 +226,25 @@ describe("Alerts page (/alerts)", () => {
     expect(await screen.findByRole("alert")).toHaveTextContent("Invalid webhook URL: Refused: 10.0.0.5 is a private network address");
     expect(server.writes()[0].body).toEqual({ kind: "pause", threshold: null, webhookUrl: "http://10.0.0.5/hook" });
     expect(screen.getByLabelText("Webhook URL")).toHaveAttribute("aria-invalid", "true");
+  });
+
+  it("offers Safe proposals as a kind with no threshold, and the log says each proposal step in words", async () => {
+    const summary =
+      "Operations Safe (0x5FbDB2315678afecb367f032d93F642f64180aa3) executed 'Mint 250.00 USDX to 0x14dC...9955' at nonce 3 in transaction 0xab.";
+    const server = fakeServer({
+      deliveries: [delivery(1, { kind: "safe", event: null, proposal: { step: "executed", safeTxHash: `0x${"34".repeat(32)}`, summary } })],
+    });
+    const { user } = renderPage();
+    const entry = within(await screen.findByRole("list", { name: "Deliveries" })).getByRole("listitem", { name: "Delivery 1" });
+    expect(entry).toHaveTextContent(summary);
+    expect(entry).not.toHaveTextContent("Test delivery");
+    await user.click(screen.getByRole("combobox", { name: "Alert on" }));
+    await user.click(await screen.findByRole("option", { name: "Safe proposal created, approved or executed" }));
+    expect(screen.getByLabelText("Threshold")).toBeDisabled();
+    await user.type(screen.getByLabelText("Webhook URL"), "https://hooks.example.com/safe");
+    await user.click(screen.getByRole("button", { name: "Add Rule" }));
+    await waitFor(() => expect(server.writes()).toHaveLength(1));
+    expect(server.writes()[0].body).toEqual({ kind: "safe", threshold: null, webhookUrl: "https://hooks.example.com/safe" });
   });
 
   it("'Send test' sends one test delivery, says how the receiver answered, and the log shows the attempt", async () => {

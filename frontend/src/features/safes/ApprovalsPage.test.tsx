@@ -104,6 +104,33 @@ describe("Approvals (/approvals)", () => {
     expect(within(pending).queryByRole("button", { name: "Execute" })).not.toBeInTheDocument();
   });
 
+  it("says under the count what changed in the Safe since a proposal was made", async () => {
+    connect();
+    const changes = [
+      "The threshold changed from 2 to 3 after this was proposed.",
+      `${THIRD} approved but is no longer an owner: that approval does not count.`,
+    ];
+    api([{ ...proposal(31337, SAFE, MINT, [{ owner: OTHER }, { owner: THIRD, current: false }]), changes }]);
+    renderAtHome(<ApprovalsPage />);
+    expect(await screen.findByRole("heading", { name: "Operations Safe" })).toBeInTheDocument();
+    const pending = await item(/^Mint 250\.00 USDX to 0x3C44\.\.\.93BC$/);
+    const notes = within(pending).getByRole("list", { name: "Changed since proposed" });
+    expect(
+      within(notes)
+        .getAllByRole("listitem")
+        .map((li) => li.textContent),
+    ).toEqual(changes);
+  });
+
+  it("shows no change note when nothing changed", async () => {
+    connect();
+    api([proposal(31337, SAFE, MINT, [{ owner: OTHER }])]);
+    renderAtHome(<ApprovalsPage />);
+    expect(await screen.findByRole("heading", { name: "Operations Safe" })).toBeInTheDocument();
+    const pending = await item(/^Mint 250\.00 USDX to 0x3C44\.\.\.93BC$/);
+    expect(within(pending).queryByRole("list", { name: "Changed since proposed" })).not.toBeInTheDocument();
+  });
+
   it("Approve signs the proposal's SafeTx and posts the signature", async () => {
     connect();
     const pendingProposal = proposal(31337, SAFE, MINT, [{ owner: OTHER }]);

@@ -144,6 +144,15 @@ describe("Transaction History: Contract Events", () => {
     expect(screen.queryByRole("button", { name: "Load Previous Events" })).toBeNull();
   });
 
+  it("says 'via Operations Safe' under an event a Safe's executed proposal sent", async () => {
+    const safe = "0x5FbDB2315678afecb367f032d93F642f64180aa3";
+    stubApi({ [DEFAULT]: eventPage([event({ logIndex: 2, viaSafe: { address: safe, name: "Operations Safe" } }), event()]) });
+    openEvents();
+    const [, sent, other] = within(await screen.findByRole("table")).getAllByRole("row");
+    expect(within(sent).getByText("via Operations Safe")).toBeInTheDocument();
+    expect(other).not.toHaveTextContent("via");
+  });
+
   it("says 'No events found for the specified criteria.' when nothing matches", async () => {
     stubApi({ [DEFAULT]: eventPage([]) });
     openEvents();

@@ -173,6 +173,28 @@ describe("Transaction History: Your Transactions", () => {
     expect(within(list).getByRole("link", { name: "Block 40" })).toHaveAttribute("href", "/block/40");
     expect(within(list).getByText("2 minutes ago")).toBeInTheDocument();
   });
+  it("says 'via Operations Safe' on a row a Safe's executed proposal sent, in the table and the phone's list", async () => {
+    connect();
+    const safe = "0x5FbDB2315678afecb367f032d93F642f64180aa3";
+    stubApi({
+      [firstPage]: {
+        items: [
+          entry({ type: "Mint", from: ZERO, to: ME, logIndex: 2, viaSafe: { address: safe, name: "Operations Safe" } }),
+          entry({ from: OTHER, to: ME }),
+        ],
+        nextCursor: null,
+      },
+    });
+    renderPage();
+    const [, mint, transfer] = within(await screen.findByRole("table")).getAllByRole("row");
+    expect(within(mint).getByText("via Operations Safe")).toHaveAttribute(
+      "title",
+      `Executed by Operations Safe (${safe}), from a proposal its owners approved`,
+    );
+    expect(transfer).not.toHaveTextContent("via");
+    expect(within(screen.getByRole("list", { name: "Transactions" })).getAllByText("via Operations Safe")).toHaveLength(1);
+  });
+
   it("shows what really moved when rounding to whole shares moved less than the event says, with a note", async () => {
     connect();
     stubApi({

@@ -68,7 +68,9 @@ export class AlertDeliverer {
 
   private async attempt(delivery: Delivery, rule: typeof alertRules.$inferSelect): Promise<void> {
     if (!rule.enabled) return this.cancel(delivery, CANCELLED.disabled);
-    if (!delivery.test && !(await this.stillIndexed(delivery))) return this.cancel(delivery, CANCELLED.reorged);
+    // A Safe proposal's step (event_key) is no indexed event: there is nothing in the index to check.
+    if (!delivery.test && delivery.eventKey === null && !(await this.stillIndexed(delivery)))
+      return this.cancel(delivery, CANCELLED.reorged);
     const attempt = delivery.attempts + 1;
     // The claim: only the step that moves `attempts` from what it read sends this attempt.
     const lease = new Date(Date.now() + this.options.timeoutMs * 2 + 1000);

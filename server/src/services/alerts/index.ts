@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { and, asc, count, desc, eq, inArray, lt } from "drizzle-orm";
-import type { AlertKind } from "@common/alerts";
+import type { AlertKind, SafeAlertStep } from "@common/alerts";
 import type { AlertAttempt, AlertDelivery } from "@common/api/alerts";
 import type { Config } from "../../config";
 import type { Database } from "../../db/client";
@@ -135,6 +135,12 @@ export class AlertsService {
   }
 }
 
+/** A 'safe' delivery's step, as its stored body says it. */
+function proposalOf(payload: Record<string, unknown>): AlertDelivery["proposal"] {
+  const proposal = payload.proposal as { step: SafeAlertStep; safeTxHash: string };
+  return { step: proposal.step, safeTxHash: proposal.safeTxHash, summary: String(payload.summary) };
+}
+
 function toAttempt(row: AttemptRowType): AlertAttempt {
   return {
     attemptedAt: row.attemptedAt.toISOString(),
@@ -157,6 +163,7 @@ function toDelivery(row: DeliveryRow, kind: AlertKind, attempts: AttemptRowType[
       event && row.blockNumber !== null && row.logIndex !== null
         ? { name: event.name, blockNumber: row.blockNumber, logIndex: row.logIndex, transactionHash: event.transactionHash }
         : null,
+    proposal: row.eventKey !== null ? proposalOf(row.payload) : null,
     status: row.status as AlertDelivery["status"],
     attemptCount: row.attempts,
     nextAttemptAt: row.status === "pending" && row.nextAttemptAt ? row.nextAttemptAt.toISOString() : null,

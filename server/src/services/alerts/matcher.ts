@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { and, asc, desc, eq, gt, inArray, lt, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, gt, inArray, lt, ne, or, sql, type SQL } from "drizzle-orm";
 import { ZeroAddress } from "ethers";
 import { ALERT_KIND_INFO, type AlertKind } from "@common/alerts";
 import { MULTIPLIER_BASE } from "@common/token";
@@ -47,7 +47,11 @@ export class AlertMatcher {
     const [index] = await this.db.select().from(indexerState).where(eq(indexerState.id, INDEX_STATE_ID));
     if (!index) return 0;
     let cursor = await this.loadCursor(index);
-    const rules = await this.db.select().from(alertRules).where(eq(alertRules.enabled, true));
+    // 'safe' rules watch no indexed event: their deliveries are made where proposals are stored (safeEvents.ts).
+    const rules = await this.db
+      .select()
+      .from(alertRules)
+      .where(and(eq(alertRules.enabled, true), ne(alertRules.kind, "safe")));
     if (rules.length === 0) return 0;
     cursor = await this.checkCursor(cursor);
 

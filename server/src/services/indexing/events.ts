@@ -7,7 +7,7 @@ import { exactTokenAmount, transferMoved } from "@common/amounts";
 import { MULTIPLIER_BASE } from "@common/token";
 import { badRequest } from "../../lib/errors";
 import { AnswersPerVersion } from "./answersPerVersion";
-import type { ContractEvent, EventPage, HistoryEntry, HistoryPage, TransferMoved } from "@common/apiTypes";
+import type { ContractEvent, EventPage, HistoryEntry, HistoryPage, SafeVia, TransferMoved } from "@common/apiTypes";
 
 export type { ContractEvent, EventPage, HistoryEntry, HistoryPage };
 
@@ -77,6 +77,8 @@ export class EventsService {
     private readonly deploymentBlock: number,
     /** The index's version as of now: it changes whenever the index does. */
     private readonly indexVersion: () => Promise<number>,
+    /** Which Safe executed each transaction (services/safes/executed.ts): one query per page. */
+    private readonly safesExecuting: (transactionHashes: string[]) => Promise<Map<string, SafeVia>> = async () => new Map(),
   ) {}
 
   /** The newest block the index covers, or null before the first step. */
@@ -102,7 +104,19 @@ export class EventsService {
   }): Promise<EventPage> {
     const key = JSON.stringify([query.fromBlock, query.toBlock, query.limit, query.eventName, query.cursor]);
     // A refusal (bad range or cursor) or a failed read is not kept.
-    return this.pages.get(await this.indexVersion(), key, () => this.readPage(query));
+    const page = await this.pages.get(await this.indexVersion(), key, () => this.readPage(query));
+    // Read past the cache: a proposal is found executed without the index changing.
+    return { ...page, events: await this.viaSafes(page.events, (e) => e.transactionHash) };
+  }
+
+  /** `rows` with the Safe that executed each one's transaction, where one did (copies: a cached page stays as it was). */
+  private async viaSafes<T extends object>(rows: T[], hashOf: (row: T) => string): Promise<T[]> {
+    const via = await this.safesExecuting(rows.map(hashOf));
+    if (via.size === 0) return rows;
+    return rows.map((row) => {
+      const safe = via.get(hashOf(row).toLowerCase());
+      return safe ? { ...row, viaSafe: safe } : row;
+    });
   }
 
   private async readPage(query: {
@@ -180,7 +194,10 @@ export class EventsService {
       };
     });
     const last = items[items.length - 1];
-    return { items, nextCursor: rows.length > limit && last ? `${last.blockNumber}-${last.logIndex}` : null };
+    return {
+      items: await this.viaSafes(items, (item) => item.hash),
+      nextCursor: rows.length > limit && last ? `${last.blockNumber}-${last.logIndex}` : null,
+    };
   }
 
   /** The index's checkpoint and the hash stored for that block (null when the index has no state yet). */

@@ -5,8 +5,10 @@ import { safeApprovals, safeProposals } from "../../db/schema";
 import { within } from "../../lib/concurrency";
 import { badRequest, conflict, notFound, unavailable } from "../../lib/errors";
 import type { Logger } from "../../lib/logger";
+import type { SafeAlerts } from "../alerts/safeEvents";
 import type { AuditService } from "../auth/audit";
 import type { SessionUser } from "../auth/firebaseAuth";
+import { changesSince } from "./changes";
 import { checkSafeTx, ownerOf, safeWords, type CheckedProposal } from "./checks";
 import type { SafeReader, SafeState } from "./reader";
 import { reconcile } from "./reconcile";
@@ -34,6 +36,8 @@ export class SafesService {
     private readonly audit: AuditService,
     private readonly chainId: number,
     private readonly log: Logger,
+    /** 'safe' alert rules' deliveries, made in the transaction that stores each step. */
+    private readonly alerts: SafeAlerts,
   ) {}
 
   /** GET /api/safes: every Safe that holds a USDX role, as read at the latest block. */
@@ -94,12 +98,14 @@ export class SafesService {
           description,
           proposer,
           proposedBlock: safe.blockNumber,
+          thresholdAtProposal: safe.threshold,
         })
         .onConflictDoNothing()
         .returning();
       // Two owners proposing the same SafeTx at once: the second hears what it would have a moment later.
       if (!stored) throw conflict(`This proposal was already made (${shortHash(hash)}): approve it instead.`);
       await tx.insert(safeApprovals).values({ safeTxHash: hash, owner: proposer, signature: input.signature.toLowerCase() });
+      await this.alerts.proposed(tx, safe, stored);
       return stored;
     });
     await this.audit.record(user, "safe-proposal", {
@@ -121,11 +127,15 @@ export class SafesService {
     if (!row) throw notFound(`There is no proposal ${shortHash(hash)} of ${safeWords(safe)}.`);
     if (row.state !== "pending") throw conflict(await this.endedSentence(safe, row));
     const owner = ownerOf(hash, signature, safe, this.chainId);
-    const [added] = await this.db
-      .insert(safeApprovals)
-      .values({ safeTxHash: hash, owner, signature: signature.toLowerCase() })
-      .onConflictDoNothing()
-      .returning();
+    const added = await this.db.transaction(async (tx) => {
+      const [added] = await tx
+        .insert(safeApprovals)
+        .values({ safeTxHash: hash, owner, signature: signature.toLowerCase() })
+        .onConflictDoNothing()
+        .returning();
+      if (added) await this.alerts.approved(tx, safe, row, owner);
+      return added;
+    });
     if (!added) throw conflict(`${owner} already approved this proposal.`);
     await this.audit.record(user, "safe-approval", { safe: safe.address, safeTxHash: hash, nonce: String(row.nonce), owner });
     return (await this.answers(safe, [row]))[0];
@@ -151,7 +161,7 @@ export class SafesService {
   }
 
   private reconcile(safe: SafeState): Promise<void> {
-    return reconcile(this.db, this.chain, this.chainId, safe, this.log);
+    return reconcile(this.db, this.chain, this.chainId, safe, this.log, this.alerts);
   }
 
   private ofSafe(safe: SafeState) {
@@ -267,6 +277,7 @@ export class SafesService {
         confirmations: signed.filter((a) => a.current).length,
         threshold: safe.threshold,
         executedBy: row.executedTx,
+        changes: changesSince(row, signed, safe),
       };
     });
   }

@@ -62,8 +62,7 @@ export class SafeReader {
 
   /** The manifest's name for a Safe, else its short address. */
   nameOf(address: string): string {
-    const named = this.chain.manifest.safes?.find((s) => s.address.toLowerCase() === address.toLowerCase());
-    return named?.name ?? shortAddress(getAddress(address.toLowerCase()));
+    return safeName(this.chain.manifest, address);
   }
 
   private async readAt(address: string, blockTag: number): Promise<SafeState | NotASafe> {
@@ -113,4 +112,10 @@ function signsWithChainId(version: string): boolean {
   if (!match) return false;
   const [major, minor] = [Number(match[1]), Number(match[2])];
   return major > 1 || (major === 1 && minor >= 3);
+}
+
+/** The deployment's name for a Safe, else its short address (also for History's 'via' rows, which read no Safe). */
+export function safeName(manifest: Pick<Chain["manifest"], "safes">, address: string): string {
+  const named = manifest.safes?.find((s) => s.address.toLowerCase() === address.toLowerCase());
+  return named?.name ?? shortAddress(getAddress(address.toLowerCase()));
 }

@@ -4,6 +4,7 @@ import type { Chain } from "../../chain/client";
 import type { Database } from "../../db/client";
 import { safeProposals } from "../../db/schema";
 import type { Logger } from "../../lib/logger";
+import type { ProposalEnd, SafeAlerts } from "../alerts/safeEvents";
 import type { SafeState } from "./reader";
 import { SAFE_INTERFACE } from "@common/safe";
 
@@ -41,7 +42,14 @@ interface RawLog {
  *   the range (proposals left for weeks on a hosted node) leaves them pending, logged, and the next
  *   read tries again; none is marked replaced without the logs that could show it executed.
  */
-export async function reconcile(db: Database, chain: Chain, chainId: number, safe: SafeState, log: Logger): Promise<void> {
+export async function reconcile(
+  db: Database,
+  chain: Chain,
+  chainId: number,
+  safe: SafeState,
+  log: Logger,
+  alerts: SafeAlerts,
+): Promise<void> {
   const nonce = Number(safe.nonce);
   const rows = await db
     .select({ safeTxHash: safeProposals.safeTxHash, state: safeProposals.state, proposedBlock: safeProposals.proposedBlock })
@@ -91,11 +99,17 @@ export async function reconcile(db: Database, chain: Chain, chainId: number, saf
   }
   const replaced = due.map((r) => r.safeTxHash).filter((hash) => !ended.has(hash));
   await db.transaction(async (tx) => {
-    for (const [hash, end] of ended)
-      await tx
+    // Only the update that moved a row on tells the alerts (a replica that lost the race tells none).
+    const moved: ProposalEnd[] = [];
+    for (const [hash, end] of ended) {
+      const [row] = await tx
         .update(safeProposals)
         .set(end)
-        .where(and(eq(safeProposals.safeTxHash, hash), eq(safeProposals.state, "pending")));
+        .where(and(eq(safeProposals.safeTxHash, hash), eq(safeProposals.state, "pending")))
+        .returning();
+      if (row) moved.push({ row, ...end });
+    }
+    await alerts.ended(tx, safe, moved);
     if (replaced.length > 0)
       await tx
         .update(safeProposals)

@@ -29,8 +29,9 @@ export function attemptSummary(attempt: AlertAttempt): string {
   return `${answer}${extra} in ${count(attempt.durationMs)} ms`;
 }
 
-/** What a delivery carried: the event and where it is, or a test. */
+/** What a delivery carried: the event and where it is, a Safe proposal's step in words, or a test. */
 function subject(delivery: AlertDelivery): string {
+  if (delivery.proposal) return delivery.proposal.summary;
   if (delivery.test || !delivery.event) return "Test delivery";
   return `${delivery.event.name} in block ${count(delivery.event.blockNumber)} (log ${delivery.event.logIndex})`;
 }

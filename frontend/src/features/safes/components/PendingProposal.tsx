@@ -62,6 +62,15 @@ export function PendingProposal({ proposal, safe, words, me, actions, rejected }
           </span>{" "}
           approvals{ready && ": ready to execute"}
         </p>
+        {proposal.changes.length > 0 && (
+          <ul aria-label="Changed since proposed" className="grid gap-0.5 text-xs text-muted-foreground">
+            {proposal.changes.map((change) => (
+              <li key={change} className="[overflow-wrap:anywhere]">
+                {change}
+              </li>
+            ))}
+          </ul>
+        )}
         <ul aria-label="Owners' approvals" className="grid gap-1">
           {safe.owners.map((address) => (
             <li key={address} className="flex flex-wrap items-center gap-x-2 gap-y-0.5 text-xs">

@@ -5,7 +5,7 @@ import type { ContractEvent } from "../api/events";
 import { eventBadge, exactUsdx, sameAddress, shownArgs } from "../display";
 import { useNow } from "@/lib/useNow";
 import { movedNote } from "@/lib/format";
-import { AddressLink, BlockLink, TimeCell, TxLink } from "./links";
+import { AddressLink, BlockLink, TimeCell, TxLink, ViaSafe } from "./links";
 import { MovedNote } from "@/components/MovedNote";
 
 /** An event's decoded arguments: addresses shortened and linked, amounts in USDX, roles by name. */
@@ -50,6 +50,7 @@ function EventName({ event }: { event: ContractEvent }) {
   return (
     <div className="grid min-w-0 justify-items-start gap-1">
       <Badge variant={eventBadge(event.name)}>{event.name}</Badge>
+      <ViaSafe via={event.viaSafe} />
       <code className="break-words font-mono text-[11px] text-muted-foreground">
         {event.contract !== "USDX" && <span className="font-sans font-medium">{event.contract} · </span>}
         {/* A long signature may wrap after a comma, never inside a type. */}

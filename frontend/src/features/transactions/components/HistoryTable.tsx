@@ -5,7 +5,7 @@ import type { HistoryEntry } from "../api/history";
 import { directionOf, exactUsdx, sameAddress, type Direction } from "../display";
 import { useNow } from "@/lib/useNow";
 import { movedNote } from "@/lib/format";
-import { AddressLink, BlockLink, TimeCell, TxLink } from "./links";
+import { AddressLink, BlockLink, TimeCell, TxLink, ViaSafe } from "./links";
 import { MovedNote } from "@/components/MovedNote";
 
 const SIGN: Record<Direction, string> = { in: "+", out: "-", self: "" };
@@ -108,7 +108,10 @@ export function HistoryTable({ items, account, wallet }: Props) {
                   <TableCell>
                     <div className="flex items-center gap-2 font-medium">
                       <TypeIcon entry={entry} direction={direction} />
-                      {entry.type}
+                      <span className="grid">
+                        {entry.type}
+                        <ViaSafe via={entry.viaSafe} />
+                      </span>
                     </div>
                   </TableCell>
                   <TableCell>
@@ -139,7 +142,10 @@ export function HistoryTable({ items, account, wallet }: Props) {
               <TypeIcon entry={entry} direction={direction} />
               <div className="grid min-w-0 flex-1 gap-1">
                 <div className="flex items-baseline justify-between gap-3">
-                  <span className="font-medium">{entry.type}</span>
+                  <span className="grid font-medium">
+                    {entry.type}
+                    <ViaSafe via={entry.viaSafe} />
+                  </span>
                   <Amount entry={entry} direction={direction} />
                 </div>
                 <div className="flex flex-wrap items-center gap-x-1.5 gap-y-0.5">

@@ -1,3 +1,4 @@
+import type { SafeVia } from "@common/apiTypes";
 import { ExplorerLink } from "@/components/ExplorerLink";
 import { useConfig } from "@/lib/config";
 import { addressUrl, blockUrl, txUrl } from "@/lib/explorer";
@@ -59,5 +60,21 @@ export function TimeCell({ timestamp, now }: { timestamp: number; now: number })
     <time dateTime={date.toISOString()} title={date.toLocaleString()} className="whitespace-nowrap text-muted-foreground">
       {relativeTime(timestamp, now)}
     </time>
+  );
+}
+
+/**
+ * 'via Operations Safe' under a row whose transaction executed a Safe's approved proposal: the mint
+ * shows as Mint, and this says which Safe's owners made it happen.
+ */
+export function ViaSafe({ via }: { via?: SafeVia }) {
+  if (!via) return null;
+  return (
+    <span
+      className="text-xs font-normal text-muted-foreground"
+      title={`Executed by ${via.name} (${via.address}), from a proposal its owners approved`}
+    >
+      via {via.name}
+    </span>
   );
 }

@@ -1,0 +1,1 @@
+CREATE INDEX "safe_proposals_executed_tx" ON "safe_proposals" USING btree ("executed_tx");

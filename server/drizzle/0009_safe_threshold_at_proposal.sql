@@ -1,0 +1,1 @@
+ALTER TABLE "safe_proposals" ADD COLUMN "threshold_at_proposal" integer;
