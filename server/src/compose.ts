@@ -44,7 +44,11 @@ export function buildServices(config: Config, chain: Chain, db: DatabaseHandle, 
   // The batch service rings when a chunk's transaction is reported, so the watcher looks at once.
   const chunkReported = new Doorbell();
   const batchLimits = { openBatchJobs: config.limits.openBatchJobs, batchRowsPerDay: config.limits.batchRowsPerDay };
-  const batch = new BatchService(db.db, chain, config.batch, batchLimits, chunkReported);
+  // Safes are found among the role holders the index knows (and the manifest's named ones).
+  const safeReader = new SafeReader(chain, async () => (await tokenState.roles()).flatMap((role) => role.holders));
+  // A batch's payer that is a Safe pays its chunks through Safe proposals.
+  const isSafe = async (address: string) => typeof (await safeReader.read(address)) === "object";
+  const batch = new BatchService(db.db, chain, config.batch, batchLimits, chunkReported, isSafe);
   const batchWatcher = new BatchWatcher(
     db.db,
     chain,
@@ -60,8 +64,6 @@ export function buildServices(config: Config, chain: Chain, db: DatabaseHandle, 
   const head = () => chain.provider.getBlockNumber().catch(() => null);
   const alerts = new AlertsService(db.db, config.alerts, config.chainId, head, log.child({ component: "alerts" }));
   const audit = new AuditService(db.db);
-  // Safes are found among the role holders the index knows (and the manifest's named ones).
-  const safeReader = new SafeReader(chain, async () => (await tokenState.roles()).flatMap((role) => role.holders));
   const safes = new SafesService(db.db, chain, safeReader, audit, config.chainId, log.child({ component: "safes" }));
   // Exactly one replica on a database runs the loops; the others follow the index it writes.
   const leadership = createLeadership(

@@ -111,6 +111,8 @@ export const batchJobs = pgTable(
     uid: text("uid").notNull(),
     /** The wallet that pays (checksummed); null until the first chunk's BatchPaid names it. */
     payer: text("payer"),
+    /** The payer is a Safe: its chunks are paid by Safe proposals (MultiSend of approve and pay), not reported transactions. */
+    payerIsSafe: boolean("payer_is_safe").notNull().default(false),
     status: text("status").notNull(),
     recipientCount: integer("recipient_count").notNull(),
     /** Base units, as a decimal string. */
@@ -411,9 +413,13 @@ export const safeProposals = pgTable(
     state: text("state").notNull().default("pending"),
     /** The transaction that executed it (executed or failed). */
     executedTx: text("executed_tx"),
+    /** A batch chunk's payment (a MultiSend of approve and pay): the job and the chunk it pays; null for any other proposal. */
+    batchJobId: text("batch_job_id"),
+    batchChunk: integer("batch_chunk"),
   },
   // A Safe's proposals by nonce: the list, the queue's end, and the pending ones the nonce passed.
-  (t) => [index("safe_proposals_safe_nonce").on(t.chainId, t.safe, t.nonce)],
+  // A job's proposals: a chunk's proposal before another is taken, and the job's status answer.
+  (t) => [index("safe_proposals_safe_nonce").on(t.chainId, t.safe, t.nonce), index("safe_proposals_batch").on(t.batchJobId, t.batchChunk)],
 );
 
 /** An owner's signature of a proposal's SafeTx hash: once per owner (the proposer's is the first). */
