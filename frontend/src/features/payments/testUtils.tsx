@@ -242,6 +242,8 @@ export function executeAnswer(sizes: number[]): ExecuteAnswer {
     totalAmount: String(total),
     totalAmountRaw: (USDX * BigInt(total)).toString(),
     chunks,
+    payerIsSafe: false,
+    multiSendCallOnly: null,
   };
 }
 
@@ -250,6 +252,7 @@ export function jobSummary(over: Partial<JobSummary> = {}): JobSummary {
     jobId: JOB_ID,
     status: "processing",
     payer: ME,
+    payerIsSafe: false,
     totalAmount: "7.5",
     totalAmountRaw: usdx(7.5).toString(),
     amount: null,
@@ -276,6 +279,7 @@ export function chunkDetail(over: Partial<ChunkDetail> = {}): ChunkDetail {
     txHash: null,
     blockNumber: null,
     error: null,
+    proposal: null,
     ...over,
   };
 }
