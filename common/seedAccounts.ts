@@ -43,7 +43,9 @@ export const SEEDED_SAFE = {
   owners: ["admin", "minter", "approver"],
   threshold: 2,
   roles: ["MINTER_ROLE", "ORACLE_ROLE", "PAUSE_ROLE"],
-} as const satisfies { name: string; owners: readonly string[]; threshold: number; roles: readonly RoleName[] };
+  /** USDX minted to the Safe, so its owners can pay a batch from it at once (Payments, 'Pay from'). */
+  funds: "50000",
+} as const satisfies { name: string; owners: readonly string[]; threshold: number; roles: readonly RoleName[]; funds: string };
 
 /** Transfers made while seeding, so every holder has history. Amounts in USDX. */
 export const SEEDED_TRANSFERS: readonly { from: string; to: string; amount: string }[] = [

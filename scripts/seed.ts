@@ -80,6 +80,10 @@ export async function seedLocalChain(
       usdx.connect(minter).mint(signers[account.index].address, parseTokenAmount(account.funds!)),
     );
   }
+  await send(
+    `mint ${SEEDED_SAFE.funds} USDX to the ${SEEDED_SAFE.name}`,
+    usdx.connect(minter).mint(safe, parseTokenAmount(SEEDED_SAFE.funds)),
+  );
   for (const t of SEEDED_TRANSFERS) {
     await send(
       `${t.from} sends ${t.amount} USDX to ${t.to}`,

@@ -168,7 +168,8 @@ describe("scripts/seed.ts", () => {
     }
     expect(await usdx.rewardMultiplier()).to.equal(mult("1.015"));
     const transfers = await usdx.queryFilter(usdx.filters.Transfer());
-    const funded = SEEDED_ACCOUNTS.filter((a) => a.funds).length;
+    // Each funded account's mint, the Operations Safe's, then the transfers.
+    const funded = SEEDED_ACCOUNTS.filter((a) => a.funds).length + 1;
     expect(transfers).to.have.length(funded + SEEDED_TRANSFERS.length);
   });
 
@@ -183,6 +184,10 @@ describe("scripts/seed.ts", () => {
     expect(await safe.VERSION()).to.equal(SAFE_VERSION);
     expect(await safe.getOwners()).to.deep.equal(SEEDED_SAFE.owners.map((name) => signers[seededAccount(name).index].address));
     expect(await safe.getThreshold()).to.equal(2n);
+    // Funded, so its owners can pay a batch from it at once.
+    // (Its balance is the mint times the reward multiplier set after it.)
+    const [mint] = await usdx.queryFilter(usdx.filters.Transfer(ethers.ZeroAddress, named.address));
+    expect(mint.args.value).to.equal(usd(SEEDED_SAFE.funds));
     for (const role of SEEDED_SAFE.roles) expect(await usdx.hasRole(ROLES[role], named.address), role).to.equal(true);
     for (const role of ["DEFAULT_ADMIN_ROLE", "BURNER_ROLE", "BLOCKLIST_ROLE", "UPGRADE_ROLE"] as const) {
       expect(await usdx.hasRole(ROLES[role], named.address), role).to.equal(false);

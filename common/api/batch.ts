@@ -109,6 +109,10 @@ export const JobSummary = z
     payer: Address.nullable().meta({
       description: "The paying wallet: the one given to execute, or the one that paid the first chunk; null until known.",
     }),
+    payerIsSafe: z.boolean().meta({
+      description:
+        "The payer is a Safe: each chunk is paid by a Safe proposal (a MultiSend of approve and pay) that its owners approve and execute.",
+    }),
     totalAmount: TokenAmount.meta({ description: "The job's total, as an exact decimal." }),
     totalAmountRaw: BaseUnits.meta({ description: "The same total in base units." }),
     amount: TokenAmount.nullable().meta({ description: "Every row's amount when they are all the same, else null." }),
@@ -140,6 +144,17 @@ export const ChunkDetail = z
     txHash: TxHash.nullable().meta({ description: "The transaction reported for it (or that paid it); null before any." }),
     blockNumber: z.number().int().nullable().meta({ description: "The block of its payment, once confirmed." }),
     error: z.string().nullable().meta({ description: "Why it failed or was closed, in words." }),
+    proposal: z
+      .strictObject({
+        safeTxHash: Bytes32,
+        nonce: z.number().int().meta({ description: "The Safe nonce it was proposed at." }),
+        state: z.enum(["pending", "executed", "failed", "replaced"]).meta({
+          description:
+            "pending: awaiting approvals or execution. replaced or failed: it will not pay, and the chunk may be proposed again.",
+        }),
+      })
+      .nullable()
+      .meta({ description: "The newest Safe proposal that pays the chunk (a job paid from a Safe); null when there is none." }),
   })
   .meta({ id: "ChunkDetail" });
 export type ChunkDetail = z.infer<typeof ChunkDetail>;
@@ -254,6 +269,13 @@ export const batchApi = endpoints({
       totalAmount: TokenAmount.meta({ description: "The job's total, as an exact decimal." }),
       totalAmountRaw: BaseUnits.meta({ description: "The same total in base units: the allowance every chunk together needs." }),
       chunks: z.array(ChunkPlan).meta({ description: "The transactions to send, one per chunk." }),
+      payerIsSafe: z
+        .boolean()
+        .meta({ description: "The payer is a Safe: propose each chunk to it (POST /api/safes/{safe}/proposals) instead of sending it." }),
+      multiSendCallOnly: Address.nullable().meta({
+        description:
+          "For a Safe payer, the MultiSendCallOnly each chunk's proposal delegatecalls (operation 1) with exactly two calls: token.approve(batchContract, chunk total), then batchContract.pay(recipients, amounts, reference). Null otherwise.",
+      }),
     }),
     errors: [429, 503],
   },

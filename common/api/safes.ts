@@ -12,6 +12,12 @@ import { Address, Bytes32, IsoDate, TxHash, ok } from "./schemas";
 /** How far past the Safe's nonce a proposal may be queued: enough for a day's work, not a flood. */
 export const SAFE_QUEUE_MAX = 20;
 
+/**
+ * A SafeTx's data, at most: a batch chunk of the most recipients a Safe chunk holds (547, common/
+ * gasLimits.ts) packs its approve and pay into about 35,500 bytes; an admin write is a few hundred.
+ */
+export const SAFE_TX_DATA_MAX_BYTES = 40_000;
+
 /** Proposals answered per Safe: every pending one, and this many of the newest that have ended. */
 export const SAFE_ENDED_SHOWN = 20;
 
@@ -43,7 +49,10 @@ export const SafeTxSchema = z
   .strictObject({
     to: addressIn("must be 0x followed by 40 hex characters"),
     value: z.string().regex(/^\d{1,78}$/, "must be a whole number"),
-    data: z.string().regex(/^0x([0-9a-fA-F]{2}){0,4096}$/, "must be 0x followed by whole bytes in hex (at most 4,096)"),
+    data: z
+      .string()
+      .max(2 + 2 * SAFE_TX_DATA_MAX_BYTES, `must be at most ${SAFE_TX_DATA_MAX_BYTES.toLocaleString("en-US")} bytes`)
+      .regex(/^0x([0-9a-fA-F]{2})*$/, "must be 0x followed by whole bytes in hex"),
     operation: z.number().int().min(0).max(1),
     safeTxGas: z.string().regex(/^\d{1,78}$/, "must be a whole number"),
     baseGas: z.string().regex(/^\d{1,78}$/, "must be a whole number"),

@@ -48,7 +48,11 @@ export function buildServices(config: Config, chain: Chain, db: DatabaseHandle, 
   // The batch service rings when a chunk's transaction is reported, so the watcher looks at once.
   const chunkReported = new Doorbell();
   const batchLimits = { openBatchJobs: config.limits.openBatchJobs, batchRowsPerDay: config.limits.batchRowsPerDay };
-  const batch = new BatchService(db.db, chain, config.batch, batchLimits, chunkReported);
+  // Safes are found among the role holders the index knows (and the manifest's named ones).
+  const safeReader = new SafeReader(chain, async () => (await tokenState.roles()).flatMap((role) => role.holders));
+  // A batch's payer that is a Safe pays its chunks through Safe proposals.
+  const isSafe = async (address: string) => typeof (await safeReader.read(address)) === "object";
+  const batch = new BatchService(db.db, chain, config.batch, batchLimits, chunkReported, isSafe);
   const batchWatcher = new BatchWatcher(
     db.db,
     chain,

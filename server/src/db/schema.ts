@@ -111,6 +111,8 @@ export const batchJobs = pgTable(
     uid: text("uid").notNull(),
     /** The wallet that pays (checksummed); null until the first chunk's BatchPaid names it. */
     payer: text("payer"),
+    /** The payer is a Safe: its chunks are paid by Safe proposals (MultiSend of approve and pay), not reported transactions. */
+    payerIsSafe: boolean("payer_is_safe").notNull().default(false),
     status: text("status").notNull(),
     recipientCount: integer("recipient_count").notNull(),
     /** Base units, as a decimal string. */
@@ -420,12 +422,17 @@ export const safeProposals = pgTable(
     executedTx: text("executed_tx"),
     /** The Safe's threshold when it was proposed, so an answer can say it changed since (null: stored before it was kept). */
     thresholdAtProposal: integer("threshold_at_proposal"),
+    /** A batch chunk's payment (a MultiSend of approve and pay): the job and the chunk it pays; null for any other proposal. */
+    batchJobId: text("batch_job_id"),
+    batchChunk: integer("batch_chunk"),
   },
   (t) => [
     // A Safe's proposals by nonce: the list, the queue's end, and the pending ones the nonce passed.
     index("safe_proposals_safe_nonce").on(t.chainId, t.safe, t.nonce),
     // History's 'via <Safe>': a page's transaction hashes looked up at once (services/safes/executed.ts).
     index("safe_proposals_executed_tx").on(t.executedTx),
+    // A job's proposals: a chunk's proposal before another is taken, and the job's status answer.
+    index("safe_proposals_batch").on(t.batchJobId, t.batchChunk),
   ],
 );
 

@@ -27,17 +27,20 @@ export function batchRoutes(services: Services): Router {
   }));
 
   on("POST /api/batch/execute", [signedIn], async ({ body }, res) => {
-    const { job, chunks } = await batch.create(currentUser(res), body);
+    const { job, chunks, multiSendCallOnly } = await batch.create(currentUser(res), body);
+    const what = job.payerIsSafe ? `${plural(chunks.length, "Safe proposal")} to approve` : plural(chunks.length, "transaction");
     return {
       success: true,
       status: "processing",
-      message: `Batch started: ${plural(job.recipients, "recipient")} in ${plural(chunks.length, "transaction")}.`,
+      message: `Batch started: ${plural(job.recipients, "recipient")} in ${what}.`,
       jobId: job.jobId,
       batchContract: services.chain.manifest.batchPayments,
       token: services.chain.manifest.proxy,
       totalAmount: job.totalAmount,
       totalAmountRaw: job.totalAmountRaw,
       chunks,
+      payerIsSafe: job.payerIsSafe,
+      multiSendCallOnly,
     };
   });
 

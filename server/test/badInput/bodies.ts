@@ -3,6 +3,7 @@
  * left out), and bodies of 10 MB.
  */
 import { gzipSync } from "node:zlib";
+import { SAFE_TX_DATA_MAX_BYTES } from "@common/api/safes";
 import { B, casesOf, ENDPOINTS, REMOVE, TX_HASH, describeValue, endpoint, fieldCase, parseCsv, withBody, type Req } from "./table";
 
 const MALFORMED: [string, string | Uint8Array][] = [
@@ -139,7 +140,11 @@ const fields: [string, (string | number)[], unknown[]][] = [
   ["POST /api/safes/:safe/proposals", ["tx"], [...NOT_TEXT, "0x8456cb59"]],
   ["POST /api/safes/:safe/proposals", ["tx", "to"], [...NOT_TEXT, "0x1234", `0x${"zz".repeat(20)}`]],
   ["POST /api/safes/:safe/proposals", ["tx", "value"], [0, "-1", "1.5", "1e3", "0x10", "1".repeat(79), null]],
-  ["POST /api/safes/:safe/proposals", ["tx", "data"], [12345, "8456cb59", "0x8456cb5", "0xzz", `0x${"00".repeat(4097)}`, null]],
+  [
+    "POST /api/safes/:safe/proposals",
+    ["tx", "data"],
+    [12345, "8456cb59", "0x8456cb5", "0xzz", `0x${"00".repeat(SAFE_TX_DATA_MAX_BYTES + 1)}`, null],
+  ],
   ["POST /api/safes/:safe/proposals", ["tx", "operation"], ["0", 2, -1, 0.5, true, null]],
   ["POST /api/safes/:safe/proposals", ["tx", "nonce"], [0, "-1", "1.5", "0x10", "1".repeat(21), null]],
   ["POST /api/safes/:safe/proposals", ["tx", "extra"], ["a field SafeTx does not have"]],

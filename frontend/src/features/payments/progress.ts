@@ -5,7 +5,7 @@ export type ChunkView = {
   recipients: number;
   /** Base units. */
   total: bigint;
-  status: "waiting" | "sending" | "submitted" | "paid" | "failed";
+  status: "waiting" | "sending" | "submitted" | "proposed" | "paid" | "failed";
   txHash: string | null;
   error: string | null;
 };
@@ -36,6 +36,8 @@ export function progressOf(state: Pick<PaymentsState, "job" | "chunks" | "server
     // Closed (the batch failed and its time to send is over): not paid, and never will be from here.
     else if (remote?.status === "closed" && local.status !== "sending") status = "failed";
     else if (remote?.status === "submitted" && local.status === "waiting") status = "submitted";
+    // Paid from a Safe: proposed, and waiting for the owners (executed, its payment not yet indexed, still waits here).
+    else if (remote?.proposal && ["pending", "executed"].includes(remote.proposal.state) && local.status === "waiting") status = "proposed";
     return {
       index: plan.index,
       recipients: plan.recipients.length,

@@ -85,7 +85,10 @@ export const signBatchPermit = vi.fn(async (_config: AppConfig, _wallet: unknown
   deadline,
   ...permit,
 }));
-export const contractsMock = { signBatchPermit };
+/** An owner's signature of a Safe proposal (lib/chain/contracts.ts's signSafeTx): 65 bytes, v 27. */
+export const SAFE_SIGNATURE = `0x${"33".repeat(64)}1b`;
+export const signSafeTx = vi.fn(async (..._args: unknown[]) => SAFE_SIGNATURE);
+export const contractsMock = { signBatchPermit, signSafeTx };
 
 /** The payer's dry run before the permit (lib/tx/dryRun.ts): passes unless a test says otherwise. */
 export const dryRun = vi.fn(async (_call: unknown, _config: AppConfig, _wallet: unknown) => undefined);
@@ -113,6 +116,7 @@ export function resetAll() {
     m.staticCall.mockResolvedValue(0n);
   }
   signBatchPermit.mockClear();
+  signSafeTx.mockClear();
   dryRun.mockReset();
   dryRun.mockResolvedValue(undefined);
   account.balance = usdx(100);
@@ -242,6 +246,8 @@ export function executeAnswer(sizes: number[]): ExecuteAnswer {
     totalAmount: String(total),
     totalAmountRaw: (USDX * BigInt(total)).toString(),
     chunks,
+    payerIsSafe: false,
+    multiSendCallOnly: null,
   };
 }
 
@@ -250,6 +256,7 @@ export function jobSummary(over: Partial<JobSummary> = {}): JobSummary {
     jobId: JOB_ID,
     status: "processing",
     payer: ME,
+    payerIsSafe: false,
     totalAmount: "7.5",
     totalAmountRaw: usdx(7.5).toString(),
     amount: null,
@@ -276,6 +283,7 @@ export function chunkDetail(over: Partial<ChunkDetail> = {}): ChunkDetail {
     txHash: null,
     blockNumber: null,
     error: null,
+    proposal: null,
     ...over,
   };
 }

@@ -4,11 +4,13 @@ import { and, asc, desc, eq, inArray, lt, sql } from "drizzle-orm";
 import type { Chain } from "../../chain/client";
 import type { Config } from "../../config";
 import type { Database } from "../../db/client";
-import { batchChunks, batchJobs, batchRecipients } from "../../db/schema";
+import { batchChunks, batchJobs, batchRecipients, safeProposals } from "../../db/schema";
 import { badRequest, conflict, notFound } from "../../lib/errors";
 import type { SessionUser } from "../auth/firebaseAuth";
 import { checkBatchLimits, checkPayer, checkRecipients, type ExecuteRequest, type Limits } from "./checks";
 import { exactTokenAmount } from "@common/amounts";
+import { maxRecipientsPerSafeChunk } from "@common/gasLimits";
+import { multiSendCallOnlyOf } from "@common/safeDeployments";
 import { duration } from "../../lib/timeWords";
 import { Doorbell } from "../../lib/doorbell";
 import { parseRecipientsCsv } from "./recipients";
@@ -51,10 +53,12 @@ export class BatchService {
     private readonly limits: Limits,
     /** Rung when a chunk's transaction is reported: the watcher then looks at the chain now rather than at its next tick. */
     private readonly chunkReported: Doorbell = new Doorbell(),
+    /** Whether an address is a Safe (its chunks are then paid by Safe proposals, and smaller). */
+    private readonly isSafe: (address: string) => Promise<boolean> = async () => false,
   ) {
     this.rowVersionsQuery = db
       .select({
-        rowVersions: sql<string>`${batchJobs}.xmin::text || ':' || coalesce((select string_agg(${batchChunks}.xmin::text, ',' order by ${batchChunks.index}) from ${batchChunks} where ${batchChunks.jobId} = ${batchJobs.id}), '')`,
+        rowVersions: sql<string>`${batchJobs}.xmin::text || ':' || coalesce((select string_agg(${batchChunks}.xmin::text, ',' order by ${batchChunks.index}) from ${batchChunks} where ${batchChunks.jobId} = ${batchJobs.id}), '') || ':' || coalesce((select string_agg(${safeProposals}.xmin::text, ',' order by ${safeProposals.safeTxHash}) from ${safeProposals} where ${safeProposals.batchJobId} = ${batchJobs.id}), '')`,
       })
       .from(batchJobs)
       .where(and(eq(batchJobs.id, sql.placeholder("jobId")), eq(batchJobs.uid, sql.placeholder("uid"))))
@@ -70,15 +74,25 @@ export class BatchService {
    * Checks every recipient, the user's limits (jobs in progress, recipients a day) and the payer,
    * plans the chunks and stores the job.
    */
-  async create(user: SessionUser, request: ExecuteRequest): Promise<{ job: JobSummary; chunks: ChunkPlan[] }> {
+  async create(
+    user: SessionUser,
+    request: ExecuteRequest,
+  ): Promise<{ job: JobSummary; chunks: ChunkPlan[]; multiSendCallOnly: string | null }> {
     const recipients = checkRecipients(request, this.options.maxRows);
     // Asked before the chain is, and again below under the user's lock (two requests at once).
     await checkBatchLimits(this.db, user.uid, recipients.length, this.limits, this.options.submitWindowMs);
     const payer = await checkPayer(this.chain, request.payer ?? user.wallet ?? undefined, recipients);
+    // A Safe pays each chunk through a proposal (MultiSendCallOnly's approve and pay), which costs
+    // more gas than the chunk alone: its chunks are smaller, to stay under the transaction cap.
+    const payerIsSafe = payer !== null && (await this.isSafe(payer));
+    const multiSendCallOnly = payerIsSafe ? multiSendCallOnlyOf(this.chain.manifest) : null;
+    if (payerIsSafe && !multiSendCallOnly)
+      throw badRequest(`${payer} is a Safe, and no MultiSendCallOnly is known on this chain for a Safe to pay a batch through.`);
+    const chunkSize = payerIsSafe ? Math.min(this.options.chunkSize, maxRecipientsPerSafeChunk()) : this.options.chunkSize;
     const jobId = randomUUID();
     const chunks: ChunkPlan[] = [];
-    for (let start = 0, index = 0; start < recipients.length; start += this.options.chunkSize, index++) {
-      const part = recipients.slice(start, start + this.options.chunkSize);
+    for (let start = 0, index = 0; start < recipients.length; start += chunkSize, index++) {
+      const part = recipients.slice(start, start + chunkSize);
       chunks.push({
         index,
         recipients: part.map((r) => r.address),
@@ -96,6 +110,7 @@ export class BatchService {
         id: jobId,
         uid: user.uid,
         payer,
+        payerIsSafe,
         status: "processing",
         recipientCount: recipients.length,
         totalAmount: total.toString(),
@@ -114,7 +129,7 @@ export class BatchService {
       const rows = recipients.map((r, position) => ({
         jobId,
         position,
-        chunkIndex: Math.floor(position / this.options.chunkSize),
+        chunkIndex: Math.floor(position / chunkSize),
         name: r.name,
         address: r.address,
         amount: r.amountRaw.toString(),
@@ -122,7 +137,7 @@ export class BatchService {
       }));
       for (let i = 0; i < rows.length; i += INSERT_BATCH) await tx.insert(batchRecipients).values(rows.slice(i, i + INSERT_BATCH));
     });
-    return { job: await this.summary(user, jobId), chunks };
+    return { job: await this.summary(user, jobId), chunks, multiSendCallOnly };
   }
 
   /**
@@ -224,6 +239,7 @@ export class BatchService {
   private async readDetail(user: SessionUser, jobId: string, offset: number, limit: number): Promise<JobDetailAnswer> {
     const job = await this.summary(user, jobId);
     const chunks = await this.db.select().from(batchChunks).where(eq(batchChunks.jobId, jobId)).orderBy(asc(batchChunks.index));
+    const proposals = await this.chunkProposals(jobId);
     const recipients = await this.db
       .select()
       .from(batchRecipients)
@@ -233,7 +249,7 @@ export class BatchService {
       .limit(limit);
     return {
       job,
-      chunks: chunks.map(toChunkDetail),
+      chunks: chunks.map((c) => toChunkDetail(c, proposals.get(c.index) ?? null)),
       recipients: recipients.map((r) => ({
         position: r.position,
         chunkIndex: r.chunkIndex,
@@ -274,6 +290,7 @@ export class BatchService {
       jobId: job.id,
       status: job.status as JobStatus,
       payer: job.payer,
+      payerIsSafe: job.payerIsSafe,
       totalAmount: exactTokenAmount(BigInt(job.totalAmount)),
       totalAmountRaw: job.totalAmount,
       amount: counts.amounts === 1 ? exactTokenAmount(BigInt(counts.amount)) : null,
@@ -295,6 +312,21 @@ export class BatchService {
     };
   }
 
+  /** Each chunk's newest Safe proposal (a job paid from a Safe), by chunk index. */
+  private async chunkProposals(jobId: string): Promise<Map<number, ChunkProposal>> {
+    const rows = await this.db
+      .select({
+        index: safeProposals.batchChunk,
+        safeTxHash: safeProposals.safeTxHash,
+        nonce: safeProposals.nonce,
+        state: safeProposals.state,
+      })
+      .from(safeProposals)
+      .where(eq(safeProposals.batchJobId, jobId))
+      .orderBy(asc(safeProposals.proposedAt));
+    return new Map(rows.map((r) => [r.index!, { safeTxHash: r.safeTxHash, nonce: r.nonce, state: r.state as ChunkProposal["state"] }]));
+  }
+
   /**
    * Sets a job's status from its chunks: completed when all are confirmed, failed when one failed,
    * was closed, or was never sent within the submit window, else processing.
@@ -306,7 +338,12 @@ export class BatchService {
     let status: JobStatus = "processing";
     let error: string | null = null;
     const failed = chunks.find((c) => c.status === "failed");
-    const unsent = chunks.find((c) => c.status === "pending");
+    // A Safe's chunk waits for its owners' approvals, which may take hours: one with a proposal
+    // pending (or executed, its payment not indexed yet) is on its way, not unsent. A replaced or
+    // failed proposal leaves it unsent again, so the window fails a job the owners gave up on.
+    const proposed = job.payerIsSafe ? await this.chunkProposals(jobId) : new Map<number, ChunkProposal>();
+    const onItsWay = (index: number) => ["pending", "executed"].includes(proposed.get(index)?.state ?? "");
+    const unsent = chunks.find((c) => c.status === "pending" && !onItsWay(c.index));
     const closed = chunks.find((c) => c.status === "closed");
     if (chunks.every((c) => c.status === "confirmed")) status = "completed";
     else if (failed) {
@@ -328,10 +365,13 @@ export class BatchService {
   }
 }
 
+/** A chunk's newest Safe proposal, as a job's detail shows it. */
+type ChunkProposal = NonNullable<ChunkDetail["proposal"]>;
+
 /** Another user's job is as unknown as a missing one. */
 const noSuchJob = (jobId: string) => `No batch job ${jobId} among yours.`;
 
-function toChunkDetail(chunk: typeof batchChunks.$inferSelect): ChunkDetail {
+function toChunkDetail(chunk: typeof batchChunks.$inferSelect, proposal: ChunkProposal | null = null): ChunkDetail {
   return {
     index: chunk.index,
     status: chunk.status as ChunkStatus,
@@ -341,5 +381,6 @@ function toChunkDetail(chunk: typeof batchChunks.$inferSelect): ChunkDetail {
     txHash: chunk.txHash,
     blockNumber: chunk.blockNumber,
     error: chunk.error,
+    proposal,
   };
 }

@@ -3,7 +3,8 @@ import { badRequest } from "../../lib/errors";
 import type { SafeState } from "./reader";
 import { SAFE_QUEUE_MAX } from "@common/api/safes";
 import { ROLE_PERMITS } from "@common/roles";
-import { SAFE_CALL, plainSafeTx, recoverSafeSigner, type SafeTx } from "@common/safe";
+import { SAFE_CALL, SAFE_DELEGATECALL, plainSafeTx, recoverSafeSigner, type SafeTx } from "@common/safe";
+import { decodeChunkSafeTx, type BatchAddresses, type ChunkPayment } from "@common/safeBatch";
 import { PROPOSABLE_FUNCTIONS, decodeTokenCall, type DecodedTokenCall } from "@common/safeCalls";
 
 /**
@@ -13,7 +14,13 @@ import { PROPOSABLE_FUNCTIONS, decodeTokenCall, type DecodedTokenCall } from "@c
  */
 
 /** What a checked SafeTx asks the Safe to do. */
-export type CheckedProposal = { kind: "call"; call: DecodedTokenCall; tx: SafeTx } | { kind: "rejection"; tx: SafeTx };
+export type CheckedProposal =
+  | { kind: "call"; call: DecodedTokenCall; tx: SafeTx }
+  | { kind: "rejection"; tx: SafeTx }
+  | { kind: "batch"; chunk: ChunkPayment; tx: SafeTx };
+
+/** Where a batch chunk's proposal may go: the chain's MultiSendCallOnly (null when none is known), USDX and BatchPayments. */
+export type BatchTargets = BatchAddresses & { multiSendCallOnly: string | null };
 
 /** 'the Operations Safe', or 'the Safe 0x1234...abcd' for one the manifest does not name. */
 export function safeWords(safe: Pick<SafeState, "address" | "name">): string {
@@ -27,10 +34,11 @@ const capitalised = (text: string) => text[0].toUpperCase() + text.slice(1);
  * the Safe's pending proposals; answers it in its stored form (addresses checksummed, data
  * lower-case, numbers as plain decimals), whose hash is the one the owners signed.
  */
-export function checkSafeTx(input: SafeTx, safe: SafeState, token: string, pendingNonces: ReadonlySet<number>): CheckedProposal {
+export function checkSafeTx(input: SafeTx, safe: SafeState, batch: BatchTargets, pendingNonces: ReadonlySet<number>): CheckedProposal {
+  const token = batch.token;
   if (BigInt(input.value) !== 0n) throw badRequest(`A proposal sends no ether: value must be 0, not ${BigInt(input.value)}.`);
-  if (input.operation !== SAFE_CALL)
-    throw badRequest("A proposal must be a plain call (operation 0): a delegatecall would run another contract's code as the Safe.");
+  if (input.operation !== SAFE_CALL && input.operation !== SAFE_DELEGATECALL)
+    throw badRequest(`A proposal's operation must be 0 (a call) or 1 (a batch chunk's MultiSend), not ${input.operation}.`);
   for (const field of ["safeTxGas", "baseGas", "gasPrice"] as const) {
     if (BigInt(input[field]) !== 0n)
       throw badRequest(
@@ -51,6 +59,7 @@ export function checkSafeTx(input: SafeTx, safe: SafeState, token: string, pendi
     );
 
   const to = getAddress(input.to.toLowerCase());
+  if (input.operation === SAFE_DELEGATECALL) return checkChunkSafeTx(to, input.data, nonce, batch);
   const tx = plainSafeTx(to, input.data, nonce);
   if (to === safe.address) {
     // Safe's way to cancel: an empty call of itself, which only uses the nonce up.
@@ -72,6 +81,27 @@ export function checkSafeTx(input: SafeTx, safe: SafeState, token: string, pendi
   if (!safe.roles.includes(role))
     throw badRequest(`${capitalised(safeWords(safe))} does not hold ${role}, so it cannot ${ROLE_PERMITS[role]}.`);
   return { kind: "call", call, tx };
+}
+
+/**
+ * A delegatecall runs another contract's code as the Safe, with the Safe's storage and tokens: the
+ * only one taken is MultiSendCallOnly (which can only call onward) running exactly one batch chunk's
+ * approve and pay. Whether that chunk is one of a job this Safe pays is asked after (batchChunks.ts).
+ */
+function checkChunkSafeTx(to: string, data: string, nonce: bigint, batch: BatchTargets): CheckedProposal {
+  if (!batch.multiSendCallOnly)
+    throw badRequest(
+      "A proposal must be a plain call (operation 0) on this chain: no MultiSendCallOnly is known here to pay a batch from a Safe.",
+    );
+  if (to !== getAddress(batch.multiSendCallOnly))
+    throw badRequest(
+      `A delegatecall (operation 1) would run ${to}'s code as the Safe: the only contract a proposal may delegatecall is MultiSendCallOnly (${getAddress(batch.multiSendCallOnly)}), to pay a batch chunk.`,
+    );
+  const tx = { ...plainSafeTx(to, data, nonce), operation: SAFE_DELEGATECALL };
+  const chunk = decodeChunkSafeTx(tx, batch);
+  if (typeof chunk === "string")
+    throw badRequest(`A MultiSend proposal must pay exactly one batch chunk, and this one does not: ${chunk}.`);
+  return { kind: "batch", chunk, tx };
 }
 
 /**

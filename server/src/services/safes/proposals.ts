@@ -12,9 +12,11 @@ import { changesSince } from "./changes";
 import { checkSafeTx, ownerOf, safeWords, type CheckedProposal } from "./checks";
 import type { SafeReader, SafeState } from "./reader";
 import { reconcile } from "./reconcile";
+import { claimChunk, findChunk, simulateChunk, type ChunkTarget } from "./batchChunks";
 import { SAFE_ENDED_SHOWN, type SafeInfo, type SafeProposal } from "@common/api/safes";
 import { describeError, isCallException } from "@common/contractErrors";
 import { safeTxHash, type SafeTx } from "@common/safe";
+import { multiSendCallOnlyOf } from "@common/safeDeployments";
 import { describeSafeCall } from "@common/safeCalls";
 import { shortHash } from "@common/wording";
 
@@ -80,13 +82,21 @@ export class SafesService {
       .selectDistinct({ nonce: safeProposals.nonce })
       .from(safeProposals)
       .where(and(this.ofSafe(safe), eq(safeProposals.state, "pending")));
-    const checked = checkSafeTx(input.tx, safe, this.chain.manifest.proxy, new Set(pending.map((p) => p.nonce)));
+    const { manifest } = this.chain;
+    const targets = { token: manifest.proxy, batchPayments: manifest.batchPayments, multiSendCallOnly: multiSendCallOnlyOf(manifest) };
+    const checked = checkSafeTx(input.tx, safe, targets, new Set(pending.map((p) => p.nonce)));
     const hash = safeTxHash(this.chainId, safe.address, checked.tx);
     const proposer = ownerOf(hash, input.signature, safe, this.chainId);
     if (await this.find(safe, hash)) throw conflict(`This proposal was already made (${shortHash(hash)}): approve it instead.`);
-    const description = await this.describe(safe, checked);
+    // A batch chunk's payment: the chunk it pays, checked against its job's plan (batchChunks.ts).
+    const chunk: ChunkTarget | null = checked.kind === "batch" ? await findChunk(this.db, safe, checked.chunk) : null;
+    const description =
+      checked.kind === "batch"
+        ? await simulateChunk(this.chain, safe, checked.tx, checked.chunk, chunk!)
+        : await this.describe(safe, checked);
 
     const row = await this.db.transaction(async (tx) => {
+      if (chunk) await claimChunk(tx as unknown as Database, chunk);
       const [stored] = await tx
         .insert(safeProposals)
         .values({
@@ -99,6 +109,8 @@ export class SafesService {
           proposer,
           proposedBlock: safe.blockNumber,
           thresholdAtProposal: safe.threshold,
+          batchJobId: chunk?.jobId ?? null,
+          batchChunk: chunk?.index ?? null,
         })
         .onConflictDoNothing()
         .returning();
@@ -201,7 +213,7 @@ export class SafesService {
    */
   private async describe(safe: SafeState, checked: CheckedProposal): Promise<string> {
     const where = { token: this.chain.manifest.proxy, safe: safe.address };
-    if (checked.kind === "rejection") return describeSafeCall(checked.tx, where);
+    if (checked.kind !== "call") return describeSafeCall(checked.tx, where);
     const blockTag = safe.blockNumber;
     try {
       await within(

@@ -1,3 +1,4 @@
+import { Link } from "react-router-dom";
 import { CheckCircle2, CloudOff, History, Loader2, RotateCcw, XCircle } from "lucide-react";
 import { useShallow } from "zustand/react/shallow";
 import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
@@ -10,6 +11,7 @@ import { ApiError } from "@/lib/api";
 import { count, formatUsdx, plural } from "@/lib/format";
 import { batchExportUrl } from "../api/batch";
 import { STATUS_POLL_MS } from "../hooks/useBatchStatus";
+import { proposedLine } from "../hooks/proposeChunks";
 import { progressOf, type ChunkView } from "../progress";
 import { backToRecipients, FAILED_FALLBACK, resetPayments, usePayments } from "../stores/paymentsStore";
 import { TxHashLink } from "./TxHashLink";
@@ -21,6 +23,7 @@ const CHUNK_STATUS: Record<
   waiting: { label: "Waiting", variant: "outline" },
   sending: { label: "Confirm in wallet", variant: "default" },
   submitted: { label: "Submitted", variant: "secondary" },
+  proposed: { label: "Awaiting approval", variant: "secondary" },
   paid: { label: "Paid", variant: "success" },
   failed: { label: "Failed", variant: "destructive" },
 };
@@ -94,8 +97,13 @@ export function TransferProgress({ pollError = null }: { pollError?: Error | nul
   const progress = progressOf(state);
   const job = state.job!;
   const active = state.activeChunk !== null ? progress.chunks[state.activeChunk] : null;
-  const doing =
-    step === "permit"
+  const safe = job.safe ?? null;
+  const awaiting = progress.chunks.filter((c) => c.status === "proposed").length;
+  const doing = safe
+    ? step === "proposing"
+      ? `Sign each chunk's proposal to ${safe.name} in your wallet: one signature per chunk, at the Safe's next nonces.`
+      : `${proposedLine(safe.name, awaiting)}. Its owners approve and execute each on the Approvals screen; a chunk shows Paid once its payment is on the chain.`
+    : step === "permit"
       ? `Sign the permit in your wallet: one signature lets the batch contract pay ${formatUsdx(BigInt(job.totalAmountRaw))} USDX from your wallet to these recipients, and nothing else.`
       : step === "chunk" && active
         ? active.status === "sending"
@@ -115,6 +123,11 @@ export function TransferProgress({ pollError = null }: { pollError?: Error | nul
         {pollError && <PollFailure error={pollError} />}
         <ProgressFigures progress={progress} />
         <ChunkList chunks={progress.chunks} />
+        {safe && awaiting > 0 && (
+          <Button asChild variant="outline">
+            <Link to="/approvals">Open Approvals</Link>
+          </Button>
+        )}
         {contactsNote && <p className="text-xs text-muted-foreground">{contactsNote}</p>}
       </CardContent>
     </Card>

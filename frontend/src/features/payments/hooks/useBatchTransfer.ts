@@ -12,7 +12,9 @@ import { dryRun, type CallOf } from "@/lib/tx/dryRun";
 import type { TxOutcome, TxRequest } from "@/lib/tx/runner";
 import { useTxForm } from "@/lib/tx/useTxForm";
 import { onDashboardChain, signingWallet, writeFailure } from "@/lib/tx/wallet";
+import { isOwner, safeLabel, useSafes } from "@/lib/safes";
 import { useWallet } from "@/lib/wallet/store";
+import { proposeChunks } from "./proposeChunks";
 import { executeBatch, fetchJobDetail, HISTORY_KEY, importContacts, reportChunkTransaction, type PaymentRow } from "../api/batch";
 import type { ChunkPlan } from "../api/types";
 import {
@@ -159,6 +161,11 @@ export function useBatchTransfer() {
   const queryClient = useQueryClient();
   const address = useWallet((s) => (s.status === "connected" ? s.address : null));
   const account = useAccountFigures(address);
+  const payFrom = usePayments((s) => s.payFrom);
+  const safes = useSafes(address !== null);
+  // 'Pay from' a Safe the wallet owns: its chunks become proposals instead of transactions.
+  const safe = payFrom && address ? (safes.data?.find((s) => s.address === payFrom && isOwner(s, address)) ?? null) : null;
+  const safeAccount = useAccountFigures(safe?.address ?? null);
 
   async function addToContacts(rows: PaymentRow[]): Promise<void> {
     try {
@@ -198,14 +205,16 @@ export function useBatchTransfer() {
     }
     await form.perform(async (run) => {
       // A fresh balance: the one on screen may be older than the last payment.
-      const balance = (await account.refetch()).data?.balance ?? account.data?.balance;
+      const payer = safe ? safeAccount : account;
+      const balance = (await payer.refetch()).data?.balance ?? payer.data?.balance;
       if (balance !== undefined && BigInt(upload.parsed.totalAmountRaw) > balance) {
-        form.reject([[null, { title: "Insufficient balance", description: `You only have ${formatUsdx(balance)} USDX available` }]]);
+        const who = safe ? `${safeLabel(safe)} only has` : "You only have";
+        form.reject([[null, { title: "Insufficient balance", description: `${who} ${formatUsdx(balance)} USDX available` }]]);
         return false;
       }
       let answer;
       try {
-        answer = await executeBatch(rows, address);
+        answer = await executeBatch(rows, safe?.address ?? address);
       } catch (error) {
         transferFailed(errorSentence(error, "Unknown error"));
         return false;
@@ -222,11 +231,25 @@ export function useBatchTransfer() {
         totalAmountRaw: answer.totalAmountRaw,
         recipients: rows.length,
         chunks: answer.chunks,
+        safe:
+          safe && answer.payerIsSafe && answer.multiSendCallOnly
+            ? { address: safe.address, name: safeLabel(safe), multiSendCallOnly: answer.multiSendCallOnly }
+            : null,
       };
       const runNumber = beginRun(job);
       void queryClient.invalidateQueries({ queryKey: [HISTORY_KEY] });
       if (wantContacts) void addToContacts(rows);
       // From here the page shows the run's own progress: the form is no longer busy.
+      if (job.safe) {
+        void proposeChunks(
+          job,
+          job.chunks.map((c) => c.index),
+          runNumber,
+          config,
+          queryClient,
+        );
+        return true;
+      }
       void sendChunks(
         job,
         job.chunks.map((c) => c.index),
@@ -257,6 +280,15 @@ export function useBatchTransfer() {
       const runNumber = beginRun(job, true);
       applyServerStatus(detail, Date.now());
       if (!isCurrent(runNumber)) return false;
+      // A Safe's chunks: only those paid by no proposal that is pending or executed are proposed
+      // again (the server refuses the others too, so nobody is paid twice).
+      if (job.safe) {
+        const open = detail.chunks
+          .filter((c) => c.status !== "confirmed" && !(c.proposal && ["pending", "executed"].includes(c.proposal.state)))
+          .map((c) => c.index);
+        void proposeChunks(job, open, runNumber, config, queryClient);
+        return true;
+      }
       // Paid and in-flight chunks are left alone, as the server or this browser knows them: only
       // those never sent, or that failed, go again (anything else could pay someone twice).
       const local = usePayments.getState().chunks;

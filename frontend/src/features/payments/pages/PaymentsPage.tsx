@@ -7,11 +7,11 @@ import { Label } from "@/components/ui/label";
 import { Spinner } from "@/components/ui/spinner";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
 import { ConnectWalletButton } from "@/components/wallet/ConnectWalletButton";
-import { useAccountFigures } from "@/lib/chain/queries";
 import { useConfig } from "@/lib/config";
-import { count, formatUsdx, plural, shortAddress } from "@/lib/format";
+import { count, plural } from "@/lib/format";
 import { useWallet } from "@/lib/wallet/store";
 import { BatchSummary } from "../components/BatchSummary";
+import { PayFrom } from "../components/PayFrom";
 import { PaymentHistory } from "../components/PaymentHistory";
 import { RecipientsTable } from "../components/RecipientsTable";
 import { CompletedPanel, FailedPanel, TransferProgress } from "../components/TransferStatus";
@@ -158,8 +158,6 @@ function StartControls({ onStart, starting }: { onStart(): void; starting: boole
   const checkboxId = useId();
   const addToContacts = usePayments((s) => s.addToContacts);
   const valid = usePayments((s) => s.upload?.parsed.validRecipients.length ?? 0);
-  const address = useWallet((s) => (s.status === "connected" ? s.address : null));
-  const balance = useAccountFigures(address).data?.balance;
   return (
     <div className="flex flex-col gap-4 border-t border-border pt-4 sm:flex-row sm:items-center sm:justify-between">
       <div className="space-y-2">
@@ -169,16 +167,7 @@ function StartControls({ onStart, starting }: { onStart(): void; starting: boole
             Add recipients to contacts
           </Label>
         </div>
-        <p className="text-xs text-muted-foreground">
-          {address ? (
-            <>
-              Paying from <span className="font-mono">{shortAddress(address)}</span>
-              {balance !== undefined && <> · Available: {formatUsdx(balance)} USDX</>}
-            </>
-          ) : (
-            "No wallet connected"
-          )}
-        </p>
+        <PayFrom />
       </div>
       <Button onClick={onStart} disabled={starting} className="sm:min-w-48">
         {starting ? <Spinner className="h-4 w-4 text-primary-foreground" label="Starting" /> : <Send className="h-4 w-4" aria-hidden />}

@@ -45,10 +45,12 @@ export interface StartedJob {
   totalAmountRaw: string;
   recipients: number;
   chunks: ChunkPlan[];
+  /** Paid from a Safe: each chunk is a proposal its owners approve and execute (hooks/proposeChunks.ts). */
+  safe?: { address: string; name: string; multiSendCallOnly: string } | null;
 }
 
 /** What this browser knows of a chunk: the server's poll adds what the chain says. */
-export type ChunkProgressStatus = "waiting" | "sending" | "submitted" | "paid" | "failed";
+export type ChunkProgressStatus = "waiting" | "sending" | "submitted" | "proposed" | "paid" | "failed";
 
 export interface ChunkProgress {
   status: ChunkProgressStatus;
@@ -56,10 +58,12 @@ export interface ChunkProgress {
 }
 
 /** What the screen is doing inside 'transferring'. */
-export type Step = "permit" | "chunk" | "watching";
+export type Step = "permit" | "chunk" | "watching" | "proposing" | "awaiting approval";
 
 export interface PaymentsState {
   upload: Upload | null;
+  /** 'Pay from': the address of a Safe the wallet owns, or null for the wallet itself. */
+  payFrom: string | null;
   addToContacts: boolean;
   phase: Phase;
   job: StartedJob | null;
@@ -83,6 +87,7 @@ export interface PaymentsState {
 
 const initialState: PaymentsState = {
   upload: null,
+  payFrom: null,
   addToContacts: false,
   phase: "initial",
   job: null,
@@ -128,6 +133,7 @@ export function setUpload(fileName: string, parsed: ParsedRecipients): void {
   usePayments.setState((s) => ({
     ...initialState,
     addToContacts: s.addToContacts,
+    payFrom: s.payFrom,
     run: s.run + 1,
     upload: { fileName, parsed, rows: toRows(parsed) },
   }));
@@ -135,7 +141,8 @@ export function setUpload(fileName: string, parsed: ParsedRecipients): void {
 
 let timeout: ReturnType<typeof setTimeout> | null = null;
 
-function disarmTimeout(): void {
+/** The overall timeout, off: a Safe's chunks wait for its owners' approvals, which may take hours. */
+export function disarmTimeout(): void {
   if (timeout !== null) clearTimeout(timeout);
   timeout = null;
 }
@@ -226,7 +233,7 @@ export function applyServerStatus(detail: JobDetail, askedAt: number): void {
 /** Try Again's other way out when nothing was paid: back to the recipients, keeping them. */
 export function backToRecipients(): void {
   disarmTimeout();
-  usePayments.setState((s) => ({ ...initialState, upload: s.upload, addToContacts: s.addToContacts, run: s.run + 1 }));
+  usePayments.setState((s) => ({ ...initialState, upload: s.upload, addToContacts: s.addToContacts, payFrom: s.payFrom, run: s.run + 1 }));
 }
 
 /** Start New Batch: recipients, tx hash and status cleared. Also the screen's reset for tests. */
