@@ -68,8 +68,6 @@ export function buildServices(config: Config, chain: Chain, db: DatabaseHandle, 
   const head = () => chain.provider.getBlockNumber().catch(() => null);
   const alerts = new AlertsService(db.db, config.alerts, config.chainId, head, log.child({ component: "alerts" }));
   const audit = new AuditService(db.db);
-  // Safes are found among the role holders the index knows (and the manifest's named ones).
-  const safeReader = new SafeReader(chain, async () => (await tokenState.roles()).flatMap((role) => role.holders));
   const safeAlerts = new SafeAlerts(config.chainId, log.child({ component: "alerts" }));
   const safes = new SafesService(db.db, chain, safeReader, audit, config.chainId, log.child({ component: "safes" }), safeAlerts);
   // Exactly one replica on a database runs the loops; the others follow the index it writes.
