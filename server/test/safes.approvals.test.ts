@@ -6,18 +6,17 @@
 import { expect } from "chai";
 import { Wallet, parseUnits, recoverAddress } from "ethers";
 import type { RunningServer } from "../src/index";
-import { emailUser, randomAddress, revert, snapshot, startTestServer } from "./helpers";
+import { randomAddress, revert, snapshot } from "./helpers";
 import {
   CHAIN_ID,
   deployment,
   execute,
   expectRefused,
-  forgetProposals,
   manageOwners,
   mintTx,
   owner,
   removeOwnerArgs,
-  safeCalls,
+  safeSuite,
   sign,
 } from "./safesHelpers";
 import { rejectionSafeTx, safeTxHash, type SafeTx } from "@common/safe";
@@ -29,29 +28,9 @@ const NOT_AN_OWNER = (address: string) =>
 
 describe("/api/safes approvals: whose signature counts, and the count as the Safe changes", () => {
   let server: RunningServer;
-  let token: string;
-  let outer: string;
-  let each: string;
-  const api = safeCalls(
-    () => server,
-    () => token,
-  );
-
-  before(async () => {
-    outer = await snapshot();
-    server = await startTestServer();
+  const api = safeSuite((s) => {
+    server = s;
   });
-  after(async () => {
-    await server.close();
-    await revert(outer);
-  });
-  beforeEach(async () => {
-    each = await snapshot();
-    await forgetProposals(server);
-    // A user per test: the per-user rate limit (USER_SAFE_WRITES_PER_MINUTE) is its own test's.
-    token = (await emailUser()).idToken;
-  });
-  afterEach(() => revert(each));
 
   /** The admin's proposal of a mint at `nonce` to the Operations Safe, stored: its SafeTx and hash. */
   async function proposed(nonce = 0): Promise<{ tx: SafeTx; hash: string }> {

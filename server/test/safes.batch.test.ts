@@ -7,8 +7,8 @@ import { expect } from "chai";
 import { hexlify, randomBytes } from "ethers";
 import { USDX__factory, BatchPayments__factory } from "@bindings";
 import type { RunningServer } from "../src/index";
-import { call, emailUser, randomAddress, revert, seeded, snapshot, startTestServer, type BatchPlan } from "./helpers";
-import { deployment, execute, expectRefused, forgetProposals, owner, safeCalls, safeNonce, sign } from "./safesHelpers";
+import { call, randomAddress, seeded, startTestServer, type BatchPlan } from "./helpers";
+import { deployment, execute, expectRefused, owner, safeSuite, safeNonce, sign } from "./safesHelpers";
 import { multiSendSafeTx, rejectionSafeTx, safeTxHash, type SafeTx } from "@common/safe";
 import { chunkCalls, chunkSafeTx } from "@common/safeBatch";
 
@@ -17,27 +17,10 @@ type SafePlan = BatchPlan & { payerIsSafe: boolean; multiSendCallOnly: string | 
 describe("/api/safes and /api/batch: a Safe pays a batch", () => {
   let server: RunningServer;
   let token: string;
-  let outer: string;
-  let each: string;
-  const api = safeCalls(
-    () => server,
-    () => token,
-  );
-
-  before(async () => {
-    outer = await snapshot();
-    server = await startTestServer();
+  const api = safeSuite((s, t) => {
+    server = s;
+    token = t;
   });
-  after(async () => {
-    await server.close();
-    await revert(outer);
-  });
-  beforeEach(async () => {
-    each = await snapshot();
-    await forgetProposals(server);
-    token = (await emailUser()).idToken;
-  });
-  afterEach(() => revert(each));
 
   const where = () => ({ token: server.services.chain.manifest.proxy, batchPayments: server.services.chain.manifest.batchPayments });
   const settle = async (s = server) => {

@@ -7,51 +7,31 @@ import { expect } from "chai";
 import { Contract, ZeroAddress, parseUnits } from "ethers";
 import { USDX__factory } from "@bindings";
 import type { RunningServer } from "../src/index";
-import { emailUser, provider, randomAddress, revert, snapshot, startTestServer } from "./helpers";
+import { emailUser, provider, randomAddress, startTestServer } from "./helpers";
 import {
   deployment,
   execute,
   expectRefused,
-  forgetProposals,
   mintTx,
   owner,
   roleLessSafe,
   safeAt,
   safeCalls,
+  safeSuite,
   safeNonce,
   sign,
 } from "./safesHelpers";
 import { SAFE_QUEUE_MAX } from "@common/api/safes";
 import { ROLES } from "@common/roles";
-import { plainSafeTx, rejectionSafeTx, safeTxHash, type SafeTx } from "@common/safe";
+import { execTransactionArgs, plainSafeTx, rejectionSafeTx, safeTxHash, type SafeTx } from "@common/safe";
 import { encodeTokenCall } from "@common/safeCalls";
 
 describe("/api/safes: Safes that hold USDX roles, and proposals to them", () => {
   let server: RunningServer;
-  let token: string;
-  let outer: string;
-  let each: string;
-  const api = safeCalls(
-    () => server,
-    () => token,
-  );
+  const api = safeSuite((s) => {
+    server = s;
+  });
   const usd = (amount: string) => parseUnits(amount, 18);
-
-  before(async () => {
-    outer = await snapshot();
-    server = await startTestServer();
-  });
-  after(async () => {
-    await server.close();
-    await revert(outer);
-  });
-  beforeEach(async () => {
-    each = await snapshot();
-    await forgetProposals(server);
-    // A user per test: the per-user rate limit (USER_SAFE_WRITES_PER_MINUTE) is its own test's.
-    token = (await emailUser()).idToken;
-  });
-  afterEach(() => revert(each));
 
   /** The admin's signature of `tx` proposed to the Operations Safe. */
   const proposeAsAdmin = async (tx: SafeTx, safe = deployment().safe) => api.propose(safe, tx, await sign(owner("admin"), safe, tx));
@@ -71,18 +51,8 @@ describe("/api/safes: Safes that hold USDX roles, and proposals to them", () => 
       nonce: "42",
     };
     for (const tx of [mintTx(randomAddress(), usd("250"), 0), rejectionSafeTx(safe, 3), everyField]) {
-      const onChain = await safeAt(safe).getTransactionHash(
-        tx.to,
-        tx.value,
-        tx.data,
-        tx.operation,
-        tx.safeTxGas,
-        tx.baseGas,
-        tx.gasPrice,
-        tx.gasToken,
-        tx.refundReceiver,
-        tx.nonce,
-      );
+      // getTransactionHash takes execTransaction's first nine arguments, then the nonce.
+      const onChain = await safeAt(safe).getTransactionHash(...execTransactionArgs(tx, "0x").slice(0, 9), tx.nonce);
       expect(safeTxHash(31337, safe, tx)).to.equal(onChain);
     }
   });

@@ -1,9 +1,9 @@
-/** What the Safe test files (safes.test.ts, safes.approvals.test.ts) share: owners that sign, Safe transactions run on chain, the API's calls. */
+/** What the Safe test files (safes.test.ts, safes.approvals.test.ts, safes.batch.test.ts) share: their hooks, owners that sign, Safe transactions run on chain, the API's calls. */
 import { expect } from "chai";
 import { Contract, HDNodeWallet, Interface, Wallet, getAddress, type Signer } from "ethers";
 import { auditLog, safeApprovals, safeProposals } from "../src/db/schema";
 import type { RunningServer } from "../src/index";
-import { call, seeded, stack, type LooseJson } from "./helpers";
+import { call, emailUser, revert, seeded, snapshot, stack, startTestServer, type LooseJson } from "./helpers";
 import { createSafe } from "../../scripts/lib/safe";
 import { readManifest } from "@common/manifestFile";
 import { SAFE_INTERFACE, SAFE_TX_TYPES, execTransactionArgs, packSignatures, plainSafeTx, safeDomain, type SafeTx } from "@common/safe";
@@ -85,6 +85,37 @@ export function safeCalls(server: () => RunningServer, token: () => string) {
     approve: (safe: string, hash: string, signature: string) =>
       call(server(), "POST", `/api/safes/${safe}/proposals/${hash}/approvals`, { ...as(), body: { signature } }),
   };
+}
+
+/**
+ * The hooks each Safe test file registers: one server for the file on a chain snapshot; before each
+ * test a snapshot, no stored proposals and a new user (the per-user rate limit, USER_SAFE_WRITES_PER_MINUTE,
+ * is then the test's own). `use` is told the server and the user's token as they change.
+ */
+export function safeSuite(use: (server: RunningServer, token: string) => void): ReturnType<typeof safeCalls> {
+  let server: RunningServer;
+  let token: string;
+  let outer: string;
+  let each: string;
+  before(async () => {
+    outer = await snapshot();
+    server = await startTestServer();
+  });
+  after(async () => {
+    await server.close();
+    await revert(outer);
+  });
+  beforeEach(async () => {
+    each = await snapshot();
+    await forgetProposals(server);
+    token = (await emailUser()).idToken;
+    use(server, token);
+  });
+  afterEach(() => revert(each));
+  return safeCalls(
+    () => server,
+    () => token,
+  );
 }
 
 /** What the Safe tables and the audit log hold: a refusal must leave all three as they were. */
