@@ -4,6 +4,8 @@ import { JsonRpcProvider } from "ethers";
 import type { BrowserContext, Page } from "playwright-core";
 import { seededAccount, seededAddresses } from "@common/seedAccounts";
 import { FIREBASE_PROJECT, rpc } from "../server/test/stack";
+import { safeApprovals, safeProposals } from "../server/src/db/schema";
+import type { RunningServer } from "../server/src/index";
 import { e2e } from "./hooks";
 import { USDX__factory } from "@bindings/factories/contracts/USDX__factory";
 import { E2E_WALLET_NAME, walletInitScript } from "./wallet";
@@ -148,6 +150,17 @@ export async function snapshot(): Promise<string> {
 export async function revert(id: string): Promise<void> {
   await rpc(e2e().stack.rpcUrl, "evm_revert", [id]);
   await fetch(`http://${e2e().stack.emulatorHost}/emulator/v1/projects/${FIREBASE_PROJECT}/accounts`, { method: "DELETE" });
+}
+
+/**
+ * The API server forgets every Safe proposal (its database outlives the chain snapshots). A test
+ * that reverted the chain leaves its executed proposals reopened at nonces the Safe uses again, and
+ * the next test's proposals would queue behind them. The browser suite's server runs in this process.
+ */
+export async function forgetSafeProposals(): Promise<void> {
+  const { db } = (e2e().server as unknown as RunningServer).services.db;
+  await db.delete(safeApprovals);
+  await db.delete(safeProposals);
 }
 
 /** Where the suite keeps what it saw: failures and the route screenshots (gitignored). */

@@ -6,13 +6,25 @@
  */
 import { expect } from "chai";
 import { Wallet, parseUnits } from "ethers";
-import { chainToken, connectWallet, isolateEachTest, navigate, openBrowser, signUp, type Row, type Session, uploadRows } from "./browser";
+import {
+  chainToken,
+  connectWallet,
+  forgetSafeProposals,
+  isolateEachTest,
+  navigate,
+  openBrowser,
+  signUp,
+  type Row,
+  type Session,
+  uploadRows,
+} from "./browser";
 
 describe("A Safe pays a batch (browser)", () => {
   let minter: Session;
   let approver: Session | null = null;
   isolateEachTest(() => minter);
   beforeEach(async () => {
+    await forgetSafeProposals();
     minter = await openBrowser("minter");
   });
   afterEach(async () => {

@@ -8,6 +8,7 @@ import {
   chainToken,
   connectWallet,
   expectToast,
+  forgetSafeProposals,
   isolateEachTest,
   navigate,
   openBrowser,
@@ -43,6 +44,7 @@ describe("Roles held by a Safe (browser)", function () {
   const sessions: Session[] = [];
   let current: Session | undefined;
   isolateEachTest(() => current);
+  beforeEach(forgetSafeProposals);
   afterEach(async () => {
     // isolateEachTest closes the last session; the other owner's browser closes here.
     for (const s of sessions.splice(0)) if (s !== current) await s.context.close().catch(() => undefined);
@@ -110,6 +112,48 @@ describe("Roles held by a Safe (browser)", function () {
       .locator(`table:visible a[aria-label="Transaction ${hash}"], table:visible a[aria-label="Transaction ${hash.toLowerCase()}"]`)
       .first()
       .waitFor({ timeout: 20_000 });
+    for (const s of sessions) expect(s.errors, "console errors").to.deep.equal([]);
+  });
+
+  it("the approver proposes a multiplier of 1.02 and a pause; the admin approves both and executes them in nonce order; the chain holds both", async () => {
+    const { token } = await chainToken();
+    const { safe, provider } = await operationsSafe();
+    const nonce = (await safe.nonce()) as bigint;
+
+    const proposer = await owner("approver", "/");
+    await proposer.getByRole("button", { name: "Advanced Settings" }).click();
+    const dialog = proposer.getByRole("dialog", { name: "Update Reward Multiplier" });
+    await dialog.getByLabel("New Multiplier Value").fill("1.02");
+    await dialog.getByRole("button", { name: `Propose to ${SAFE_NAME}` }).click();
+    await expectToast(proposer, `Proposed to ${SAFE_NAME}`);
+    await proposer.keyboard.press("Escape");
+    await proposer.getByRole("tab", { name: "Security" }).click();
+    await proposer.getByRole("button", { name: "Propose Pause" }).click();
+    await expectToast(proposer, `Proposed to ${SAFE_NAME}`);
+    expect(await token.paused()).to.equal(false);
+
+    const approver = await owner("admin", "/approvals");
+    const multiplier = approver.getByRole("listitem", { name: /^Set the reward multiplier to 1\.0200x/ });
+    const pause = approver.getByRole("listitem", { name: "Pause USDX: stop all transfers, mints and burns" });
+    await multiplier.getByText(`Nonce ${nonce}`).waitFor({ timeout: 20_000 });
+    await pause.getByText(`Nonce ${nonce + 1n}`).waitFor();
+    for (const proposal of [multiplier, pause]) {
+      await proposal.getByRole("button", { name: "Approve" }).click();
+      await proposal.getByText("2 of 2").waitFor({ timeout: 20_000 });
+    }
+    // A Safe runs its transactions in nonce order: the pause waits for the multiplier.
+    expect(await pause.getByRole("button", { name: "Execute" }).isDisabled()).to.equal(true);
+    for (const proposal of [multiplier, pause]) {
+      await proposal.getByRole("button", { name: "Execute" }).click();
+      const modal = approver.getByRole("dialog", { name: "Transaction confirmed" });
+      await modal.waitFor({ timeout: 30_000 });
+      await modal.getByRole("button", { name: "Close" }).first().click();
+      await modal.waitFor({ state: "hidden" });
+    }
+    expect(await token.rewardMultiplier()).to.equal(parseTokenAmount("1.02"));
+    expect(await token.paused()).to.equal(true);
+    expect(await safe.nonce()).to.equal(nonce + 2n);
+    provider.destroy();
     for (const s of sessions) expect(s.errors, "console errors").to.deep.equal([]);
   });
 });
