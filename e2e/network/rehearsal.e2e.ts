@@ -38,16 +38,36 @@ function token() {
   return { usdx: USDX__factory.connect(rehearsal.manifest.proxy, provider), provider };
 }
 
-/** The modal's title and words as they change, sampled until `done` shows. */
+/**
+ * Records, inside the page, every text the transaction modal shows (its title and words), as each
+ * change happens: a MutationObserver sees a state however briefly it lasts. Sampling from the test
+ * missed 'Waiting for the transaction to be mined' on a loaded machine, where it can last less than
+ * one round trip of the browser driver.
+ */
+async function recordModal(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    const states: string[] = [];
+    (window as unknown as { __modalStates: string[] }).__modalStates = states;
+    const read = () => {
+      for (const dialog of document.querySelectorAll('[role="dialog"]')) {
+        const heading = dialog.querySelector("h1, h2, h3");
+        if (!heading || !/^Transaction /.test(heading.textContent ?? "")) continue;
+        const text = (dialog.textContent ?? "").replace(/\s+/g, " ").trim();
+        if (text && states[states.length - 1] !== text) states.push(text);
+      }
+    };
+    new MutationObserver(read).observe(document.body, { subtree: true, childList: true, characterData: true });
+  });
+}
+
+/** Every text the modal has shown since recordModal, once one says `done`. */
 async function watchModal(page: Page, done: string, timeoutMs: number): Promise<string[]> {
-  const seen: string[] = [];
-  const dialog = page.getByRole("dialog").filter({ has: page.getByRole("heading", { name: /^Transaction / }) });
   const deadline = Date.now() + timeoutMs;
+  let seen: string[] = [];
   while (Date.now() < deadline) {
-    const text = ((await dialog.textContent({ timeout: 1000 }).catch(() => null)) ?? "").replace(/\s+/g, " ").trim();
-    if (text && seen[seen.length - 1] !== text) seen.push(text);
-    if (text.includes(done)) return seen;
-    await page.waitForTimeout(100);
+    seen = await page.evaluate(() => [...(window as unknown as { __modalStates: string[] }).__modalStates]);
+    if (seen.some((text) => text.includes(done))) return seen;
+    await page.waitForTimeout(200);
   }
   throw new Error(`The modal never said '${done}'. It said:\n${seen.join("\n")}`);
 }
@@ -112,10 +132,11 @@ describe("A Sepolia-shaped rehearsal (NETWORK=sepolia, a stand-in Sepolia behind
     await connectWallet(page);
     expect(await page.getByRole("banner").getByLabel("Network Sepolia").textContent()).to.contain("Sepolia");
 
+    await recordModal(page);
     await fillTransfer(page, bob, "31.5");
 
     // While it confirms, the page's own list already shows it, as Pending: the index takes it only 5 blocks deep.
-    const early = await watchModal(page, "Waiting for confirmations: 1 of 5", 60_000);
+    await watchModal(page, "Waiting for confirmations: 1 of 5", 60_000);
     const sentHash = /0x[0-9a-f]{64}/.exec(
       (await page.getByRole("link", { name: /View on block explorer/ }).getAttribute("href")) ?? "",
     )![0];
@@ -126,7 +147,7 @@ describe("A Sepolia-shaped rehearsal (NETWORK=sepolia, a stand-in Sepolia behind
     expect(await row.getByText("Pending").count()).to.equal(1);
     mkdirSync(path.join(ARTIFACTS, "screens"), { recursive: true });
     await page.screenshot({ path: path.join(ARTIFACTS, "screens", "rehearsal-confirming-1280.png") });
-    const states = [...early, ...(await watchModal(page, "Your transaction was confirmed.", 90_000))];
+    const states = await watchModal(page, "Your transaction was confirmed.", 90_000);
     const pendingAt = states.findIndex((s) => s.includes("Waiting for the transaction to be mined..."));
     const confirming = states.filter((s) => s.startsWith("Transaction confirming"));
     expect(pendingAt, states.join("\n")).to.be.greaterThan(-1);
