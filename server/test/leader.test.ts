@@ -175,6 +175,9 @@ describe("Leadership: one replica does the background work", function () {
   });
 
   describe("on PostgreSQL: replicas on one database", function () {
+    // Each test starts two or three server processes (up to 60 s each to be ready on a busy machine:
+    // serverProcess.ts); 30 s failed in CI while the other lane ran.
+    this.timeout(150_000);
     const dirs: string[] = [];
     const newDir = () => {
       const dir = mkdtempSync(path.join(tmpdir(), "usdx-leader-"));

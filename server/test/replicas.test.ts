@@ -89,7 +89,7 @@ async function newLeader(replicas: ServerProcess[], since: number, what: string)
 
 describe("Replicas: three API servers on one PostgreSQL database behind a round robin", function () {
   // Three replicas compiled by ts-node at once, 1,200 transfers indexed, two takeovers: on 2 busy cores, more than the default.
-  this.timeout(90_000);
+  this.timeout(150_000);
   let chainSnapshot: string;
   let dir: string;
   /** The test's own connection: assertions and waits only, never the scenario. */
