@@ -235,8 +235,9 @@ describe("A dry run before every signature (browser)", function () {
         `The account ${admin} does not hold DEFAULT_ADMIN_ROLE, which this action needs.`,
       );
       await expectNothingSent(page, before);
-      // Read again after the refusal: the wallet holds no role now, so Admin Functions goes away.
-      await page.getByText("Admin Functions", { exact: true }).waitFor({ state: "detached" });
+      // Read again after the refusal: the wallet holds no role now, so the role form goes away (Admin
+      // Functions stays: the admin owns the Operations Safe, which holds no DEFAULT_ADMIN_ROLE).
+      await page.getByRole("button", { name: "Apply Role Change" }).waitFor({ state: "detached" });
       expect(session!.errors).to.deep.equal([]);
     });
   }

@@ -3,6 +3,8 @@ import { expect } from "chai";
 import type { Page } from "playwright-core";
 import { exactTokenAmount, formatTokenAmount } from "@common/amounts";
 import { addressOf, chainToken, connectWallet, isolateEachTest, navigate, openBrowser, type Session, signUp } from "./browser";
+import { e2e } from "./hooks";
+import type { RunningServer } from "../server/src/index";
 
 /**
  * Issue 18 in the browser: the Holders screen lists the seeded holders with their balances as the
@@ -29,6 +31,13 @@ async function rows(page: Page): Promise<{ address: string; balance: string }[]>
     );
 }
 
+/** The seed's Operations Safe, which holds 50,000 USDX for batch payments (the manifest names it). */
+function operationsSafe(): string {
+  const safe = (e2e().server as unknown as RunningServer).services.chain.manifest.safes?.[0];
+  if (!safe) throw new Error("The seed did not name the Operations Safe in the manifest.");
+  return safe.address;
+}
+
 describe("Holders (browser)", function () {
   this.timeout(90_000);
   let session: Session;
@@ -48,7 +57,7 @@ describe("Holders (browser)", function () {
   it("lists every seeded holder with the chain's balance, largest first, and the holder count", async () => {
     const page = await openHolders();
     const { token, provider } = await chainToken();
-    const seeded = ["admin", "alice", "bob", "carol", "dave", "erin"].map(addressOf);
+    const seeded = [...["admin", "alice", "bob", "carol", "dave", "erin"].map(addressOf), operationsSafe()];
     const balances = new Map(await Promise.all(seeded.map(async (a) => [a, await token.balanceOf(a)] as const)));
     provider.destroy();
 
@@ -57,8 +66,8 @@ describe("Holders (browser)", function () {
     for (const row of shown) expect(row.balance, row.address).to.equal(grouped(balances.get(row.address)!));
     const largestFirst = [...seeded].sort((a, b) => (balances.get(b)! > balances.get(a)! ? 1 : -1));
     expect(shown.map((r) => r.address)).to.deep.equal(largestFirst);
-    await page.getByText("6 holders", { exact: false }).waitFor();
-    await page.getByText("Showing 1–6 of 6").waitFor();
+    await page.getByText("7 holders", { exact: false }).waitFor();
+    await page.getByText("Showing 1–7 of 7").waitFor();
     expect(await page.getByRole("link", { name: "Holders", exact: true }).getAttribute("aria-current")).to.equal("page");
     expect(session.errors).to.deep.equal([]);
   });
@@ -67,7 +76,9 @@ describe("Holders (browser)", function () {
     const page = await openHolders();
     const table = page.getByRole("table", { name: "Holders" });
     const byAddress = () =>
-      [...["admin", "alice", "bob", "carol", "dave", "erin"].map(addressOf)].sort((a, b) => a.toLowerCase().localeCompare(b.toLowerCase()));
+      [...["admin", "alice", "bob", "carol", "dave", "erin"].map(addressOf), operationsSafe()].sort((a, b) =>
+        a.toLowerCase().localeCompare(b.toLowerCase()),
+      );
 
     await table.getByRole("button", { name: "Address", exact: true }).click();
     await page.waitForFunction(() => document.querySelector('th[aria-sort="ascending"]')?.textContent?.includes("Address"));
@@ -79,7 +90,7 @@ describe("Holders (browser)", function () {
     // alice's first hex digits, in capitals: the search ignores case.
     const alice = addressOf("alice");
     await page.getByRole("searchbox", { name: "Search holders by address" }).fill(alice.slice(0, 8).toUpperCase().replace("0X", "0x"));
-    await page.getByText("1 of 6 holders match").waitFor();
+    await page.getByText("1 of 7 holders match").waitFor();
     expect((await rows(page)).map((r) => r.address)).to.deep.equal([alice]);
 
     await page.getByRole("searchbox", { name: "Search holders by address" }).fill("alice");
@@ -102,7 +113,7 @@ describe("Holders (browser)", function () {
     expect(lines[0]).to.equal(
       "Address,Balance,Shares,Share of supply,First activity block,First activity time,Last activity block,Last activity time",
     );
-    expect(lines).to.have.length(7);
+    expect(lines).to.have.length(8);
     // The same order as the table: largest balance first.
     expect(lines.slice(1).map((l) => l.split(",")[0])).to.deep.equal((await rows(page)).map((r) => r.address));
     expect(lines.find((l) => l.startsWith(alice))!.split(",")[1]).to.equal(exactTokenAmount(aliceBalance));

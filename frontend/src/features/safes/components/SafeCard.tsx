@@ -20,9 +20,9 @@ const byNonce = (a: SafeProposal, b: SafeProposal) => {
   return x < y ? -1 : x > y ? 1 : a.proposedAt.localeCompare(b.proposedAt);
 };
 
-function Fact({ term, children }: { term: string; children: ReactNode }) {
+function Fact({ term, className, children }: { term: string; className?: string; children: ReactNode }) {
   return (
-    <div className="grid min-w-0 gap-1">
+    <div className={className ? `grid min-w-0 gap-1 ${className}` : "grid min-w-0 gap-1"}>
       <dt className="text-xs font-medium uppercase tracking-wide text-muted-foreground">{term}</dt>
       <dd className="flex min-w-0 flex-wrap items-center gap-1.5 text-sm">{children}</dd>
     </div>
@@ -63,27 +63,23 @@ export function SafeCard({ listed }: { listed: SafeInfo }) {
           <Fact term="Nonce">
             <span className="tabular-nums">{safe.nonce}</span>
           </Fact>
-          <div className="col-span-2">
-            <Fact term="Roles">
-              {safe.roles.map((role) => (
-                <Badge key={role} variant="secondary" className="font-mono">
-                  {role}
-                </Badge>
+          <Fact term="Roles" className="col-span-2">
+            {safe.roles.map((role) => (
+              <Badge key={role} variant="secondary" className="font-mono">
+                {role}
+              </Badge>
+            ))}
+          </Fact>
+          <Fact term="Owners" className="col-span-2 sm:col-span-4">
+            <ul aria-label={`Owners of ${label}`} className="grid gap-1">
+              {safe.owners.map((owner) => (
+                <li key={owner} className="flex flex-wrap items-center gap-1.5">
+                  <CopyableAddress address={owner} />
+                  {me && owner.toLowerCase() === me.toLowerCase() && <span className="text-xs text-muted-foreground">(you)</span>}
+                </li>
               ))}
-            </Fact>
-          </div>
-          <div className="col-span-2 sm:col-span-4">
-            <Fact term="Owners">
-              <ul aria-label={`Owners of ${label}`} className="grid gap-1">
-                {safe.owners.map((owner) => (
-                  <li key={owner} className="flex flex-wrap items-center gap-1.5">
-                    <CopyableAddress address={owner} />
-                    {me && owner.toLowerCase() === me.toLowerCase() && <span className="text-xs text-muted-foreground">(you)</span>}
-                  </li>
-                ))}
-              </ul>
-            </Fact>
-          </div>
+            </ul>
+          </Fact>
         </dl>
 
         <ReadStates query={proposals} failed="Failed to load proposals" loading="Loading proposals" isEmpty={() => false} empty={null}>
