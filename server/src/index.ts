@@ -9,7 +9,7 @@ import { Config, ConfigError, loadConfig, servingEnv } from "./config";
 import { builtDashboard } from "./dashboard";
 import { openDatabase } from "./db/client";
 import { errorAnswer } from "./lib/errors";
-import { createLogger, Logger } from "./lib/logger";
+import { createLogger, errorText, Logger } from "./lib/logger";
 import { buildServices } from "./compose";
 import type { Services } from "./services";
 import { createFirebaseAuth } from "./services/auth/firebaseAuth";
@@ -147,7 +147,7 @@ if (require.main === module) {
         running.close().then(
           () => process.exit(0),
           (error: unknown) => {
-            log.error({ err: (error as Error).message }, "stopping failed");
+            log.error({ err: errorText(error) }, "stopping failed");
             process.exit(1);
           },
         );

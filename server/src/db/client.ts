@@ -4,6 +4,7 @@ import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { sql } from "drizzle-orm";
 import { Config, ConfigError } from "../config";
 import { within } from "../lib/concurrency";
+import { sessionLockSql } from "./locks";
 import * as schema from "./schema";
 
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -56,9 +57,17 @@ export async function openDatabase(database: Config["database"]): Promise<Databa
     // A connection that does not open within 5 s fails (a 503) instead of holding the request for as
     // long as the network takes to give up; it bounds the wait for a free connection too. No
     // query_timeout: a stopped server ends its sessions, which fails their queries at once, and a
-    // client-side timeout would also cut off statements that rightly wait (the migration lock below,
-    // per-user transaction locks) and leave node-postgres's connection busy with the late answer.
-    const pool = new Pool({ connectionString: database.url, max: 10, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+    // client-side timeout would leave node-postgres's connection busy with the late answer.
+    // lock_timeout and statement_timeout (server-side, so the connection stays usable) bound what
+    // one request can hold a pooled connection for: a lock that is not granted, or a statement
+    // that runs on, fails in words (a 503, db/errors.ts) instead of filling the pool.
+    const pool = new Pool({
+      connectionString: database.url,
+      max: 10,
+      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+      lock_timeout: LOCK_TIMEOUT_MS,
+      statement_timeout: STATEMENT_TIMEOUT_MS,
+    });
     // An idle client whose server went away (restarted, stopped, a connection killed) emits 'error'
     // on the pool: unheard, that would end the process. The pool drops it; the next query connects anew.
     pool.on("error", () => undefined);
@@ -71,13 +80,16 @@ export async function openDatabase(database: Config["database"]): Promise<Databa
     const client = await pool.connect();
     let failed: Error | undefined;
     try {
-      await client.query("select pg_advisory_lock(hashtext('usdx:migrations'))");
+      // The pool's lock and statement timeouts would cut off the wait and the migrations themselves.
+      await client.query("set lock_timeout = 0; set statement_timeout = 0");
+      await client.query(sessionLockSql("migrations", "pg_advisory_lock"));
       await refuseNewerSchema(
         (text) => client.query<Record<string, unknown>>(text).then((r) => r.rows),
         "DATABASE_URL at another database",
       );
       await migrate(drizzle(client, { schema }), { migrationsFolder: MIGRATIONS });
-      await client.query("select pg_advisory_unlock(hashtext('usdx:migrations'))");
+      await client.query(sessionLockSql("migrations", "pg_advisory_unlock"));
+      await client.query("reset lock_timeout; reset statement_timeout");
     } catch (error) {
       failed = error as Error;
     } finally {
@@ -100,6 +112,19 @@ export async function openDatabase(database: Config["database"]): Promise<Databa
 
 /** How long opening a connection to PostgreSQL may take before the request that needed it fails. */
 const CONNECT_TIMEOUT_MS = 5000;
+/**
+ * How long a pooled connection's statement may wait for a lock (a user's own lock, a row) before it
+ * fails: the per-user locks are held for one short transaction, so a longer wait means a lock
+ * that is not coming (held by a stuck session), and the request is better refused than parked on
+ * one of the pool's ten connections. The migrations lift it on their own connection.
+ */
+export const LOCK_TIMEOUT_MS = 5000;
+/**
+ * How long one statement on a pooled connection may run: well above the longest legitimate one
+ * (a 10,000-row contacts import, the holders' fold over the whole index, an export's page), and
+ * short enough that a runaway statement frees its connection.
+ */
+export const STATEMENT_TIMEOUT_MS = 30_000;
 
 type Rows = Record<string, unknown>[];
 

@@ -1,7 +1,10 @@
 /**
- * Which database errors mean "the database is not answering" (a 503 that passes once it is back)
- * rather than a fault in a query (a 500). Recognised by code wherever the error has one.
+ * Which database errors mean "the database is not answering" (a 503 that passes once it is back),
+ * "the database is busy" (a lock or statement timeout: a 503 too) or a fault in a query (a 500),
+ * and what each may say outside the server. Recognised by code wherever the error has one.
  */
+import { DATABASE_BUSY, DATABASE_FAILED, DATABASE_UNAVAILABLE } from "../lib/errors";
+import { errorChain, isDrizzleError, isServerError } from "../lib/redact";
 
 /** Node's socket errors: the server refuses, resets or never answers the connection, or its name does not resolve. */
 const SOCKET_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "EHOSTUNREACH", "ENETUNREACH", "EAI_AGAIN", "ENOTFOUND"]);
@@ -37,4 +40,31 @@ export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
   if (typeof e.message === "string" && DRIVER_MESSAGES.has(e.message)) return true;
   if (Array.isArray(e.errors) && e.errors.some((inner) => isDatabaseUnavailable(inner, depth + 1))) return true;
   return isDatabaseUnavailable(e.cause, depth + 1);
+}
+
+/**
+ * PostgreSQL's SQLSTATEs for a statement cut off by the pool's timeouts (db/client.ts): 55P03
+ * lock_not_available (lock_timeout) and 57014 query_canceled (statement_timeout).
+ */
+const BUSY_CODES = new Set(["55P03", "57014"]);
+
+/** True when a statement gave up waiting for a lock, or ran past the statement timeout. */
+export function isDatabaseBusy(error: unknown): boolean {
+  return errorChain(error).some((e) => typeof e.code === "string" && BUSY_CODES.has(e.code));
+}
+
+/** True when `error` came from the database or its driver (a query that failed, for whatever reason). */
+export function isDatabaseError(error: unknown): boolean {
+  return isDatabaseUnavailable(error) || errorChain(error).some((e) => isServerError(e) || isDrizzleError(e));
+}
+
+/**
+ * What a database error may say where others read it (a loop's lastError on /api/health and
+ * /api/monitoring): one of three fixed sentences, never the driver's words, which quote the query's
+ * parameters (a webhook's secret, its URL) and values from its rows. Null: not a database error.
+ */
+export function databaseErrorSentence(error: unknown): string | null {
+  if (isDatabaseUnavailable(error)) return DATABASE_UNAVAILABLE;
+  if (isDatabaseBusy(error)) return DATABASE_BUSY;
+  return isDatabaseError(error) ? DATABASE_FAILED : null;
 }

@@ -37,5 +37,9 @@ export const conflict = (message: string) => new HttpError(409, message);
 export const unavailable = (message: string) => new HttpError(503, message);
 /** What a request that needs the database, and /api/ready, answer while the database cannot be reached (503). */
 export const DATABASE_UNAVAILABLE = "The database is not answering: try again in a moment.";
+/** What a request answers (503) when its statement waited too long for a lock, or ran too long (db/client.ts's timeouts). */
+export const DATABASE_BUSY = "The database is busy: try again in a moment.";
+/** A background loop's lastError when a query failed: the driver's words quote the query's values, so they stay in the log. */
+export const DATABASE_FAILED = "A database query failed: the server's log has the details.";
 /** The caller used up a per-user limit or quota; the sentence says which and when it resets. */
 export const tooMany = (message: string) => new HttpError(429, message);

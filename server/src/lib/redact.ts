@@ -10,3 +10,59 @@ export function redactRpcUrl(text: string, rpcUrl: string): string {
   if (secretPart !== "/") out = out.split(secretPart).join("/…");
   return out;
 }
+
+// ---------------------------------------------------------------- database errors in the log
+
+/** The errors in `error`'s chain (drizzle's wrapper, then the driver's error it wraps), outermost first. */
+export function errorChain(error: unknown): Record<string, unknown>[] {
+  const out: Record<string, unknown>[] = [];
+  for (let e = error; typeof e === "object" && e !== null && out.length < 6; e = (e as { cause?: unknown }).cause) {
+    out.push(e as Record<string, unknown>);
+  }
+  return out;
+}
+
+/** A PostgreSQL (or PGlite) error: a five-character SQLSTATE beside a severity. */
+export const isServerError = (e: Record<string, unknown>) =>
+  typeof e.severity === "string" && typeof e.code === "string" && /^[0-9A-Z]{5}$/.test(e.code);
+/** Drizzle's wrapper for any failed query (DrizzleQueryError): its message is the query and its parameters. */
+export const isDrizzleError = (e: Record<string, unknown>) => typeof e.query === "string" && "params" in e;
+
+/** A parameter shorter than this is left in the driver's message (a "1" would blank every digit); a secret is longer. */
+const SHORTEST_SCRUBBED = 4;
+
+/**
+ * A database error as the log may keep it: its SQLSTATE, the SQL with its placeholders ($1, $2),
+ * where it arose, and the driver's message with every bound parameter cut out. Never the parameters
+ * themselves, nor the driver's detail, hint or context, which quote values. Null: not a database
+ * error (drizzle's wrapper or a PostgreSQL/PGlite error with a SQLSTATE).
+ */
+export function redactDatabaseError(error: unknown): Record<string, unknown> | null {
+  const errors = errorChain(error);
+  if (!errors.some((e) => isServerError(e) || isDrizzleError(e))) return null;
+  const server = errors.find(isServerError);
+  const query = errors.find((e) => typeof e.query === "string")?.query;
+  const params = errors.flatMap((e) => (Array.isArray(e.params) ? e.params : []));
+  const innermost = server ?? errors[errors.length - 1];
+  let message = String(innermost.message ?? "");
+  // Drizzle's own message is the query and then its parameters.
+  message = message.replace(/\nparams: [\s\S]*$/, "");
+  for (const param of params) {
+    const text = typeof param === "string" ? param : param instanceof Uint8Array ? null : JSON.stringify(param);
+    if (text && text.length >= SHORTEST_SCRUBBED) message = message.split(text).join("[parameter]");
+  }
+  const fields: Record<string, unknown> = { type: "DatabaseError", message };
+  for (const key of ["code", "table", "column", "constraint", "routine"]) {
+    const value = server?.[key] ?? errors.find((e) => typeof e[key] === "string")?.[key];
+    if (typeof value === "string") fields[key] = value;
+  }
+  if (typeof query === "string") fields.query = query;
+  // Where it was asked for: the stack's frames, without its first line (the message, parameters and all).
+  const stack = errors[0].stack;
+  if (typeof stack === "string")
+    fields.stack = stack
+      .split("\n")
+      .filter((line) => /^\s+at /.test(line))
+      .join("\n");
+  return fields;
+}

@@ -1,6 +1,7 @@
 import { and, asc, count, desc, eq, ilike, ne, or, sql, SQL } from "drizzle-orm";
 import { isValidAddress, parseAddress } from "@common/addresses";
 import type { Database } from "../db/client";
+import { xactLock } from "../db/locks";
 import { contacts } from "../db/schema";
 import { badRequest, conflict, HttpError, notFound, tooMany } from "../lib/errors";
 import { readCsv } from "../lib/csv";
@@ -100,7 +101,7 @@ const importLimitReason = (max: number) =>
   `Contact limit reached - At most ${grouped(max)} contacts per account: this row was not added (delete some contacts and import it again)`;
 
 /** Serialises one user's adds and imports, so the limit counts what is stored (two requests at once). */
-const lockUser = (uid: string) => sql`select pg_advisory_xact_lock(hashtext(${`contacts:${uid}`}))`;
+const lockUser = (uid: string) => xactLock("contacts", uid);
 
 // Rows an INSERT sends at once: four parameters each, well under Postgres's 65,535.
 const INSERT_CHUNK = 1000;

@@ -1,11 +1,12 @@
 import { randomBytes } from "node:crypto";
-import { and, asc, count, eq, sql } from "drizzle-orm";
+import { and, asc, count, eq } from "drizzle-orm";
 import { exactTokenAmount, parseTokenAmount } from "@common/amounts";
 import { ALERT_KIND_INFO, type AlertKind } from "@common/alerts";
 import type { AlertRule } from "@common/api/alerts";
 import { MAX_UINT256 } from "@common/token";
 import type { Config } from "../../config";
 import type { Database } from "../../db/client";
+import { xactLock } from "../../db/locks";
 import { alertDeliveries, alertRules, indexerState } from "../../db/schema";
 import { badRequest, conflict, notFound, unavailable } from "../../lib/errors";
 import { CANCELLED } from "./deliverer";
@@ -13,8 +14,6 @@ import { RefusedUrl, parseWebhookUrl, resolveChecked } from "./urlCheck";
 
 type Row = typeof alertRules.$inferSelect;
 
-/** Rule writes take this lock, so two admins at once cannot both take the last place. */
-const RULES_LOCK = "usdx:alert-rules";
 const NOT_FOUND = "Alert rule not found: it may have been deleted.";
 
 /** A new secret: 32 random bytes as hex, marked so it is recognised if it leaks into a log or a chat. */
@@ -109,7 +108,7 @@ export class AlertRules {
     const startBlock = await this.startBlock();
     const secret = newSecret();
     const row = await this.db.transaction(async (tx) => {
-      await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${RULES_LOCK}))`);
+      await tx.execute(xactLock("alertRules"));
       const [{ rules }] = await tx.select({ rules: count() }).from(alertRules);
       if (rules >= this.options.maxRules) {
         throw conflict(`There are already ${rules} alert rules, as many as this server keeps (ALERT_MAX_RULES): delete one first.`);

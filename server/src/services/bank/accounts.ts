@@ -32,7 +32,7 @@ export class BankAccounts {
     if (!/^\d{9}$/.test(routingNumber)) throw badRequest("Invalid Bank Account: the routing number must be exactly 9 digits.");
     const row = await this.db.transaction(async (tx) => {
       // One user's additions one at a time, so two at once cannot both take the last place.
-      await lock(tx, `bank-accounts:${uid}`);
+      await lock(tx, "bankAccounts", uid);
       const [{ held }] = await tx
         .select({ held: count() })
         .from(bankAccounts)

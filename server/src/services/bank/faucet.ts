@@ -69,7 +69,7 @@ export class FaucetLimits {
    * requests at once cannot both fit in the last room; the lock is held until that transaction ends.
    */
   async check(tx: Tx, uid: string, amount: bigint, now: Date): Promise<void> {
-    await lock(tx, "bank-faucet-daily-caps");
+    await lock(tx, "bankFaucet");
     const usage = await this.usage(tx, uid, now);
     const o = this.options;
     if (usage.userCount >= o.userDailyDeposits) {

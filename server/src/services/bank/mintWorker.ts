@@ -6,7 +6,7 @@ import type { Chain } from "../../chain/client";
 import type { BankMode } from "../../config";
 import type { Database } from "../../db/client";
 import { deposits } from "../../db/schema";
-import type { Logger } from "../../lib/logger";
+import { errorText, type Logger } from "../../lib/logger";
 import { type DepositRow } from "./shared";
 
 /** A sent mint not mined yet is sent again this often (the same raw transaction: harmless). */
@@ -193,7 +193,7 @@ export class MintWorker {
     } catch (error) {
       // Already in the pool or already mined: the receipt tells which.
       if (isError(error, "NONCE_EXPIRED") || /already known|known transaction|already imported/i.test((error as Error).message)) return;
-      this.log.warn({ deposit: id, err: (error as Error).message }, "mock deposit: sending the mint failed; it will be sent again");
+      this.log.warn({ deposit: id, err: errorText(error) }, "mock deposit: sending the mint failed; it will be sent again");
     }
   }
 

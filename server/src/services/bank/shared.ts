@@ -1,8 +1,8 @@
-import { sql } from "drizzle-orm";
 import { formatTokenAmount } from "@common/amounts";
 import type { BankAccount, BankAccountType, Deposit, DepositStatus } from "@common/apiTypes";
 import { TOKEN_DECIMALS } from "@common/token";
 import type { Database } from "../../db/client";
+import { xactLock } from "../../db/locks";
 import { bankAccounts, bankWallets, deposits } from "../../db/schema";
 import { badRequest } from "../../lib/errors";
 
@@ -48,9 +48,9 @@ export function dollars(baseUnits: bigint): string {
   return `${whole.replace(/\B(?=(\d{3})+(?!\d))/g, ",")}.${cents}`;
 }
 
-/** A transaction-scoped lock on `key` (Postgres and PGlite alike): held until the transaction ends. */
-export async function lock(tx: Tx, key: string): Promise<void> {
-  await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${key}))`);
+/** A transaction-scoped lock of `kind` on `key` (db/locks.ts): held until the transaction ends. */
+export async function lock(tx: Tx, kind: "bankAccounts" | "bankWallets" | "bankFaucet", key?: string): Promise<void> {
+  await tx.execute(xactLock(kind, key));
 }
 
 export function accountView(row: AccountRow): BankAccount {

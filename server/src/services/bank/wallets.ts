@@ -10,7 +10,7 @@ import type { BankConfig } from "../../config";
 import type { Database } from "../../db/client";
 import { bankWalletChallenges, bankWallets } from "../../db/schema";
 import { badRequest, conflict, forbidden, notFound } from "../../lib/errors";
-import type { Logger } from "../../lib/logger";
+import { errorText, type Logger } from "../../lib/logger";
 import type { SessionUser } from "../auth/firebaseAuth";
 import { fromChain } from "../indexing/tokenState";
 import { type Tx, type WalletRow, lock } from "./shared";
@@ -248,7 +248,7 @@ export class BankWallets {
       rows.map((w) =>
         // Within the chain reads' deadline: a node that does not answer makes the balance unknown, not the list slow.
         fromChain("a wallet's balance", () => this.chain.usdx.balanceOf(w.address)).catch((error: unknown) => {
-          this.log.warn({ err: (error as Error).message, address: w.address }, "balance read failed");
+          this.log.warn({ err: errorText(error), address: w.address }, "balance read failed");
           return null;
         }),
       ),
@@ -284,5 +284,5 @@ function checkedAddress(input: string): string {
 
 /** Serialises one user's wallet changes (the one-primary rule, the count), on Postgres and PGlite alike. */
 function lockUserWallets(tx: Tx, uid: string): Promise<void> {
-  return lock(tx, `bank-wallets:${uid}`);
+  return lock(tx, "bankWallets", uid);
 }

@@ -4,6 +4,7 @@ import { and, asc, desc, eq, inArray, lt, sql } from "drizzle-orm";
 import type { Chain } from "../../chain/client";
 import type { Config } from "../../config";
 import type { Database } from "../../db/client";
+import { xactLock } from "../../db/locks";
 import { batchChunks, batchJobs, batchRecipients, safeProposals } from "../../db/schema";
 import { badRequest, conflict, notFound } from "../../lib/errors";
 import type { SessionUser } from "../auth/firebaseAuth";
@@ -104,7 +105,7 @@ export class BatchService {
     const total = recipients.reduce((sum, r) => sum + r.amountRaw, 0n);
     await this.db.transaction(async (tx) => {
       // One job at a time per user: the limits below count what is stored.
-      await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`batch-jobs:${user.uid}`}))`);
+      await tx.execute(xactLock("batchJobs", user.uid));
       await checkBatchLimits(tx as unknown as Database, user.uid, recipients.length, this.limits, this.options.submitWindowMs);
       await tx.insert(batchJobs).values({
         id: jobId,

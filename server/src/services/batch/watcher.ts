@@ -3,7 +3,7 @@ import type { Chain } from "../../chain/client";
 import type { Config } from "../../config";
 import type { Database } from "../../db/client";
 import { batchChunks, batchJobs, batchRecipients, chainEvents } from "../../db/schema";
-import type { Logger } from "../../lib/logger";
+import { errorText, type Logger } from "../../lib/logger";
 import type { Doorbell } from "../../lib/doorbell";
 import { describeError } from "@common/contractErrors";
 import { BatchService, OPEN_CHUNK_STATUSES } from "./jobs";
@@ -324,7 +324,7 @@ export class BatchWatcher {
       receipt = await provider.getTransactionReceipt(hash);
     } catch (error) {
       // The node is away: nothing is decided until it answers.
-      this.log.debug({ err: (error as Error).message }, "receipt lookup failed");
+      this.log.debug({ err: errorText(error) }, "receipt lookup failed");
       return null;
     }
     if (!receipt) {

@@ -6,7 +6,7 @@ import type { Holder, HolderPage } from "@common/apiTypes";
 import type { EventFilter, EventRecord, EventsService } from "./events";
 import { IndexFold } from "./folds";
 import { csvLines, type CsvDownload } from "../../lib/csv";
-import type { Logger } from "../../lib/logger";
+import { errorText, type Logger } from "../../lib/logger";
 
 export type { Holder, HolderPage };
 
@@ -147,7 +147,7 @@ export class HoldersService {
   warm(log: Logger): Promise<void> {
     this.warming ??= this.page({ sort: "balance", offset: 0, limit: 1 }).then(
       () => undefined,
-      (error: unknown) => log.debug({ err: (error as Error).message }, "holders not warmed at start; the first request builds them"),
+      (error: unknown) => log.debug({ err: errorText(error) }, "holders not warmed at start; the first request builds them"),
     );
     return this.warming;
   }

@@ -1,12 +1,14 @@
 import type { Client } from "pg";
 import type { Config } from "../../config";
-import type { Logger } from "../../lib/logger";
+import { sessionLockSql } from "../../db/locks";
+import { errorText, type Logger } from "../../lib/logger";
 
 /**
  * The advisory lock whose holder does the background work (the indexer, the batch watcher and the
- * mock bank's worker): hashed to PostgreSQL's bigint lock key by the database itself. Named once.
+ * mock bank's worker): the one lock of its class (db/locks.ts), which no per-user lock can share.
  */
-export const LEADER_LOCK = "usdx:background-work";
+const TRY_LEADER_LOCK = sessionLockSql("leader", "pg_try_advisory_lock");
+const LEADER_UNLOCK = sessionLockSql("leader", "pg_advisory_unlock");
 
 export interface LeaderStatus {
   /** Whether this replica runs the background work now. */
@@ -98,7 +100,7 @@ class AdvisoryLockLeadership implements Leadership {
         this.since = null;
         await this.work.yield();
         // Unlocked before the connection ends, so a replica waiting for it need not wait for the server to notice the session end.
-        await this.client?.query("select pg_advisory_unlock(hashtext($1))", [LEADER_LOCK]).catch(() => undefined);
+        await this.client?.query(LEADER_UNLOCK).catch(() => undefined);
         this.log.info("background work stopped and the leader lock released");
       }
       await this.drop(true);
@@ -135,13 +137,13 @@ class AdvisoryLockLeadership implements Leadership {
     }
     try {
       this.client ??= await this.connect();
-      const { rows } = await this.client.query<{ locked: boolean }>("select pg_try_advisory_lock(hashtext($1)) as locked", [LEADER_LOCK]);
+      const { rows } = await this.client.query<{ locked: boolean }>(`${TRY_LEADER_LOCK} as locked`);
       if (!rows[0]?.locked || this.stopped) return;
       this.since = new Date().toISOString();
       this.log.info("took the leader lock: running the indexer, the batch watcher and the mock bank's worker here");
       this.work.lead();
     } catch (error) {
-      this.log.warn({ err: (error as Error).message }, "could not ask for the leader lock; asking again");
+      this.log.warn({ err: errorText(error) }, "could not ask for the leader lock; asking again");
       await this.drop(false);
     }
   }

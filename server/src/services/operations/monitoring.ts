@@ -1,6 +1,6 @@
 import type { MonitoredPart, MonitoringPoint, PartHealth } from "@common/apiTypes";
 import { MONITORED_PARTS } from "@common/api/operations";
-import type { Logger } from "../../lib/logger";
+import { errorText, type Logger } from "../../lib/logger";
 import { FreshRead } from "../../lib/concurrency";
 
 /**
@@ -49,7 +49,7 @@ export class MonitoringHistory {
   /** One sample at a time; a caller of sample() gets one begun after it asked (a sample under way may predate what it wants to see). */
   private latest: Promise<void> = Promise.resolve();
   private readonly sampler = new FreshRead(() =>
-    this.takeSample().catch((error: unknown) => this.log.warn({ err: (error as Error).message }, "monitoring sample failed")),
+    this.takeSample().catch((error: unknown) => this.log.warn({ err: errorText(error) }, "monitoring sample failed")),
   );
 
   constructor(

@@ -1,6 +1,5 @@
-import { isDatabaseUnavailable } from "../../db/errors";
-import { DATABASE_UNAVAILABLE } from "../../lib/errors";
-import type { Logger } from "../../lib/logger";
+import { databaseErrorSentence } from "../../db/errors";
+import { errorText, type Logger } from "../../lib/logger";
 
 /**
  * Runs a step every `intervalMs`, one at a time, until stopped. A step that throws is logged and
@@ -66,9 +65,9 @@ export class Ticker<T = unknown> {
       // A rate-limited RPC provider says when to come back (Retry-After): not before then.
       const asked = (error as { retryAfterMs?: unknown }).retryAfterMs;
       next = Math.max(Math.min(this.intervalMs * 4, 15_000), typeof asked === "number" ? asked : 0);
-      // Drizzle's words for a lost connection are the failed query and its parameters: /api/health says what happened instead.
-      this.lastError = isDatabaseUnavailable(error) ? DATABASE_UNAVAILABLE : (error as Error).message;
-      this.log.warn({ err: this.lastError }, `${this.what} step failed; retrying`);
+      // Drizzle's and the driver's words quote the query's parameters: /api/health says what happened instead, and the log the rest.
+      this.lastError = databaseErrorSentence(error) ?? (error as Error).message;
+      this.log.warn({ err: errorText(error) }, `${this.what} step failed; retrying`);
     }
     if (!this.stopped && this.timer === null) this.schedule(next);
   }

@@ -1,7 +1,8 @@
-import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, eq, inArray } from "drizzle-orm";
 import { Interface } from "ethers";
 import { RPC_TIMEOUT_MS, type Chain } from "../../chain/client";
 import type { Database } from "../../db/client";
+import { xactLock } from "../../db/locks";
 import { batchChunks, batchJobs, batchRecipients, safeProposals } from "../../db/schema";
 import { within } from "../../lib/concurrency";
 import { badRequest, conflict, unavailable } from "../../lib/errors";
@@ -74,7 +75,7 @@ export async function findChunk(db: Database, safe: SafeState, chunk: ChunkPayme
  * (its payment may not be indexed yet), takes no other: two executable proposals could pay it twice.
  */
 export async function claimChunk(db: Database, target: ChunkTarget): Promise<void> {
-  await db.execute(sql`select pg_advisory_xact_lock(hashtext(${`batch-chunk:${target.jobId}:${target.index}`}))`);
+  await db.execute(xactLock("batchChunk", `${target.jobId}:${target.index}`));
   const [other] = await db
     .select({ safeTxHash: safeProposals.safeTxHash, nonce: safeProposals.nonce, state: safeProposals.state })
     .from(safeProposals)
