@@ -1,6 +1,9 @@
 import { expect } from "chai";
 import type { RunningServer } from "../src/index";
-import { call, revert, snapshot, stack, startTestServer } from "./helpers";
+import { seededAccount } from "@common/seedAccounts";
+import type { BankWallet } from "@common/apiTypes";
+import { address, bankCalls, usdx } from "./bankHelpers";
+import { call, emailUser, revert, signer, snapshot, stack, startTestServer } from "./helpers";
 import { ProviderProxy } from "./providerProxy";
 
 /**
@@ -19,10 +22,14 @@ const AT_ONCE = 20;
  */
 const ONE_LOOP_STEP = 6;
 
-async function burst(server: RunningServer, path: string, token?: string): Promise<number[]> {
+/** BURST requests, AT_ONCE at a time, to `paths` in turn; their statuses. */
+async function burst(server: RunningServer, paths: string | string[], token?: string): Promise<number[]> {
+  const asked = typeof paths === "string" ? [paths] : paths;
   const statuses: number[] = [];
   for (let sent = 0; sent < BURST; sent += AT_ONCE) {
-    const answers = await Promise.all(Array.from({ length: AT_ONCE }, () => call(server, "GET", path, { token })));
+    const answers = await Promise.all(
+      Array.from({ length: AT_ONCE }, (_, i) => call(server, "GET", asked[(sent + i) % asked.length], { token })),
+    );
     statuses.push(...answers.map((a) => a.status));
   }
   return statuses;
@@ -69,5 +76,37 @@ describe("The provider's quota: reads anyone may ask cost the RPC provider nothi
     expect(during, `${during} provider calls during the burst, ${idle} at idle`).to.be.at.most(idle + ONE_LOOP_STEP);
     const health = await call(server, "GET", "/api/health");
     expect(health.body.chain).to.deep.equal({ ok: true, blockNumber: server.services.indexer.status().head });
+  });
+
+  it(`GET /api/bank/wallets, ${BURST} times for a user with five wallets: their balances are read once, not once a request`, async () => {
+    const { as, addWallet } = bankCalls(() => server);
+    const user = await emailUser();
+    const holder = await (await signer(seededAccount("alice").index)).getAddress();
+    await addWallet(user, "Alice's", holder);
+    for (let i = 0; i < 4; i++) await addWallet(user, `Fresh ${i}`, address());
+    // The first listing reads the balances; every one after it, until the head moves, is answered from memory.
+    const first = await as(user).get("/wallets");
+    expect(first.body.wallets.map((w: BankWallet) => w.balanceRaw)).to.deep.equal([
+      (await usdx().balanceOf(holder)).toString(),
+      "0",
+      "0",
+      "0",
+      "0",
+    ]);
+    const { during, idle } = await providerCalls(proxy, async () => {
+      const statuses = await burst(server, "/api/bank/wallets", user.idToken);
+      expect(statuses.every((s) => s === 200)).to.equal(true);
+    });
+    expect(during, `${during} provider calls during the burst, ${idle} at idle`).to.be.at.most(idle + ONE_LOOP_STEP);
+  });
+
+  it(`the public token reads (token, roles, blocklist, supply, events), ${BURST} times: answered from the index's caches, not the provider`, async () => {
+    const paths = ["/api/token", "/api/roles", "/api/blocklist", "/api/stats/supply?points=10", "/api/events?limit=5"];
+    for (const path of paths) expect((await call(server, "GET", path)).status, path).to.equal(200);
+    const { during, idle } = await providerCalls(proxy, async () => {
+      const statuses = await burst(server, paths);
+      expect(statuses.every((s) => s === 200)).to.equal(true);
+    });
+    expect(during, `${during} provider calls during the burst, ${idle} at idle`).to.be.at.most(idle + ONE_LOOP_STEP);
   });
 });
