@@ -5,7 +5,9 @@
  * 5 confirmations, the deployment checked every 5 minutes, the mock bank off) on a chain that mines
  * a block every 12 s. The server runs in this process against a Hardhat node; its transport
  * counts every JSON-RPC call by method. Loopback only; prints figures.
- *   BENCH_IDLE_SECONDS (default 60), BENCH_BLOCK_MS (default 12000).
+ * Then the same time again while ~1,000 GET /api/health a second arrive (issue 29: a public request
+ * must not reach the provider), and it prints the provider's calls a second in both and their ratio.
+ *   BENCH_IDLE_SECONDS (default 60), BENCH_BLOCK_MS (default 12000), BENCH_HEALTH_PER_SECOND (default 1000).
  */
 import { formatTable } from "../scripts/lib/report";
 import { startServer } from "../server/src/index";
@@ -15,6 +17,10 @@ import { rpc, startStack } from "../server/test/stack";
 
 const SECONDS = Number(process.env.BENCH_IDLE_SECONDS || 60);
 const BLOCK_MS = Number(process.env.BENCH_BLOCK_MS || 12_000);
+const HEALTH_PER_SECOND = Number(process.env.BENCH_HEALTH_PER_SECOND || 1000);
+/** Health calls sent per tick of the load (every 100 ms); past this many unanswered, a tick sends none (the bench measures the provider, not the server's queue). */
+const HEALTH_TICK_MS = 100;
+const MAX_IN_FLIGHT = 2000;
 /**
  * The figure held: 10 indexer steps a minute at about 2 calls each (the head, the checkpoint's
  * hash), plus 5 new blocks a minute at about 4 calls each (two block reads, the logs, the parent's
@@ -58,6 +64,26 @@ async function main(): Promise<void> {
         `\nidle RPC calls: ${perMinute.toFixed(1)} a minute; target at most ${TARGET_PER_MINUTE}: ratio ${(perMinute / TARGET_PER_MINUTE).toFixed(3)}: ${met ? "met" : "MISSED"}`,
       );
       if (!met) process.exitCode = 1;
+
+      // The same time again, while health checks arrive: what they cost the provider.
+      console.log(`\nAgain for ${SECONDS} s, while ${HEALTH_PER_SECOND} GET /api/health a second arrive...`);
+      const load = await healthLoad(server.url, SECONDS * 1000, () => server.services.chain.transport.snapshot());
+      const total2 = Object.values(load.calls).reduce((a, b) => a + b, 0);
+      const idlePerSecond = total / SECONDS;
+      const loadPerSecond = total2 / SECONDS;
+      console.log(
+        formatTable(
+          ["window", "health calls a second", "provider calls", "provider calls a second"],
+          [
+            ["idle", "0", String(total), idlePerSecond.toFixed(3)],
+            [`health load`, (load.answered / SECONDS).toFixed(0), String(total2), loadPerSecond.toFixed(3)],
+          ],
+        ),
+      );
+      const ratio = idlePerSecond === 0 ? (loadPerSecond === 0 ? 1 : Infinity) : loadPerSecond / idlePerSecond;
+      console.log(
+        `\nprovider calls a second under health load / at idle: ${loadPerSecond.toFixed(3)} / ${idlePerSecond.toFixed(3)} = ratio ${ratio.toFixed(2)} (${load.answered} health calls answered, ${load.failed} failed)`,
+      );
     } finally {
       clearInterval(mining);
       await server.close();
@@ -65,6 +91,40 @@ async function main(): Promise<void> {
   } finally {
     await stack.stop();
   }
+}
+
+/** Sends GET /api/health at HEALTH_PER_SECOND for `ms`; the provider calls the transport counted meanwhile, by method. */
+async function healthLoad(
+  baseUrl: string,
+  ms: number,
+  snapshot: () => { calls: Record<string, number> },
+): Promise<{ answered: number; failed: number; calls: Record<string, number> }> {
+  const before = snapshot();
+  let inFlight = 0;
+  let answered = 0;
+  let failed = 0;
+  const perTick = Math.round((HEALTH_PER_SECOND * HEALTH_TICK_MS) / 1000);
+  const tick = setInterval(() => {
+    if (inFlight > MAX_IN_FLIGHT) return;
+    for (let i = 0; i < perTick; i++) {
+      inFlight++;
+      fetch(`${baseUrl}/api/health`)
+        .then(async (res) => {
+          await res.arrayBuffer();
+          if (res.ok) answered++;
+          else failed++;
+        })
+        .catch(() => failed++)
+        .finally(() => inFlight--);
+    }
+  }, HEALTH_TICK_MS);
+  await new Promise((resolve) => setTimeout(resolve, ms));
+  clearInterval(tick);
+  const after = snapshot();
+  const calls: Record<string, number> = {};
+  for (const m of Object.keys(after.calls)) calls[m] = after.calls[m] - (before.calls[m] ?? 0);
+  while (inFlight > 0) await new Promise((resolve) => setTimeout(resolve, 50));
+  return { answered, failed, calls };
 }
 
 main().catch((error: unknown) => {

@@ -1,4 +1,5 @@
 import type { Chain } from "./chain/client";
+import { HeadCache } from "./chain/headCache";
 import type { Config } from "./config";
 import type { DatabaseHandle } from "./db/client";
 import { Doorbell } from "./lib/doorbell";
@@ -64,7 +65,9 @@ export function buildServices(config: Config, chain: Chain, db: DatabaseHandle, 
     log.child({ component: "batch" }),
   );
   const contacts = new ContactsService(db.db, { maxContacts: config.limits.contacts, maxRows: config.batch.maxRows });
-  const bank = new MockBankService(db.db, chain, config.bank, log.child({ component: "bank" }));
+  // Chain reads for requests, kept until the head the loops read moves: no request asks the node for its head.
+  const headReads = new HeadCache(() => indexer.lastHeadRead?.head ?? null);
+  const bank = new MockBankService(db.db, chain, config.bank, log.child({ component: "bank" }), headReads);
   const head = () => chain.provider.getBlockNumber().catch(() => null);
   const alerts = new AlertsService(db.db, config.alerts, config.chainId, head, log.child({ component: "alerts" }));
   const audit = new AuditService(db.db);

@@ -8,6 +8,7 @@ import path from "node:path";
 import { expect } from "chai";
 import { Wallet } from "ethers";
 import { MAINNET_CHAINS } from "@common/networks";
+import { HeadCache } from "../src/chain/headCache";
 import { loadConfig } from "../src/config";
 import { startServer } from "../src/index";
 import { createLogger } from "../src/lib/logger";
@@ -128,7 +129,7 @@ describe("Mock bank as a test faucet (MOCK_BANK=faucet): configuration and mainn
       try {
         const { chain, db, config } = server.services;
         const onMainnet = { ...chain, manifest: { ...chain.manifest, chainId: 1 } };
-        const bank = new MockBankService(db.db, onMainnet, config.bank, createLogger("silent"));
+        const bank = new MockBankService(db.db, onMainnet, config.bank, createLogger("silent"), new HeadCache(() => null));
         bank.start();
         expect(bank.enabled).to.equal(false);
         expect(bank.offReason).to.equal(

@@ -3,10 +3,14 @@ import { DATABASE_UNAVAILABLE } from "../lib/errors";
 import type { Services } from "../services";
 import { declaredRoutes } from "./declared";
 import { redactRpcUrl } from "../lib/redact";
+import { chainSeen } from "../services/operations/probes";
 
 /**
  * GET /api/health: chain, database, auth and indexer, and whether this replica leads; 200 when all
- * answer, else 503 with what does not. GET /api/live and GET /api/ready: for a load balancer.
+ * answer, else 503 with what does not. Public, so it asks the RPC node nothing: the chain's part is
+ * the head the loops last read and whether they still can, as /api/monitoring's (a flood of health
+ * checks must not spend the provider's quota, nor earn the 429 that stalls the loops).
+ * GET /api/live and GET /api/ready: for a load balancer.
  */
 export function healthRoutes(services: Services): Router {
   const router = Router();
@@ -17,14 +21,18 @@ export function healthRoutes(services: Services): Router {
       ...status,
       lastError: status.lastError === null ? null : redactRpcUrl(status.lastError, config.rpcUrl),
     });
-    const [chainState, database, authOk] = await Promise.all([
-      chain.provider
-        .getBlockNumber()
-        .then((blockNumber) => ({ ok: true as const, blockNumber }))
-        .catch(() => ({ ok: false as const, error: `the RPC node at ${new URL(config.rpcUrl).origin} is not answering` })),
-      db.ping().catch(() => false),
-      auth.ping(),
-    ]);
+    const seen = chainSeen(indexer, config.indexer.pollMs);
+    const chainState =
+      seen.state === "answers"
+        ? { ok: true as const, blockNumber: seen.head }
+        : {
+            ok: false as const,
+            error:
+              seen.state === "starting"
+                ? "the chain's head is not read yet: the server is starting"
+                : `the RPC node at ${new URL(config.rpcUrl).origin} is not answering`,
+          };
+    const [database, authOk] = await Promise.all([db.ping().catch(() => false), auth.ping()]);
     const index = indexer.status();
     const leadership = services.leadership.status();
     const indexerOk = index.checkpoint !== null && index.lastError === null;

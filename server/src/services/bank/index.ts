@@ -2,6 +2,7 @@ import { Wallet } from "ethers";
 import type { NewBankAccount, NewDeposit, WalletProof } from "@common/api/bank";
 import type { BankAccount, BankTerms, BankWallet, BankWalletChallenge, Deposit } from "@common/apiTypes";
 import type { Chain } from "../../chain/client";
+import type { HeadCache } from "../../chain/headCache";
 import type { BankConfig } from "../../config";
 import type { Database } from "../../db/client";
 import type { Logger } from "../../lib/logger";
@@ -12,7 +13,7 @@ import { Deposits } from "./deposits";
 import { FaucetLimits } from "./faucet";
 import { MintWorker } from "./mintWorker";
 import { DEPOSIT_FEE, MAX_DEPOSIT_USD, USD_PER_USDX } from "./shared";
-import { BankWallets } from "./wallets";
+import { BankWallets, balanceKey } from "./wallets";
 
 export { chainRefusal } from "./mintWorker";
 export { DEPOSIT_FEE, MAX_DEPOSIT_USD, USD_PER_USDX, parseDepositAmount } from "./shared";
@@ -44,13 +45,17 @@ export class MockBankService {
     chain: Chain,
     private readonly options: BankConfig,
     private readonly log: Logger,
+    /** Wallets' balances, shared by every request until the head moves (chain/headCache.ts). */
+    balances: HeadCache,
   ) {
     const on = options.mode !== "off" && options.minterKey !== null;
     this.minter = on ? new Wallet(options.minterKey!, chain.provider) : null;
-    this.worker = on ? new MintWorker(db, chain, this.minter!, options.mode as "local" | "faucet", log) : null;
+    // A mint this server made shows in the wallet's next listing, before the loops read the new head.
+    const minted = (address: string) => balances.forget(balanceKey(address));
+    this.worker = on ? new MintWorker(db, chain, this.minter!, options.mode as "local" | "faucet", log, minted) : null;
     this.faucet = options.mode === "faucet" ? new FaucetLimits(db, options) : null;
     this.accounts = new BankAccounts(db, options);
-    this.wallets = new BankWallets(db, chain, options, log);
+    this.wallets = new BankWallets(db, chain, options, log, balances);
     this.deposits = new Deposits(db, options, this.faucet);
     this.ticker = new Ticker(() => this.tick(() => this.ticker.running), TICK_MS, log, "mock bank");
   }

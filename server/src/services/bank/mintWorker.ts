@@ -55,6 +55,8 @@ export class MintWorker {
     private readonly minter: Wallet,
     private readonly mode: Exclude<BankMode, "off">,
     private readonly log: Logger,
+    /** Told of each mint mined: the wallet's cached balance is stale. */
+    private readonly minted: (address: string) => void = () => undefined,
   ) {
     this.refusal = chainRefusal(mode, chain.manifest.chainId, null);
   }
@@ -200,6 +202,7 @@ export class MintWorker {
   private async settleByReceipt(row: DepositRow, receipt: TransactionReceipt): Promise<void> {
     this.sentAt.delete(row.id);
     if (receipt.status === 1) {
+      this.minted(row.walletAddress);
       await this.finish(row.id, "completed", null);
       this.log.info({ deposit: row.id, txHash: receipt.hash, block: receipt.blockNumber }, "mock deposit completed");
     } else {

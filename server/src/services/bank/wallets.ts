@@ -6,6 +6,7 @@ import type { WalletProof } from "@common/api/bank";
 import type { BankWallet, BankWalletChallenge } from "@common/apiTypes";
 import { TOKEN_DECIMALS } from "@common/token";
 import type { Chain } from "../../chain/client";
+import type { HeadCache } from "../../chain/headCache";
 import type { BankConfig } from "../../config";
 import type { Database } from "../../db/client";
 import { bankWalletChallenges, bankWallets } from "../../db/schema";
@@ -21,6 +22,9 @@ export const CHALLENGE_TTL_MS = 5 * 60 * 1000;
 const SIGN_IN_WALLET_NAME = "Sign-in wallet";
 /** What the user signs, and what the server checks, names this dashboard. */
 export const DASHBOARD_NAME = "USDX Dashboard";
+
+/** A wallet's balance in the chain reads' cache (chain/headCache.ts): one entry per address, whoever lists it. */
+export const balanceKey = (address: string) => `balanceOf:${address.toLowerCase()}`;
 
 /** Proved by the user's own wallet sign-in (the verified token's wallet claim). */
 const isSignInWallet = (user: SessionUser, address: string) => user.wallet !== null && user.wallet.toLowerCase() === address.toLowerCase();
@@ -41,6 +45,8 @@ export class BankWallets {
     private readonly chain: Chain,
     private readonly options: Pick<BankConfig, "maxWallets">,
     private readonly log: Logger,
+    /** Balances shared by every request until the head moves: a listing costs the provider nothing per request. */
+    private readonly balances: HeadCache,
     private readonly now: () => Date = () => new Date(),
   ) {}
 
@@ -247,10 +253,12 @@ export class BankWallets {
     const balances = await Promise.all(
       rows.map((w) =>
         // Within the chain reads' deadline: a node that does not answer makes the balance unknown, not the list slow.
-        fromChain("a wallet's balance", () => this.chain.usdx.balanceOf(w.address)).catch((error: unknown) => {
-          this.log.warn({ err: errorText(error), address: w.address }, "balance read failed");
-          return null;
-        }),
+        this.balances
+          .read(balanceKey(w.address), () => fromChain("a wallet's balance", () => this.chain.usdx.balanceOf(w.address)))
+          .catch((error: unknown) => {
+            this.log.warn({ err: errorText(error), address: w.address }, "balance read failed");
+            return null;
+          }),
       ),
     );
     return rows.map((w, i) => {

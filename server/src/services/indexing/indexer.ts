@@ -54,6 +54,8 @@ export class EventIndexer {
   private ceilingSetAt = 0;
   /** When this process last read the chain's head (the indexer's step, or the follower's poll); null: never yet. */
   private headReadAt: number | null = null;
+  /** Whether this process's latest attempt to read the head failed (the node did not answer it). */
+  private headReadFailed = false;
   /** When the deployment was last found on the chain (0: check at the next step). */
   private deploymentCheckedAt = 0;
   /** The stored head as of a read begun after the caller asked (see currentVersion). */
@@ -120,9 +122,29 @@ export class EventIndexer {
     this.changes++;
   }
 
-  /** The chain's head as this process last read it, and when: how /monitoring tells the node answers without asking it again. */
-  get lastHeadRead(): { head: number; at: number } | null {
-    return this.headReadAt === null || this.state.head === null ? null : { head: this.state.head, at: this.headReadAt };
+  /**
+   * The chain's head as this process last read it, and when, and whether a later attempt failed: how
+   * /monitoring and /api/health tell the node answers without asking it again.
+   */
+  get lastHeadRead(): { head: number; at: number; failedSince: boolean } | null {
+    return this.headReadAt === null || this.state.head === null
+      ? null
+      : { head: this.state.head, at: this.headReadAt, failedSince: this.headReadFailed };
+  }
+
+  /** The chain's head, noted with when it was read (or that the attempt failed): every head read of the loops goes through here. */
+  private async readHead(): Promise<number> {
+    let head: number;
+    try {
+      head = await this.chain.provider.getBlockNumber();
+    } catch (error) {
+      this.headReadFailed = true;
+      throw error;
+    }
+    this.headReadFailed = false;
+    this.headReadAt = Date.now();
+    this.state.head = head;
+    return head;
   }
 
   status(): IndexerStatus {
@@ -162,9 +184,7 @@ export class EventIndexer {
   private async readStoredHead(): Promise<void> {
     const checkpoint = await this.storedHead.get();
     if (checkpoint === null) return;
-    const head = await this.chain.provider.getBlockNumber();
-    this.headReadAt = Date.now();
-    this.state.head = head;
+    const head = await this.readHead();
     this.state.lag = Math.max(0, head - checkpoint);
   }
 
@@ -201,9 +221,7 @@ export class EventIndexer {
   private async sync(): Promise<number> {
     const { provider, manifest } = this.chain;
     let checkpoint = await this.loadCheckpoint();
-    const head = await provider.getBlockNumber();
-    this.headReadAt = Date.now();
-    this.state.head = head;
+    const head = await this.readHead();
     // The deployment check costs two calls: every step on the local chain, else every few minutes
     // and after any rewind (a reset node shows first as a checkpoint block with another hash).
     if (Date.now() - this.deploymentCheckedAt >= this.options.deploymentCheckMs) {

@@ -15,6 +15,20 @@ const CHAIN_SILENT_MS = 30_000;
 /** The parts /monitoring looks at. */
 export type ProbedParts = Pick<Services, "config" | "db" | "auth" | "indexer" | "batchWatcher" | "bank" | "alerts" | "leadership">;
 
+/** Whether the chain answers, as the loops' own head reads say (no request of ours asks the node). */
+export type ChainSeen = { state: "starting" } | { state: "answers"; head: number } | { state: "silent" };
+
+/**
+ * The chain as /monitoring and /api/health show it: it answers while the head the indexer (or the
+ * follower's poll) last read is recent and no attempt since has failed; before the first read, starting.
+ */
+export function chainSeen(indexer: Pick<Services["indexer"], "lastHeadRead">, pollMs: number, now = Date.now()): ChainSeen {
+  const read = indexer.lastHeadRead;
+  if (read === null) return { state: "starting" };
+  const fresh = !read.failedSince && now - read.at <= Math.max(3 * pollMs, CHAIN_SILENT_MS);
+  return fresh ? { state: "answers", head: read.head } : { state: "silent" };
+}
+
 export async function probeParts(services: ProbedParts): Promise<PartProbe[]> {
   const { db, auth, indexer, batchWatcher, bank, alerts, leadership, config } = services;
   const redact = (text: string | null) => (text === null ? null : redactRpcUrl(text, config.rpcUrl));
@@ -28,8 +42,7 @@ export async function probeParts(services: ProbedParts): Promise<PartProbe[]> {
     auth.ping().catch(() => false),
     alerts.status().running ? alerts.waiting().catch(() => null) : Promise.resolve(null),
   ]);
-  const read = indexer.lastHeadRead;
-  const head = read !== null && Date.now() - read.at <= Math.max(3 * config.indexer.pollMs, CHAIN_SILENT_MS) ? read.head : null;
+  const chain = chainSeen(indexer, config.indexer.pollMs);
   const leads = leadership.status().leader;
   const index = indexer.status();
   const watcher = batchWatcher.status();
@@ -37,14 +50,15 @@ export async function probeParts(services: ProbedParts): Promise<PartProbe[]> {
   const alertLoop = alerts.status();
   const loop = (running: boolean) => (running ? "running here" : leads ? "stopped" : "runs on the leading replica");
   return [
-    read === null
+    chain.state === "starting"
       ? // Before the first read (the server has just started): starting, not failing.
         { part: "chain", ok: true, detail: `${config.network}: starting, the head not read yet`, error: null }
       : {
           part: "chain",
-          ok: head !== null,
-          detail: head !== null ? `${config.network}, block ${n(head)}` : `${config.network}: no answer from ${rpcOrigin}`,
-          error: head !== null ? null : `The RPC node at ${rpcOrigin} is not answering.`,
+          ok: chain.state === "answers",
+          detail:
+            chain.state === "answers" ? `${config.network}, block ${n(chain.head)}` : `${config.network}: no answer from ${rpcOrigin}`,
+          error: chain.state === "answers" ? null : `The RPC node at ${rpcOrigin} is not answering.`,
         },
     {
       part: "database",
