@@ -73,7 +73,7 @@ describe("Screens (browser)", () => {
     const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Export" }).click()]);
     expect(download.suggestedFilename()).to.equal("usdx_contacts.csv");
     const exported = readFileSync((await download.path())!, "utf8");
-    expect(exported.split(/\r?\n/)[0]).to.match(/^Name,Address,Notes/);
+    expect(exported.split(/\r?\n/)[0]).to.equal('"Name","Address","Notes"');
     expect(exported).to.contain(treasury.name);
     expect(exported.toLowerCase()).to.contain(treasury.address.toLowerCase());
     expect(exported).not.to.contain(vendor.name);

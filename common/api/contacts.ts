@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { endpoints } from "./endpoint";
+import { EXPORT_LIMITS, SAFE_CELLS } from "./exports";
 import { Address, IsoDate, MAX_SERIAL_ID, ok } from "./schemas";
 
 /** /api/contacts: the signed-in user's own address book, and only theirs. */
@@ -82,15 +83,16 @@ export const contactsApi = endpoints({
   "GET /api/contacts/export": {
     tag: "Contacts",
     summary: "Export your contacts as CSV",
-    description: "Name, Address, Notes; a cell that a spreadsheet would read as a formula is quoted with a leading apostrophe.",
+    description: `Name, Address, Notes, oldest first: a file POST /api/contacts/import reads back. ${SAFE_CELLS} ${EXPORT_LIMITS}`,
     access: "user",
     answer: {
       contentType: "text/csv; charset=utf-8",
       description: "A CSV file (usdx_contacts.csv).",
-      example: "Name,Address,Notes\nAlice,0x70997970C51812dc3A010C7d01b50e0d17dc79C8,Payroll\n",
+      example: '"Name","Address","Notes"\r\n"Alice","0x70997970C51812dc3A010C7d01b50e0d17dc79C8","Payroll"\r\n',
     },
     noStore: true,
-    errors: [503],
+    // 429: the export limits (requests a minute, exports at once, rows a minute), with Retry-After.
+    errors: [429, 503],
   },
   "POST /api/contacts/import": {
     tag: "Contacts",

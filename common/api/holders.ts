@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { endpoints } from "./endpoint";
+import { EXPORT_LIMITS, SAFE_CELLS } from "./exports";
 import { HOLDER_SEARCH, HOLDER_SEARCH_MAX, HOLDER_SORTS, HOLDERS_DEFAULT_LIMIT, HOLDERS_MAX_LIMIT } from "../holders";
 import { Address, BaseUnits, BlockNumber, UnixSeconds } from "./schemas";
 
@@ -122,18 +123,18 @@ export const holdersApi = endpoints({
     summary: "Export the holders as CSV",
     description:
       "Every holder the search matches, in the asked order: Address, Balance, Shares, Share of supply (USDX and shares as exact decimals), " +
-      "First activity block and time, Last activity block and time (ISO 8601, UTC). A cell a spreadsheet would read as a formula is quoted with a leading apostrophe.",
+      `First activity block and time, Last activity block and time (ISO 8601, UTC). ${SAFE_CELLS} ${EXPORT_LIMITS}`,
     access: "user",
     query: z.object(listQuery),
     answer: {
       contentType: "text/csv; charset=utf-8",
       description: "A CSV file (usdx_holders.csv).",
       example:
-        "Address,Balance,Shares,Share of supply,First activity block,First activity time,Last activity block,Last activity time\r\n" +
-        "0x70997970C51812dc3A010C7d01b50e0d17dc79C8,1015,1000,0.25,12,2026-01-05T09:30:00.000Z,40,2026-01-07T10:00:00.000Z\r\n",
+        '"Address","Balance","Shares","Share of supply","First activity block","First activity time","Last activity block","Last activity time"\r\n' +
+        '"0x70997970C51812dc3A010C7d01b50e0d17dc79C8","1015","1000","0.25","12","2026-01-05T09:30:00.000Z","40","2026-01-07T10:00:00.000Z"\r\n',
     },
     noStore: true,
-    // 429: exports a minute, per user.
+    // 429: the export limits (requests a minute, exports at once, rows a minute), with Retry-After.
     errors: [429, 503],
   },
   "GET /api/rewards/:address": {

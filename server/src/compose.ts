@@ -24,6 +24,7 @@ import { createLeadership } from "./services/operations/leader";
 import { Metrics } from "./services/operations/metrics";
 import { MonitoringHistory } from "./services/operations/monitoring";
 import { probeParts } from "./services/operations/probes";
+import { ExportLimits } from "./services/operations/exportLimits";
 import { RateLimitStores } from "./services/operations/rateLimitStore";
 import { SafesService } from "./services/safes/proposals";
 import { safesExecuting } from "./services/safes/executed";
@@ -106,6 +107,7 @@ export function buildServices(config: Config, chain: Chain, db: DatabaseHandle, 
     "bank-deposits": bankWrites,
     "safe-writes": config.limits.safeWritesPerMinute,
   });
+  const exportLimits = new ExportLimits(db.db, config.exports, rateLimits);
   const metrics = new Metrics({ db: db.db, transport: chain.transport, indexer, leadership, rateLimits });
   // The probe asks the parts themselves, each as /monitoring shows it.
   const probed = { config, db, auth, indexer, batchWatcher, bank, alerts, leadership };
@@ -123,6 +125,19 @@ export function buildServices(config: Config, chain: Chain, db: DatabaseHandle, 
   const exports = new ExportsService(db.db, events, chain.manifest.deploymentBlock);
   return {
     ...{ config, chain, db, auth, indexer, events, exports, tokenState, holders, rewards, siwe, audit },
-    ...{ batch, batchWatcher, contacts, bank, alerts, safes, leadership, rateLimits, metrics, monitoring, serving: { draining: false } },
+    ...{
+      batch,
+      batchWatcher,
+      contacts,
+      bank,
+      alerts,
+      safes,
+      leadership,
+      rateLimits,
+      exportLimits,
+      metrics,
+      monitoring,
+      serving: { draining: false },
+    },
   };
 }

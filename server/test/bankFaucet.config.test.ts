@@ -43,7 +43,13 @@ describe("Mock bank as a test faucet (MOCK_BANK=faucet): configuration and mainn
     it("is 'local' on the local chain by default, with the seeded minter's key and generous per-user limits", () => {
       const { bank } = loadConfig(base);
       expect(bank).to.deep.include({ mode: "local", offReason: null, maxAccounts: 10, maxWallets: 10, writesPerMinute: 30 });
-      expect(bank).to.deep.include({ userDailyUsd: 1000, totalDailyUsd: 100_000, userDailyDeposits: 10, totalDailyDeposits: 1000 });
+      expect(bank).to.deep.include({
+        userDailyUsd: 1000,
+        totalDailyUsd: 100_000,
+        userDailyDeposits: 10,
+        totalDailyDeposits: 1000,
+        ipDailyUsd: 5000,
+      });
       expect(bank.minterKey).to.match(/^0x[0-9a-f]{64}$/);
     });
 

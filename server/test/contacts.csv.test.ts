@@ -1,5 +1,7 @@
 /** /api/contacts: importing a CSV (the rows it adds and the lines it skips, and why) and exporting one. */
 import { expect } from "chai";
+import { and, eq } from "drizzle-orm";
+import { contacts } from "../src/db/schema";
 import type { RunningServer } from "../src/index";
 import { A, B, C, D, INVALID, MISSING, badChecksum, contactCalls, lower, upper } from "./contactsHelpers";
 import { call, emailUser, startTestServer } from "./helpers";
@@ -141,7 +143,38 @@ describe("/api/contacts", () => {
       expect(answer.headers.get("content-type")).to.equal("text/csv; charset=utf-8");
       expect(answer.headers.get("content-disposition")).to.equal('attachment; filename="usdx_contacts.csv"');
       expect(answer.body).to.equal(
-        ["Name,Address,Notes", `"Smith, John",${A},'=SUM(A1)`, `Bob,${B},`, `"Quote ""Q""",${C},"'-5 then\nline two"`].join("\r\n"),
+        [
+          `"Name","Address","Notes"`,
+          `"Smith, John","${A}","'=SUM(A1)"`,
+          `"Bob","${B}",""`,
+          `"Quote ""Q""","${C}","'-5 then\nline two"`,
+          "",
+        ].join("\r\n"),
+      );
+    });
+
+    it("escapes by OWASP's CSV-injection rule: a formula after a separator a reader may split on, a quoted formula, a tab-led cell", async () => {
+      const user = await emailUser();
+      await add(user.idToken, { name: "x;=1+1", address: A, notes: "=cmd|' /C calc'!A0" });
+      await add(user.idToken, { name: "a,@SUM(1)", address: B, notes: "line one\n=2+2" });
+      await add(user.idToken, { name: '"=1"', address: C, notes: "tab\t-3" });
+      await add(user.idToken, { name: "Smith; Jones, Ltd", address: D, notes: "rent; 5-10 days" });
+      // The API trims a leading tab; a row stored otherwise may still hold one.
+      await server.services.db.db
+        .update(contacts)
+        .set({ notes: "\t=cmd|' /C calc'!A0" })
+        .where(and(eq(contacts.uid, user.uid), eq(contacts.address, A)));
+      const answer = await call(server, "GET", "/api/contacts/export", { token: user.idToken });
+      expect(answer.status).to.equal(200);
+      expect(answer.body).to.equal(
+        [
+          `"Name","Address","Notes"`,
+          `"'x;=1+1","${A}","'\t=cmd|' /C calc'!A0"`,
+          `"'a,@SUM(1)","${B}","'line one\n=2+2"`,
+          `"'""=1""","${C}","'tab\t-3"`,
+          `"Smith; Jones, Ltd","${D}","rent; 5-10 days"`,
+          "",
+        ].join("\r\n"),
       );
     });
 
@@ -149,20 +182,22 @@ describe("/api/contacts", () => {
       const user = await emailUser();
       const answer = await call(server, "GET", "/api/contacts/export", { token: user.idToken });
       expect(answer.status).to.equal(200);
-      expect(answer.body).to.equal("Name,Address,Notes\r\n");
+      expect(answer.body).to.equal('"Name","Address","Notes"\r\n');
     });
 
     it("exports a file that imports back to the same contacts", async () => {
       const user = await emailUser();
       await add(user.idToken, { name: "Smith, John", address: A, notes: "rent, monthly" });
       await add(user.idToken, { name: "Bob", address: B });
+      await add(user.idToken, { name: 'Ann "Q" Lee; Jr.', address: C, notes: "pays 5-10; net 30" });
       const csv = (await call<string>(server, "GET", "/api/contacts/export", { token: user.idToken })).body;
       const other = await emailUser();
       const answer = await importCsv(other.idToken, csv);
-      expect(answer.body.imported).to.equal(2);
+      expect(answer.body.imported).to.equal(3);
       expect((await stored(other.uid)).map((c) => [c.name, c.address, c.notes])).to.deep.equal([
         ["Smith, John", A, "rent, monthly"],
         ["Bob", B, null],
+        ['Ann "Q" Lee; Jr.', C, "pays 5-10; net 30"],
       ]);
     });
   });

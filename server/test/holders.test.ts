@@ -268,12 +268,13 @@ describe("GET /api/holders and its CSV export", function () {
       expect(answer.headers.get("cache-control")).to.equal("no-store");
       const lines = (answer.body as unknown as string).split("\r\n");
       expect(lines.pop(), "the file ends with a line end").to.equal("");
-      expect(lines[0]).to.equal(HOLDERS_CSV_HEADER.join(","));
+      const csvLine = (cells: readonly (string | number)[]) => cells.map((cell) => `"${cell}"`).join(",");
+      expect(lines[0]).to.equal(csvLine(HOLDERS_CSV_HEADER));
       const iso = (s: number) => new Date(s * 1000).toISOString();
       const json = await allHolders(query);
       expect(lines.slice(1), query).to.deep.equal(
         json.map((h) =>
-          [
+          csvLine([
             h.address,
             exactTokenAmount(BigInt(h.balance)),
             exactTokenAmount(BigInt(h.shares)),
@@ -282,7 +283,7 @@ describe("GET /api/holders and its CSV export", function () {
             iso(h.firstActivity.timestamp),
             h.lastActivity.blockNumber,
             iso(h.lastActivity.timestamp),
-          ].join(","),
+          ]),
         ),
       );
     }

@@ -231,6 +231,27 @@ export function envSchema(on: Network) {
         group: "limits",
         description: "Safe proposals and approvals one user may send a minute (together).",
       }),
+      // CSV exports: each holds the API's one thread for a while (a 100,000-row export is 2-3 s on
+      // PGlite), so a few at once and a budget of rows, not requests, keep accounts that cost nothing
+      // to make (SIWE) from filling every minute. RATE_LIMIT_CSV_PER_MINUTE still counts requests.
+      EXPORTS_AT_ONCE_PER_USER: setting(wholeNumber(1, 100).default(2), {
+        group: "limits",
+        description: "CSV exports one user may have running at once on one server process.",
+      }),
+      EXPORTS_AT_ONCE: setting(wholeNumber(1, 1000).default(4), {
+        group: "limits",
+        description: "CSV exports one server process writes at once, all users together.",
+      }),
+      // Two full exports of 100,000 rows a minute per user; an address (an office, a NAT) a few users' worth.
+      EXPORT_ROWS_PER_USER_PER_MINUTE: setting(wholeNumber(1, 100_000_000).default(200_000), {
+        group: "limits",
+        description:
+          "CSV rows one user's exports may write a minute (all exports together; an export that starts within the budget ends whole).",
+      }),
+      EXPORT_ROWS_PER_IP_PER_MINUTE: setting(wholeNumber(1, 100_000_000).default(500_000), {
+        group: "limits",
+        description: "CSV rows the exports asked from one IP address may write a minute, all its users together.",
+      }),
 
       // Batch payments
       BATCH_MAX_ROWS: setting(wholeNumber(1, 100_000).default(10_000), {
@@ -298,6 +319,12 @@ export function envSchema(on: Network) {
       MOCK_BANK_TOTAL_DAILY_DEPOSITS: setting(wholeNumber(1, 10_000_000).default(1000), {
         group: "bank",
         description: "Faucet: deposits all users may request in a UTC day.",
+      }),
+      // A new SIWE wallet is a new user: five users' worth from one address, so a hundred throwaway
+      // wallets need twenty addresses to empty the daily total.
+      MOCK_BANK_IP_DAILY_USD: setting(wholeNumber(1, 1_000_000_000).default(5000), {
+        group: "bank",
+        description: "Faucet: whole USD the deposits requested from one IP address may add up to in a UTC day, all its users together.",
       }),
       MOCK_BANK_MAX_ACCOUNTS: setting(wholeNumber(1, 1000).default(10), {
         group: "bank",

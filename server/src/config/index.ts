@@ -72,6 +72,17 @@ export interface Config {
    * 'loopback' by default: the dashboard's Vite server forwards /api from this machine; false: none.
    */
   trustProxy: "loopback" | false | number;
+  /** CSV exports (middleware/exportLimits.ts): at once per process, and rows a minute per user and per client address. */
+  exports: {
+    /** EXPORTS_AT_ONCE_PER_USER */
+    atOncePerUser: number;
+    /** EXPORTS_AT_ONCE */
+    atOnce: number;
+    /** EXPORT_ROWS_PER_USER_PER_MINUTE */
+    rowsPerUserPerMinute: number;
+    /** EXPORT_ROWS_PER_IP_PER_MINUTE */
+    rowsPerIpPerMinute: number;
+  };
   /**
    * Per-user limits (keyed on the verified uid). Past one the API answers 429 with a sentence that
    * names the limit and when it resets.
@@ -158,6 +169,8 @@ export interface BankConfig {
   totalDailyUsd: number;
   userDailyDeposits: number;
   totalDailyDeposits: number;
+  /** Faucet mode: whole USD a day from one client address, all its users together (MOCK_BANK_IP_DAILY_USD). */
+  ipDailyUsd: number;
 }
 
 /** The seeded minter's public test key (the local chain only). */
@@ -210,6 +223,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     leaderCheckMs: s.LEADER_CHECK_MS,
     rateLimits: { authPerMinute: s.RATE_LIMIT_AUTH_PER_MINUTE, csvPerMinute: s.RATE_LIMIT_CSV_PER_MINUTE },
     trustProxy: s.TRUST_PROXY,
+    exports: {
+      atOncePerUser: s.EXPORTS_AT_ONCE_PER_USER,
+      atOnce: s.EXPORTS_AT_ONCE,
+      rowsPerUserPerMinute: s.EXPORT_ROWS_PER_USER_PER_MINUTE,
+      rowsPerIpPerMinute: s.EXPORT_ROWS_PER_IP_PER_MINUTE,
+    },
     limits: {
       openBatchJobs: s.USER_MAX_OPEN_BATCHES,
       batchRowsPerDay: s.USER_MAX_BATCH_ROWS_PER_DAY,
@@ -238,6 +257,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       totalDailyUsd: s.MOCK_BANK_TOTAL_DAILY_USD,
       userDailyDeposits: s.MOCK_BANK_USER_DAILY_DEPOSITS,
       totalDailyDeposits: s.MOCK_BANK_TOTAL_DAILY_DEPOSITS,
+      ipDailyUsd: s.MOCK_BANK_IP_DAILY_USD,
     },
     alerts: {
       confirmations: s.ALERT_CONFIRMATIONS,

@@ -259,6 +259,8 @@ export const deposits = pgTable(
     signedAt: timestamp("signed_at", { withTimezone: true }),
     error: text("error"),
     completedAt: timestamp("completed_at", { withTimezone: true }),
+    /** The client address that asked for it (as the rate limits key it): the faucet's per-address daily cap counts these. Null before issue 29. */
+    clientIp: text("client_ip"),
   },
   (t) => [
     index("deposits_user_created").on(t.uid, t.createdAt),

@@ -65,3 +65,42 @@ export async function within<T>(work: Promise<T>, ms: number, message: string): 
     clearTimeout(timer);
   }
 }
+
+/**
+ * Work in flight in this process, at most `perKey` at once for one key and `total` in all. `take`
+ * either holds a place and answers the function that frees it (calling it twice frees it once), or
+ * says which cap is full and holds nothing.
+ */
+export class Slots {
+  private readonly held = new Map<string, number>();
+  private inAll = 0;
+
+  constructor(
+    readonly perKey: number,
+    readonly total: number,
+  ) {}
+
+  take(key: string): { release: () => void } | { full: "key" | "total" } {
+    const mine = this.held.get(key) ?? 0;
+    if (mine >= this.perKey) return { full: "key" };
+    if (this.inAll >= this.total) return { full: "total" };
+    this.held.set(key, mine + 1);
+    this.inAll += 1;
+    let released = false;
+    return {
+      release: () => {
+        if (released) return;
+        released = true;
+        this.inAll -= 1;
+        const left = (this.held.get(key) ?? 1) - 1;
+        if (left > 0) this.held.set(key, left);
+        else this.held.delete(key);
+      },
+    };
+  }
+
+  /** Places held now for `key`. */
+  heldBy(key: string): number {
+    return this.held.get(key) ?? 0;
+  }
+}

@@ -82,47 +82,52 @@ function isBlank(record: string[]): boolean {
 }
 
 /**
- * A cell for a CSV a person will open in a spreadsheet: text starting with = + - @ (or a tab or
- * carriage return) is prefixed with a quote so the spreadsheet shows it instead of running it.
+ * A cell a spreadsheet could run as a formula: one starting with = + - @, a tab or a carriage
+ * return, or one with such a part after a separator (, ; tab or a line end), since a reader set to
+ * another separator (a semicolon locale) splits the cell there ('x;=1+1' opens as 'x' and '=1+1').
+ * Spaces and double quotes before the starter do not hide it: a reader drops them.
  */
-export function safeCsvCell(value: string): string {
-  return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-}
-
-/** CSV text (CRLF, every cell made safe) with a header row of `fields`. */
-export function writeCsv(fields: readonly string[], rows: readonly (readonly string[])[]): string {
-  return Papa.unparse({ fields: [...fields], data: rows.map((row) => row.map(safeCsvCell)) }, { newline: "\r\n", quotes: false });
-}
+const FORMULA_PART = /(^|[,;\t\r\n])[ "]*[=+\-@\t\r]/;
 
 /**
- * Rows as CSV lines, each ending in CRLF, every cell made safe: a part of a file written a chunk at
- * a time (the holders export), which writeCsv's header and final line end would break up.
+ * One cell as OWASP's CSV-injection guidance writes it: a leading apostrophe when any part of it
+ * would start a formula (FORMULA_PART), every double quote doubled, and the whole cell in double
+ * quotes, so the spreadsheet shows the text instead of running it, whatever separator it splits on.
  */
-export function csvLines(rows: readonly (readonly string[])[]): string {
-  if (rows.length === 0) return "";
-  return `${Papa.unparse(
-    rows.map((row) => row.map(safeCsvCell)),
-    { newline: "\r\n", quotes: false },
-  )}\r\n`;
+export function safeCsvCell(value: string): string {
+  const text = FORMULA_PART.test(value) ? `'${value}` : value;
+  return `"${text.replace(/"/g, '""')}"`;
 }
 
-/** A CSV download: the name the browser saves it under, its header row and its rows as chunks of CSV lines (csvLines). */
+/** Rows as CSV lines, each ending in CRLF, every cell made safe (safeCsvCell): the one way an export writes a row. */
+export function csvLines(rows: readonly (readonly string[])[]): string {
+  return rows.map((row) => `${row.map(safeCsvCell).join(",")}\r\n`).join("");
+}
+
+/** A chunk of an export: its rows, each a list of cells as text (sendCsv makes them safe and writes them). */
+export type CsvChunk = readonly (readonly string[])[];
+
+/** A CSV download: the name the browser saves it under, its header row and its rows in chunks. */
 export interface CsvDownload {
   fileName: string;
   header: readonly string[];
   /** Read one at a time as the client takes them: rows from memory, or read from the database a page at a time. */
-  chunks: Iterable<string> | AsyncIterable<string>;
+  chunks: Iterable<CsvChunk> | AsyncIterable<CsvChunk>;
 }
 
+/** The data rows an answer's CSV has written so far (res.locals): the export limits charge them once it ends. */
+export const csvRowsWritten = (res: Response): number => (res.locals.csvRows as number | undefined) ?? 0;
+
 /**
- * Answers `download` as a CSV attachment (the one way every export is written): reads its first
- * chunk before the status is sent, so a refusal or a failed first read is still an error answer;
- * then the headers, the header row and every chunk through streamChunks. A failure after that can
- * only cut the answer short: the connection is closed, so the client sees a broken download rather
- * than a file that looks whole.
+ * Answers `download` as a CSV attachment (the one way every export is written, every cell through
+ * safeCsvCell): reads its first chunk before the status is sent, so a refusal or a failed first
+ * read is still an error answer; then the headers, the header row and every chunk through
+ * streamChunks. A failure after that can only cut the answer short: the connection is closed, so
+ * the client sees a broken download rather than a file that looks whole.
  */
 export async function sendCsv(res: Response, download: CsvDownload): Promise<void> {
   const iterator = asyncIterator(download.chunks);
+  res.locals.csvRows = 0;
   try {
     const first = await iterator.next();
     if (res.destroyed) return; // the client went while the first page was read
@@ -139,6 +144,8 @@ export async function sendCsv(res: Response, download: CsvDownload): Promise<voi
       res.destroy();
       throw error;
     }
+    // The export limits charge the rows written before the client can ask for the next export.
+    await (res.locals.beforeCsvEnd as (() => Promise<void>) | undefined)?.();
     if (!res.destroyed) res.end();
   } finally {
     await iterator.return?.(); // stopped early (the client went, or a failure): the rest is never read
@@ -146,14 +153,16 @@ export async function sendCsv(res: Response, download: CsvDownload): Promise<voi
 }
 
 /**
- * Writes `chunks` to the answer one at a time, waiting whenever the client reads slower than the
- * server writes and giving other requests their turn between chunks; stops reading as soon as the
- * client goes (an async generator's `finally` runs, so a database read stops with it).
+ * Writes `chunks` to the answer one at a time, counting their rows, waiting whenever the client
+ * reads slower than the server writes and giving other requests their turn between chunks; stops
+ * reading as soon as the client goes (an async generator's `finally` runs, so a database read stops
+ * with it).
  */
-async function streamChunks(res: Response, chunks: Iterable<string> | AsyncIterable<string>): Promise<void> {
+async function streamChunks(res: Response, chunks: Iterable<CsvChunk> | AsyncIterable<CsvChunk>): Promise<void> {
   for await (const chunk of chunks) {
     if (res.destroyed) return;
-    if (!res.write(chunk)) {
+    res.locals.csvRows = csvRowsWritten(res) + chunk.length;
+    if (!res.write(csvLines(chunk))) {
       await new Promise<void>((resolve) => {
         const done = () => {
           res.off("drain", done);
@@ -170,7 +179,7 @@ async function streamChunks(res: Response, chunks: Iterable<string> | AsyncItera
   }
 }
 
-function asyncIterator(chunks: Iterable<string> | AsyncIterable<string>): AsyncIterator<string> {
+function asyncIterator<T>(chunks: Iterable<T> | AsyncIterable<T>): AsyncIterator<T> {
   if (Symbol.asyncIterator in chunks) return chunks[Symbol.asyncIterator]();
   const sync = chunks[Symbol.iterator]();
   return {

@@ -1,5 +1,5 @@
 import type { Request, Response } from "express";
-import { rateLimit } from "express-rate-limit";
+import { ipKeyGenerator, rateLimit } from "express-rate-limit";
 import { sendError } from "../lib/errors";
 import type { RateLimitName, RateLimitStores } from "../services/operations/rateLimitStore";
 import { currentUser } from "./auth";
@@ -8,6 +8,13 @@ import { currentUser } from "./auth";
 // `name` keeps each limit's count its own: two limits never share a budget. It also labels the
 // limit's refusals in /api/metrics, so it is a fixed word, never anything from the request. How
 // many requests a minute it allows is the stores' (set at start from the settings).
+
+/**
+ * The client's address as every per-address limit keys it: Express's req.ip (TRUST_PROXY decides
+ * whose X-Forwarded-For names it), an IPv6 address by its /56 like express-rate-limit's own keys,
+ * so one host cannot walk through its subnet.
+ */
+export const clientAddress = (req: Request): string => ipKeyGenerator(req.ip ?? "");
 
 /** At most the limit's requests a minute from one address, then a JSON 429 that says what was limited. */
 function perMinuteLimit(stores: RateLimitStores, name: RateLimitName, what: string) {

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { API, type EndpointKey } from "@common/api";
 import type { Endpoint } from "@common/api/endpoint";
 import { currentUser, requireUser } from "../middleware/auth";
-import { perUserRateLimit } from "../middleware/rateLimits";
+import { clientAddress, perUserRateLimit } from "../middleware/rateLimits";
 import { parse } from "../middleware/validate";
 import { badRequest, unavailable } from "../lib/errors";
 import type { Services } from "../services";
@@ -135,7 +135,7 @@ export function bankRoutes(services: Services): Router {
       depositLimit,
       bankBody("POST /api/bank/deposits", "please choose the bank account to deposit from and enter an amount", () => "Invalid Deposit"),
     ],
-    async ({ body }, res) => ({ ...mock, deposit: await bank.createDeposit(currentUser(res), body) }),
+    async ({ body }, res, req) => ({ ...mock, deposit: await bank.createDeposit(currentUser(res), body, clientAddress(req)) }),
   );
 
   return router;

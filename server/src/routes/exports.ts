@@ -1,7 +1,7 @@
 import { Router } from "express";
 import { getAddress } from "ethers";
 import { currentUser, requireUser } from "../middleware/auth";
-import { perUserRateLimit } from "../middleware/rateLimits";
+import { exportGuards } from "../middleware/exportLimits";
 import { addressParam } from "../middleware/validate";
 import type { Services } from "../services";
 import { sendCsv } from "../lib/csv";
@@ -9,34 +9,34 @@ import { eventNameOf } from "./chainReads";
 import { declaredRoutes, VALIDATE } from "./declared";
 
 /**
- * Every CSV export (common/api/exports.ts, and the holders' in common/api/holders.ts), on one
- * router so that they share one limiter: a user's exports a minute are counted together, like CSV
- * uploads (RATE_LIMIT_CSV_PER_MINUTE), since each may read the whole index. Input is checked
- * before the limit, so a malformed request costs nothing and is not counted.
+ * Every CSV export (common/api/exports.ts, and the holders' in common/api/holders.ts) behind the
+ * export limits (middleware/exportLimits.ts, shared with the contacts export): requests a minute,
+ * exports at once and rows a minute, since each may read the whole index. Input is checked before
+ * the limits, so a malformed request costs nothing and is not counted.
  */
 export function exportRoutes(services: Services): Router {
   const router = Router();
   const on = declaredRoutes(router, "/api");
   const signedIn = requireUser(services.auth);
-  const exportLimit = perUserRateLimit(services.rateLimits, "csv-exports", "CSV exports");
+  const exportLimit = exportGuards(services);
   const { exports } = services;
 
-  on("GET /api/holders/export", [signedIn, VALIDATE, exportLimit], async ({ query }, res) =>
+  on("GET /api/holders/export", [signedIn, VALIDATE, ...exportLimit], async ({ query }, res) =>
     sendCsv(res, await services.holders.csv(query)),
   );
 
-  on("GET /api/accounts/:address/history/export", [signedIn, addressParam, VALIDATE, exportLimit], async ({ params, query }, res) =>
+  on("GET /api/accounts/:address/history/export", [signedIn, addressParam, VALIDATE, ...exportLimit], async ({ params, query }, res) =>
     sendCsv(res, await exports.history(getAddress(params.address.toLowerCase()), query)),
   );
 
-  on("GET /api/events/export", [signedIn, VALIDATE, exportLimit], async ({ query }, res) =>
+  on("GET /api/events/export", [signedIn, VALIDATE, ...exportLimit], async ({ query }, res) =>
     sendCsv(
       res,
       await exports.contractEvents({ fromBlock: query.fromBlock, toBlock: query.toBlock, eventName: eventNameOf(query.eventName) }),
     ),
   );
 
-  on("GET /api/batch/:id/export", [signedIn, VALIDATE, exportLimit], async ({ params }, res) =>
+  on("GET /api/batch/:id/export", [signedIn, VALIDATE, ...exportLimit], async ({ params }, res) =>
     sendCsv(res, await exports.batchRecipients(currentUser(res), params.id)),
   );
 

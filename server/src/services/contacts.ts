@@ -4,7 +4,7 @@ import type { Database } from "../db/client";
 import { xactLock } from "../db/locks";
 import { contacts } from "../db/schema";
 import { badRequest, conflict, HttpError, notFound, tooMany } from "../lib/errors";
-import { readCsv } from "../lib/csv";
+import { readCsv, type CsvDownload } from "../lib/csv";
 import type { Contact, ContactPage, ImportResult } from "@common/apiTypes";
 import { count as grouped } from "@common/wording";
 
@@ -133,10 +133,16 @@ export class ContactsService {
     return { contacts: rows.map(toContact), total };
   }
 
-  /** Every contact of the user, oldest first (the export). */
+  /** Every contact of the user, oldest first. */
   async all(uid: string): Promise<Contact[]> {
     const rows = await this.db.select().from(contacts).where(eq(contacts.uid, uid)).orderBy(asc(contacts.createdAt), asc(contacts.id));
     return rows.map(toContact);
+  }
+
+  /** The export (usdx_contacts.csv): Name, Address, Notes, oldest first; the columns an import reads back. */
+  async csv(uid: string): Promise<CsvDownload> {
+    const rows = (await this.all(uid)).map((c) => [c.name, c.address, c.notes ?? ""]);
+    return { fileName: "usdx_contacts.csv", header: ["Name", "Address", "Notes"], chunks: [rows] };
   }
 
   /** Adds one contact; a user holding the most contacts allowed already gets a 429. */

@@ -13,6 +13,7 @@ import type { AuthProvider } from "./auth/firebaseAuth";
 import type { HoldersService } from "./indexing/holders";
 import type { EventIndexer } from "./indexing/indexer";
 import type { RateLimitStores } from "./operations/rateLimitStore";
+import type { ExportLimits } from "./operations/exportLimits";
 import type { Leadership } from "./operations/leader";
 import type { Metrics } from "./operations/metrics";
 import type { MonitoringHistory } from "./operations/monitoring";
@@ -49,6 +50,8 @@ export interface Services {
   leadership: Leadership;
   /** The rate limits' counters, in the database so that they hold across replicas. */
   rateLimits: RateLimitStores;
+  /** What CSV exports may cost: places at once in this process, rows a minute per user and per client address. */
+  exportLimits: ExportLimits;
   /** This server's own Prometheus registry: GET /api/metrics. */
   metrics: Metrics;
   /** What /monitoring shows: the parts' health and the last minutes' figures, sampled by startServer's timer. */

@@ -51,7 +51,7 @@ export class Deposits {
    * Requests a deposit; the worker mints it once its completion time comes. The caller has verified
    * due accounts and adopted the sign-in wallet first.
    */
-  async create(user: SessionUser, input: NewDeposit): Promise<Deposit> {
+  async create(user: SessionUser, input: NewDeposit, clientIp: string): Promise<Deposit> {
     const amount = parseDepositAmount(input.amount);
     const uid = user.uid;
     const { row, account } = await this.db.transaction(async (tx) => {
@@ -89,7 +89,7 @@ export class Deposits {
           );
         }
         // Last, just before the insert: the caps' lock is held from here until the commit.
-        await this.faucet.check(tx, uid, amount, now);
+        await this.faucet.check(tx, { uid, ip: clientIp }, amount, now);
       }
       const [row] = await tx
         .insert(deposits)
@@ -98,6 +98,7 @@ export class Deposits {
           bankAccountId: account.id,
           walletAddress: wallet.address,
           amount: amount.toString(),
+          clientIp,
           status: "pending",
           createdAt: now,
           processingAt: new Date(now.getTime() + this.options.processingMs),

@@ -15,25 +15,39 @@ export function utcDayStart(now: Date): Date {
   return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
 }
 
+/** Who asks for a deposit: the user, and the client address (as the rate limits key it). */
+export interface Depositor {
+  uid: string;
+  ip: string;
+}
+
 interface Usage {
   userAmount: bigint;
   userCount: number;
+  /** The day's deposits asked from the depositor's address, all its users together. */
+  ipAmount: bigint;
   totalAmount: bigint;
   totalCount: number;
 }
 
 /**
- * The test faucet's daily caps: per user and in all, in USDX and in deposits, per UTC day, counting
- * every deposit of the day that has not failed (a pending one holds its room until it fails).
+ * The test faucet's daily caps: per user and in all, in USDX and in deposits, and per client address
+ * in USDX (a new SIWE wallet is a new user, so throwaway wallets from one address share one cap),
+ * per UTC day, counting every deposit of the day that has not failed (a pending one holds its room
+ * until it fails). Each refusal names the cap it hit: per user, per IP address or for all users.
  */
 export class FaucetLimits {
   constructor(
     private readonly db: Database,
-    private readonly options: Pick<BankConfig, "userDailyUsd" | "totalDailyUsd" | "userDailyDeposits" | "totalDailyDeposits">,
+    private readonly options: Pick<BankConfig, "userDailyUsd" | "totalDailyUsd" | "userDailyDeposits" | "totalDailyDeposits" | "ipDailyUsd">,
   ) {}
 
   private get userCap(): bigint {
     return BigInt(this.options.userDailyUsd) * USD_IN_BASE_UNITS;
+  }
+
+  private get ipCap(): bigint {
+    return BigInt(this.options.ipDailyUsd) * USD_IN_BASE_UNITS;
   }
 
   private get totalCap(): bigint {
@@ -47,7 +61,7 @@ export class FaucetLimits {
 
   /** What the deposit screen shows: the caps and what is left today for this user and in all. */
   async left(uid: string, now = new Date()): Promise<BankFaucetLimits> {
-    const usage = await this.usage(this.db, uid, now);
+    const usage = await this.usage(this.db, { uid, ip: "" }, now);
     const max0 = (n: bigint) => (n > 0n ? n : 0n);
     return {
       window: "utc-day",
@@ -68,9 +82,9 @@ export class FaucetLimits {
    * transaction that inserts the deposit: it takes a lock that every faucet deposit takes, so two
    * requests at once cannot both fit in the last room; the lock is held until that transaction ends.
    */
-  async check(tx: Tx, uid: string, amount: bigint, now: Date): Promise<void> {
+  async check(tx: Tx, who: Depositor, amount: bigint, now: Date): Promise<void> {
     await lock(tx, "bankFaucet");
-    const usage = await this.usage(tx, uid, now);
+    const usage = await this.usage(tx, who, now);
     const o = this.options;
     if (usage.userCount >= o.userDailyDeposits) {
       throw tooMany(`Daily mock deposit limit reached: ${count(o.userDailyDeposits)} deposits a day per user (UTC day). ${TRY_TOMORROW}`);
@@ -78,6 +92,15 @@ export class FaucetLimits {
     if (usage.userAmount + amount > this.userCap) {
       throw tooMany(
         this.amountSentence("Daily mock deposit limit", `${dollars(this.userCap)} USDX a day per user`, this.userCap - usage.userAmount),
+      );
+    }
+    if (usage.ipAmount + amount > this.ipCap) {
+      throw tooMany(
+        this.amountSentence(
+          "Daily mock deposit limit for this IP address",
+          `${dollars(this.ipCap)} USDX a day per IP address, all its users together`,
+          this.ipCap - usage.ipAmount,
+        ),
       );
     }
     if (usage.totalCount >= o.totalDailyDeposits) {
@@ -106,11 +129,12 @@ export class FaucetLimits {
     return `${what}: ${cap} (UTC day), and only ${dollars(left)} USDX of it is left today. Deposit at most ${dollars(left)} USD, or ${TRY_TOMORROW.charAt(0).toLowerCase()}${TRY_TOMORROW.slice(1)}`;
   }
 
-  private async usage(db: Database | Tx, uid: string, now: Date): Promise<Usage> {
+  private async usage(db: Database | Tx, { uid, ip }: Depositor, now: Date): Promise<Usage> {
     const [row] = await db
       .select({
         userAmount: sql<string>`coalesce(sum((${deposits.amount})::numeric) filter (where ${deposits.uid} = ${uid}), 0)::text`,
         userCount: sql<number>`(count(*) filter (where ${deposits.uid} = ${uid}))::int`,
+        ipAmount: sql<string>`coalesce(sum((${deposits.amount})::numeric) filter (where ${deposits.clientIp} = ${ip}), 0)::text`,
         totalAmount: sql<string>`coalesce(sum((${deposits.amount})::numeric), 0)::text`,
         totalCount: sql<number>`count(*)::int`,
       })
@@ -119,6 +143,7 @@ export class FaucetLimits {
     return {
       userAmount: BigInt(row.userAmount),
       userCount: Number(row.userCount),
+      ipAmount: BigInt(row.ipAmount),
       totalAmount: BigInt(row.totalAmount),
       totalCount: Number(row.totalCount),
     };

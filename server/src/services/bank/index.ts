@@ -173,10 +173,11 @@ export class MockBankService {
     return this.deposits.get(uid, id);
   }
 
-  async createDeposit(user: SessionUser, input: NewDeposit): Promise<Deposit> {
+  /** `clientIp`: the address that asks (as the rate limits key it), for the faucet's per-address cap. */
+  async createDeposit(user: SessionUser, input: NewDeposit, clientIp: string): Promise<Deposit> {
     await this.accounts.verifyDue(user.uid);
     if (input.walletId === undefined) await this.wallets.adoptSignInWallet(user);
-    return this.deposits.create(user, input);
+    return this.deposits.create(user, input, clientIp);
   }
 
   // ---------------------------------------------------------------- the worker

@@ -7,7 +7,7 @@ import { roleNameOfHash } from "@common/roles";
 import type { Database } from "../../db/client";
 import { batchChunks, batchJobs, batchRecipients, chainEvents } from "../../db/schema";
 import { badRequest, notFound } from "../../lib/errors";
-import { csvLines, type CsvDownload } from "../../lib/csv";
+import type { CsvChunk, CsvDownload } from "../../lib/csv";
 import { movedBy, multiplierAtLog, type EventRecord, type EventsService } from "./events";
 import type { SessionUser } from "../auth/firebaseAuth";
 
@@ -241,17 +241,17 @@ async function* merged(a: AsyncGenerator<ExportRow>, b: AsyncGenerator<ExportRow
   }
 }
 
-/** Rows as chunks of CSV lines, EXPORT_PAGE_ROWS a chunk. */
-async function* inChunks<R>(rows: AsyncIterable<R>, toCells: (row: R) => string[]): AsyncGenerator<string> {
+/** Rows as chunks of cells, EXPORT_PAGE_ROWS a chunk. */
+async function* inChunks<R>(rows: AsyncIterable<R>, toCells: (row: R) => string[]): AsyncGenerator<CsvChunk> {
   let lines: string[][] = [];
   for await (const row of rows) {
     lines.push(toCells(row));
     if (lines.length === EXPORT_PAGE_ROWS) {
-      yield csvLines(lines);
+      yield lines;
       lines = [];
     }
   }
-  if (lines.length > 0) yield csvLines(lines);
+  if (lines.length > 0) yield lines;
 }
 
 /** One history row: as GET /api/accounts/:address/history's entry, amounts in USDX (exact decimals). */

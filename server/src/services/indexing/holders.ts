@@ -5,7 +5,7 @@ import { MULTIPLIER_BASE } from "@common/token";
 import type { Holder, HolderPage } from "@common/apiTypes";
 import type { EventFilter, EventRecord, EventsService } from "./events";
 import { IndexFold } from "./folds";
-import { csvLines, type CsvDownload } from "../../lib/csv";
+import type { CsvDownload } from "../../lib/csv";
 import { errorText, type Logger } from "../../lib/logger";
 
 export type { Holder, HolderPage };
@@ -177,7 +177,7 @@ export class HoldersService {
 
   /**
    * The export (usdx_holders.csv): the header, then every matching holder in the asked order, EXPORT_CHUNK_ROWS
-   * lines at a time, each chunk CSV text made safe for a spreadsheet. The rows are those of the
+   * rows at a time (sendCsv makes each cell safe for a spreadsheet). The rows are those of the
    * snapshot current when it was asked for, however long the writing takes.
    */
   async csv(query: HolderQuery): Promise<CsvDownload> {
@@ -189,7 +189,7 @@ export class HoldersService {
         const lines: string[][] = [];
         for (let i = start; i < Math.min(matching.length, start + EXPORT_CHUNK_ROWS); i++)
           lines.push(csvRow(toHolder(at(matching, i, order), snapshot)));
-        yield csvLines(lines);
+        yield lines;
       }
     }
     return { fileName: "usdx_holders.csv", header: HOLDERS_CSV_HEADER, chunks: chunks() };
