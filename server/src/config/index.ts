@@ -13,9 +13,9 @@ import {
   network,
   rpcUrlOf,
 } from "./env";
-import { isLoopbackHost, unsafeSettings } from "./guards";
+import { isLoopbackHost, type LoadOptions, unsafeSettings } from "./guards";
 
-export { type BankMode, DEFAULT_DASHBOARD_DIST, METRICS_TOKEN_MIN_LENGTH };
+export { type BankMode, type LoadOptions, DEFAULT_DASHBOARD_DIST, METRICS_TOKEN_MIN_LENGTH };
 
 /** The variables set to something: an empty value is an unset one. */
 export function givenValues(env: NodeJS.ProcessEnv): Record<string, string> {
@@ -172,9 +172,9 @@ function settings(env: NodeJS.ProcessEnv): EnvSettings {
   return read.settings;
 }
 
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadOptions = {}): Config {
   const s = settings(env);
-  const unsafe = unsafeSettings(s);
+  const unsafe = unsafeSettings(s, options);
   if (unsafe.length > 0) throw new ConfigError(unsafe.join(" "));
 
   const local = s.NETWORK === "localhost";
