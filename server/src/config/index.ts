@@ -105,6 +105,8 @@ export interface Config {
     confirmations: number;
     /** Whether a webhook may reach loopback, private and link-local addresses (ALERT_ALLOW_PRIVATE_URLS): the local chain's default only. */
     allowPrivateUrls: boolean;
+    /** Whether a webhook must be https: off the local chain (plain http is for the local chain only, whatever ALERT_ALLOW_PRIVATE_URLS says). */
+    httpsOnly: boolean;
     pollMs: number;
     /** One attempt's limit, connection to the answer's end. */
     timeoutMs: number;
@@ -242,6 +244,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadOp
     alerts: {
       confirmations: s.ALERT_CONFIRMATIONS,
       allowPrivateUrls: s.ALERT_ALLOW_PRIVATE_URLS,
+      httpsOnly: !local,
       pollMs: s.ALERT_POLL_MS,
       timeoutMs: s.ALERT_TIMEOUT_MS,
       maxAttempts: s.ALERT_MAX_ATTEMPTS,
