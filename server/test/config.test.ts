@@ -91,9 +91,14 @@ describe("Server config: settings that would be unsafe in production are refused
   });
 
   it("accepts the emulator off the local chain only when code says the chain is its own stand-in (the rehearsal), never from a variable", () => {
-    const config = loadConfig({ ...sepolia, MINTER_PRIVATE_KEY: OWN_KEY, PUBLIC_RPC_URL: "https://rpc.sepolia.org" }, { standInChain: true });
+    const config = loadConfig(
+      { ...sepolia, MINTER_PRIVATE_KEY: OWN_KEY, PUBLIC_RPC_URL: "https://rpc.sepolia.org" },
+      { standInChain: true },
+    );
     expect(config.network).to.equal("sepolia");
-    expect(() => loadConfig({ ...sepolia, STAND_IN_CHAIN: "true", standInChain: "true" })).to.throw(/FIREBASE_AUTH_EMULATOR_HOST is set on a public network/);
+    expect(() => loadConfig({ ...sepolia, STAND_IN_CHAIN: "true", standInChain: "true" })).to.throw(
+      /FIREBASE_AUTH_EMULATOR_HOST is set on a public network/,
+    );
   });
 
   it("accepts a real project's credentials without the emulator on a public host", () => {
@@ -124,11 +129,7 @@ describe("Server config: settings that would be unsafe in production are refused
       { ...sepolia, SERVER_HOST: "0.0.0.0" },
       "FIREBASE_AUTH_EMULATOR_HOST is set on a public network (NETWORK=sepolia)",
     ],
-    [
-      "the Auth emulator on a public network on a LAN address",
-      { ...sepolia, SERVER_HOST: "192.168.1.20" },
-      "could sign in as anyone",
-    ],
+    ["the Auth emulator on a public network on a LAN address", { ...sepolia, SERVER_HOST: "192.168.1.20" }, "could sign in as anyone"],
     [
       "a public test key as the minting key off the local chain",
       { ...sepolia, MINTER_PRIVATE_KEY: PUBLIC_MINTER_KEY },
