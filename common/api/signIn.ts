@@ -19,7 +19,9 @@ export const SessionUser = z
     uid: z.string(),
     email: z.string().nullable(),
     wallet: Address.nullable().meta({ description: "Set for wallet sign-ins: the checksummed address." }),
-    admin: z.boolean().meta({ description: "The token's admin claim (a wallet listed in ADMIN_WALLETS)." }),
+    admin: z.boolean().meta({
+      description: "Whether the server's ADMIN_WALLETS lists this session's wallet now (asked on every request, not the token's claim).",
+    }),
   })
   .meta({ id: "SessionUser" });
 export type SessionUser = z.infer<typeof SessionUser>;

@@ -105,20 +105,24 @@ export async function startRehearsal(options: RehearsalOptions): Promise<Rehears
     // One origin for the page and the API, known before the server starts: SIWE and CORS name it.
     const serverPort = options.serverPort || (await freePort());
     const url = `http://127.0.0.1:${serverPort}`;
-    const config = loadConfig({
-      NETWORK: "sepolia",
-      RPC_URL: serverProxy.url,
-      PUBLIC_RPC_URL: browserProxy.url,
-      DEPLOYMENTS_DIR: deploymentsDir,
-      PGLITE_DIR: "memory://",
-      FIREBASE_AUTH_EMULATOR_HOST: emulator.host,
-      FIREBASE_PROJECT_ID: FIREBASE_PROJECT,
-      SERVER_PORT: String(serverPort),
-      DASHBOARD_ORIGIN: `${url},http://localhost:${serverPort}`,
-      DASHBOARD_DIST: options.dashboardDist,
-      LOG_LEVEL: "warn",
-      ...options.serverEnv,
-    });
+    const config = loadConfig(
+      {
+        NETWORK: "sepolia",
+        RPC_URL: serverProxy.url,
+        PUBLIC_RPC_URL: browserProxy.url,
+        DEPLOYMENTS_DIR: deploymentsDir,
+        PGLITE_DIR: "memory://",
+        FIREBASE_AUTH_EMULATOR_HOST: emulator.host,
+        FIREBASE_PROJECT_ID: FIREBASE_PROJECT,
+        SERVER_PORT: String(serverPort),
+        DASHBOARD_ORIGIN: `${url},http://localhost:${serverPort}`,
+        DASHBOARD_DIST: options.dashboardDist,
+        LOG_LEVEL: "warn",
+        ...options.serverEnv,
+      },
+      // The stand-in and its emulator are this process's own: the emulator is allowed off the local chain here only.
+      { standInChain: true },
+    );
     const server = await startServer(config, createLogger(config.logLevel));
     stops.push(() => server.close());
     return { upstreamUrl, serverProxy, browserProxy, emulatorHost: emulator.host, deploymentsDir, manifest, server, url, stop };

@@ -46,7 +46,12 @@ export function buildServices(config: Config, chain: Chain, db: DatabaseHandle, 
   const tokenState = new TokenStateService(chain, events, indexVersion, Date.now, () => indexer.status().checkpoint);
   const holders = new HoldersService(events, indexVersion);
   const rewards = new RewardsService(db.db, events, indexVersion);
-  const siwe = new SiweService(db.db, auth, { domains: config.siweDomains, chainId: config.chainId, adminWallets: config.adminWallets });
+  const audit = new AuditService(db.db);
+  const siwe = new SiweService(db.db, auth, audit, {
+    domains: config.siweDomains,
+    chainId: config.chainId,
+    adminWallets: config.adminWallets,
+  });
   // The batch service rings when a chunk's transaction is reported, so the watcher looks at once.
   const chunkReported = new Doorbell();
   const batchLimits = { openBatchJobs: config.limits.openBatchJobs, batchRowsPerDay: config.limits.batchRowsPerDay };
@@ -71,7 +76,6 @@ export function buildServices(config: Config, chain: Chain, db: DatabaseHandle, 
   const bank = new MockBankService(db.db, chain, config.bank, log.child({ component: "bank" }), headReads);
   const head = () => chain.provider.getBlockNumber().catch(() => null);
   const alerts = new AlertsService(db.db, config.alerts, config.chainId, head, log.child({ component: "alerts" }));
-  const audit = new AuditService(db.db);
   const safeAlerts = new SafeAlerts(config.chainId, log.child({ component: "alerts" }));
   const safes = new SafesService(db.db, chain, safeReader, audit, config.chainId, log.child({ component: "safes" }), safeAlerts);
   // Exactly one replica on a database runs the loops; the others follow the index it writes.

@@ -12,6 +12,7 @@ import { errorAnswer } from "./lib/errors";
 import { createLogger, errorText, Logger } from "./lib/logger";
 import { buildServices } from "./compose";
 import type { Services } from "./services";
+import { endRemovedAdminSessions } from "./services/auth/removedAdmins";
 import { createFirebaseAuth } from "./services/auth/firebaseAuth";
 
 export interface RunningServer {
@@ -24,8 +25,10 @@ export interface RunningServer {
 export async function startServer(config: Config, log: Logger = createLogger(config.logLevel)): Promise<RunningServer> {
   const chain = connectChain(config);
   const db = await openDatabase(config.database);
-  const auth = createFirebaseAuth(config.firebase);
+  const auth = createFirebaseAuth(config.firebase, config.adminWallets);
   const services = buildServices(config, chain, db, auth, log);
+  // Before any request: a wallet taken off ADMIN_WALLETS since it signed in loses its sessions.
+  await endRemovedAdminSessions(db.db, auth, services.audit, config.adminWallets, log);
   // The background loops run here only while this replica leads (always on PGlite); else its index follows the leader's.
   services.indexer.follow();
   await services.leadership.start();

@@ -2,7 +2,7 @@
  * Operators' alerts through the API (issue 18): only the server's admins manage rules; bad input is
  * a 400 sentence and stores nothing; webhook URLs are http(s) without credentials, and private or
  * loopback addresses are refused unless ALERT_ALLOW_PRIVATE_URLS allows them, at save and at each
- * attempt; 'Send test' answers with its attempt and logs it; the limits hold. Deliveries of real
+ * attempt; off the local chain they must be https; 'Send test' answers with its attempt and logs it; the limits hold. Deliveries of real
  * events, retries, restarts and reorganisations are in alerts.test.ts.
  */
 import { expect } from "chai";
@@ -10,6 +10,8 @@ import { Wallet } from "ethers";
 import type { AlertDelivery } from "@common/api/alerts";
 import { alertDeliveries, alertRules } from "../src/db/schema";
 import type { RunningServer } from "../src/index";
+import { loadConfig } from "../src/config";
+import { AlertRules } from "../src/services/alerts/rules";
 import { postWebhook } from "../src/services/alerts/webhook";
 import { refusedAddress, resolveChecked } from "../src/services/alerts/urlCheck";
 import { AlertReceiver, signedBy } from "./alertReceiver";
@@ -274,7 +276,17 @@ describe("Operators' alerts: webhook addresses", function () {
   it("checks the address again at each attempt: a receiver allowed when saved but refused now gets nothing", async () => {
     const receiver = await AlertReceiver.start();
     try {
-      const result = await postWebhook(`${receiver.url}/later`, "secret", "id", { test: true }, { timeoutMs: 2000, allowPrivate: false });
+      const result = await postWebhook(
+        `${receiver.url}/later`,
+        "secret",
+        "id",
+        { test: true },
+        {
+          timeoutMs: 2000,
+          allowPrivate: false,
+          httpsOnly: false,
+        },
+      );
       expect(result).to.include({ ok: false, statusCode: null });
       expect(result.error).to.match(/^Refused: 127\.0\.0\.1 is a loopback address/);
       expect(receiver.received).to.deep.equal([]);
@@ -306,5 +318,83 @@ describe("Operators' alerts: webhook addresses", function () {
     expect(refusedAddress("2606:2800:21f:cb07:6820:80da:af6b:8b2c", false)).to.equal(null);
     expect(refusedAddress("127.0.0.1", true)).to.equal(null);
     expect(refusedAddress("0.0.0.0", true)).to.equal("the unspecified address");
+  });
+});
+
+describe("Operators' alerts: plain http off the local chain (issue 29, item 7)", function () {
+  this.timeout(60_000);
+  // A public network's settings (a real Firebase project: the emulator is refused there). A test
+  // server cannot run on Sepolia, so the rules and the attempts are given this configuration's alerts.
+  const publicNetwork = (extra: Record<string, string> = {}) =>
+    loadConfig({
+      NETWORK: "sepolia",
+      RPC_URL: "https://sepolia.provider.example/v3/KEY",
+      GOOGLE_APPLICATION_CREDENTIALS: "key.json",
+      FIREBASE_WEB_API_KEY: "web-key",
+      ...extra,
+    }).alerts;
+  const HTTPS_ONLY =
+    "Invalid webhook URL: Off the local chain the webhook URL must start with https://: plain http would carry every alert across the network in the clear.";
+  let server: RunningServer;
+  let rules: AlertRules;
+
+  before(async () => {
+    server = await startTestServer();
+    rules = new AlertRules(server.services.db.db, publicNetwork(), async () => 0);
+  });
+  afterEach(async () => {
+    await server.services.db.db.delete(alertRules);
+  });
+  after(async () => {
+    await server?.close();
+  });
+
+  const refusal = (promise: Promise<unknown>) =>
+    promise.then(
+      () => "accepted",
+      (error: Error & { status?: number }) => `${error.status} ${error.message}`,
+    );
+
+  it("refuses an http webhook when a rule is saved, with a sentence, and stores nothing; https is saved", async () => {
+    expect(publicNetwork().httpsOnly).to.equal(true);
+    expect(server.services.config.alerts.httpsOnly, "the local chain keeps plain http").to.equal(false);
+    expect(await refusal(rules.create("uid-1", { kind: "mint", webhookUrl: "http://93.184.215.14/usdx" }))).to.equal(`400 ${HTTPS_ONLY}`);
+    expect(await refusal(rules.create("uid-1", { kind: "mint", webhookUrl: "HTTP://hooks.example/usdx" }))).to.equal(`400 ${HTTPS_ONLY}`);
+    expect(await server.services.db.db.select().from(alertRules)).to.deep.equal([]);
+    expect(await refusal(rules.create("uid-1", { kind: "mint", webhookUrl: "https://93.184.215.14/usdx" }))).to.equal("accepted");
+  });
+
+  it("refuses http even where ALERT_ALLOW_PRIVATE_URLS lets a webhook reach this machine", async () => {
+    const allowing = new AlertRules(server.services.db.db, publicNetwork({ ALERT_ALLOW_PRIVATE_URLS: "true" }), async () => 0);
+    expect(await refusal(allowing.create("uid-1", { kind: "mint", webhookUrl: "http://127.0.0.1:8080/hook" }))).to.equal(
+      `400 ${HTTPS_ONLY}`,
+    );
+  });
+
+  it("refuses it again at each attempt: a rule stored as http before gets nothing sent", async () => {
+    const receiver = await AlertReceiver.start();
+    try {
+      const result = await postWebhook(
+        `${receiver.url}/hook`,
+        "secret",
+        "id",
+        { test: true },
+        { timeoutMs: 2000, allowPrivate: true, httpsOnly: true },
+      );
+      expect(result).to.include({ ok: false, statusCode: null });
+      expect(result.error).to.equal(HTTPS_ONLY.replace("Invalid webhook URL: ", ""));
+      expect(receiver.received).to.deep.equal([]);
+      // The control: the same receiver on the local chain's terms gets the delivery.
+      const local = await postWebhook(
+        `${receiver.url}/hook`,
+        "secret",
+        "id",
+        { test: true },
+        { timeoutMs: 2000, allowPrivate: true, httpsOnly: false },
+      );
+      expect(local.ok, local.error ?? "").to.equal(true);
+    } finally {
+      await receiver.stop();
+    }
   });
 });

@@ -19,7 +19,13 @@ describe("Server config", () => {
   });
 
   it("uses node-postgres when DATABASE_URL is set, and Sepolia's settings for NETWORK=sepolia", () => {
-    const config = loadConfig({ ...base, DATABASE_URL: "postgres://u:p@db:5432/usdx", NETWORK: "sepolia", RPC_URL: "https://rpc.example" });
+    const config = loadConfig({
+      DATABASE_URL: "postgres://u:p@db:5432/usdx",
+      NETWORK: "sepolia",
+      RPC_URL: "https://rpc.example",
+      GOOGLE_APPLICATION_CREDENTIALS: "key.json",
+      FIREBASE_WEB_API_KEY: "web-key",
+    });
     expect(config.database).to.deep.equal({ kind: "postgres", url: "postgres://u:p@db:5432/usdx" });
     expect(config.chainId).to.equal(11155111);
     expect(config.indexer.confirmations).to.equal(5);
@@ -76,9 +82,23 @@ describe("Server config: settings that would be unsafe in production are refused
   const PUBLIC_ADMIN = "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266";
   const OWN_KEY = "0x" + "11".repeat(32);
 
-  it("accepts a public-network server on loopback with the emulator, https RPC and its own keys", () => {
-    const config = loadConfig({ ...sepolia, MINTER_PRIVATE_KEY: OWN_KEY, PUBLIC_RPC_URL: "https://rpc.sepolia.org" });
+  it("refuses the Auth emulator off the local chain even on loopback: a TLS proxy in front would reach it (issue 29, item 6)", () => {
+    for (const host of ["127.0.0.1", "localhost", "::1"]) {
+      expect(() => loadConfig({ ...sepolia, SERVER_HOST: host, MINTER_PRIVATE_KEY: OWN_KEY }), host).to.throw(
+        "FIREBASE_AUTH_EMULATOR_HOST is set on a public network (NETWORK=sepolia): the Auth emulator accepts unsigned tokens, so anyone who reaches the server, directly or through a proxy in front of it, could sign in as anyone.",
+      );
+    }
+  });
+
+  it("accepts the emulator off the local chain only when code says the chain is its own stand-in (the rehearsal), never from a variable", () => {
+    const config = loadConfig(
+      { ...sepolia, MINTER_PRIVATE_KEY: OWN_KEY, PUBLIC_RPC_URL: "https://rpc.sepolia.org" },
+      { standInChain: true },
+    );
     expect(config.network).to.equal("sepolia");
+    expect(() => loadConfig({ ...sepolia, STAND_IN_CHAIN: "true", standInChain: "true" })).to.throw(
+      /FIREBASE_AUTH_EMULATOR_HOST is set on a public network/,
+    );
   });
 
   it("accepts a real project's credentials without the emulator on a public host", () => {
@@ -107,13 +127,9 @@ describe("Server config: settings that would be unsafe in production are refused
     [
       "the Auth emulator on a public network with the server listening beyond loopback",
       { ...sepolia, SERVER_HOST: "0.0.0.0" },
-      "FIREBASE_AUTH_EMULATOR_HOST is set on a public network while SERVER_HOST is '0.0.0.0'",
+      "FIREBASE_AUTH_EMULATOR_HOST is set on a public network (NETWORK=sepolia)",
     ],
-    [
-      "the Auth emulator on a public network on a LAN address",
-      { ...sepolia, SERVER_HOST: "192.168.1.20" },
-      "anyone who reaches the server could sign in as anyone",
-    ],
+    ["the Auth emulator on a public network on a LAN address", { ...sepolia, SERVER_HOST: "192.168.1.20" }, "could sign in as anyone"],
     [
       "a public test key as the minting key off the local chain",
       { ...sepolia, MINTER_PRIVATE_KEY: PUBLIC_MINTER_KEY },
@@ -164,7 +180,7 @@ describe("Server config: settings that would be unsafe in production are refused
 
   it("names every unsafe setting at once", () => {
     expect(() => loadConfig({ ...sepolia, SERVER_HOST: "0.0.0.0", MINTER_PRIVATE_KEY: PUBLIC_MINTER_KEY })).to.throw(
-      /SERVER_HOST is '0\.0\.0\.0'[\s\S]*MINTER_PRIVATE_KEY is one of/,
+      /FIREBASE_AUTH_EMULATOR_HOST is set on a public network[\s\S]*MINTER_PRIVATE_KEY is one of/,
     );
   });
 

@@ -157,13 +157,13 @@ export async function request<T = LooseJson>(
 
 // ---------------------------------------------------------------- sign-in through the emulator
 
-async function identityToolkit(path: string, body: unknown): Promise<{ idToken: string; localId: string }> {
+async function identityToolkit(path: string, body: unknown): Promise<{ idToken: string; localId: string; refreshToken: string }> {
   const res = await fetch(`http://${stack().emulatorHost}/identitytoolkit.googleapis.com/v1/${path}?key=test-key`, {
     method: "POST",
     headers: { "content-type": "application/json" },
     body: JSON.stringify({ ...(body as object), returnSecureToken: true }),
   });
-  const json = (await res.json()) as { idToken: string; localId: string; error?: { message: string } };
+  const json = (await res.json()) as { idToken: string; localId: string; refreshToken: string; error?: { message: string } };
   if (!res.ok) throw new Error(`emulator ${path}: ${json.error?.message}`);
   return json;
 }
@@ -208,17 +208,28 @@ export async function siweMessage(server: ApiBase, wallet: { address: string }, 
   }).prepareMessage();
 }
 
-/** Signs in `wallet` with SIWE and exchanges the custom token at the emulator; returns the ID token. */
+/** Signs in `wallet` with SIWE and exchanges the custom token at the emulator; returns the ID token (and the session's refresh token). */
 export async function walletUser(
   server: ApiBase,
   wallet: Wallet = Wallet.createRandom() as unknown as Wallet,
-): Promise<{ idToken: string; wallet: Wallet }> {
+): Promise<{ idToken: string; refreshToken: string; wallet: Wallet }> {
   const message = await siweMessage(server, wallet);
   const signature = await wallet.signMessage(message);
   const answer = await call(server, "POST", "/api/auth/wallet-auth", { body: { address: wallet.address, message, signature } });
   if (answer.status !== 200) throw new Error(`wallet-auth: ${JSON.stringify(answer.body)}`);
-  const { idToken } = await identityToolkit("accounts:signInWithCustomToken", { token: answer.body.customToken });
-  return { idToken, wallet };
+  const { idToken, refreshToken } = await identityToolkit("accounts:signInWithCustomToken", { token: answer.body.customToken });
+  return { idToken, refreshToken, wallet };
+}
+
+/** A session's refresh, as the Firebase web SDK does it: a new ID token, or the emulator's refusal (`error`). */
+export async function refreshSession(refreshToken: string): Promise<{ idToken?: string; error?: string }> {
+  const res = await fetch(`http://${stack().emulatorHost}/securetoken.googleapis.com/v1/token?key=test-key`, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ grant_type: "refresh_token", refresh_token: refreshToken }).toString(),
+  });
+  const json = (await res.json()) as { id_token?: string; error?: { message: string } };
+  return res.ok ? { idToken: json.id_token } : { error: json.error?.message ?? `HTTP ${res.status}` };
 }
 
 // ---------------------------------------------------------------- chain

@@ -3,14 +3,29 @@
  * already refuses (a replayed SIWE message, a nonce never issued, an expired nonce or message,
  * another domain, chain or signer): a message not valid yet, a nonce spent by another wallet or
  * issued by another server, look-alike hosts; unsigned tokens on a server set up for real Firebase;
- * and the admin claim, which only ADMIN_WALLETS gives.
+ * and the admin claim, which only ADMIN_WALLETS gives, and only while it lists the wallet.
  */
 import { expect } from "chai";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { Wallet } from "ethers";
+import { and, eq } from "drizzle-orm";
 import type { SiweMessage } from "siwe";
-import { contacts } from "../src/db/schema";
+import { auditLog, contacts } from "../src/db/schema";
+import { walletUid } from "../src/services/auth/walletSessions";
 import type { RunningServer } from "../src/index";
-import { call, DASHBOARD_DOMAIN, emailUser, randomAddress, siweMessage, startTestServer, unsignedToken, walletUser } from "./helpers";
+import {
+  call,
+  DASHBOARD_DOMAIN,
+  emailUser,
+  randomAddress,
+  refreshSession,
+  siweMessage,
+  startTestServer,
+  unsignedToken,
+  walletUser,
+} from "./helpers";
 import { expectRefusal } from "./securityHelpers";
 import { FIREBASE_PROJECT } from "./stack";
 
@@ -166,7 +181,9 @@ describe("Security review", () => {
       // createFirebaseAuth sets FIREBASE_AUTH_EMULATOR_HOST for the process, and firebase-admin reads it
       // on every call: without the server's own check, `real` would now accept what `emulated` accepts.
       emulated = await startTestServer({ ADMIN_WALLETS: admin.address });
-      const forgedAdmin = unsignedToken(idTokenClaims(user.uid, { admin: true }));
+      // The listed wallet's account must exist at the emulator (it is asked whether the session was revoked).
+      await walletUser(emulated, admin as unknown as Wallet);
+      const forgedAdmin = unsignedToken(idTokenClaims(walletUid(admin.address), { admin: true, wallet: admin.address }));
       // The control: the emulator trusts anyone who can reach it, so this forged token is good there.
       // That is why emulator mode is for local runs only (docs/SECURITY.md).
       expect((await call(emulated, "GET", "/api/audit", { token: forgedAdmin })).status).to.equal(200);
@@ -208,6 +225,93 @@ describe("Security review", () => {
       expect(claims.claims).to.deep.equal({ wallet: wallet.address });
       const { idToken } = await walletUser(server, admin as unknown as Wallet);
       expect((await call(server, "GET", "/api/audit", { token: idToken })).status, "the listed wallet is admin").to.equal(200);
+    });
+  });
+
+  describe("a wallet taken off ADMIN_WALLETS loses admin at once (issue 29, item 5)", function () {
+    // Each test starts the server two or three times.
+    this.timeout(180_000);
+    const removed = Wallet.createRandom() as unknown as Wallet;
+    const kept = Wallet.createRandom() as unknown as Wallet;
+    const both = `${removed.address},${kept.address}`;
+    let dir: string;
+    let server: RunningServer | null = null;
+    before(() => {
+      dir = mkdtempSync(path.join(tmpdir(), "usdx-admins-"));
+    });
+    /** Stops the running server (if any) and starts one with `env`. */
+    const restart = async (env: Record<string, string>): Promise<RunningServer> => {
+      const running = server;
+      server = null;
+      await running?.close();
+      server = await startTestServer(env);
+      return server;
+    };
+    afterEach(async () => {
+      const running = server;
+      server = null;
+      await running?.close();
+    });
+    after(() => {
+      rmSync(dir, { recursive: true, force: true });
+    });
+
+    /** Firebase dates a revocation in whole seconds: a session revoked in the second it began would survive it. */
+    const nextSecond = async () => {
+      const second = Math.floor(Date.now() / 1000);
+      while (Math.floor(Date.now() / 1000) === second) await new Promise((resolve) => setTimeout(resolve, 50));
+    };
+
+    it("asks the running server's list on every admin request, not the claim the token got at sign-in", async () => {
+      let api = await restart({ ADMIN_WALLETS: both });
+      const { idToken } = await walletUser(api, removed);
+      expect((await call(api, "GET", "/api/audit", { token: idToken })).status, "listed: admin").to.equal(200);
+      // Another database, so nothing ends the session: only the per-request check stands between it and admin.
+      api = await restart({ ADMIN_WALLETS: kept.address });
+      expectRefusal(
+        await call(api, "GET", "/api/audit", { token: idToken }),
+        403,
+        "Admin only: sign in with a wallet listed in ADMIN_WALLETS.",
+      );
+      expectRefusal(await call(api, "GET", "/api/alerts/rules", { token: idToken }), 403);
+      const me = await call(api, "GET", "/api/auth/me", { token: idToken });
+      expect(me.status).to.equal(200);
+      expect(me.body.user).to.deep.include({ wallet: removed.address, admin: false });
+    });
+
+    it("ends its sessions when the server starts without it: the old token and its refreshes are refused, a listed admin's are not", async () => {
+      let api = await restart({ ADMIN_WALLETS: both, PGLITE_DIR: dir });
+      const gone = await walletUser(api, removed);
+      const stays = await walletUser(api, kept);
+      for (const { idToken } of [gone, stays]) expect((await call(api, "GET", "/api/audit", { token: idToken })).status).to.equal(200);
+      await nextSecond();
+
+      api = await restart({ ADMIN_WALLETS: kept.address, PGLITE_DIR: dir });
+      const ended = "Your session was ended by the server (signed out everywhere): sign in again.";
+      expectRefusal(await call(api, "GET", "/api/audit", { token: gone.idToken }), 401, ended);
+      expectRefusal(await call(api, "GET", "/api/auth/me", { token: gone.idToken }), 401, ended);
+      // The browser's next step, a refresh: refused by the emulator, or its token refused here.
+      const refreshed = await refreshSession(gone.refreshToken);
+      if (refreshed.idToken) expectRefusal(await call(api, "GET", "/api/auth/me", { token: refreshed.idToken }), 401, ended);
+      else expect(refreshed.error).to.be.a("string");
+      // The admin still listed keeps the session, and its refresh works.
+      expect((await call(api, "GET", "/api/audit", { token: stays.idToken })).status).to.equal(200);
+      const keptRefresh = await refreshSession(stays.refreshToken);
+      expect((await call(api, "GET", "/api/audit", { token: keptRefresh.idToken })).status, keptRefresh.error).to.equal(200);
+      // The audit log says so, once: a later start finds nothing more to end.
+      const entries = () =>
+        api.services.db.db
+          .select()
+          .from(auditLog)
+          .where(and(eq(auditLog.action, "admin-removed"), eq(auditLog.wallet, removed.address)));
+      expect(await entries()).to.have.length(1);
+      api = await restart({ ADMIN_WALLETS: kept.address, PGLITE_DIR: dir });
+      expect(await entries()).to.have.length(1);
+
+      // Signing in again is allowed, as the plain wallet it now is.
+      const again = await walletUser(api, removed);
+      expect((await call(api, "GET", "/api/auth/me", { token: again.idToken })).body.user).to.deep.include({ admin: false });
+      expectRefusal(await call(api, "GET", "/api/audit", { token: again.idToken }), 403);
     });
   });
 });

@@ -37,8 +37,17 @@ function hostOf(url: string): string {
   }
 }
 
+/** What only code can say about a configuration: no variable sets it, so a copied .env cannot. */
+export interface LoadOptions {
+  /**
+   * The chain is a stand-in this process started on this machine (the Sepolia-shaped rehearsal,
+   * scripts/lib/rehearsal.ts), with its own Auth emulator: the emulator is allowed off the local chain.
+   */
+  standInChain?: boolean;
+}
+
 /** Why these settings are unsafe, or an empty list. */
-export function unsafeSettings(env: EnvSettings): string[] {
+export function unsafeSettings(env: EnvSettings, options: LoadOptions = {}): string[] {
   const problems: string[] = [];
   const local = env.NETWORK === "localhost";
   const emulatorHost = env.FIREBASE_AUTH_EMULATOR_HOST;
@@ -52,9 +61,11 @@ export function unsafeSettings(env: EnvSettings): string[] {
         );
       }
     }
-    if (!local && !isLoopbackHost(env.SERVER_HOST)) {
+    // Off the local chain it is refused whatever SERVER_HOST says: a loopback server behind a TLS
+    // proxy (docs/DEPLOYMENT.md) is reachable from everywhere, and the guard cannot see the proxy.
+    if (!local && !options.standInChain) {
       problems.push(
-        `FIREBASE_AUTH_EMULATOR_HOST is set on a public network while SERVER_HOST is '${env.SERVER_HOST}': the Auth emulator accepts unsigned tokens, so anyone who reaches the server could sign in as anyone. Use a real Firebase project (GOOGLE_APPLICATION_CREDENTIALS), or listen on loopback only (SERVER_HOST=127.0.0.1).`,
+        `FIREBASE_AUTH_EMULATOR_HOST is set on a public network (NETWORK=${env.NETWORK}): the Auth emulator accepts unsigned tokens, so anyone who reaches the server, directly or through a proxy in front of it, could sign in as anyone. Use a real Firebase project (GOOGLE_APPLICATION_CREDENTIALS and FIREBASE_WEB_API_KEY) off the local chain.`,
       );
     }
   }

@@ -13,9 +13,9 @@ import {
   network,
   rpcUrlOf,
 } from "./env";
-import { isLoopbackHost, unsafeSettings } from "./guards";
+import { isLoopbackHost, type LoadOptions, unsafeSettings } from "./guards";
 
-export { type BankMode, DEFAULT_DASHBOARD_DIST, METRICS_TOKEN_MIN_LENGTH };
+export { type BankMode, type LoadOptions, DEFAULT_DASHBOARD_DIST, METRICS_TOKEN_MIN_LENGTH };
 
 /** The variables set to something: an empty value is an unset one. */
 export function givenValues(env: NodeJS.ProcessEnv): Record<string, string> {
@@ -116,6 +116,8 @@ export interface Config {
     confirmations: number;
     /** Whether a webhook may reach loopback, private and link-local addresses (ALERT_ALLOW_PRIVATE_URLS): the local chain's default only. */
     allowPrivateUrls: boolean;
+    /** Whether a webhook must be https: off the local chain (plain http is for the local chain only, whatever ALERT_ALLOW_PRIVATE_URLS says). */
+    httpsOnly: boolean;
     pollMs: number;
     /** One attempt's limit, connection to the answer's end. */
     timeoutMs: number;
@@ -185,9 +187,9 @@ function settings(env: NodeJS.ProcessEnv): EnvSettings {
   return read.settings;
 }
 
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadOptions = {}): Config {
   const s = settings(env);
-  const unsafe = unsafeSettings(s);
+  const unsafe = unsafeSettings(s, options);
   if (unsafe.length > 0) throw new ConfigError(unsafe.join(" "));
 
   const local = s.NETWORK === "localhost";
@@ -262,6 +264,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     alerts: {
       confirmations: s.ALERT_CONFIRMATIONS,
       allowPrivateUrls: s.ALERT_ALLOW_PRIVATE_URLS,
+      httpsOnly: !local,
       pollMs: s.ALERT_POLL_MS,
       timeoutMs: s.ALERT_TIMEOUT_MS,
       maxAttempts: s.ALERT_MAX_ATTEMPTS,

@@ -19,17 +19,25 @@ export function requireUser(auth: AuthProvider): RequestHandler {
     } catch (error) {
       const code = String((error as { code?: unknown }).code ?? "");
       if (code.startsWith("auth/")) {
-        // Which refusal it was (expired, malformed, unknown user...) stays in the log, not the answer.
+        // Which refusal it was (malformed, unknown user...) stays in the log; the answer tells only an expired or ended session apart.
         req.log?.info({ code }, "ID token refused");
-        const expired = code === "auth/id-token-expired";
-        return next(unauthorized(expired ? "Your session has expired: sign in again." : "Your session token is not valid: sign in again."));
+        return next(unauthorized(TOKEN_REFUSALS[code] ?? "Your session token is not valid: sign in again."));
       }
       next(unavailable("Cannot check your sign-in right now: the identity service is not answering."));
     }
   };
 }
 
-/** After requireUser: only users with the admin claim (ADMIN_WALLETS, via SIWE). */
+/** The refusals a user can act on differently; every other one is 'not valid'. */
+const TOKEN_REFUSALS: Record<string, string> = {
+  "auth/id-token-expired": "Your session has expired: sign in again.",
+  "auth/id-token-revoked": "Your session was ended by the server (signed out everywhere): sign in again.",
+};
+
+/**
+ * After requireUser: only a wallet the running server's ADMIN_WALLETS lists, checked on every
+ * request (the session's `admin`, from isListedAdmin), never the claim the token got at sign-in.
+ */
 export const requireAdmin: RequestHandler = (_req, res, next) => {
   if (!currentUser(res)?.admin) return next(forbidden("Admin only: sign in with a wallet listed in ADMIN_WALLETS."));
   next();

@@ -85,6 +85,7 @@ export class AlertDeliverer {
     const result = await this.send(rule.webhookUrl, rule.secret, delivery.publicId, delivery.payload, {
       timeoutMs: this.options.timeoutMs,
       allowPrivate: this.options.allowPrivateUrls,
+      httpsOnly: this.options.httpsOnly,
     });
     const last = result.statusCode !== null ? `HTTP ${result.statusCode}` : result.error;
     const outcome = result.ok

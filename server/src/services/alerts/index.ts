@@ -83,6 +83,7 @@ export class AlertsService {
     const result = await this.send(rule.webhookUrl, rule.secret, publicId, payload, {
       timeoutMs: this.options.timeoutMs,
       allowPrivate: this.options.allowPrivateUrls,
+      httpsOnly: this.options.httpsOnly,
     });
     const { delivery, attempt } = await this.db.transaction(async (tx) => {
       const [delivery] = await tx

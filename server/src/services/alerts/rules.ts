@@ -75,7 +75,7 @@ export class AlertRules {
   /** Checks the webhook as the deliverer will (form, then every address its host resolves to). */
   async checkUrl(raw: string): Promise<string> {
     try {
-      const url = parseWebhookUrl(raw);
+      const url = parseWebhookUrl(raw, this.options.httpsOnly);
       // The system resolver has no time limit of its own: a request waits no longer than an attempt would.
       let timer: NodeJS.Timeout | undefined;
       const slow = new Promise<never>((_, reject) => {

@@ -52,8 +52,11 @@ export function refusedAddress(address: string, allowPrivate: boolean): string |
   return RANGE_WORDS[range] ?? "a special-purpose address (a tunnel or translation prefix)";
 }
 
-/** The URL's form alone: http or https, no user name or password, a host, not too long. */
-export function parseWebhookUrl(raw: string): URL {
+/**
+ * The URL's form alone: https (or http, on the local chain only: `httpsOnly` off it), no user name or
+ * password, a host, not too long.
+ */
+export function parseWebhookUrl(raw: string, httpsOnly: boolean): URL {
   const text = raw.trim();
   if (text === "") throw new RefusedUrl("Enter the webhook's URL (https://...).");
   if (text.length > ALERT_LIMITS.urlLength) throw new RefusedUrl(`The webhook URL is longer than ${ALERT_LIMITS.urlLength} characters.`);
@@ -65,6 +68,11 @@ export function parseWebhookUrl(raw: string): URL {
   }
   if (url.protocol !== "http:" && url.protocol !== "https:")
     throw new RefusedUrl(`The webhook URL must start with http:// or https://, not ${url.protocol}//.`);
+  // Signed is not secret: over plain http anyone on the way reads every alert, and could answer for the receiver.
+  if (httpsOnly && url.protocol === "http:")
+    throw new RefusedUrl(
+      "Off the local chain the webhook URL must start with https://: plain http would carry every alert across the network in the clear.",
+    );
   if (url.username || url.password)
     throw new RefusedUrl("The webhook URL may not carry a user name or password: receivers check each delivery's signature instead.");
   if (!url.hostname) throw new RefusedUrl("The webhook URL has no host.");

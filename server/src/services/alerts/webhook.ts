@@ -20,6 +20,8 @@ export interface AttemptResult {
 export interface WebhookOptions {
   timeoutMs: number;
   allowPrivate: boolean;
+  /** Plain http refused (off the local chain). */
+  httpsOnly: boolean;
 }
 
 /** What a receiver computes to check a delivery: the hex HMAC-SHA256 of the raw body with the rule's secret. */
@@ -61,7 +63,7 @@ export async function postWebhook(
   );
   deadline.catch(() => undefined);
   try {
-    const target = parseWebhookUrl(url);
+    const target = parseWebhookUrl(url, options.httpsOnly);
     const [address] = await Promise.race([resolveChecked(target, options.allowPrivate), deadline]);
     const body = JSON.stringify({ ...payload, sentAt: attemptedAt.toISOString() });
     const headers = {

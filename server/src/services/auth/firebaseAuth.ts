@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { App, deleteApp, initializeApp } from "firebase-admin/app";
 import { getAuth } from "firebase-admin/auth";
 import type { Config } from "../../config";
+import { isListedAdmin } from "./walletSessions";
 
 /** Who made a request, from a verified Firebase ID token. */
 export type { SessionUser } from "@common/api/signIn";
@@ -11,6 +12,8 @@ export interface AuthProvider {
   /** Verifies an ID token; rejects with a Firebase error (code 'auth/...') when it is not valid. */
   verifyIdToken(token: string): Promise<SessionUser>;
   createCustomToken(uid: string, claims: Record<string, unknown>): Promise<string>;
+  /** Ends every session of `uid`: its refresh tokens are revoked, and its ID tokens refused from now on. A user that does not exist has none. */
+  revokeSessions(uid: string): Promise<void>;
   /** The emulator answers, or a real project is configured. */
   ping(): Promise<boolean>;
   mode: "emulator" | "firebase";
@@ -44,9 +47,10 @@ const VERIFIED_TOKEN_CACHE_SIZE = 10_000;
 /**
  * firebase-admin for the configured project. The SDK accepts unsigned tokens only while
  * FIREBASE_AUTH_EMULATOR_HOST is set, so it is set exactly when the config names an emulator and
- * removed otherwise: a real project's tokens are always checked against Google's keys.
+ * removed otherwise: a real project's tokens are always checked against Google's keys. A session's
+ * `admin` is whether `adminWallets` (the running server's ADMIN_WALLETS) lists its wallet.
  */
-export function createFirebaseAuth(firebase: Config["firebase"]): AuthProvider {
+export function createFirebaseAuth(firebase: Config["firebase"], adminWallets: readonly string[]): AuthProvider {
   if (firebase.emulatorHost) process.env.FIREBASE_AUTH_EMULATOR_HOST = firebase.emulatorHost;
   else delete process.env.FIREBASE_AUTH_EMULATOR_HOST;
   const app: App = initializeApp({ projectId: firebase.projectId }, `usdx-api-${randomUUID()}`);
@@ -67,12 +71,15 @@ export function createFirebaseAuth(firebase: Config["firebase"]): AuthProvider {
       const now = Date.now();
       const known = verified.get(token);
       if (known && known.until > now) return known.user;
-      const decoded = await auth.verifyIdToken(token);
+      // checkRevoked: a session ended by revokeSessions (a wallet removed from ADMIN_WALLETS) is refused.
+      // The emulator is always asked (the SDK does so itself); a real project once per token per cache period.
+      const decoded = await auth.verifyIdToken(token, true);
+      const wallet = typeof decoded.wallet === "string" ? decoded.wallet : null;
       const user: SessionUser = {
         uid: decoded.uid,
         email: decoded.email ?? null,
-        wallet: typeof decoded.wallet === "string" ? decoded.wallet : null,
-        admin: decoded.admin === true,
+        wallet,
+        admin: isListedAdmin(decoded.uid, wallet, adminWallets),
       };
       verified.delete(token);
       if (verified.size >= VERIFIED_TOKEN_CACHE_SIZE) verified.delete(verified.keys().next().value!);
@@ -80,6 +87,14 @@ export function createFirebaseAuth(firebase: Config["firebase"]): AuthProvider {
       return user;
     },
     createCustomToken: (uid, claims) => auth.createCustomToken(uid, claims),
+    async revokeSessions(uid) {
+      try {
+        await auth.revokeRefreshTokens(uid);
+      } catch (error) {
+        if ((error as { code?: unknown }).code !== "auth/user-not-found") throw error;
+      }
+      for (const [token, known] of verified) if (known.user.uid === uid) verified.delete(token);
+    },
     async ping() {
       if (!firebase.emulatorHost) return true;
       try {

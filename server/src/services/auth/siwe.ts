@@ -5,25 +5,25 @@ import { SiweMessage } from "siwe";
 import type { Database } from "../../db/client";
 import { siweNonces } from "../../db/schema";
 import { badRequest, unauthorized, unavailable } from "../../lib/errors";
+import type { AuditService } from "./audit";
 import type { AuthProvider } from "./firebaseAuth";
+import { ADMIN_SIGNED_IN, walletUid } from "./walletSessions";
 
 // A nonce is good for five minutes and one sign-in.
 export const NONCE_TTL_MS = 5 * 60 * 1000;
 
-/** The uid of a wallet's Firebase account: one account per address, whatever its letter case. */
-export function walletUid(address: string): string {
-  return `wallet:${address.toLowerCase()}`;
-}
-
 /**
  * Sign-In with Ethereum (EIP-4361) against single-use, short-lived nonces. A message is accepted
  * once, for this dashboard's domain and chain, signed by the address it names; the answer is a
- * Firebase custom token, with the `admin` claim for addresses in ADMIN_WALLETS.
+ * Firebase custom token, with the `admin` claim for addresses in ADMIN_WALLETS. The claim is for the
+ * dashboard's menus only: the server asks ADMIN_WALLETS again on every request (walletSessions.ts), and an
+ * admin's sign-in goes in the audit log, so that a later start without the wallet ends its sessions.
  */
 export class SiweService {
   constructor(
     private readonly db: Database,
     private readonly auth: AuthProvider,
+    private readonly audit: AuditService,
     private readonly settings: { domains: string[]; chainId: number; adminWallets: string[] },
     private readonly now: () => Date = () => new Date(),
   ) {}
@@ -100,6 +100,7 @@ export class SiweService {
         { cause: error },
       );
     }
+    if (admin) await this.audit.record({ uid, email: null, wallet: address, admin }, ADMIN_SIGNED_IN, {});
     return { customToken, uid, admin };
   }
 }
