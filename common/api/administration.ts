@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { endpoints } from "./endpoint";
-import { Address, IsoDate, MAX_SERIAL_ID, ok } from "./schemas";
+import { Address, IsoDate, ok, rowId, wholeNumber } from "./schemas";
 
 /** POST /api/reward-multiplier (the request, audited; the change itself is the oracle's transaction) and GET /api/audit. */
 
@@ -37,18 +37,10 @@ export const administrationApi = endpoints({
     summary: "The audit log, newest first",
     access: "admin",
     query: z.object({
-      limit: z
-        .string()
-        .regex(/^\d{1,4}$/)
-        .transform(Number)
-        .pipe(z.number().min(1).max(500))
+      limit: wholeNumber(1, 500)
         .default(100)
         .meta({ description: "Entries per page, 1 to 500; 100 when left out." }),
-      before: z
-        .string()
-        .regex(/^\d{1,10}$/)
-        .transform(Number)
-        .pipe(z.number().max(MAX_SERIAL_ID))
+      before: rowId("an entry")
         .optional()
         .meta({ description: "The last entry id of the previous page." }),
     }),

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { ALERT_HEADERS, ALERT_KINDS, ALERT_LIMITS, DELIVERY_STATUSES, SAFE_ALERT_STEPS } from "../alerts";
 import { endpoints } from "./endpoint";
-import { BlockNumber, Bytes32, IsoDate, MAX_SERIAL_ID, TokenAmount, TxHash, ok } from "./schemas";
+import { BlockNumber, Bytes32, IsoDate, TokenAmount, TxHash, ok, rowId, wholeNumber } from "./schemas";
 
 /**
  * /api/alerts: operators' alert rules on the event index, each delivered to a webhook as signed
@@ -86,13 +86,7 @@ export const AlertDelivery = z
   .meta({ id: "AlertDelivery" });
 export type AlertDelivery = z.infer<typeof AlertDelivery>;
 
-const id = (what: string) =>
-  z
-    .string()
-    .regex(/^\d{1,10}$/, `must be ${what} id (a whole number)`)
-    .transform(Number)
-    .pipe(z.number().min(1).max(MAX_SERIAL_ID, `must be ${what} id (a whole number)`));
-const rulePath = z.object({ id: id("a rule") });
+const rulePath = z.object({ id: rowId("a rule") });
 const SECRET = z.string().meta({
   description: `The rule's HMAC-SHA256 key: each delivery's ${ALERT_HEADERS.signature} is sha256=<hex HMAC of the raw body>. Shown only in this answer: copy it now.`,
   example: "whsec_3d6f0e2b9c1a47d58e0f6b2c9a1d4e7f3b8c5a2e9d0f1b6c",
@@ -175,15 +169,11 @@ export const alertsApi = endpoints({
     description: "Each delivery with every attempt and its answer.",
     access: "admin",
     query: z.object({
-      ruleId: id("a rule").optional().meta({ description: "Only this rule's deliveries." }),
-      limit: z
-        .string()
-        .regex(/^\d{1,3}$/, "must be a whole number")
-        .transform(Number)
-        .pipe(z.number().min(1).max(100))
+      ruleId: rowId("a rule").optional().meta({ description: "Only this rule's deliveries." }),
+      limit: wholeNumber(1, 100)
         .default(20)
         .meta({ description: "Deliveries per page, 1 to 100; 20 when left out." }),
-      before: id("a delivery").optional().meta({ description: "The last delivery id of the previous page." }),
+      before: rowId("a delivery").optional().meta({ description: "The last delivery id of the previous page." }),
     }),
     answer: ok({ deliveries: z.array(AlertDelivery) }),
     errors: [503],

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { endpoints } from "./endpoint";
-import { Address, BaseUnits, Dollars, IsoDate, MAX_SERIAL_ID, TokenAmount, TxHash, ok } from "./schemas";
+import { Address, BaseUnits, Dollars, IsoDate, MAX_SERIAL_ID, TokenAmount, TxHash, ok, rowId } from "./schemas";
 
 /**
  * /api/bank: the mock bank. Bank accounts that verify themselves after a delay, the user's wallets,
@@ -145,14 +145,7 @@ const id = (what: string) =>
     { message: `${what} must be the id (a whole number) of one of yours` },
   );
 
-const pathId = z.object({
-  id: z
-    .string()
-    .regex(ID_TEXT, "must be a whole number")
-    .transform(Number)
-    .pipe(z.number().min(1).max(MAX_SERIAL_ID))
-    .meta({ description: "The id of one of yours.", example: "1" }),
-});
+const pathId = z.object({ id: rowId("the").meta({ description: "The id of one of yours.", example: 1 }) });
 
 // As for contacts: no control characters (Postgres refuses a NUL outright) and no bidi overrides.
 const NAME_FORBIDDEN = /[\p{Cc}\u202A-\u202E\u2066-\u2069]/u;

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { endpoints } from "./endpoint";
-import { Address, BaseUnits, Bytes32, IsoDate, ok, TokenAmount, TxHash } from "./schemas";
+import { Address, BaseUnits, Bytes32, IsoDate, ok, TokenAmount, TxHash, wholeNumber } from "./schemas";
 
 /**
  * /api/batch: batch payments (PRODUCT.md section 7, with each row's own amount). Parse a CSV, start a
@@ -313,17 +313,10 @@ export const batchApi = endpoints({
     access: "user",
     params: jobPath,
     query: z.object({
-      offset: z
-        .string()
-        .regex(/^\d{1,6}$/, "must be a whole number")
-        .transform(Number)
+      offset: wholeNumber(0, 999_999)
         .default(0)
         .meta({ description: "Recipients to skip, in job order; 0 when left out." }),
-      limit: z
-        .string()
-        .regex(/^\d{1,5}$/, "must be a whole number")
-        .transform(Number)
-        .pipe(z.number().min(1).max(10_000))
+      limit: wholeNumber(1, 10_000)
         .default(1000)
         .meta({ description: "Recipients per page, 1 to 10,000; 1,000 when left out." }),
     }),
@@ -336,11 +329,7 @@ export const batchApi = endpoints({
     description: "A page at a time: pass the answer's `nextBefore` as `before` for the next, older page.",
     access: "user",
     query: z.object({
-      limit: z
-        .string()
-        .regex(/^\d{1,3}$/, "must be a whole number")
-        .transform(Number)
-        .pipe(z.number().min(1).max(100))
+      limit: wholeNumber(1, 100)
         .default(20)
         .meta({ description: "Jobs per page, 1 to 100; 20 when left out." }),
       before: z.iso

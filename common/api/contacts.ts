@@ -1,7 +1,8 @@
 import { z } from "zod";
+import { parseAddress } from "../addresses";
 import { endpoints } from "./endpoint";
 import { EXPORT_LIMITS, SAFE_CELLS } from "./exports";
-import { Address, IsoDate, MAX_SERIAL_ID, ok } from "./schemas";
+import { Address, IsoDate, OFFSET_MAX, ok, rowId, wholeNumber } from "./schemas";
 
 /** /api/contacts: the signed-in user's own address book, and only theirs. */
 
@@ -36,20 +37,85 @@ export const ImportResult = z.strictObject({
 });
 export type ImportResult = z.infer<typeof ImportResult>;
 
-// Types only: what is missing, empty or too long is checkContact's to say, in the dashboard's words.
-const field = z.string();
-const addBody = z.object({
-  name: field.optional().meta({ example: "Alice" }),
-  address: field.optional().meta({ example: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8" }),
-  notes: field.nullable().optional(),
-});
-const idPath = z.object({
-  id: z
-    .string()
-    .regex(/^\d{1,10}$/, "must be a contact id (a whole number)")
-    .transform(Number)
-    .pipe(z.number().min(1).max(MAX_SERIAL_ID, "must be a contact id (a whole number)")),
-});
+/** The longest name and notes a contact keeps, in characters (code points: an emoji is one). */
+export const CONTACT_NAME_MAX = 100;
+export const CONTACT_NOTES_MAX = 500;
+
+/**
+ * What a contact check answers: the dashboard's 'Title - what to do' sentences, shown as they are
+ * (server/src/middleware/validate.ts answers such a sentence whole, not as a field's complaint).
+ */
+export const CONTACT_PROBLEMS = {
+  missing: "Missing information - Please provide both name and address",
+  nameTooLong: `Name too long - Please keep the name to ${CONTACT_NAME_MAX} characters or fewer`,
+  nameControls: "Invalid name - The name cannot contain control characters such as line breaks or tabs",
+  address: "Invalid address - Please enter a valid Ethereum address",
+  checksum:
+    "Invalid address - The checksum does not match (its mix of upper and lower case is wrong): check it for a typo, or enter it in lower case",
+  notesTooLong: `Notes too long - Please keep the notes to ${CONTACT_NOTES_MAX} characters or fewer`,
+  notesControls: "Invalid notes - The notes cannot contain control characters other than line breaks and tabs",
+} as const;
+
+// C0/C1 controls, plus the bidi overrides that can make a name display as something else.
+const NAME_ALLOWED = /^[^\p{Cc}\u202A-\u202E\u2066-\u2069]*$/u;
+// Notes may span lines; other controls (NUL, which Postgres refuses, among them) may not.
+const NOTES_ALLOWED = /^(?:[^\p{Cc}\u202A-\u202E\u2066-\u2069]|[\t\n\r])*$/u;
+// Surrounding spaces are trimmed off what is stored.
+const ADDRESS_TYPED = /^\s*0x[0-9a-fA-F]{40}\s*$/;
+const NOT_BLANK = /\S/;
+
+const codePoints = (text: string) => Array.from(text).length;
+/** A type error's sentence: a missing field is the contact's 'Missing information'. */
+const textOr = (missing: string) => (issue: { input?: unknown }) => (issue.input === undefined || issue.input === null ? missing : "must be text");
+
+function checksumHolds(typed: string): boolean {
+  try {
+    parseAddress(typed);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The one check of a contact's fields, as the declared body of add and edit and, line by line, of
+ * an import (server/src/services/contacts.ts): each check is on the text as sent, then the name and
+ * notes are stored trimmed and the address checksummed.
+ */
+export const ContactName = z
+  .string({ error: textOr(CONTACT_PROBLEMS.missing) })
+  .min(1, CONTACT_PROBLEMS.missing)
+  .regex(NOT_BLANK, CONTACT_PROBLEMS.missing)
+  .refine((text) => codePoints(text) <= CONTACT_NAME_MAX, CONTACT_PROBLEMS.nameTooLong)
+  .regex(NAME_ALLOWED, CONTACT_PROBLEMS.nameControls)
+  .trim()
+  .meta({ maxLength: CONTACT_NAME_MAX, example: "Alice" });
+export const ContactAddress = z
+  .string({ error: textOr(CONTACT_PROBLEMS.missing) })
+  .regex(NOT_BLANK, CONTACT_PROBLEMS.missing)
+  .regex(ADDRESS_TYPED, CONTACT_PROBLEMS.address)
+  .trim()
+  .refine((text) => !ADDRESS_TYPED.test(text) || checksumHolds(text), CONTACT_PROBLEMS.checksum)
+  .meta({
+    description: "0x and 40 hex characters; mixed case must be a right EIP-55 checksum (all lower or all upper case carries none).",
+    example: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+  });
+export const ContactNotes = z
+  .string({ error: "must be text" })
+  .refine((text) => codePoints(text) <= CONTACT_NOTES_MAX, CONTACT_PROBLEMS.notesTooLong)
+  .regex(NOTES_ALLOWED, CONTACT_PROBLEMS.notesControls)
+  .trim()
+  .nullable()
+  .meta({ maxLength: CONTACT_NOTES_MAX, description: "Empty or null: no notes." });
+
+const addBody = z.object({ name: ContactName, address: ContactAddress, notes: ContactNotes.optional() });
+const editBody = z
+  .object({ name: ContactName.optional(), address: ContactAddress.optional(), notes: ContactNotes.optional() })
+  .refine((body) => body.name !== undefined || body.address !== undefined || body.notes !== undefined, {
+    message: "Nothing to change: send name, address or notes",
+  })
+  .meta({ anyOf: [{ required: ["name"] }, { required: ["address"] }, { required: ["notes"] }] });
+const idPath = z.object({ id: rowId("a contact") });
 
 export const contactsApi = endpoints({
   "GET /api/contacts": {
@@ -63,17 +129,10 @@ export const contactsApi = endpoints({
         .max(200)
         .refine((text) => !text.includes("\u0000"), "cannot contain a NUL character")
         .optional(),
-      limit: z
-        .string()
-        .regex(/^\d{1,6}$/, "must be a whole number")
-        .transform(Number)
-        .pipe(z.number().min(1).max(CONTACTS_LIST_LIMIT_MAX))
+      limit: wholeNumber(1, CONTACTS_LIST_LIMIT_MAX)
         .default(CONTACTS_LIST_LIMIT_DEFAULT)
         .meta({ description: `Contacts per page, 1 to ${CONTACTS_LIST_LIMIT_MAX}; ${CONTACTS_LIST_LIMIT_DEFAULT} when left out.` }),
-      offset: z
-        .string()
-        .regex(/^\d{1,9}$/, "must be a whole number")
-        .transform(Number)
+      offset: wholeNumber(0, OFFSET_MAX)
         .default(0)
         .meta({ description: "Contacts to skip; 0 when left out." }),
     }),
@@ -125,9 +184,7 @@ export const contactsApi = endpoints({
     description: "Send any of name, address and notes.",
     access: "user",
     params: idPath,
-    body: addBody.refine((body) => body.name !== undefined || body.address !== undefined || body.notes !== undefined, {
-      message: "Nothing to change: send name, address or notes",
-    }),
+    body: editBody,
     answer: ok({ contact: Contact }),
     errors: [404, 409, 503],
   },

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { EVENT_FILTERS } from "../events";
 import { jobPath } from "./batch";
 import { endpoints } from "./endpoint";
-import { Address } from "./schemas";
+import { AddressInput } from "./schemas";
 import { blockNumber } from "./token";
 
 /**
@@ -36,7 +36,7 @@ export const exportsApi = endpoints({
       "Amount (the event's value in USDX, an exact decimal) and Amount moved (what its shares were worth in USDX: less than Amount where the transfer was rounded down to whole shares). " +
       `${SAFE_CELLS} ${EXPORT_LIMITS}`,
     access: "user",
-    params: z.object({ address: Address }),
+    params: z.object({ address: AddressInput }),
     query: z.object({
       fromBlock: blockNumber.optional().meta({ description: "The first block to include." }),
       toBlock: blockNumber.optional().meta({ description: "The last block to include." }),

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { endpoints } from "./endpoint";
 import { EXPORT_LIMITS, SAFE_CELLS } from "./exports";
 import { HOLDER_SEARCH, HOLDER_SEARCH_MAX, HOLDER_SORTS, HOLDERS_DEFAULT_LIMIT, HOLDERS_MAX_LIMIT } from "../holders";
-import { Address, BaseUnits, BlockNumber, UnixSeconds } from "./schemas";
+import { Address, AddressInput, BaseUnits, BlockNumber, OFFSET_MAX, UnixSeconds, wholeNumber } from "./schemas";
 
 /** /api/holders and /api/rewards: who holds USDX, and what a balance earned from the multiplier. */
 
@@ -101,17 +101,10 @@ export const holdersApi = endpoints({
     access: "user",
     query: z.object({
       ...listQuery,
-      offset: z
-        .string()
-        .regex(/^\d{1,9}$/, "must be a whole number")
-        .transform(Number)
+      offset: wholeNumber(0, OFFSET_MAX)
         .default(0)
         .meta({ description: "Holders to skip; 0 when left out." }),
-      limit: z
-        .string()
-        .regex(/^\d{1,6}$/, "must be a whole number")
-        .transform(Number)
-        .pipe(z.number().min(1, "must be at least 1").max(HOLDERS_MAX_LIMIT, `must be at most ${HOLDERS_MAX_LIMIT}`))
+      limit: wholeNumber(1, HOLDERS_MAX_LIMIT)
         .default(HOLDERS_DEFAULT_LIMIT)
         .meta({ description: `Holders per page, 1 to ${HOLDERS_MAX_LIMIT}; ${HOLDERS_DEFAULT_LIMIT} when left out.` }),
     }),
@@ -145,7 +138,7 @@ export const holdersApi = endpoints({
       "floor(shares * new / 1e18) - floor(shares * old / 1e18) for the shares held then (negative if the multiplier went down). " +
       "All time, and over the 30 days of block time that end at the index's newest block.",
     access: "user",
-    params: z.object({ address: Address }),
+    params: z.object({ address: AddressInput }),
     answer: Rewards,
     errors: [503],
   },

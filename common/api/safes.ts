@@ -1,7 +1,6 @@
 import { z } from "zod";
-import { parseAddress } from "../addresses";
 import { endpoints } from "./endpoint";
-import { Address, Bytes32, IsoDate, TxHash, ok } from "./schemas";
+import { Address, AddressInput, Bytes32, IsoDate, TxHash, ok } from "./schemas";
 
 /**
  * /api/safes: admin writes proposed to a Safe that holds a USDX role, the owners' approvals, and what
@@ -23,31 +22,12 @@ export const SAFE_ENDED_SHOWN = 20;
 
 const Hex = z.string().meta({ description: "Bytes as 0x and hex characters." });
 
-/** Whether mixed case is a right EIP-55 checksum (all lower or all upper case carries none). */
-function checksumHolds(address: string): boolean {
-  try {
-    parseAddress(address);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** An address in a request: 0x and 40 hex characters; a typo in a checksummed one is refused, not read as another account. */
-const addressIn = (message: string) =>
-  z
-    .string()
-    .regex(/^0x[0-9a-fA-F]{40}$/, message)
-    .refine(
-      (a) => !/^0x[0-9a-fA-F]{40}$/.test(a) || checksumHolds(a),
-      "has a wrong checksum (mixed upper and lower case that does not match)",
-    );
 const Decimal = z.string().meta({ description: "A whole number as a decimal string." });
 
 /** A SafeTx as the owners sign it (EIP-712, domain: chain id and the Safe's address). */
 export const SafeTxSchema = z
   .strictObject({
-    to: addressIn("must be 0x followed by 40 hex characters"),
+    to: AddressInput,
     value: z.string().regex(/^\d{1,78}$/, "must be a whole number"),
     data: z
       .string()
@@ -57,8 +37,8 @@ export const SafeTxSchema = z
     safeTxGas: z.string().regex(/^\d{1,78}$/, "must be a whole number"),
     baseGas: z.string().regex(/^\d{1,78}$/, "must be a whole number"),
     gasPrice: z.string().regex(/^\d{1,78}$/, "must be a whole number"),
-    gasToken: addressIn("must be 0x followed by 40 hex characters"),
-    refundReceiver: addressIn("must be 0x followed by 40 hex characters"),
+    gasToken: AddressInput,
+    refundReceiver: AddressInput,
     nonce: z.string().regex(/^\d{1,20}$/, "must be a whole number"),
   })
   .meta({ id: "SafeTx" });
@@ -122,7 +102,7 @@ export const SafeProposal = z
 export type SafeProposal = z.infer<typeof SafeProposal>;
 
 const safePath = z.object({
-  safe: addressIn("must be a Safe's address (0x followed by 40 hex characters)"),
+  safe: AddressInput,
 });
 const proposalPath = safePath.extend({
   hash: z.string().regex(/^0x[0-9a-fA-F]{64}$/, "must be a proposal's SafeTx hash (0x followed by 64 hex characters)"),

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { parseAddress } from "../addresses";
 
 /**
  * Small schemas the API's declarations share. Answers are strict objects: a field the server
@@ -27,6 +28,66 @@ export const UnixSeconds = z.number().int().meta({ description: "Unix time in se
 
 /** The largest id a table's serial column holds (a Postgres integer): a larger one is refused as input, not by the database. */
 export const MAX_SERIAL_ID = 2_147_483_647;
+
+// ---------------------------------------------------------------- input (path and query parameters)
+
+/** The most rows a page may skip: far beyond any table here, and a bound the document can state. */
+export const OFFSET_MAX = 999_999_999;
+
+const DIGITS = /^\d+$/;
+
+/**
+ * A whole number sent as text (a path or query parameter): digits only, from `min` to `max`. The
+ * digits become a number before the check, so the document states it as what it is, an integer with
+ * its bounds, and the check and the document are this one declaration.
+ */
+export function wholeNumber(min: number, max: number, words: { invalid?: string; outOfRange?: string } = {}) {
+  const invalid = words.invalid ?? "must be a whole number";
+  return z.preprocess(
+    (text) => (typeof text === "string" && DIGITS.test(text) ? Number(text) : text),
+    z
+      .number({ error: invalid })
+      .int(invalid)
+      .min(min, words.outOfRange ?? `must be at least ${min}`)
+      .max(max, words.outOfRange ?? `must be at most ${max}`),
+  );
+}
+
+/** A row's id in the path or query (`what`: "a contact"): 1 to the integer column's largest, in one sentence either way. */
+export function rowId(what: string) {
+  const sentence = `must be ${what} id: a whole number from 1 to ${MAX_SERIAL_ID.toLocaleString("en-US")}`;
+  return wholeNumber(1, MAX_SERIAL_ID, { invalid: sentence, outOfRange: sentence });
+}
+
+const ADDRESS_TEXT = /^0x[0-9a-fA-F]{40}$/;
+
+/** Whether mixed case is a right EIP-55 checksum (all lower or all upper case carries none). */
+function checksumHolds(address: string): boolean {
+  try {
+    parseAddress(address);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The one rule for an address in a request (ethers' getAddress): 0x and 40 hex characters; all
+ * lower or all upper case is taken as it is, and mixed case must be a right EIP-55 checksum, so a
+ * typo in a checksummed address is refused rather than read as another account.
+ */
+export const AddressInput = z
+  .string()
+  .regex(ADDRESS_TEXT, "must be 0x followed by 40 hex characters")
+  .refine(
+    (text) => !ADDRESS_TEXT.test(text) || checksumHolds(text),
+    "has a wrong checksum (its mix of upper and lower case does not match EIP-55): check it for a typo, or send it in lower case",
+  )
+  .meta({
+    description:
+      "An Ethereum address: 0x and 40 hex characters. All lower or all upper case is taken as it is; mixed case must be a right EIP-55 checksum.",
+    example: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+  });
 
 /** `{ success: true, ...fields }`: the envelope of most answers. */
 export const ok = <T extends z.ZodRawShape>(fields: T) => z.strictObject({ success: z.literal(true), ...fields });

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { EVENT_FILTERS, EVENTS_DEFAULT_LIMIT, EVENTS_MAX_LIMIT, HISTORY_DEFAULT_LIMIT, HISTORY_MAX_LIMIT } from "../events";
 import { endpoints } from "./endpoint";
-import { Address, BaseUnits, BlockNumber, Bytes32, TokenAmount, TxHash, UnixSeconds } from "./schemas";
+import { Address, AddressInput, BaseUnits, BlockNumber, Bytes32, TokenAmount, TxHash, UnixSeconds, wholeNumber } from "./schemas";
 
 /** Reads of the token and its events: GET /api/token, /events, /accounts/:address/history, /roles, /blocklist, /stats/supply. */
 
@@ -132,16 +132,13 @@ export type SupplyPoint = z.infer<typeof SupplyPoint>;
 
 // ---------------------------------------------------------------- input
 
-export const blockNumber = z
-  .string()
-  .regex(/^\d{1,15}$/, "must be a block number (digits only)")
-  .transform(Number);
+/** A block in a query: any block a chain here will reach (15 digits), stated as the integer it is. */
+export const blockNumber = wholeNumber(0, 999_999_999_999_999, {
+  invalid: "must be a block number (digits only)",
+  outOfRange: "must be a block number (digits only)",
+});
 const limit = (fallback: number, max: number) =>
-  z
-    .string()
-    .regex(/^\d{1,6}$/, "must be a whole number")
-    .transform(Number)
-    .pipe(z.number().min(1, "must be at least 1").max(max, `must be at most ${max}`))
+  wholeNumber(1, max)
     .default(fallback)
     .meta({ description: `1 to ${max}; ${fallback} when left out.` });
 const cursor = z.string().max(40).optional().meta({ description: "The previous page's cursor, for the next, older page." });
@@ -174,7 +171,7 @@ export const tokenApi = endpoints({
     tag: "Token",
     summary: "An account's transfers, mints and burns",
     access: "public",
-    params: z.object({ address: Address }),
+    params: z.object({ address: AddressInput }),
     query: z.object({ limit: limit(HISTORY_DEFAULT_LIMIT, HISTORY_MAX_LIMIT), cursor }),
     answer: HistoryPage,
     errors: [503],

@@ -1,5 +1,6 @@
 import { HDNodeWallet, JsonRpcProvider, Wallet, getAddress, hexlify, randomBytes } from "ethers";
 import { checkAnswer } from "./answerCheck";
+import { checkWithDocument } from "./documentCheck";
 import { LOCAL_DEV_MNEMONIC, localAccountPath, seededAccount } from "@common/seedAccounts";
 import { SiweMessage } from "siwe";
 import { readManifest } from "@common/manifestFile";
@@ -88,7 +89,17 @@ export type LooseJson = Record<string, any>;
 /** Anything with the API's base URL: a server started in this process, a child process, a load balancer. */
 export type ApiBase = Pick<RunningServer, "url">;
 
-/** Calls the API; `body` is sent as JSON unless it is already a string. */
+/** A request as it went on the wire, for the OpenAPI document's check (documentCheck.ts). */
+function sentRequest(method: string, path: string, headers: Record<string, string>, body: string | undefined) {
+  const contentType = Object.entries(headers).find(([name]) => name.toLowerCase() === "content-type")?.[1];
+  return { method, path, contentType, body };
+}
+
+/**
+ * Calls the API; `body` is sent as JSON unless it is already a string. The request and its answer
+ * are checked against common/api's declaration (answerCheck.ts) and the OpenAPI document
+ * (documentCheck.ts).
+ */
 export async function call<T = LooseJson>(
   server: ApiBase,
   method: string,
@@ -98,11 +109,8 @@ export async function call<T = LooseJson>(
   const headers: Record<string, string> = { ...options.headers };
   if (options.body !== undefined) headers["content-type"] ??= "application/json";
   if (options.token) headers.authorization = `Bearer ${options.token}`;
-  const res = await fetch(`${server.url}${path}`, {
-    method,
-    headers,
-    body: options.body === undefined ? undefined : typeof options.body === "string" ? options.body : JSON.stringify(options.body),
-  });
+  const sent = options.body === undefined ? undefined : typeof options.body === "string" ? options.body : JSON.stringify(options.body);
+  const res = await fetch(`${server.url}${path}`, { method, headers, body: sent });
   const text = await res.text();
   let body: unknown = text;
   try {
@@ -111,6 +119,7 @@ export async function call<T = LooseJson>(
     /* not JSON: keep the text so the assertion shows it */
   }
   checkAnswer(method, path, res.status, body, res.headers.get("content-type"));
+  checkWithDocument(sentRequest(method, path, headers, sent), res.status, body, res.headers.get("content-type"));
   return { status: res.status, body: body as T, headers: res.headers };
 }
 
@@ -132,12 +141,8 @@ export async function request<T = LooseJson>(
   const abort = new AbortController();
   const timer = setTimeout(() => abort.abort(), HANG_LIMIT_MS);
   try {
-    const res = await fetch(`${base.url}${path}`, {
-      method,
-      headers,
-      body: options.body === undefined ? undefined : JSON.stringify(options.body),
-      signal: abort.signal,
-    });
+    const sent = options.body === undefined ? undefined : JSON.stringify(options.body);
+    const res = await fetch(`${base.url}${path}`, { method, headers, body: sent, signal: abort.signal });
     const text = await res.text();
     let body: unknown = text;
     try {
@@ -146,6 +151,7 @@ export async function request<T = LooseJson>(
       /* not JSON: the assertion shows the text */
     }
     checkAnswer(method, path, res.status, body, res.headers.get("content-type"));
+    checkWithDocument(sentRequest(method, path, headers, sent), res.status, body, res.headers.get("content-type"));
     return { status: res.status, body: body as T };
   } catch (error) {
     if (abort.signal.aborted) throw new Error(`${method} ${path} hung: no answer within ${HANG_LIMIT_MS / 1000} s`, { cause: error });

@@ -10,7 +10,9 @@ import { createApp } from "../src/app";
 import type { RunningServer } from "../src/index";
 import { createLogger } from "../src/lib/logger";
 import { openApiDocument, openApiPath } from "../src/routes/openapiDocument";
-import { call, startTestServer } from "./helpers";
+import { MAX_SERIAL_ID } from "@common/api/schemas";
+import { checkWithDocument } from "./documentCheck";
+import { call, emailUser, startTestServer } from "./helpers";
 
 /**
  * Issue 16: one declaration of the API (common/api). The server mounts exactly the declared
@@ -137,5 +139,116 @@ describe("The API's declaration and its OpenAPI document", () => {
     );
     expect(() => checkAnswer("GET", "/api/contacts/export", 200, "Name", "application/json")).to.throw(/declares text\/csv/);
     expect(() => checkAnswer("GET", "/api/live", 200, { status: "live" }, "application/json")).not.to.throw();
+  });
+});
+
+/**
+ * Issue 29: what the document promises, the server holds. Every request and answer of the suite
+ * goes through the OpenAPI document's check too (documentCheck.ts, from the request helpers); these
+ * show where the two used to part, and that the check catches a document that drifts.
+ */
+describe("The OpenAPI document and the server agree on which requests are valid", () => {
+  let server: RunningServer;
+  let token: string;
+  before(async function () {
+    this.timeout(120_000);
+    server = await startTestServer();
+    token = (await emailUser()).idToken;
+  });
+  after(() => server?.close());
+
+  type Doc = { paths: Record<string, Record<string, { parameters?: { name: string; schema: Record<string, unknown> }[]; requestBody?: never }>> };
+  const doc = () => JSON.parse(JSON.stringify(openApiDocument())) as Doc;
+  const bodySchema = (route: string, method: string) =>
+    (doc().paths[route][method].requestBody as unknown as { content: Record<string, { schema: Record<string, unknown> }> }).content[
+      "application/json"
+    ].schema;
+
+  it("an id's real bound (the integer column's 2,147,483,647) is in the document, and the server's refusal names it", async () => {
+    for (const [route, method] of [
+      ["/api/contacts/{id}", "patch"],
+      ["/api/contacts/{id}", "delete"],
+      ["/api/alerts/rules/{id}", "delete"],
+      ["/api/bank/deposits/{id}", "get"],
+    ]) {
+      const id = doc().paths[route][method].parameters!.find((p) => p.name === "id")!;
+      expect(id.schema, `${method} ${route}`).to.include({ type: "integer", minimum: 1, maximum: MAX_SERIAL_ID });
+    }
+    const sentence = "Invalid request path: id: must be a contact id: a whole number from 1 to 2,147,483,647";
+    for (const id of ["2147483648", "9999999999", "0", "1.5", "abc"]) {
+      const answer = await call(server, "DELETE", `/api/contacts/${id}`, { token });
+      expect(answer.status, id).to.equal(400);
+      expect(answer.body.error, id).to.equal(sentence);
+    }
+    // The largest id is valid by both: no such contact.
+    expect((await call(server, "DELETE", `/api/contacts/${MAX_SERIAL_ID}`, { token })).status).to.equal(404);
+  });
+
+  it("POST /api/contacts declares what the server checks: name and address required, the name 1 to 100 characters, notes at most 500", async () => {
+    const schema = bodySchema("/api/contacts", "post") as { required: string[]; properties: Record<string, Record<string, unknown>> };
+    expect(schema.required).to.deep.equal(["name", "address"]);
+    expect(schema.properties.name).to.include({ type: "string", minLength: 1, maxLength: 100 });
+    expect(schema.properties.notes).to.include({ maxLength: 500 });
+    const A = "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed";
+    for (const [what, body, error] of [
+      ["{}", {}, "Missing information - Please provide both name and address"],
+      ["an empty name", { name: "", address: A }, "Missing information - Please provide both name and address"],
+      ["a 5,000-character name", { name: "n".repeat(5000), address: A }, "Name too long - Please keep the name to 100 characters or fewer"],
+    ] as const) {
+      // call() checks each against the document too: the document must call it invalid.
+      const answer = await call(server, "POST", "/api/contacts", { token, body });
+      expect(answer.status, what).to.equal(400);
+      expect(answer.body.error, what).to.equal(error);
+    }
+    // 100 emoji are 100 characters to both (JSON Schema counts code points; so does the server).
+    expect((await call(server, "POST", "/api/contacts", { token, body: { name: "😀".repeat(100), address: A } })).status).to.equal(201);
+  });
+
+  it("one address rule for every address parameter: a wrong EIP-55 checksum is refused by history, its export and rewards alike", async () => {
+    const A = "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed";
+    const wrongChecksum = `${A.slice(0, -1)}D`;
+    const sentence =
+      "Invalid request path: address: has a wrong checksum (its mix of upper and lower case does not match EIP-55): check it for a typo, or send it in lower case";
+    for (const path of [`/api/accounts/${wrongChecksum}/history`, `/api/accounts/${wrongChecksum}/history/export`, `/api/rewards/${wrongChecksum}`]) {
+      const answer = await call(server, "GET", path, { token });
+      expect(answer.status, path).to.equal(400);
+      expect(answer.body.error, path).to.equal(sentence);
+    }
+    for (const address of [A, A.toLowerCase(), `0x${A.slice(2).toUpperCase()}`]) {
+      expect((await call(server, "GET", `/api/accounts/${address}/history`)).status, address).to.equal(200);
+      expect((await call(server, "GET", `/api/rewards/${address}`, { token })).status, address).to.equal(200);
+    }
+    const short = await call(server, "GET", "/api/accounts/0x12/history");
+    expect(short.body.error).to.equal("Invalid request path: address: must be 0x followed by 40 hex characters");
+  });
+
+  it("the document's check catches a document that promises what the server refuses, or refuses what it takes", () => {
+    // The document as it was: ids as up to 10 digits, the contact's fields all optional.
+    const before = doc();
+    for (const method of ["patch", "delete"])
+      before.paths["/api/contacts/{id}"][method].parameters!.find((p) => p.name === "id")!.schema = { type: "string", pattern: "^\\d{1,10}$" };
+    const post = bodySchema("/api/contacts", "post");
+    delete post.required;
+    (before.paths["/api/contacts"].post as { requestBody?: unknown }).requestBody = { required: true, content: { "application/json": { schema: post } } };
+    const refused = { success: false, error: "Invalid request path: id: must be a contact id: a whole number from 1 to 2,147,483,647" };
+    expect(() =>
+      checkWithDocument({ method: "DELETE", path: "/api/contacts/2147483648" }, 400, refused, "application/json", before),
+    ).to.throw(/the declaration refuses this request \(id: .*\), but the OpenAPI document calls it valid/);
+    expect(() =>
+      checkWithDocument({ method: "POST", path: "/api/contacts", contentType: "application/json", body: "{}" }, 400, refused, "application/json", before),
+    ).to.throw(/but the OpenAPI document calls it valid/);
+    // The server's own document agrees with both refusals.
+    expect(() => checkWithDocument({ method: "DELETE", path: "/api/contacts/2147483648" }, 400, refused, "application/json")).not.to.throw();
+    // A request the document calls invalid that the server took; an answer the document does not describe.
+    expect(() =>
+      checkWithDocument({ method: "DELETE", path: "/api/contacts/0" }, 200, { success: true, id: 0 }, "application/json"),
+    ).to.throw(/calls this request invalid, but the server took it/);
+    expect(() => checkWithDocument({ method: "GET", path: "/api/live" }, 200, { status: "live", extra: 1 }, "application/json")).to.throw(
+      /does not match the OpenAPI document/,
+    );
+    expect(() => checkWithDocument({ method: "GET", path: "/api/live" }, 409, { success: false, error: "x" }, "application/json")).to.throw(
+      /lists no 409 answer/,
+    );
+    expect(() => checkWithDocument({ method: "GET", path: "/api/live" }, 200, { status: "live" }, "application/json")).not.to.throw();
   });
 });

@@ -1,6 +1,5 @@
 import { Router } from "express";
 import { EVENT_FILTERS, resolveEventName } from "@common/events";
-import { addressParam } from "../middleware/validate";
 import { badRequest } from "../lib/errors";
 import type { Services } from "../services";
 import { declaredRoutes } from "./declared";
@@ -14,12 +13,8 @@ export function chainReadRoutes(services: Services): Router {
 
   on("GET /api/events", [], ({ query }) => services.events.list({ ...query, eventName: eventNameOf(query.eventName) }));
 
-  on(
-    "GET /api/accounts/:address/history",
-    // The address is checked before the query, in words of its own.
-    [addressParam],
-    ({ params, query }) => services.events.history(params.address, query.limit, query.cursor),
-  );
+  // The address is checked before the query (path parameters come first), by the one address rule (common/api/schemas.ts).
+  on("GET /api/accounts/:address/history", [], ({ params, query }) => services.events.history(params.address, query.limit, query.cursor));
 
   on("GET /api/roles", [], async () => ({ roles: await services.tokenState.roles() }));
   on("GET /api/blocklist", [], async () => ({ blocked: await services.tokenState.blocklist() }));

@@ -2,7 +2,6 @@ import { Router } from "express";
 import { getAddress } from "ethers";
 import { currentUser, requireUser } from "../middleware/auth";
 import { exportGuards } from "../middleware/exportLimits";
-import { addressParam } from "../middleware/validate";
 import type { Services } from "../services";
 import { sendCsv } from "../lib/csv";
 import { eventNameOf } from "./chainReads";
@@ -25,7 +24,7 @@ export function exportRoutes(services: Services): Router {
     sendCsv(res, await services.holders.csv(query)),
   );
 
-  on("GET /api/accounts/:address/history/export", [signedIn, addressParam, VALIDATE, ...exportLimit], async ({ params, query }, res) =>
+  on("GET /api/accounts/:address/history/export", [signedIn, VALIDATE, ...exportLimit], async ({ params, query }, res) =>
     sendCsv(res, await exports.history(getAddress(params.address.toLowerCase()), query)),
   );
 

@@ -1,5 +1,7 @@
 import { and, asc, count, desc, eq, ilike, ne, or, sql, SQL } from "drizzle-orm";
-import { isValidAddress, parseAddress } from "@common/addresses";
+import { z } from "zod";
+import { parseAddress } from "@common/addresses";
+import { ContactAddress, ContactName, ContactNotes } from "@common/api/contacts";
 import type { Database } from "../db/client";
 import { xactLock } from "../db/locks";
 import { contacts } from "../db/schema";
@@ -9,9 +11,6 @@ import type { Contact, ContactPage, ImportResult } from "@common/apiTypes";
 import { count as grouped } from "@common/wording";
 
 export type { Contact, ContactPage, ImportResult };
-
-export const NAME_MAX = 100;
-export const NOTES_MAX = 500;
 
 /** A contact as a person typed it: any field may be missing or padded with spaces. */
 export interface ContactInput {
@@ -34,37 +33,19 @@ export interface ContactCandidate extends ContactInput {
   problem?: string;
 }
 
-// C0/C1 controls, plus the bidi overrides that can make a name display as something else.
-const NAME_FORBIDDEN = /[\p{Cc}\u202A-\u202E\u2066-\u2069]/u;
-// Notes may span lines; other controls (NUL, which Postgres refuses, among them) may not.
-const NOTES_FORBIDDEN = /[^\P{Cc}\t\n\r]|[\u202A-\u202E\u2066-\u2069]/u;
-
-const chars = (text: string) => Array.from(text).length;
+const contactFields = z.object({ name: ContactName, address: ContactAddress, notes: ContactNotes.optional() });
 
 /**
- * The one check of a contact, for add, edit and import: returns the stored form or throws a 400
- * whose message the dashboard shows as it is.
+ * The one check of a contact, for add, edit and import: the declared fields' (common/api/contacts.ts,
+ * which add and edit already passed); returns the stored form or throws a 400 whose message the
+ * dashboard shows as it is.
  */
 export function checkContact(input: ContactInput): ContactFields {
-  const name = (input.name ?? "").trim();
-  const address = (input.address ?? "").trim();
-  const notes = (input.notes ?? "").trim();
-  if (!name || !address) throw badRequest("Missing information - Please provide both name and address");
-  if (chars(name) > NAME_MAX) throw badRequest(`Name too long - Please keep the name to ${NAME_MAX} characters or fewer`);
-  if (NAME_FORBIDDEN.test(name)) throw badRequest("Invalid name - The name cannot contain control characters such as line breaks or tabs");
-  if (!isValidAddress(address)) throw badRequest("Invalid address - Please enter a valid Ethereum address");
-  let checksummed: string;
-  try {
-    checksummed = parseAddress(address);
-  } catch {
-    throw badRequest(
-      "Invalid address - The checksum does not match (its mix of upper and lower case is wrong): check it for a typo, or enter it in lower case",
-    );
-  }
-  if (chars(notes) > NOTES_MAX) throw badRequest(`Notes too long - Please keep the notes to ${NOTES_MAX} characters or fewer`);
-  if (NOTES_FORBIDDEN.test(notes))
-    throw badRequest("Invalid notes - The notes cannot contain control characters other than line breaks and tabs");
-  return { name, address: checksummed, notes: notes || null };
+  const result = contactFields.safeParse({ name: input.name ?? undefined, address: input.address ?? undefined, notes: input.notes });
+  // The first problem, in field order, as the add and edit endpoints answer it (validate.ts).
+  if (!result.success) throw badRequest(result.error.issues[0].message);
+  const { name, address, notes } = result.data;
+  return { name, address: parseAddress(address), notes: notes || null };
 }
 
 const duplicateMessage = (address: string, existingName: string) =>
