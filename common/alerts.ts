@@ -20,6 +20,11 @@ export interface AlertKindInfo {
    * burn of more than it), or a step of the multiplier (a change of more than it from the one before).
    */
   threshold: { label: string; hint: string; example: string } | null;
+  /**
+   * The dashboard's field for the kind, where it is not the threshold: a multiplier rule is set
+   * there by a percentage of every balance (stepPercent), as the oracle's tools weigh a change.
+   */
+  stepPercent?: { label: string; hint: string; example: string };
 }
 
 export const ALERT_KIND_INFO: Readonly<Record<AlertKind, AlertKindInfo>> = {
@@ -51,6 +56,11 @@ export const ALERT_KIND_INFO: Readonly<Record<AlertKind, AlertKindInfo>> = {
       label: "Step (multiplier)",
       hint: "Alert only when the multiplier moves by more than this from the one before (0.01 is one percentage point); leave it empty for every change.",
       example: "0.01",
+    },
+    stepPercent: {
+      label: "Step (% of every balance)",
+      hint: "Alert only when one change moves every balance by more than this percentage, up or down (1 is 1%); leave it empty for every change.",
+      example: "1",
     },
   },
   blocklist: { label: "Account blocked or unblocked", events: ["AccountBlocked", "AccountUnblocked"], threshold: null },

@@ -4,7 +4,16 @@ import type { HardhatRuntimeEnvironment } from "hardhat/types";
 import type { ContractTransactionResponse } from "ethers";
 import type { USDX } from "@bindings";
 import { parseAddress } from "@common/addresses";
-import { parsePositiveTokenAmount, parseTokenAmount } from "@common/amounts";
+import { exactTokenAmount, parsePositiveTokenAmount, parseTokenAmount } from "@common/amounts";
+import {
+  DEFAULT_MULTIPLIER_MAX_STEP_PERCENT,
+  MULTIPLIER_MAX_STEP_VARIABLE,
+  changeToEveryBalance,
+  parseStepBound,
+  retypeReason,
+  retyped,
+  retypeWarning,
+} from "@common/multiplierStep";
 import { ROLES, RoleName, parseRoleName } from "@common/roles";
 import { LOG_CHUNK } from "../scripts/lib/network";
 
@@ -170,24 +179,69 @@ for (const action of ["grant-role", "revoke-role"] as const) {
     });
 }
 
+const confirmParam = "The same value again: needed for a decrease, or a step above --max-step";
+const maxStepParam = `The largest step up, in percent of every balance, sent without --confirm (default: ${MULTIPLIER_MAX_STEP_VARIABLE}, else ${DEFAULT_MULTIPLIER_MAX_STEP_PERCENT})`;
+
+/**
+ * The oracle's guard (common/multiplierStep.ts): says what the change does to every balance, and
+ * refuses a decrease or a step above the bound unless the value was typed again with --confirm.
+ */
+async function guardMultiplierStep(
+  usdx: USDX,
+  next: (current: bigint) => bigint,
+  args: { typed: string; confirm?: string; maxStep?: string; what: string },
+): Promise<string> {
+  const bound = check(() =>
+    parseStepBound(args.maxStep ?? process.env[MULTIPLIER_MAX_STEP_VARIABLE] ?? DEFAULT_MULTIPLIER_MAX_STEP_PERCENT),
+  );
+  const current = await guarded(() => usdx.rewardMultiplier());
+  const after = next(current);
+  const reason = retypeReason(current, after, bound);
+  if (args.confirm !== undefined && !retyped(args.typed, args.confirm)) {
+    throw new TaskError(`--confirm ${args.confirm} does not match ${args.typed}: type the same ${args.what} twice. Nothing was sent.`);
+  }
+  if (reason && args.confirm === undefined) {
+    throw new TaskError(
+      `${retypeWarning(reason, current, after, bound)} Nothing was sent. To send it, type the ${args.what} again: --confirm ${args.typed.trim()}`,
+    );
+  }
+  return `${exactTokenAmount(current)} -> ${exactTokenAmount(after)}: ${changeToEveryBalance(current, after)}`;
+}
+
 usdxScope
   .task("set-multiplier", "Set the reward multiplier (ORACLE_ROLE)")
   .addParam("value", "The new multiplier as a decimal, at least 1.0, e.g. 1.0125")
+  .addOptionalParam("confirm", confirmParam)
+  .addOptionalParam("maxStep", maxStepParam)
   .addOptionalParam("as", asParam)
-  .setAction(async (args: { value: string; as?: string }, hre) => {
+  .setAction(async (args: { value: string; confirm?: string; maxStep?: string; as?: string }, hre) => {
     const value = check(() => parseTokenAmount(args.value));
     const { usdx, signerAddress } = await connect(hre, args.as, "ORACLE_ROLE");
-    await send(`Set the reward multiplier to ${args.value}`, signerAddress, () => usdx.setRewardMultiplier(value));
+    const change = await guardMultiplierStep(usdx, () => value, {
+      typed: args.value,
+      confirm: args.confirm,
+      maxStep: args.maxStep,
+      what: "new multiplier",
+    });
+    await send(`Set the reward multiplier to ${args.value} (${change})`, signerAddress, () => usdx.setRewardMultiplier(value));
   });
 
 usdxScope
   .task("add-multiplier", "Add to the reward multiplier (ORACLE_ROLE)")
   .addOptionalParam("increment", "The amount to add as a decimal", "0.01", types.string)
+  .addOptionalParam("confirm", "The same increment again: needed for a step above --max-step")
+  .addOptionalParam("maxStep", maxStepParam)
   .addOptionalParam("as", asParam)
-  .setAction(async (args: { increment: string; as?: string }, hre) => {
+  .setAction(async (args: { increment: string; confirm?: string; maxStep?: string; as?: string }, hre) => {
     const increment = check(() => parseTokenAmount(args.increment));
     const { usdx, signerAddress } = await connect(hre, args.as, "ORACLE_ROLE");
-    await send(`Add ${args.increment} to the reward multiplier`, signerAddress, () => usdx.addRewardMultiplier(increment));
+    const change = await guardMultiplierStep(usdx, (current) => current + increment, {
+      typed: args.increment,
+      confirm: args.confirm,
+      maxStep: args.maxStep,
+      what: "increment",
+    });
+    await send(`Add ${args.increment} to the reward multiplier (${change})`, signerAddress, () => usdx.addRewardMultiplier(increment));
   });
 
 usdxScope

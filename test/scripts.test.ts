@@ -306,9 +306,54 @@ describe("tasks: npx hardhat usdx <task>", () => {
     expect(await usdx.hasRole(ROLES.ORACLE_ROLE, erin)).to.equal(true);
     await task("revoke-role", { role: "ORACLE_ROLE", account: erin });
     expect(await usdx.hasRole(ROLES.ORACLE_ROLE, erin)).to.equal(false);
-    await task("set-multiplier", { value: "1.1" });
+    await task("set-multiplier", { value: "1.1", confirm: "1.1" });
     await task("add-multiplier", { increment: "0.01" });
     expect(await usdx.rewardMultiplier()).to.equal(mult("1.11"));
-    await expect(task("set-multiplier", { value: "0.5" })).to.be.rejectedWith(/cannot go below 1.0/);
+    await expect(task("set-multiplier", { value: "0.5", confirm: "0.5" })).to.be.rejectedWith(/cannot go below 1.0/);
+  });
+
+  it("set-multiplier and add-multiplier say the change to every balance, and refuse a decrease or a step above the bound unless --confirm repeats the value", async () => {
+    const manifest = await use(seededFixture);
+    const usdx = USDX__factory.connect(manifest.proxy, ethers.provider);
+    expect(await usdx.rewardMultiplier()).to.equal(mult("1.015"));
+
+    // 1.015 -> 1.1 is +8.37% to every balance: above the default 1%.
+    await expect(task("set-multiplier", { value: "1.1" })).to.be.rejectedWith(
+      "This raises every holder's balance by 8.3744%, more than the 1% one change may move it without a second look. " +
+        "Nothing was sent. To send it, type the new multiplier again: --confirm 1.1",
+    );
+    await expect(task("set-multiplier", { value: "1.1", confirm: "1.10" })).to.be.rejectedWith(
+      "--confirm 1.10 does not match 1.1: type the same new multiplier twice. Nothing was sent.",
+    );
+    expect(await usdx.rewardMultiplier()).to.equal(mult("1.015"));
+    expect(await task("set-multiplier", { value: "1.1", confirm: "1.1" })).to.contain(
+      "Set the reward multiplier to 1.1 (1.015 -> 1.1: +8.3744% to every balance)",
+    );
+    expect(await usdx.rewardMultiplier()).to.equal(mult("1.1"));
+
+    // A step within the bound goes as it is, computed from the multiplier on the chain.
+    expect(await task("add-multiplier", { increment: "0.01" })).to.contain(
+      "Add 0.01 to the reward multiplier (1.1 -> 1.11: +0.9091% to every balance)",
+    );
+
+    // Any decrease, however small, is typed again.
+    await expect(task("set-multiplier", { value: "1.105" })).to.be.rejectedWith(
+      "This lowers the multiplier, so every holder's balance goes down (\u22120.4505%). Nothing was sent. To send it, type the new multiplier again: --confirm 1.105",
+    );
+    expect(await usdx.rewardMultiplier()).to.equal(mult("1.11"));
+
+    // The bound: --max-step, else MULTIPLIER_MAX_STEP_PERCENT, else 1%.
+    expect(await task("add-multiplier", { increment: "0.02", maxStep: "2" })).to.contain("+1.8019% to every balance");
+    process.env.MULTIPLIER_MAX_STEP_PERCENT = "0.5";
+    try {
+      await expect(task("add-multiplier", { increment: "0.01" })).to.be.rejectedWith(
+        /more than the 0\.5% one change may move it without a second look\. Nothing was sent\. To send it, type the increment again: --confirm 0\.01$/,
+      );
+      expect(await task("add-multiplier", { increment: "0.01", confirm: "0.01" })).to.contain("+0.885% to every balance");
+    } finally {
+      delete process.env.MULTIPLIER_MAX_STEP_PERCENT;
+    }
+    await expect(task("add-multiplier", { maxStep: "1%" })).to.be.rejectedWith(/percentage from 0 to 1000/);
+    expect(await usdx.rewardMultiplier()).to.equal(mult("1.14"));
   });
 });

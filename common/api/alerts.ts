@@ -10,7 +10,7 @@ import { BlockNumber, Bytes32, IsoDate, TokenAmount, TxHash, ok, rowId, wholeNum
 
 export const AlertKind = z.enum(ALERT_KINDS).meta({
   description:
-    "mint / burn: a Transfer from / to the zero address of more than the threshold; role: RoleGranted or RoleRevoked; pause: Paused or Unpaused; upgrade: Upgraded; multiplier: RewardMultiplier, or only a change of more than the threshold from the multiplier before; blocklist: AccountBlocked or AccountUnblocked; safe: a Safe proposal created, approved by an owner, or executed (its call succeeded or failed), as the server stores it.",
+    "mint / burn: a Transfer from / to the zero address of more than the threshold; role: RoleGranted or RoleRevoked; pause: Paused or Unpaused; upgrade: Upgraded; multiplier: RewardMultiplier, or only a change of more than the threshold from the multiplier before, and/or of more than stepPercent of every balance; blocklist: AccountBlocked or AccountUnblocked; safe: a Safe proposal created, approved by an owner, or executed (its call succeeded or failed), as the server stores it.",
 });
 
 export const AlertRule = z
@@ -20,6 +20,11 @@ export const AlertRule = z
     threshold: TokenAmount.nullable().meta({
       description:
         "mint and burn: alert on amounts of more than this many USDX; multiplier: on a change of more than this step (0.01 is one percentage point); null: every such event.",
+    }),
+    stepPercent: z.string().nullable().meta({
+      description:
+        "multiplier only: alert on a change that moves every balance by more than this percentage, up or down (the change from m0 to m1 is (m1 / m0 - 1) x 100 %); null: any step. With a threshold too, a change must pass both.",
+      example: "1",
     }),
     webhookUrl: z.string().meta({ example: "https://hooks.example.com/usdx" }),
     enabled: z.boolean(),
@@ -114,6 +119,12 @@ export const alertsApi = endpoints({
     body: z.object({
       kind: z.enum(ALERT_KINDS, { message: `the kind must be one of ${ALERT_KINDS.join(", ")}` }),
       threshold: z.string().max(100, "must be at most 100 characters").nullable().optional().meta({ example: "10000" }),
+      stepPercent: z
+        .string()
+        .max(20, "must be at most 20 characters")
+        .nullable()
+        .optional()
+        .meta({ description: "multiplier only: a percentage of every balance, 0 to 1000, at most two decimals.", example: "1" }),
       webhookUrl: z
         .string({ message: "a webhook URL is needed" })
         .max(ALERT_LIMITS.urlLength, `must be at most ${ALERT_LIMITS.urlLength} characters`)

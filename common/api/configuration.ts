@@ -35,6 +35,11 @@ export const DashboardConfig = z
     }),
     confirmations: z.number().int().meta({ description: "How deep a block must be before the index takes it as final." }),
     batch: z.strictObject({ maxRows: z.number().int(), chunkSize: z.number().int() }),
+    multiplierMaxStepPercent: z.number().min(0).max(1000).meta({
+      description:
+        "The largest rise of the reward multiplier, in percent of every balance, that the dashboard's forms send without the new value typed again (MULTIPLIER_MAX_STEP_PERCENT); any decrease is always typed again.",
+      example: 1,
+    }),
     mockBank: z.boolean(),
     devAccounts: z
       .array(z.strictObject({ name: z.string(), address: Address, roles: z.array(z.enum(ROLE_NAMES)).readonly(), description: z.string() }))

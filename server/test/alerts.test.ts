@@ -154,6 +154,31 @@ describe("Operators' alerts: deliveries", function () {
     expect(new Set(ids).size).to.equal(ids.length);
   });
 
+  it("a multiplier rule with a step percentage alerts on a change of more than that share of every balance, up or down, and not on a smaller one", async () => {
+    const made = await call(server, "POST", "/api/alerts/rules", {
+      token: admin,
+      body: { kind: "multiplier", stepPercent: "1", webhookUrl: `${receiver.url}/multiplier-percent` },
+    });
+    expect(made.status, JSON.stringify(made.body)).to.equal(201);
+    expect(made.body.rule).to.include({ kind: "multiplier", threshold: null, stepPercent: "1" });
+    const m0 = await token("oracle").rewardMultiplier();
+    const up = (m0 * 102n) / 100n;
+    const down = (up * 995n) / 1000n;
+    const back = (down * 98n) / 100n;
+    await send("oracle", (t) => t.setRewardMultiplier((m0 * 1005n) / 1000n)); // +0.5%: below the step
+    await send("oracle", (t) => t.setRewardMultiplier(up)); // +1.49% from the one before: above
+    await send("oracle", (t) => t.setRewardMultiplier(down)); // -0.5%: below
+    await send("oracle", (t) => t.setRewardMultiplier(back)); // -2%: above, down
+    await until(
+      "both deliveries",
+      async () => receiver.delivered("/multiplier-percent").length,
+      (n) => n === 2,
+    );
+    await server.services.alerts.runOnce();
+    await sleep(500);
+    expect(receiver.at("/multiplier-percent").map((r) => r.body.event?.args.value)).to.deep.equal([up.toString(), back.toString()]);
+  });
+
   it("retries with backoff when the receiver answers 500, delivers once on the 200, logs every attempt; a receiver that never answers 2xx fails after ALERT_MAX_ATTEMPTS", async () => {
     receiver.answer = (n, p) => (p === "/always-500" || (p === "/flaky" && n < 2) ? 500 : 200);
     const flaky = await addRule(server, admin, "pause", `${receiver.url}/flaky`);

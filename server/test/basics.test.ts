@@ -62,6 +62,8 @@ describe("API basics", () => {
       expect(body).to.deep.include({ networkLabel: "Hardhat Local", fork: null });
       // The local chain never reorganises: mined is final.
       expect(body.confirmations).to.equal(0);
+      // The oracle's guard: a rise of more than 1% of every balance, or any decrease, is typed again.
+      expect(body.multiplierMaxStepPercent).to.equal(1);
       const nodeAccounts = await rpc<string[]>(stack().rpcUrl, "eth_accounts");
       for (const account of body.devAccounts) {
         expect(account.address.toLowerCase(), account.name).to.equal(

@@ -45,6 +45,12 @@ describe("Server config", () => {
       .that.does.not.include(refused);
   });
 
+  it("reads MULTIPLIER_MAX_STEP_PERCENT in hundredths of a percent (1% by default)", () => {
+    expect(loadConfig(base).multiplierMaxStep).to.equal(100);
+    expect(loadConfig({ ...base, MULTIPLIER_MAX_STEP_PERCENT: "0.25" }).multiplierMaxStep).to.equal(25);
+    expect(loadConfig({ ...base, MULTIPLIER_MAX_STEP_PERCENT: "0" }).multiplierMaxStep).to.equal(0);
+  });
+
   it("checksums ADMIN_WALLETS", () => {
     expect(loadConfig({ ...base, ADMIN_WALLETS: "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266" }).adminWallets).to.deep.equal([
       "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266",
@@ -66,6 +72,10 @@ describe("Server config", () => {
     [{ BATCH_CHUNK_SIZE: "600" }, "BATCH_CHUNK_SIZE must be a whole number from 1 to 564, not '600'."],
     [{ PUBLIC_RPC_URL: "ws://x" }, /PUBLIC_RPC_URL must be an http\(s\) URL/],
     [{ FIREBASE_AUTH_EMULATOR_HOST: "", GOOGLE_APPLICATION_CREDENTIALS: "key.json" }, /needs FIREBASE_WEB_API_KEY/],
+    [
+      { MULTIPLIER_MAX_STEP_PERCENT: "1%" },
+      "MULTIPLIER_MAX_STEP_PERCENT must be a percentage from 0 to 1000 with at most two decimals, such as 1 or 0.5, not '1%'.",
+    ],
     [{ METRICS_TOKEN: "x".repeat(31) }, /METRICS_TOKEN must be at least 32 characters with no spaces/],
     [{ METRICS_TOKEN: `${"x".repeat(20)} ${"y".repeat(20)}` }, /METRICS_TOKEN must be at least 32 characters with no spaces/],
   ] as const) {

@@ -20,6 +20,7 @@ export function testConfig(overrides: Partial<AppConfig> = {}): AppConfig {
     token: { decimals: 18 },
     firebase: { projectId: "demo-usdx", apiKey: "demo-key", authDomain: "demo-usdx.firebaseapp.com", emulatorUrl: "http://127.0.0.1:9099" },
     batch: { maxRows: 10000, chunkSize: 564 },
+    multiplierMaxStepPercent: 1,
     confirmations: 0,
     mockBank: true,
     devAccounts: [

@@ -7,8 +7,9 @@
 import path from "node:path";
 import { z } from "zod";
 import { maxRecipientsPerChunk } from "@common/gasLimits";
+import { DEFAULT_MULTIPLIER_MAX_STEP_PERCENT, parseStepBound } from "@common/multiplierStep";
 import { DEFAULT_LOCAL_RPC_PORT, LOCAL_CHAIN, LOCAL_RPC_HOST, SEPOLIA, describeChain, isMainnet } from "@common/networks";
-import { address, commaList, httpUrl, origin, port, setting, text, trueOrFalse, typed, wholeNumber } from "./settingKinds";
+import { address, commaList, httpUrl, origin, port, setting, text, trueOrFalse, typed, variable, wholeNumber } from "./settingKinds";
 
 export { GROUPS, SETTING_TYPES, SETTINGS, type Group, type Setting } from "./settingKinds";
 
@@ -29,6 +30,15 @@ const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"
 /** The mock bank's modes (MOCK_BANK). */
 export const BANK_MODES = ["off", "local", "faucet"] as const;
 export type BankMode = (typeof BANK_MODES)[number];
+
+/** MULTIPLIER_MAX_STEP_PERCENT in hundredths of a percent, or null when it is no such percentage. */
+function stepBound(raw: string): number | null {
+  try {
+    return parseStepBound(raw);
+  } catch {
+    return null;
+  }
+}
 
 export const network = () =>
   typed(
@@ -396,6 +406,25 @@ export function envSchema(on: Network) {
         group: "operations",
         description: "On PostgreSQL: how often a replica asks for the leader lock, and the leader checks the connection holding it, in ms.",
       }),
+      // The oracle's guard (issue 29): the contract lets ORACLE_ROLE move the multiplier anywhere at once.
+      MULTIPLIER_MAX_STEP_PERCENT: setting(
+        typed(
+          "percentage, 0 to 1000, at most two decimals",
+          z
+            .string()
+            .refine((raw) => stepBound(raw) !== null, {
+              error: (issue) =>
+                `${variable(issue)} must be a percentage from 0 to 1000 with at most two decimals, such as 1 or 0.5, not '${issue.input}'.`,
+            })
+            .transform((raw) => stepBound(raw)!),
+        ).default(parseStepBound(DEFAULT_MULTIPLIER_MAX_STEP_PERCENT)),
+        {
+          group: "operations",
+          description:
+            "The largest rise of the reward multiplier, in percent of every balance, that the dashboard and the usdx tasks send without the value typed again; any decrease is always typed again.",
+          default: `\`${DEFAULT_MULTIPLIER_MAX_STEP_PERCENT}\``,
+        },
+      ),
       METRICS_TOKEN: setting(
         typed(
           `${METRICS_TOKEN_MIN_LENGTH} or more printable characters, no spaces`,

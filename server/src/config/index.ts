@@ -64,6 +64,8 @@ export interface Config {
     /** How often the indexer checks the manifest's deployment is still on the chain (0: every step). */
     deploymentCheckMs: number;
   };
+  /** The largest rise of the multiplier sent without a retype, in hundredths of a percent (MULTIPLIER_MAX_STEP_PERCENT). */
+  multiplierMaxStep: number;
   /** On PostgreSQL: how often a replica asks for the leader lock, and the leader checks the connection holding it (LEADER_CHECK_MS). */
   leaderCheckMs: number;
   rateLimits: { authPerMinute: number; csvPerMinute: number };
@@ -222,6 +224,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadOp
       pollMs: s.INDEXER_POLL_MS,
       deploymentCheckMs: s.INDEXER_DEPLOYMENT_CHECK_MS,
     },
+    multiplierMaxStep: s.MULTIPLIER_MAX_STEP_PERCENT,
     leaderCheckMs: s.LEADER_CHECK_MS,
     rateLimits: { authPerMinute: s.RATE_LIMIT_AUTH_PER_MINUTE, csvPerMinute: s.RATE_LIMIT_CSV_PER_MINUTE },
     trustProxy: s.TRUST_PROXY,

@@ -299,6 +299,8 @@ export const alertRules = pgTable("alert_rules", {
   kind: text("kind").notNull(),
   /** Base units (18 decimals) as a decimal string: an amount of USDX, or a step of the multiplier; null: any. */
   threshold: text("threshold"),
+  /** multiplier only: alert on a change of more than this many hundredths of a percent of every balance, up or down; null: any. */
+  stepPercent: integer("step_percent"),
   webhookUrl: text("webhook_url").notNull(),
   /** The HMAC key. Kept as it is: the server must sign with it (see docs/SECURITY.md, "Alerts"). */
   secret: text("secret").notNull(),

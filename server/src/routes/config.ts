@@ -45,6 +45,8 @@ export function configRoutes(services: Services): Router {
       // Sepolia a transfer shows 'confirming' until then.
       confirmations: config.indexer.confirmations,
       batch: { maxRows: config.batch.maxRows, chunkSize: config.batch.chunkSize },
+      // The oracle's guard: a rise above this (in percent of every balance), or any decrease, is typed again.
+      multiplierMaxStepPercent: config.multiplierMaxStep / 100,
       mockBank: services.bank.enabled,
       // The development wallet (local chain only): the seeded accounts the node signs for.
       devAccounts: local

@@ -397,11 +397,50 @@ describe("Admin Panel reward multiplier form", () => {
     expect(run).not.toHaveBeenCalled();
   });
 
+  it("shows the change to every balance as it is typed; a step above 1% or a decrease needs the value typed again, exactly", async () => {
+    connect(ME, "ORACLE_ROLE");
+    useChain.setState({
+      token: { data: { ...tokenFigures(false), rewardMultiplier: (102n * USDX) / 100n }, isLoading: false, isError: false },
+    });
+    const { user } = renderScreen(<MultiplierForm />);
+    const submit = () => screen.getByRole("button", { name: "Update Reward Multiplier" });
+    await user.type(screen.getByLabelText("Reward Multiplier"), "1.025");
+    expect(screen.getByTestId("multiplier-change")).toHaveTextContent("+0.4902% to every balance");
+    expect(screen.queryByLabelText("Type the new multiplier again to confirm")).toBeNull();
+    expect(submit()).toBeEnabled();
+
+    await user.clear(screen.getByLabelText("Reward Multiplier"));
+    await user.type(screen.getByLabelText("Reward Multiplier"), "1.01");
+    expect(screen.getByTestId("multiplier-change")).toHaveTextContent("\u22120.9804% to every balance");
+    expect(screen.getByRole("alert")).toHaveTextContent("This lowers the multiplier, so every holder's balance goes down (\u22120.9804%).");
+    expect(submit()).toBeDisabled();
+    await user.type(screen.getByLabelText("Type the new multiplier again to confirm"), "1.010");
+    expect(submit()).toBeDisabled();
+    await user.clear(screen.getByLabelText("Type the new multiplier again to confirm"));
+    await user.type(screen.getByLabelText("Type the new multiplier again to confirm"), "1.01");
+    expect(submit()).toBeEnabled();
+    await user.click(submit());
+    await waitFor(() => expect(run).toHaveBeenCalled());
+    expectSameRequest(lastRequest(), multiplierCall("set", (101n * USDX) / 100n, "\u22120.9804% to every balance"));
+  });
+
+  it("a multiplier not read yet cannot be weighed: the value is typed again", async () => {
+    connect(ME, "ORACLE_ROLE");
+    const { user } = renderScreen(<MultiplierForm />);
+    await user.type(screen.getByLabelText("Reward Multiplier"), "1.01");
+    expect(screen.getByRole("alert")).toHaveTextContent(
+      "The current multiplier has not been read, so the change to every balance cannot be shown.",
+    );
+    expect(screen.getByRole("button", { name: "Update Reward Multiplier" })).toBeDisabled();
+  });
+
   it("posts the audit request first, then runs setRewardMultiplier with the value scaled by 10^18", async () => {
     connect(ME, "ORACLE_ROLE");
+    useChain.setState({ token: { data: tokenFigures(false), isLoading: false, isError: false } });
     const fetchMock = stubApi({ "/api/reward-multiplier": () => json({ error: "Sign in first" }, 401) });
     const { user } = renderScreen(<MultiplierForm />);
     await user.type(screen.getByLabelText("Reward Multiplier"), "1.05");
+    await user.type(screen.getByLabelText("Type the new multiplier again to confirm"), "1.05");
     await user.click(screen.getByRole("button", { name: "Update Reward Multiplier" }));
     await waitFor(() => expect(run).toHaveBeenCalled());
 
@@ -412,7 +451,7 @@ describe("Admin Panel reward multiplier form", () => {
     expect(fetchMock.mock.invocationCallOrder[0]).toBeLessThan(run.mock.invocationCallOrder[0]);
 
     const request = lastRequest();
-    expectSameRequest(request, multiplierCall("set", (105n * USDX) / 100n));
+    expectSameRequest(request, multiplierCall("set", (105n * USDX) / 100n, "+5.00% to every balance"));
     expect(await sentCall(request)).toEqual(["setRewardMultiplier", [(105n * USDX) / 100n]]);
     await waitFor(() => expect(screen.getByLabelText("Reward Multiplier")).toHaveValue(null));
   });

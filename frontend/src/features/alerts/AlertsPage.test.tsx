@@ -19,6 +19,7 @@ const rule = (id: number, fields: Partial<AlertRule> = {}): AlertRule => ({
   id,
   kind: "mint",
   threshold: null,
+  stepPercent: null,
   webhookUrl: `https://hooks.example.com/${id}`,
   enabled: true,
   secretHint: "…abab",
@@ -75,8 +76,13 @@ function fakeServer(
       if (call.method === "GET" && pathname === "/api/alerts/rules") return json({ success: true, rules: store.rules });
       if (call.method === "GET" && pathname === "/api/alerts/deliveries") return json({ success: true, deliveries: store.deliveries });
       if (call.method === "POST" && pathname === "/api/alerts/rules") {
-        const body = call.body as { kind: AlertRule["kind"]; threshold: string | null; webhookUrl: string };
-        const made = rule(store.nextId++, { kind: body.kind, threshold: body.threshold, webhookUrl: body.webhookUrl });
+        const body = call.body as { kind: AlertRule["kind"]; threshold: string | null; stepPercent?: string; webhookUrl: string };
+        const made = rule(store.nextId++, {
+          kind: body.kind,
+          threshold: body.threshold,
+          stepPercent: body.stepPercent ?? null,
+          webhookUrl: body.webhookUrl,
+        });
         store.rules.push(made);
         return json({ success: true, rule: made, secret: SECRET }, 201);
       }
@@ -200,6 +206,30 @@ describe("Alerts page (/alerts)", () => {
     expect(rules).toHaveTextContent("https://hooks.example.com/usdx");
     expect(screen.getByLabelText("Webhook URL")).toHaveValue("");
   });
+
+  it("a multiplier rule takes its step as a percentage of every balance", async () => {
+    const server = fakeServer();
+    const { user } = renderPage();
+    await screen.findByText("No alert rules yet");
+    await user.click(screen.getByRole("combobox", { name: "Alert on" }));
+    await user.click(await screen.findByRole("option", { name: "Reward multiplier change" }));
+    expect(screen.getByText(/moves every balance by more than this percentage, up or down/)).toBeInTheDocument();
+    await user.type(screen.getByLabelText("Step (% of every balance)"), "1.5");
+    await user.type(screen.getByLabelText("Webhook URL"), "https://hooks.example.com/oracle");
+    await user.click(screen.getByRole("button", { name: "Add Rule" }));
+    expect(server.writes()[0].body).toEqual({
+      kind: "multiplier",
+      threshold: null,
+      stepPercent: "1.5",
+      webhookUrl: "https://hooks.example.com/oracle",
+    });
+    await user.click(
+      within(await screen.findByRole("dialog", { name: "Rule #10's signing secret" })).getByRole("button", { name: "Done" }),
+    );
+    expect(await screen.findByRole("list", { name: "Alert rules" })).toHaveTextContent(
+      "Reward multiplier change: by more than 1.5% of every balance",
+    );
+  }, 30_000);
 
   it("offers no threshold for a kind that takes none, and shows the server's refusal under the form", async () => {
     const server = fakeServer({}, (call) =>

@@ -39,6 +39,8 @@ function useInvalidateAlerts() {
 export interface NewRule {
   kind: AlertKind;
   threshold: string;
+  /** multiplier: a percentage of every balance. */
+  stepPercent?: string;
   webhookUrl: string;
 }
 
@@ -48,7 +50,12 @@ export function useAddRule() {
   return useMutation({
     mutationFn: async (rule: NewRule) => {
       const answer = await call("POST /api/alerts/rules", {
-        body: { kind: rule.kind, webhookUrl: rule.webhookUrl.trim(), threshold: rule.threshold.trim() || null },
+        body: {
+          kind: rule.kind,
+          webhookUrl: rule.webhookUrl.trim(),
+          threshold: rule.threshold.trim() || null,
+          ...(rule.stepPercent?.trim() ? { stepPercent: rule.stepPercent.trim() } : {}),
+        },
       });
       return { rule: answer.rule, secret: answer.secret };
     },

@@ -227,6 +227,16 @@ describe("Reward Multiplier card", () => {
     const request = run.mock.calls[0][0];
     expect(request.success).toEqual({ title: "Reward multiplier incremented", description: "Added 0.01 to the reward multiplier" });
     expect((await sentBy(request)).addRewardMultiplier).toHaveBeenCalledWith(10n ** 16n);
+    // The status modal says what it does to every balance (1.05 -> 1.06).
+    expect(request.action).toBe("Add 0.01 to the reward multiplier (+0.9524% to every balance)");
+  });
+
+  it("'Add 0.01' is not offered where it would step past the deployment's bound (0.5% here): Advanced Settings asks for the value twice", () => {
+    chain({ roles: rolesResult(ME, { ORACLE_ROLE: true }) });
+    renderAtHome(<DashboardPage />, { ...testConfig, multiplierMaxStepPercent: 0.5 });
+    expect(screen.getByRole("button", { name: "Add 0.01" })).toBeDisabled();
+    expect(screen.getByRole("button", { name: "Advanced Settings" })).toBeEnabled();
+    expect(screen.getByText(/Adding 0\.01 now moves every balance by more than this deployment allows in one click/)).toBeInTheDocument();
   });
 
   it("for an owner of a Safe holding ORACLE_ROLE (not the wallet), 'Propose Add 0.01' records the request, then proposes add 0.01 to the Safe", async () => {

@@ -74,16 +74,64 @@ describe("Update Reward Multiplier dialog", () => {
     expect(screen.queryByText("Sets the absolute value of the multiplier")).not.toBeInTheDocument();
   });
 
-  it("shows what the change does to balances before it is signed", async () => {
+  it("shows what the change does to every balance as it is typed", async () => {
     const { user } = renderDialog();
     await user.clear(field());
-    await user.type(field(), "1.1025");
-    expect(screen.getByText(/Balances will change by/)).toHaveTextContent("New multiplier 1.1025x. Balances will change by +5.00%.");
+    await user.type(field(), "1.0605");
+    expect(screen.getByTestId("multiplier-change")).toHaveTextContent("New multiplier 1.0605x: +1.00% to every balance");
+    await user.click(screen.getByRole("radio", { name: "Add to current" }));
+    expect(screen.getByTestId("multiplier-change")).toHaveTextContent("New multiplier 1.0600x: +0.9524% to every balance");
+    await user.click(screen.getByRole("radio", { name: "Set new value" }));
     await user.clear(field());
     await user.type(field(), "0.5");
     expect(screen.getByText(/would be refused/)).toHaveTextContent(
       "The contract only accepts a multiplier of 1.0 or more; 0.5000x would be refused.",
     );
+  });
+
+  it("a step above 1% asks for the new multiplier again: 'Set Value' stays disabled until the two match exactly", async () => {
+    const { user, onOpenChange } = renderDialog();
+    await user.clear(field());
+    await user.type(field(), "1.1025");
+    expect(screen.getByTestId("multiplier-change")).toHaveTextContent("+5.00% to every balance");
+    expect(screen.getByRole("alert")).toHaveTextContent(
+      "This raises every holder's balance by 5.00%, more than the 1% one change may move it without a second look.",
+    );
+    const again = screen.getByLabelText("Type the new multiplier again to confirm");
+    expect(screen.getByRole("button", { name: "Set Value" })).toBeDisabled();
+    await user.type(again, "1.10250");
+    expect(screen.getByRole("button", { name: "Set Value" })).toBeDisabled();
+    await user.clear(again);
+    await user.type(again, "1.1025");
+    expect(screen.getByRole("button", { name: "Set Value" })).toBeEnabled();
+    await user.click(screen.getByRole("button", { name: "Set Value" }));
+    await waitFor(() => expect(onOpenChange).toHaveBeenCalledWith(false));
+    // The status modal says it too.
+    expect(run.mock.calls[0][0].action).toBe("Set the reward multiplier to 1.1025 (+5.00% to every balance)");
+    expect((await sentBy(run.mock.calls[0][0])).setRewardMultiplier).toHaveBeenCalledWith(1_102_500_000_000_000_000n);
+  });
+
+  it("any decrease, however small, asks for the new multiplier again", async () => {
+    const { user } = renderDialog();
+    await user.clear(field());
+    await user.type(field(), "1.0499");
+    expect(screen.getByTestId("multiplier-change")).toHaveTextContent("\u22120.0096% to every balance");
+    expect(screen.getByRole("alert")).toHaveTextContent("This lowers the multiplier, so every holder's balance goes down (\u22120.0096%).");
+    expect(screen.getByRole("button", { name: "Set Value" })).toBeDisabled();
+    await user.click(screen.getByRole("button", { name: "Set Value" }));
+    expect(run).not.toHaveBeenCalled();
+    expect(posted()).toEqual([]);
+  });
+
+  it("an increment above the bound asks for the increment again", async () => {
+    const { user } = renderDialog();
+    await user.click(screen.getByRole("radio", { name: "Add to current" }));
+    await user.clear(field());
+    await user.type(field(), "0.02");
+    expect(screen.getByLabelText("Type the increment again to confirm")).toBeInTheDocument();
+    expect(screen.getByRole("button", { name: "Add Value" })).toBeDisabled();
+    await user.type(screen.getByLabelText("Type the increment again to confirm"), "0.02");
+    expect(screen.getByRole("button", { name: "Add Value" })).toBeEnabled();
   });
 
   it.each(["", "0", "abc"])("refuses %j with 'Invalid value' / 'Please enter a valid positive number', sending nothing", async (input) => {
@@ -115,14 +163,14 @@ describe("Update Reward Multiplier dialog", () => {
   it("POSTs /api/reward-multiplier before the on-chain set, then closes", async () => {
     const { user, onOpenChange } = renderDialog();
     await user.clear(field());
-    await user.type(field(), "1.1");
+    await user.type(field(), "1.06");
     await user.click(screen.getByRole("button", { name: "Set Value" }));
     await waitFor(() => expect(onOpenChange).toHaveBeenCalledWith(false));
     expect(order).toEqual(["post", "run"]);
-    expect(posted()).toEqual([{ value: "1.1", operation: "set" }]);
+    expect(posted()).toEqual([{ value: "1.06", operation: "set" }]);
     const request = run.mock.calls[0][0];
-    expect(request.success.description).toBe("Reward multiplier has been set to 1.1");
-    expect((await sentBy(request)).setRewardMultiplier).toHaveBeenCalledWith(1_100_000_000_000_000_000n);
+    expect(request.success.description).toBe("Reward multiplier has been set to 1.06");
+    expect((await sentBy(request)).setRewardMultiplier).toHaveBeenCalledWith(1_060_000_000_000_000_000n);
   });
 
   it("adds with addRewardMultiplier and says 'Processing...' while it runs", async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { balanceChange, chartNumber, errorText, groupDigits, multiplierAxisDomain, shownMultiplier, shownUsdx } from "./figures";
+import { chartNumber, errorText, groupDigits, multiplierAxisDomain, shownMultiplier, shownUsdx } from "./figures";
 
 describe("Dashboard figures", () => {
   it("groups thousands without touching the decimals", () => {
@@ -13,14 +13,6 @@ describe("Dashboard figures", () => {
     expect(shownUsdx(0n)).toBe("0.00");
     expect(shownMultiplier(10n ** 18n)).toBe("1.0000x");
     expect(shownMultiplier(1_234_56n * 10n ** 13n)).toBe("1.2345x");
-  });
-
-  it("says how much balances move when the multiplier changes", () => {
-    const one = 10n ** 18n;
-    expect(balanceChange(one, (one * 105n) / 100n)).toBe("+5.00%");
-    expect(balanceChange((one * 105n) / 100n, one)).toBe("-4.76%");
-    expect(balanceChange(one, one)).toBe("0.00%");
-    expect(balanceChange(one, one * 12n)).toBe("+1,100.00%");
   });
 
   it("reads chart values from decimal strings or base units", () => {

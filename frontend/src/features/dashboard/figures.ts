@@ -8,18 +8,6 @@ export const shownUsdx = (value: bigint) => groupDigits(formatUsdx(value));
 /** The reward multiplier as the cards show it: four decimals followed by x (PRODUCT.md section 2). */
 export const shownMultiplier = (value: bigint) => `${formatMultiplier(value)}x`;
 
-/**
- * How much every balance moves when the multiplier goes from `current` to `next`, in percent
- * with two decimals ("+5.00%"). Balances are shares x multiplier, so the change is the ratio.
- */
-export function balanceChange(current: bigint, next: bigint): string {
-  if (current <= 0n) return "";
-  const hundredths = ((next - current) * 10000n) / current; // hundredths of a percent, toward zero
-  const sign = hundredths > 0n ? "+" : hundredths < 0n ? "-" : "";
-  const abs = hundredths < 0n ? -hundredths : hundredths;
-  return `${sign}${groupDigits((abs / 100n).toString())}.${(abs % 100n).toString().padStart(2, "0")}%`;
-}
-
 /** An error as one line: ethers' short message when it has one (its full message carries the whole request). */
 export function errorMessage(error: unknown): string | null {
   if (!error || typeof error !== "object") return null;

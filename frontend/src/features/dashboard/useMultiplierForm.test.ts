@@ -1,4 +1,6 @@
-import type { FormEvent } from "react";
+import { createElement, type FormEvent } from "react";
+import { ConfigContext } from "@/lib/config";
+import { testConfig } from "@/test/config";
 import { act, renderHook } from "@testing-library/react";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { useToasts } from "@/components/ui/toast";
@@ -21,10 +23,14 @@ function renderDialog(options: { connected?: boolean; current?: bigint } = {}) {
   // Said undefined: not read yet.
   const current = "current" in options ? options.current : CURRENT;
   const onOpenChange = vi.fn();
-  const view = renderHook(() => {
-    const dialog = useMultiplierDialog(connected, onOpenChange);
-    return { dialog, form: useMultiplierForm(dialog.form, current, dialog.close) };
-  });
+  const view = renderHook(
+    () => {
+      const dialog = useMultiplierDialog(connected, onOpenChange);
+      return { dialog, form: useMultiplierForm(dialog.form, current, dialog.close) };
+    },
+    // The step bound (1%) comes from the server's config.
+    { wrapper: ({ children }) => createElement(ConfigContext.Provider, { value: testConfig() }, children) },
+  );
   const submit = () => act(() => view.result.current.form.submit(submitEvent()));
   return { ...view, submit, onOpenChange };
 }
@@ -86,6 +92,12 @@ describe("useMultiplierForm: Update Reward Multiplier's rules", () => {
       result.current.form.choose("add");
       result.current.form.setValue("0.05");
     });
+    // +4.93% to every balance: above the 1% bound, so nothing goes until the increment is typed again.
+    expect(result.current.form.guard.blocked).toBe(true);
+    submit();
+    expect(audit).not.toHaveBeenCalled();
+    expect(run).not.toHaveBeenCalled();
+    act(() => result.current.form.guard.setRetype("0.05"));
     submit();
     await vi.waitFor(() => expect(onOpenChange).toHaveBeenCalledWith(false));
     expect(order).toEqual(["audit", "transaction"]);

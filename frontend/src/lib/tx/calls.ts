@@ -74,12 +74,15 @@ export const roleCall = (role: RoleName, account: string, action: "grant" | "rev
   failureTitle: "Role management failed",
 });
 
-/** The multiplier is a decimal with 18 decimals (1.0 = 1e18): `value` is already scaled. */
-export const multiplierCall = (operation: MultiplierOperation, value: bigint): TxRequest => ({
+/**
+ * The multiplier is a decimal with 18 decimals (1.0 = 1e18): `value` is already scaled. `change` is
+ * what it does to every balance ('+0.50% to every balance'), said in the status modal's action.
+ */
+export const multiplierCall = (operation: MultiplierOperation, value: bigint, change: string | null = null): TxRequest => ({
   action:
-    operation === "set"
+    (operation === "set"
       ? `Set the reward multiplier to ${exactTokenAmount(value)}`
-      : `Add ${exactTokenAmount(value)} to the reward multiplier`,
+      : `Add ${exactTokenAmount(value)} to the reward multiplier`) + (change ? ` (${change})` : ""),
   notConnected: "Please connect your wallet to update the reward multiplier",
   call: ({ usdx: token }) => contractCall(operation === "set" ? token.setRewardMultiplier : token.addRewardMultiplier, [value]),
   success: {
@@ -90,8 +93,8 @@ export const multiplierCall = (operation: MultiplierOperation, value: bigint): T
 });
 
 /** The Reward Multiplier card's 'Add 0.01' (spec: its own toasts). */
-export const quickAddCall = (): TxRequest => ({
-  ...multiplierCall("add", MULTIPLIER_QUICK_ADD),
+export const quickAddCall = (change: string | null = null): TxRequest => ({
+  ...multiplierCall("add", MULTIPLIER_QUICK_ADD, change),
   success: { title: "Reward multiplier incremented", description: "Added 0.01 to the reward multiplier" },
   failureTitle: "Increment failed",
 });

@@ -269,6 +269,23 @@ describe("the transaction runner", () => {
     expect(useTxModal.getState()).toMatchObject({ status: "error", transactionHash: "0x" + "ab".repeat(32) });
   });
 
+  it("reads the wallet's chain again just before sending: a wallet moved to another network during the dry run sends nothing, and says why", async () => {
+    const provider = connect();
+    // The wallet answers the dashboard's chain until the dry run's eth_call, then another one (the person switched it meanwhile).
+    provider.request.mockImplementation(async ({ method }: { method: string }) =>
+      method === "eth_chainId" ? (calls().length > 0 ? "0xaa36a7" : "0x7a69") : null,
+    );
+    const outcome = await runTransaction(transferCall(BOB, 1n), config, new QueryClient());
+    const sentence =
+      "Your wallet switched to another network while the transaction was being checked: switch back to Hardhat Local and try again. " +
+      NOT_ASKED;
+    expect(calls()).toHaveLength(1);
+    expect(sent.transfer).not.toHaveBeenCalled();
+    expect(outcome).toEqual({ ok: false, hash: null, error: sentence });
+    expect(lastToast()).toMatchObject({ title: "Transfer failed", description: sentence, variant: "destructive" });
+    expect(useTxModal.getState()).toMatchObject({ isOpen: true, status: "not-sent", errorMessage: sentence });
+  });
+
   it("moves a wallet on the wrong chain once the dry run passed, and stops there if it refuses (the modal closes; 'Network Error' says why)", async () => {
     const provider = connect(1);
     provider.request.mockImplementation(async ({ method }: { method: string }) => {

@@ -7,7 +7,7 @@ import { useTxModal } from "./store";
 import { awaitConfirmations, RevertedError } from "./confirmations";
 import { dryRun, noteMined, type CallOf } from "./dryRun";
 import { usePendingEntries, type PendingEntry } from "./pending";
-import { NotSentError, onDashboardChain, signingWallet, writeFailure } from "./wallet";
+import { NotSentError, onDashboardChain, signingWallet, stillOnDashboardChain, writeFailure } from "./wallet";
 
 /**
  * The one transaction runner (after Scaffold-ETH's transactor). Every write is
@@ -67,6 +67,8 @@ export async function runTransaction(request: TxRequest, config: AppConfig, quer
     setModal({ status: "pending" });
     const { writeContracts } = await import("@/lib/chain/contracts");
     const contracts = await writeContracts(config, wallet.provider, wallet.address);
+    // Read again now, not trusted from before the dry run: the wallet may have moved meanwhile.
+    await stillOnDashboardChain(wallet, config);
     const tx = await request.call(contracts).send();
     hash = tx.hash;
     setModal({ transactionHash: hash });

@@ -55,6 +55,21 @@ export class NotSentError extends Error {
 }
 
 /**
+ * Just before the wallet is asked to send: its chain, read again. The dry run can take seconds, and
+ * a person who moves the wallet to another network meanwhile would otherwise sign on that network
+ * (a wallet that does not report the change, or a page that has not reloaded yet). Throws
+ * NotSentError, with what to do, when it is no longer the dashboard's chain.
+ */
+export async function stillOnDashboardChain(wallet: SigningWallet, config: AppConfig): Promise<void> {
+  const now = parseInt(String(await wallet.provider.request({ method: "eth_chainId" })), 16);
+  if (now === config.chainId) return;
+  throw new NotSentError(
+    `Your wallet switched to another network while the transaction was being checked: switch back to ${config.networkLabel} and try again. ${NOT_ASKED}`,
+    "unchecked",
+  );
+}
+
+/**
  * A write that failed, in words: the contract's custom error or the wallet's refusal
  * (common/contractErrors.ts); `told` when the person has been told already (the 'Network Error' toast).
  */

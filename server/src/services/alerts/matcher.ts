@@ -206,7 +206,7 @@ function watched(kinds: Set<AlertKind>): SQL | undefined {
 
 /** Whether `rule` alerts on `event`; `before` is the multiplier before a RewardMultiplier event. */
 export function matches(
-  rule: Pick<Rule, "kind" | "threshold">,
+  rule: Pick<Rule, "kind" | "threshold" | "stepPercent">,
   event: Pick<EventRow, "eventName" | "args">,
   before: bigint | null,
 ): boolean {
@@ -221,10 +221,13 @@ export function matches(
       return threshold === null || BigInt(String(event.args.value)) > threshold;
     }
     case "multiplier": {
-      if (threshold === null || before === null) return true;
+      if (before === null) return true;
       const now = BigInt(String(event.args.value));
       const change = now > before ? now - before : before - now;
-      return change > threshold;
+      if (threshold !== null && change <= threshold) return false;
+      // A percentage of every balance: change / before > stepPercent / 10^4 (hundredths of a percent), in integers.
+      if (rule.stepPercent !== null && change * 10_000n <= before * BigInt(rule.stepPercent)) return false;
+      return true;
     }
     default:
       return true;

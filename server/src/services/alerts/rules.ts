@@ -3,6 +3,7 @@ import { and, asc, count, eq } from "drizzle-orm";
 import { exactTokenAmount, parseTokenAmount } from "@common/amounts";
 import { ALERT_KIND_INFO, type AlertKind } from "@common/alerts";
 import type { AlertRule } from "@common/api/alerts";
+import { formatStepBound, parseStepBound } from "@common/multiplierStep";
 import { MAX_UINT256 } from "@common/token";
 import type { Config } from "../../config";
 import type { Database } from "../../db/client";
@@ -25,6 +26,7 @@ export function toRule(row: Row): AlertRule {
     id: row.id,
     kind: row.kind as AlertKind,
     threshold: row.threshold === null ? null : exactTokenAmount(BigInt(row.threshold)),
+    stepPercent: row.stepPercent === null ? null : formatStepBound(row.stepPercent).slice(0, -1),
     webhookUrl: row.webhookUrl,
     enabled: row.enabled,
     secretHint: `…${row.secret.slice(-4)}`,
@@ -51,6 +53,25 @@ export function parseThreshold(kind: AlertKind, raw: string | null | undefined):
   }
   if (value > MAX_UINT256) throw badRequest(`Invalid ${noun}: larger than the contract can hold.`);
   return value.toString();
+}
+
+/**
+ * A multiplier rule's step as a percentage of every balance (the oracle's tools weigh a change the
+ * same way: common/multiplierStep.ts), in hundredths of a percent, or null for none.
+ */
+export function parseStepPercent(kind: AlertKind, raw: string | null | undefined): number | null {
+  const text = raw?.trim() ?? "";
+  if (text === "") return null;
+  if (kind !== "multiplier") {
+    throw badRequest(`A '${ALERT_KIND_INFO[kind].label}' rule takes no step percentage: leave it empty.`);
+  }
+  try {
+    return parseStepBound(text);
+  } catch {
+    throw badRequest(
+      `Invalid step percentage: '${text}' is not a percentage from 0 to 1000 with at most two decimals. Enter a number such as 1 or 0.5, or leave it empty.`,
+    );
+  }
 }
 
 /** The admins' alert rules: made, listed, turned on and off, deleted, given a new secret. */
@@ -101,9 +122,10 @@ export class AlertRules {
 
   async create(
     uid: string,
-    input: { kind: AlertKind; threshold?: string | null; webhookUrl: string },
+    input: { kind: AlertKind; threshold?: string | null; stepPercent?: string | null; webhookUrl: string },
   ): Promise<{ rule: AlertRule; secret: string }> {
     const threshold = parseThreshold(input.kind, input.threshold);
+    const stepPercent = parseStepPercent(input.kind, input.stepPercent);
     const webhookUrl = await this.checkUrl(input.webhookUrl);
     const startBlock = await this.startBlock();
     const secret = newSecret();
@@ -115,7 +137,7 @@ export class AlertRules {
       }
       const [inserted] = await tx
         .insert(alertRules)
-        .values({ kind: input.kind, threshold, webhookUrl, secret, startBlock, createdBy: uid })
+        .values({ kind: input.kind, threshold, stepPercent, webhookUrl, secret, startBlock, createdBy: uid })
         .returning();
       return inserted;
     });

@@ -6,6 +6,8 @@ import { multiplierCall } from "@/lib/tx/calls";
 import { recordMultiplierRequest } from "@/lib/tx/multiplierAudit";
 import { checkMultiplier } from "@/lib/validation";
 import { useTxForm } from "@/lib/tx/useTxForm";
+import { useMultiplierGuard } from "@/lib/tx/multiplierGuard";
+import { MultiplierStepGuard } from "@/components/MultiplierStepGuard";
 import { FormFooter, TextField } from "./fields";
 import { RoleRequirement } from "./RoleNotes";
 
@@ -19,16 +21,23 @@ export function MultiplierForm() {
   const form = useTxForm<"value">();
   const token = useTokenFigures();
   const [value, setValue] = useState("");
+  const checkedNow = checkMultiplier(value);
+  // A decrease, or a rise above the bound, is typed again before it can be sent.
+  const guard = useMultiplierGuard(token.data?.rewardMultiplier, checkedNow.ok ? checkedNow.value : null, value);
 
   function submit(event: FormEvent) {
     event.preventDefault();
     if (!form.needWallet(NOT_CONNECTED)) return;
     const checked = checkMultiplier(value);
     if (!checked.ok) return form.reject([["value", checked.problem]]);
-    form.start(multiplierCall("set", checked.value), {
+    if (guard.blocked) return;
+    form.start(multiplierCall("set", checked.value, guard.change), {
       // PRODUCT.md section 7: the audit request goes first; its answer does not stop the update.
       before: () => recordMultiplierRequest("set", checked.value),
-      onSuccess: () => setValue(""),
+      onSuccess: () => {
+        setValue("");
+        guard.setRetype("");
+      },
     });
   }
 
@@ -64,8 +73,14 @@ export function MultiplierForm() {
               Values are scaled in 18 decimals (1.0 = 1 * 10^18). The contract refuses a value below 1.0.
             </p>
           </TextField>
+          <MultiplierStepGuard guard={guard} what="new multiplier" disabled={form.busy} />
           <RoleRequirement role="ORACLE_ROLE" />
-          <FormFooter form={form} label="Update Reward Multiplier" notConnected={NOT_CONNECTED} incomplete={value.trim() === ""} />
+          <FormFooter
+            form={form}
+            label="Update Reward Multiplier"
+            notConnected={NOT_CONNECTED}
+            incomplete={value.trim() === "" || guard.blocked}
+          />
         </form>
       </CardContent>
     </Card>

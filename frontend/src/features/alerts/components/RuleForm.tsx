@@ -21,6 +21,8 @@ export function RuleForm({ onCreated }: { onCreated(made: { rule: AlertRule; sec
   const [problem, setProblem] = useState<string | null>(null);
   const id = useId();
   const info = ALERT_KIND_INFO[kind];
+  // The one number the kind takes: an amount, or (multiplier) a percentage of every balance.
+  const limit = info.stepPercent ?? info.threshold;
   const errorId = `${id}-error`;
 
   const submit = async (event: FormEvent) => {
@@ -29,7 +31,11 @@ export function RuleForm({ onCreated }: { onCreated(made: { rule: AlertRule; sec
     if (!webhookUrl.trim()) return setProblem("Enter the webhook's URL (https://...).");
     setProblem(null);
     try {
-      const made = await add.mutateAsync({ kind, threshold: info.threshold ? threshold : "", webhookUrl });
+      const made = await add.mutateAsync(
+        info.stepPercent
+          ? { kind, threshold: "", stepPercent: threshold, webhookUrl }
+          : { kind, threshold: info.threshold ? threshold : "", webhookUrl },
+      );
       toast({ title: "Alert rule added", description: `${info.label} → ${made.rule.webhookUrl}` });
       setThreshold("");
       setWebhookUrl("");
@@ -63,18 +69,18 @@ export function RuleForm({ onCreated }: { onCreated(made: { rule: AlertRule; sec
         </Select>
       </div>
       <div className="grid gap-2">
-        <Label htmlFor={`${id}-threshold`} className={info.threshold ? undefined : "text-muted-foreground"}>
-          {info.threshold?.label ?? "Threshold"}
+        <Label htmlFor={`${id}-threshold`} className={limit ? undefined : "text-muted-foreground"}>
+          {limit?.label ?? "Threshold"}
         </Label>
         <Input
           id={`${id}-threshold`}
           inputMode="decimal"
           autoComplete="off"
-          placeholder={info.threshold ? `e.g. ${info.threshold.example}` : "Not used by this kind"}
-          disabled={!info.threshold}
-          value={info.threshold ? threshold : ""}
+          placeholder={limit ? `e.g. ${limit.example}` : "Not used by this kind"}
+          disabled={!limit}
+          value={limit ? threshold : ""}
           onChange={(e) => setThreshold(e.target.value)}
-          aria-describedby={info.threshold ? `${id}-hint` : undefined}
+          aria-describedby={limit ? `${id}-hint` : undefined}
         />
       </div>
       <div className="grid gap-2">
@@ -101,9 +107,9 @@ export function RuleForm({ onCreated }: { onCreated(made: { rule: AlertRule; sec
           Add Rule
         </Button>
       </div>
-      {info.threshold && (
+      {limit && (
         <p id={`${id}-hint`} className="text-xs text-muted-foreground md:col-span-4">
-          {info.threshold.hint}
+          {limit.hint}
         </p>
       )}
       {problem && (

@@ -8,11 +8,19 @@ import { toast } from "@/components/ui/toast";
 import { problemText, useDeleteRule, useRotateSecret, useSendTest, useSetEnabled, type AlertRule } from "../api";
 import { attemptSummary } from "./DeliveryLog";
 
-/** What the rule watches, with its amount or step: 'Mint above an amount: more than 10000 USDX'. */
-export function ruleLabel(rule: Pick<AlertRule, "kind" | "threshold">): string {
+/** What the rule watches, with its amount or step: 'Mint above an amount: more than 10000 USDX', 'Reward multiplier change: by more than 1% of every balance'. */
+export function ruleLabel(rule: Pick<AlertRule, "kind" | "threshold" | "stepPercent">): string {
   const { label } = ALERT_KIND_INFO[rule.kind];
+  if (rule.kind === "multiplier") {
+    const steps = [
+      rule.threshold !== null && `by more than ${rule.threshold}`,
+      rule.stepPercent !== null && `by more than ${rule.stepPercent}% of every balance`,
+    ];
+    const said = steps.filter(Boolean).join(" and ");
+    return said ? `${label}: ${said}` : label;
+  }
   if (rule.threshold === null) return rule.kind === "mint" || rule.kind === "burn" ? `${label}: any` : label;
-  return rule.kind === "multiplier" ? `${label}: by more than ${rule.threshold}` : `${label}: more than ${rule.threshold} USDX`;
+  return `${label}: more than ${rule.threshold} USDX`;
 }
 
 type Confirming = { action: "delete" | "rotate"; rule: AlertRule } | null;

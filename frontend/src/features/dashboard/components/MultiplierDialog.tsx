@@ -7,7 +7,8 @@ import { RadioGroup, RadioGroupItem } from "@/components/ui/radio-group";
 import type { TxForm } from "@/lib/tx/useTxForm";
 import { cn } from "@/lib/utils";
 import { MIN_REWARD_MULTIPLIER, type MultiplierOperation } from "@common/token";
-import { balanceChange, shownMultiplier } from "../figures";
+import { shownMultiplier } from "../figures";
+import { MultiplierStepGuard } from "@/components/MultiplierStepGuard";
 import { FieldError } from "@/components/ui/field-error";
 import { SafeApprovalNote } from "@/components/SafeApprovalNote";
 import { proposeLabel } from "@/lib/safes";
@@ -62,7 +63,7 @@ export function MultiplierDialog({ open, onOpenChange, connected, current }: Mul
 }
 
 function MultiplierForm({ form, current, onDone }: { form: TxForm<"value">; current: bigint | undefined; onDone(): void }) {
-  const { operation, choose, value, setValue, busy, problem, next, submit } = useMultiplierForm(form, current, onDone);
+  const { operation, choose, value, setValue, busy, problem, next, guard, submit } = useMultiplierForm(form, current, onDone);
   const mode = MODES[operation];
 
   return (
@@ -118,24 +119,24 @@ function MultiplierForm({ form, current, onDone }: { form: TxForm<"value">; curr
         {problem && <FieldError id="multiplier-error">{problem}</FieldError>}
       </div>
 
-      {next !== null && current !== undefined && (
-        // What the change means for holders, before the oracle signs it.
-        <div
-          aria-live="polite"
-          className={cn(
-            "rounded-md border px-3 py-2 text-sm",
-            next < MIN_REWARD_MULTIPLIER ? "border-destructive/50 bg-destructive/5 text-destructive" : "border-border",
-          )}
-        >
-          {next < MIN_REWARD_MULTIPLIER ? (
-            <p>The contract only accepts a multiplier of 1.0 or more; {shownMultiplier(next)} would be refused.</p>
-          ) : (
-            <p>
-              New multiplier <span className="font-semibold tabular-nums">{shownMultiplier(next)}</span>. Balances will change by{" "}
-              <span className="font-semibold tabular-nums">{balanceChange(current, next)}</span>.
-            </p>
-          )}
-        </div>
+      {next !== null && next < MIN_REWARD_MULTIPLIER ? (
+        <p aria-live="polite" className="rounded-md border border-destructive/50 bg-destructive/5 px-3 py-2 text-sm text-destructive">
+          The contract only accepts a multiplier of 1.0 or more; {shownMultiplier(next)} would be refused.
+        </p>
+      ) : (
+        // What the change means for holders, before the oracle signs it; a decrease or a big step is typed again.
+        <MultiplierStepGuard
+          guard={guard}
+          what={operation === "set" ? "new multiplier" : "increment"}
+          disabled={busy}
+          before={
+            next !== null && (
+              <>
+                New multiplier <span className="font-semibold tabular-nums">{shownMultiplier(next)}</span>:{" "}
+              </>
+            )
+          }
+        />
       )}
 
       {form.safe && <SafeApprovalNote safe={form.safe} />}
@@ -144,7 +145,7 @@ function MultiplierForm({ form, current, onDone }: { form: TxForm<"value">; curr
         <Button type="button" variant="outline" onClick={onDone} disabled={busy}>
           Cancel
         </Button>
-        <Button type="submit" disabled={busy} className={cn(form.safe && "h-auto min-h-10 whitespace-normal")}>
+        <Button type="submit" disabled={busy || guard.blocked} className={cn(form.safe && "h-auto min-h-10 whitespace-normal")}>
           {busy && <Loader2 className="h-4 w-4 animate-spin" aria-hidden />}
           {busy ? "Processing..." : form.safe ? proposeLabel(form.safe) : mode.submit}
         </Button>

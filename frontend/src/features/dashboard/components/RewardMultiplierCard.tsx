@@ -5,6 +5,8 @@ import { SafeApprovalNote } from "@/components/SafeApprovalNote";
 import { quickAddCall } from "@/lib/tx/calls";
 import { recordMultiplierRequest } from "@/lib/tx/multiplierAudit";
 import { useTxForm } from "@/lib/tx/useTxForm";
+import { useConfig } from "@/lib/config";
+import { boundOf, guardMultiplier } from "@/lib/tx/multiplierGuard";
 import { shownMultiplier } from "../figures";
 import { CardNote, DataCard } from "./DataCard";
 
@@ -33,8 +35,16 @@ export function RewardMultiplierCard(props: RewardMultiplierCardProps) {
   const adding = form.busy;
   const allowed = connected && (oracle === true || form.safe !== null);
 
+  // The quick add is one click: it is offered only for a step the bound lets go without a retype
+  // (0.01 is 1% at most, the default bound); otherwise Advanced Settings asks for the value twice.
+  const bound = boundOf(useConfig().multiplierMaxStepPercent);
+  const quick =
+    rewardMultiplier !== undefined ? guardMultiplier(rewardMultiplier, rewardMultiplier + MULTIPLIER_QUICK_ADD, "", "", bound) : null;
+  const quickBlocked = quick?.blocked ?? false;
+
   // The same audit entry as the dialog's: every multiplier change asked for through the dashboard.
-  const addQuick = () => form.start(quickAddCall(), { before: () => recordMultiplierRequest("add", MULTIPLIER_QUICK_ADD) });
+  const addQuick = () =>
+    form.start(quickAddCall(quick?.change ?? null), { before: () => recordMultiplierRequest("add", MULTIPLIER_QUICK_ADD) });
 
   return (
     <DataCard
@@ -48,7 +58,7 @@ export function RewardMultiplierCard(props: RewardMultiplierCardProps) {
       footer={
         <div className="space-y-2">
           <div className="flex flex-wrap gap-2">
-            <Button size="sm" variant="outline" onClick={addQuick} disabled={!allowed || adding}>
+            <Button size="sm" variant="outline" onClick={addQuick} disabled={!allowed || adding || quickBlocked}>
               <Plus className="h-4 w-4" aria-hidden />
               {form.safe ? "Propose Add 0.01" : "Add 0.01"}
             </Button>
@@ -59,6 +69,11 @@ export function RewardMultiplierCard(props: RewardMultiplierCardProps) {
           </div>
           {!connected && <CardNote className="text-xs">Connect a wallet holding ORACLE_ROLE to change it.</CardNote>}
           {connected && oracle === false && !form.safe && <CardNote className="text-xs">Only ORACLE_ROLE holders can change it.</CardNote>}
+          {allowed && quickBlocked && (
+            <CardNote className="text-xs">
+              Adding 0.01 now moves every balance by more than this deployment allows in one click: use Advanced Settings.
+            </CardNote>
+          )}
           {form.safe && <SafeApprovalNote safe={form.safe} />}
         </div>
       }

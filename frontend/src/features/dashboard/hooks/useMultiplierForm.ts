@@ -3,6 +3,7 @@ import { exactTokenAmount, parseTokenAmount } from "@common/amounts";
 import { MULTIPLIER_QUICK_ADD, type MultiplierOperation } from "@common/token";
 import { multiplierCall } from "@/lib/tx/calls";
 import { recordMultiplierRequest } from "@/lib/tx/multiplierAudit";
+import { useMultiplierGuard } from "@/lib/tx/multiplierGuard";
 import { useTxForm, type TxForm } from "@/lib/tx/useTxForm";
 import { checkMultiplier } from "@/lib/validation";
 
@@ -48,16 +49,22 @@ export function useMultiplierDialog(connected: boolean, onOpenChange: (open: boo
  * The multiplier form: set or add, the value (each operation starts from its default), the wallet
  * check and the value's (checkMultiplier), then the audit request (PRODUCT.md section 7: first, and
  * its answer does not stop the update) and the oracle's transaction; `next` is the multiplier the
- * change would leave, for the preview.
+ * change would leave, for the preview, and `guard` what it does to every balance and whether it
+ * must be typed again (lib/tx/multiplierGuard.ts).
  */
 export function useMultiplierForm(form: TxForm<"value">, current: bigint | undefined, onDone: () => void) {
   const [operation, setOperation] = useState<MultiplierOperation>("set");
   const [value, setValue] = useState(() => defaultValue("set", current));
   const { busy } = form;
+  const next = resulting(operation, value, current);
+  // A decrease, or a rise above the bound, is typed again before it can be sent; a value the
+  // contract cannot take at all is left to the submit's 'Invalid value'.
+  const guard = useMultiplierGuard(current, checkMultiplier(value).ok ? next : null, value);
 
-  const choose = (next: MultiplierOperation) => {
-    setOperation(next);
-    setValue(defaultValue(next, current));
+  const choose = (chosen: MultiplierOperation) => {
+    setOperation(chosen);
+    setValue(defaultValue(chosen, current));
+    guard.setRetype("");
     form.clearError("value");
   };
 
@@ -66,7 +73,8 @@ export function useMultiplierForm(form: TxForm<"value">, current: bigint | undef
     if (busy || !form.needWallet(MULTIPLIER_NOT_CONNECTED, "value")) return;
     const checked = checkMultiplier(value);
     if (!checked.ok) return form.reject([["value", checked.problem]]);
-    form.start(multiplierCall(operation, checked.value), {
+    if (guard.blocked) return;
+    form.start(multiplierCall(operation, checked.value, guard.change), {
       // PRODUCT.md section 7: the audit request goes first; its answer does not stop the update.
       before: () => recordMultiplierRequest(operation, checked.value),
       onSuccess: onDone,
@@ -80,7 +88,8 @@ export function useMultiplierForm(form: TxForm<"value">, current: bigint | undef
     setValue,
     busy,
     problem: form.errors.value,
-    next: resulting(operation, value, current),
+    next,
+    guard,
     submit,
   };
 }
