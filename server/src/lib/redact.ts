@@ -28,29 +28,23 @@ export const isServerError = (e: Record<string, unknown>) =>
 /** Drizzle's wrapper for any failed query (DrizzleQueryError): its message is the query and its parameters. */
 export const isDrizzleError = (e: Record<string, unknown>) => typeof e.query === "string" && "params" in e;
 
-/** A parameter shorter than this is left in the driver's message (a "1" would blank every digit); a secret is longer. */
-const SHORTEST_SCRUBBED = 4;
-
 /**
  * A database error as the log may keep it: its SQLSTATE, the SQL with its placeholders ($1, $2),
- * where it arose, and the driver's message with every bound parameter cut out. Never the parameters
- * themselves, nor the driver's detail, hint or context, which quote values. Null: not a database
- * error (drizzle's wrapper or a PostgreSQL/PGlite error with a SQLSTATE).
+ * where it arose (table, column, constraint, the server's routine) and the stack's frames. Never
+ * the parameters, nor the server's own words (message, detail, hint, context): they quote values,
+ * the parameters' ("invalid input syntax for type integer: ...") and the rows' (a key, a raised
+ * exception), and a row can hold a webhook's secret and URL. An error the server did not raise (a
+ * lost connection) keeps its message, less drizzle's list of parameters. Null: not a database error
+ * (drizzle's wrapper, or a PostgreSQL/PGlite error with a SQLSTATE).
  */
 export function redactDatabaseError(error: unknown): Record<string, unknown> | null {
   const errors = errorChain(error);
   if (!errors.some((e) => isServerError(e) || isDrizzleError(e))) return null;
   const server = errors.find(isServerError);
   const query = errors.find((e) => typeof e.query === "string")?.query;
-  const params = errors.flatMap((e) => (Array.isArray(e.params) ? e.params : []));
-  const innermost = server ?? errors[errors.length - 1];
-  let message = String(innermost.message ?? "");
-  // Drizzle's own message is the query and then its parameters.
-  message = message.replace(/\nparams: [\s\S]*$/, "");
-  for (const param of params) {
-    const text = typeof param === "string" ? param : param instanceof Uint8Array ? null : JSON.stringify(param);
-    if (text && text.length >= SHORTEST_SCRUBBED) message = message.split(text).join("[parameter]");
-  }
+  const message = server
+    ? `The database refused the query (SQLSTATE ${String(server.code)}).`
+    : String(errors[errors.length - 1].message ?? "").replace(/\nparams: [\s\S]*$/, ""); // drizzle's message: the query, then its parameters
   const fields: Record<string, unknown> = { type: "DatabaseError", message };
   for (const key of ["code", "table", "column", "constraint", "routine"]) {
     const value = server?.[key] ?? errors.find((e) => typeof e[key] === "string")?.[key];
