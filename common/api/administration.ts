@@ -37,12 +37,8 @@ export const administrationApi = endpoints({
     summary: "The audit log, newest first",
     access: "admin",
     query: z.object({
-      limit: wholeNumber(1, 500)
-        .default(100)
-        .meta({ description: "Entries per page, 1 to 500; 100 when left out." }),
-      before: rowId("an entry")
-        .optional()
-        .meta({ description: "The last entry id of the previous page." }),
+      limit: wholeNumber(1, 500).default(100).meta({ description: "Entries per page, 1 to 500; 100 when left out." }),
+      before: rowId("an entry").optional().meta({ description: "The last entry id of the previous page." }),
     }),
     answer: ok({ entries: z.array(AuditEntry) }),
     errors: [503],

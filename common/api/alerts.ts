@@ -181,9 +181,7 @@ export const alertsApi = endpoints({
     access: "admin",
     query: z.object({
       ruleId: rowId("a rule").optional().meta({ description: "Only this rule's deliveries." }),
-      limit: wholeNumber(1, 100)
-        .default(20)
-        .meta({ description: "Deliveries per page, 1 to 100; 20 when left out." }),
+      limit: wholeNumber(1, 100).default(20).meta({ description: "Deliveries per page, 1 to 100; 20 when left out." }),
       before: rowId("a delivery").optional().meta({ description: "The last delivery id of the previous page." }),
     }),
     answer: ok({ deliveries: z.array(AlertDelivery) }),

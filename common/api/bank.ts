@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { endpoints } from "./endpoint";
-import { Address, BaseUnits, Dollars, IsoDate, MAX_SERIAL_ID, TokenAmount, TxHash, ok, rowId } from "./schemas";
+import { Address, BaseUnits, Dollars, digitsUpTo, IsoDate, MAX_SERIAL_ID, TokenAmount, TxHash, ok, rowId } from "./schemas";
 
 /**
  * /api/bank: the mock bank. Bank accounts that verify themselves after a delay, the user's wallets,
@@ -136,25 +136,25 @@ export type BankTerms = z.infer<typeof BankTerms>;
 
 // ---------------------------------------------------------------- input
 
-const ID_TEXT = /^\d{1,10}$/;
+// The digits of 1 to the integer column's largest: the document states the bound of the text form too.
+const ID_TEXT = digitsUpTo(MAX_SERIAL_ID);
 
 /** An id as a JSON number or a string of digits (form values are strings). */
 const id = (what: string) =>
-  z.union(
-    [z.number().int().min(1).max(MAX_SERIAL_ID), z.string().regex(ID_TEXT).transform(Number).pipe(z.number().min(1).max(MAX_SERIAL_ID))],
-    { message: `${what} must be the id (a whole number) of one of yours` },
-  );
+  z.union([z.number().int().min(1).max(MAX_SERIAL_ID), z.string().regex(ID_TEXT).transform(Number)], {
+    message: `${what} must be the id (a whole number) of one of yours`,
+  });
 
 const pathId = z.object({ id: rowId("the").meta({ description: "The id of one of yours.", example: 1 }) });
 
 // As for contacts: no control characters (Postgres refuses a NUL outright) and no bidi overrides.
-const NAME_FORBIDDEN = /[\p{Cc}\u202A-\u202E\u2066-\u2069]/u;
+const NAME_ALLOWED = /^[^\p{Cc}\u202A-\u202E\u2066-\u2069]*$/u;
 
 const name = (what: string) =>
   z
     .string({ message: `the ${what} name must be text` })
     .max(100, `the ${what} name must be at most 100 characters`)
-    .refine((text) => !NAME_FORBIDDEN.test(text), `the ${what} name cannot contain control characters such as line breaks or tabs`);
+    .regex(NAME_ALLOWED, `the ${what} name cannot contain control characters such as line breaks or tabs`);
 
 /**
  * The bodies are checked by shape here; the digits of the account numbers, the address's checksum
@@ -204,7 +204,8 @@ const newWallet = z
   .refine((b) => (b.challenge === undefined) === (b.signature === undefined), {
     message: "send both the challenge and its signature, or neither",
     path: ["signature"],
-  });
+  })
+  .meta({ dependentRequired: { challenge: ["signature"], signature: ["challenge"] } });
 
 export const NewDeposit = z.object({
   bankAccountId: id("bankAccountId").meta({ description: "One of your verified bank accounts." }),

@@ -313,12 +313,8 @@ export const batchApi = endpoints({
     access: "user",
     params: jobPath,
     query: z.object({
-      offset: wholeNumber(0, 999_999)
-        .default(0)
-        .meta({ description: "Recipients to skip, in job order; 0 when left out." }),
-      limit: wholeNumber(1, 10_000)
-        .default(1000)
-        .meta({ description: "Recipients per page, 1 to 10,000; 1,000 when left out." }),
+      offset: wholeNumber(0, 999_999).default(0).meta({ description: "Recipients to skip, in job order; 0 when left out." }),
+      limit: wholeNumber(1, 10_000).default(1000).meta({ description: "Recipients per page, 1 to 10,000; 1,000 when left out." }),
     }),
     answer: ok({ job: JobSummary, chunks: z.array(ChunkDetail), recipients: z.array(RecipientDetail) }),
     errors: [404, 503],
@@ -329,9 +325,7 @@ export const batchApi = endpoints({
     description: "A page at a time: pass the answer's `nextBefore` as `before` for the next, older page.",
     access: "user",
     query: z.object({
-      limit: wholeNumber(1, 100)
-        .default(20)
-        .meta({ description: "Jobs per page, 1 to 100; 20 when left out." }),
+      limit: wholeNumber(1, 100).default(20).meta({ description: "Jobs per page, 1 to 100; 20 when left out." }),
       before: z.iso
         .datetime({ message: "must be the createdAt of the previous page's last job" })
         .optional()

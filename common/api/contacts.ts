@@ -2,7 +2,7 @@ import { z } from "zod";
 import { parseAddress } from "../addresses";
 import { endpoints } from "./endpoint";
 import { EXPORT_LIMITS, SAFE_CELLS } from "./exports";
-import { Address, IsoDate, OFFSET_MAX, ok, rowId, wholeNumber } from "./schemas";
+import { Address, IN_WORDS, IsoDate, OFFSET_MAX, ok, rowId, wholeNumber } from "./schemas";
 
 /** /api/contacts: the signed-in user's own address book, and only theirs. */
 
@@ -66,7 +66,8 @@ const NOT_BLANK = /\S/;
 
 const codePoints = (text: string) => Array.from(text).length;
 /** A type error's sentence: a missing field is the contact's 'Missing information'. */
-const textOr = (missing: string) => (issue: { input?: unknown }) => (issue.input === undefined || issue.input === null ? missing : "must be text");
+const textOr = (missing: string) => (issue: { input?: unknown }) =>
+  issue.input === undefined || issue.input === null ? missing : "must be text";
 
 function checksumHolds(typed: string): boolean {
   try {
@@ -95,7 +96,7 @@ export const ContactAddress = z
   .regex(NOT_BLANK, CONTACT_PROBLEMS.missing)
   .regex(ADDRESS_TYPED, CONTACT_PROBLEMS.address)
   .trim()
-  .refine((text) => !ADDRESS_TYPED.test(text) || checksumHolds(text), CONTACT_PROBLEMS.checksum)
+  .refine((text) => !ADDRESS_TYPED.test(text) || checksumHolds(text), { message: CONTACT_PROBLEMS.checksum, params: IN_WORDS })
   .meta({
     description: "0x and 40 hex characters; mixed case must be a right EIP-55 checksum (all lower or all upper case carries none).",
     example: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
@@ -127,14 +128,13 @@ export const contactsApi = endpoints({
       search: z
         .string()
         .max(200)
-        .refine((text) => !text.includes("\u0000"), "cannot contain a NUL character")
+        // eslint-disable-next-line no-control-regex -- a NUL is what it refuses (Postgres refuses it outright)
+        .regex(/^[^\u0000]*$/, "cannot contain a NUL character")
         .optional(),
       limit: wholeNumber(1, CONTACTS_LIST_LIMIT_MAX)
         .default(CONTACTS_LIST_LIMIT_DEFAULT)
         .meta({ description: `Contacts per page, 1 to ${CONTACTS_LIST_LIMIT_MAX}; ${CONTACTS_LIST_LIMIT_DEFAULT} when left out.` }),
-      offset: wholeNumber(0, OFFSET_MAX)
-        .default(0)
-        .meta({ description: "Contacts to skip; 0 when left out." }),
+      offset: wholeNumber(0, OFFSET_MAX).default(0).meta({ description: "Contacts to skip; 0 when left out." }),
     }),
     answer: ok(ContactPage.shape),
     errors: [503],

@@ -101,9 +101,7 @@ export const holdersApi = endpoints({
     access: "user",
     query: z.object({
       ...listQuery,
-      offset: wholeNumber(0, OFFSET_MAX)
-        .default(0)
-        .meta({ description: "Holders to skip; 0 when left out." }),
+      offset: wholeNumber(0, OFFSET_MAX).default(0).meta({ description: "Holders to skip; 0 when left out." }),
       limit: wholeNumber(1, HOLDERS_MAX_LIMIT)
         .default(HOLDERS_DEFAULT_LIMIT)
         .meta({ description: `Holders per page, 1 to ${HOLDERS_MAX_LIMIT}; ${HOLDERS_DEFAULT_LIMIT} when left out.` }),

@@ -190,7 +190,7 @@ describe("Chain reads", () => {
     });
 
     for (const [path, error] of [
-      ["/api/accounts/0x1234/history", /'0x1234' is not a valid address/],
+      ["/api/accounts/0x1234/history", /^Invalid request path: address: must be 0x followed by 40 hex characters$/],
       [`/api/accounts/0x${"ab".repeat(20)}/history?cursor=abc`, /cursor must be the cursor of an earlier page/],
       [`/api/accounts/0x${"ab".repeat(20)}/history?limit=201`, /limit: must be at most 200/],
     ] as const) {

@@ -11,7 +11,7 @@ import { declaredEndpoint } from "./answerCheck";
  * - a request the document calls invalid must not be accepted (2xx);
  * - a request the declaration refuses (a validation 400, recomputed with the endpoint's zod) must be
  *   invalid by the document too, unless every reason is one JSON Schema cannot state and the
- *   document states in words (a refinement: an EIP-55 checksum);
+ *   document states in words (a refinement marked IN_WORDS in common/api: an EIP-55 checksum);
  * - an answer must be one of the operation's responses, its JSON matching that response's schema.
  * So the document cannot promise what the server refuses, nor refuse what it takes.
  */
@@ -71,7 +71,9 @@ let served: DocumentSchemas | undefined;
 const servedDocument = () => (served ??= new DocumentSchemas(openApiDocument()));
 
 const problemsOf = (errors: ErrorObject[] | null | undefined, where: string) =>
-  (errors ?? []).map((e) => `${where}${e.instancePath} ${e.message}${e.params && "allowedValues" in e.params ? ` ${JSON.stringify(e.params)}` : ""}`);
+  (errors ?? []).map(
+    (e) => `${where}${e.instancePath} ${e.message}${e.params && "allowedValues" in e.params ? ` ${JSON.stringify(e.params)}` : ""}`,
+  );
 
 /**
  * A parameter's text as the value its schema's type says (OpenAPI's simple and form styles): an
@@ -210,8 +212,9 @@ export function checkWithDocument(
     throw new Error(`${what}: the OpenAPI document calls this request invalid, but the server took it: ${problems.join("; ")}`);
   if (status === 400 && problems.length === 0) {
     const issues = declarationIssues(at, request);
-    // A refinement (an EIP-55 checksum) is beyond JSON Schema: the document says it in words.
-    if (issues.length > 0 && !issues.every((issue) => issue.code === "custom"))
+    // A refinement JSON Schema cannot state (an EIP-55 checksum), marked IN_WORDS: the document says it in words.
+    const inWords = (issue: z.core.$ZodIssue) => issue.code === "custom" && issue.params?.documentedInWords === true;
+    if (issues.length > 0 && !issues.every(inWords))
       throw new Error(
         `${what}: the declaration refuses this request (${issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}), but the OpenAPI document calls it valid`,
       );

@@ -213,7 +213,7 @@ describe("CSV exports: history, Contract Events, batch recipients", function () 
       ],
       [`/api/accounts/${account}/history/export?fromDate=2026-02-30`, "Invalid request query: fromDate: must be a date as YYYY-MM-DD"],
       [`/api/accounts/${account}/history/export?toDate=31/01/2026`, "Invalid request query: toDate: must be a date as YYYY-MM-DD"],
-      ["/api/accounts/0x1234/history/export", "'0x1234' is not a valid address: it must be 0x followed by 40 hex characters."],
+      ["/api/accounts/0x1234/history/export", "Invalid request path: address: must be 0x followed by 40 hex characters"],
       ["/api/events/export?fromBlock=5&toBlock=3", "fromBlock (5) is after toBlock (3)."],
       ["/api/events/export?eventName=Nope", /^Unknown eventName 'Nope': use one of All Events, Transfer, /],
     ];

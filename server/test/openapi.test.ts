@@ -157,7 +157,9 @@ describe("The OpenAPI document and the server agree on which requests are valid"
   });
   after(() => server?.close());
 
-  type Doc = { paths: Record<string, Record<string, { parameters?: { name: string; schema: Record<string, unknown> }[]; requestBody?: never }>> };
+  type Doc = {
+    paths: Record<string, Record<string, { parameters?: { name: string; schema: Record<string, unknown> }[]; requestBody?: never }>>;
+  };
   const doc = () => JSON.parse(JSON.stringify(openApiDocument())) as Doc;
   const bodySchema = (route: string, method: string) =>
     (doc().paths[route][method].requestBody as unknown as { content: Record<string, { schema: Record<string, unknown> }> }).content[
@@ -209,7 +211,11 @@ describe("The OpenAPI document and the server agree on which requests are valid"
     const wrongChecksum = `${A.slice(0, -1)}D`;
     const sentence =
       "Invalid request path: address: has a wrong checksum (its mix of upper and lower case does not match EIP-55): check it for a typo, or send it in lower case";
-    for (const path of [`/api/accounts/${wrongChecksum}/history`, `/api/accounts/${wrongChecksum}/history/export`, `/api/rewards/${wrongChecksum}`]) {
+    for (const path of [
+      `/api/accounts/${wrongChecksum}/history`,
+      `/api/accounts/${wrongChecksum}/history/export`,
+      `/api/rewards/${wrongChecksum}`,
+    ]) {
       const answer = await call(server, "GET", path, { token });
       expect(answer.status, path).to.equal(400);
       expect(answer.body.error, path).to.equal(sentence);
@@ -226,19 +232,33 @@ describe("The OpenAPI document and the server agree on which requests are valid"
     // The document as it was: ids as up to 10 digits, the contact's fields all optional.
     const before = doc();
     for (const method of ["patch", "delete"])
-      before.paths["/api/contacts/{id}"][method].parameters!.find((p) => p.name === "id")!.schema = { type: "string", pattern: "^\\d{1,10}$" };
+      before.paths["/api/contacts/{id}"][method].parameters!.find((p) => p.name === "id")!.schema = {
+        type: "string",
+        pattern: "^\\d{1,10}$",
+      };
     const post = bodySchema("/api/contacts", "post");
     delete post.required;
-    (before.paths["/api/contacts"].post as { requestBody?: unknown }).requestBody = { required: true, content: { "application/json": { schema: post } } };
+    (before.paths["/api/contacts"].post as { requestBody?: unknown }).requestBody = {
+      required: true,
+      content: { "application/json": { schema: post } },
+    };
     const refused = { success: false, error: "Invalid request path: id: must be a contact id: a whole number from 1 to 2,147,483,647" };
     expect(() =>
       checkWithDocument({ method: "DELETE", path: "/api/contacts/2147483648" }, 400, refused, "application/json", before),
     ).to.throw(/the declaration refuses this request \(id: .*\), but the OpenAPI document calls it valid/);
     expect(() =>
-      checkWithDocument({ method: "POST", path: "/api/contacts", contentType: "application/json", body: "{}" }, 400, refused, "application/json", before),
+      checkWithDocument(
+        { method: "POST", path: "/api/contacts", contentType: "application/json", body: "{}" },
+        400,
+        refused,
+        "application/json",
+        before,
+      ),
     ).to.throw(/but the OpenAPI document calls it valid/);
     // The server's own document agrees with both refusals.
-    expect(() => checkWithDocument({ method: "DELETE", path: "/api/contacts/2147483648" }, 400, refused, "application/json")).not.to.throw();
+    expect(() =>
+      checkWithDocument({ method: "DELETE", path: "/api/contacts/2147483648" }, 400, refused, "application/json"),
+    ).not.to.throw();
     // A request the document calls invalid that the server took; an answer the document does not describe.
     expect(() =>
       checkWithDocument({ method: "DELETE", path: "/api/contacts/0" }, 200, { success: true, id: 0 }, "application/json"),

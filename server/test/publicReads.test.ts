@@ -316,7 +316,8 @@ describe("Public reads: cost bounded by the page, not by history", () => {
   describe("bounds on query parameters", () => {
     for (const [path, error] of [
       [`/api/events?limit=${EVENTS_MAX_LIMIT + 1}`, `Invalid request query: limit: must be at most ${EVENTS_MAX_LIMIT}`],
-      [`/api/events?limit=1000000`, "Invalid request query: limit: must be a whole number"],
+      [`/api/events?limit=1000000`, `Invalid request query: limit: must be at most ${EVENTS_MAX_LIMIT}`],
+      [`/api/events?limit=ten`, "Invalid request query: limit: must be a whole number"],
       [`/api/events?fromBlock=${"9".repeat(16)}`, "Invalid request query: fromBlock: must be a block number (digits only)"],
       [`/api/events?cursor=${"1".repeat(41)}`, "Invalid request query: cursor: Too big: expected string to have <=40 characters"],
       [`/api/events?eventName=${"x".repeat(65)}`, "Invalid request query: eventName: Too big: expected string to have <=64 characters"],

@@ -23,5 +23,6 @@ export function parse<S extends z.ZodType>(schema: S, data: unknown, where: "bod
     const field = issue.path.join(".");
     return field ? `${field}: ${issue.message}` : issue.message;
   });
-  throw badRequest(`Invalid request ${where}: ${problems.join("; ")}`);
+  // One sentence once, when two checks of a field say the same (a 16-digit block is neither an integer JavaScript holds nor in range).
+  throw badRequest(`Invalid request ${where}: ${[...new Set(problems)].join("; ")}`);
 }

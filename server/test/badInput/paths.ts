@@ -2,6 +2,10 @@
 import { EVENTS_MAX_LIMIT, HISTORY_MAX_LIMIT } from "@common/events";
 import { A, BAD_CHECKSUM, casesOf, jobPath, q, SAFE_SIGNATURE, SAFE_TX, TX_HASH, type Case, type Req, type Who, type World } from "./table";
 
+// The one address rule's sentences (common/api/schemas.ts AddressInput), for every address parameter.
+const NOT_AN_ADDRESS = /^Invalid request path: address: must be 0x followed by 40 hex characters$/;
+const WRONG_CHECKSUM = /^Invalid request path: address: has a wrong checksum/;
+
 const qw = (
   method: Req["method"],
   pathOf: (w: World) => string,
@@ -79,7 +83,7 @@ export const queryAndPathCases = casesOf((add) => {
   ]) {
     add(q("query/path", "GET", `/api/events/export?${query}`, "alice", 400));
   }
-  add(q("query/path", "GET", `/api/accounts/${"0x".padEnd(4000, "f")}/history/export`, "alice", 400, /is not a valid address/));
+  add(q("query/path", "GET", `/api/accounts/${"0x".padEnd(4000, "f")}/history/export`, "alice", 400, NOT_AN_ADDRESS));
   add(
     q(
       "query/path",
@@ -87,7 +91,7 @@ export const queryAndPathCases = casesOf((add) => {
       "/api/accounts/0x12/history/export",
       "alice",
       400,
-      "'0x12' is not a valid address: it must be 0x followed by 40 hex characters.",
+      "Invalid request path: address: must be 0x followed by 40 hex characters",
     ),
   );
   for (const query of ["points=0", "points=5001", "points=abc", "points=1.5", "points=-5"])
@@ -95,7 +99,9 @@ export const queryAndPathCases = casesOf((add) => {
   // The holders' own cases (sort, order, search, paging, addresses) are in holders.test.ts.
   for (const query of ["sort=rank", "order=up", "search=alice", "offset=-1", "limit=501"])
     add(q("query/path", "GET", `/api/holders?${query}`, "alice", 400, /^Invalid request query: /));
-  add(q("query/path", "GET", `/api/rewards/${BAD_CHECKSUM}`, "alice", 400, /wrong checksum/));
+  add(q("query/path", "GET", `/api/rewards/${BAD_CHECKSUM}`, "alice", 400, WRONG_CHECKSUM));
+  add(q("query/path", "GET", `/api/accounts/${BAD_CHECKSUM}/history`, "nobody", 400, WRONG_CHECKSUM));
+  add(q("query/path", "GET", `/api/accounts/${BAD_CHECKSUM}/history/export`, "alice", 400, WRONG_CHECKSUM));
   for (const query of [
     "limit=0",
     "limit=101",
@@ -117,7 +123,7 @@ export const queryAndPathCases = casesOf((add) => {
     });
   }
   // A Safe's address and a proposal's hash in the path: checked before any chain read.
-  const NOT_A_SAFE_ADDRESS = /^Invalid request path: safe: must be a Safe's address/;
+  const NOT_A_SAFE_ADDRESS = /^Invalid request path: safe: must be 0x followed by 40 hex characters/;
   const safes: [string, RegExp][] = [
     ["0x12", NOT_A_SAFE_ADDRESS],
     [BAD_CHECKSUM.slice(0, -1), NOT_A_SAFE_ADDRESS],
@@ -190,7 +196,7 @@ export const queryAndPathCases = casesOf((add) => {
   add(q("query/path", "POST", "/api/token", "nobody", 404, "No such endpoint: POST /api/token"));
   add(q("query/path", "PUT", "/api/contacts/1", "alice", 404));
   add(q("query/path", "GET", `/api/contacts/${"9".repeat(4000)}`, "alice", 404, /^No such endpoint: GET \/api\/contacts\/9+\.\.\.$/));
-  add(q("query/path", "GET", `/api/accounts/${"0x".padEnd(4000, "f")}/history`, "nobody", 400, /is not a valid address/));
+  add(q("query/path", "GET", `/api/accounts/${"0x".padEnd(4000, "f")}/history`, "nobody", 400, NOT_AN_ADDRESS));
   add({
     category: "query/path",
     name: "GET a 20 KB URL",
