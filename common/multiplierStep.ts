@@ -64,7 +64,10 @@ export function balanceChangePercent(current: bigint, next: bigint): string {
   const scaled = abs * 1_000_000n;
   const units = (scaled + current - 1n) / current;
   const whole = (units / 10_000n).toString().replace(/\B(?=(\d{3})+(?!\d))/g, ",");
-  const decimals = (units % 10_000n).toString().padStart(4, "0").replace(/0{1,2}$/, "");
+  const decimals = (units % 10_000n)
+    .toString()
+    .padStart(4, "0")
+    .replace(/0{1,2}$/, "");
   const sign = diff > 0n ? "+" : diff < 0n ? MINUS : "";
   return `${sign}${whole}.${decimals}%`;
 }

@@ -2,6 +2,7 @@ import { expect } from "chai";
 import { JsonRpcProvider } from "ethers";
 import type { Locator, Page } from "playwright-core";
 import { parseTokenAmount } from "@common/amounts";
+import { changeToEveryBalance } from "@common/multiplierStep";
 import { ROLES, type RoleName } from "@common/roles";
 import { USDX__factory } from "@bindings/factories/contracts/USDX__factory";
 import type { USDX } from "@bindings";
@@ -184,7 +185,22 @@ describe("Admin screens (browser)", function () {
     const dialog = page.getByRole("dialog", { name: "Update Reward Multiplier" });
     await dialog.waitFor();
     await dialog.getByLabel("New Multiplier Value").fill("1.5");
-    await dialog.getByRole("button", { name: "Set Value" }).click();
+    // The oracle's guard: the change to every balance as it is typed; a step this big is typed again before it can be sent.
+    const now = before + parseTokenAmount("0.01");
+    await dialog
+      .getByTestId("multiplier-change")
+      .getByText(changeToEveryBalance(now, parseTokenAmount("1.5")))
+      .waitFor();
+    await dialog
+      .getByRole("alert")
+      .getByText(/more than the 1% one change may move it without a second look/)
+      .waitFor();
+    const setValue = dialog.getByRole("button", { name: "Set Value" });
+    expect(await setValue.isDisabled()).to.equal(true);
+    await dialog.getByLabel("Type the new multiplier again to confirm").fill("1.50");
+    expect(await setValue.isDisabled(), "'1.50' is not what was typed").to.equal(true);
+    await dialog.getByLabel("Type the new multiplier again to confirm").fill("1.5");
+    await setValue.click();
     expect(await expectToast(page, "Reward multiplier updated")).to.contain("Reward multiplier has been set to 1.5");
     await closeTxModal(page);
     await chainEquals(() => usdx.rewardMultiplier(), parseTokenAmount("1.5"));
@@ -305,6 +321,8 @@ describe("Admin screens (browser)", function () {
     // Settings tab: set the multiplier.
     await page.getByRole("tab", { name: "Settings" }).click();
     await page.getByRole("tabpanel").getByLabel("Reward Multiplier").fill("1.25");
+    // More than 1% from the multiplier now: typed again.
+    await page.getByRole("tabpanel").getByLabel("Type the new multiplier again to confirm").fill("1.25");
     await page.getByRole("tabpanel").getByRole("button", { name: "Update Reward Multiplier" }).click();
     expect(await expectToast(page, "Reward multiplier updated")).to.contain("1.25");
     await closeTxModal(page);

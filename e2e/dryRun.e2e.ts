@@ -252,6 +252,8 @@ describe("A dry run before every signature (browser)", function () {
     await page.getByRole("button", { name: "Advanced Settings" }).click();
     const dialog = page.getByRole("dialog", { name: "Update Reward Multiplier" });
     await dialog.getByLabel("New Multiplier Value").fill(`1${"0".repeat(55)}`);
+    // A step that big is typed again (the oracle's guard) before the dry run is asked.
+    await dialog.getByLabel("Type the new multiplier again to confirm").fill(`1${"0".repeat(55)}`);
     await dialog.getByRole("button", { name: "Set Value" }).click();
     await expectRefused(
       page,

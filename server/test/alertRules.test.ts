@@ -177,6 +177,16 @@ describe("Operators' alerts: the API", function () {
       /^A 'Pause or unpause' rule takes no threshold: leave it empty\.$/,
     ],
     ["a number as the threshold", { kind: "mint", threshold: 5, webhookUrl: "http://127.0.0.1:9/" }, /threshold: /],
+    [
+      "a step percentage with a sign",
+      { kind: "multiplier", stepPercent: "1%", webhookUrl: "http://127.0.0.1:9/" },
+      /^Invalid step percentage: '1%' is not a percentage from 0 to 1000 with at most two decimals\. Enter a number such as 1 or 0\.5, or leave it empty\.$/,
+    ],
+    [
+      "a step percentage where none applies",
+      { kind: "mint", stepPercent: "1", webhookUrl: "http://127.0.0.1:9/" },
+      /^A 'Mint above an amount' rule takes no step percentage: leave it empty\.$/,
+    ],
     ["not a URL", { kind: "mint", webhookUrl: "hooks dot example" }, /^Invalid webhook URL: 'hooks dot example' is not a URL/],
     [
       "ftp",
