@@ -84,6 +84,13 @@ async function main(): Promise<void> {
       console.log(
         `\nprovider calls a second under health load / at idle: ${loadPerSecond.toFixed(3)} / ${idlePerSecond.toFixed(3)} = ratio ${ratio.toFixed(2)} (${load.answered} health calls answered, ${load.failed} failed)`,
       );
+      const statusRows = Object.entries(load.statuses).sort(([a], [b]) => a.localeCompare(b));
+      console.log(
+        `\nhealth answers by status\n\n${formatTable(
+          ["status", "health calls"],
+          statusRows.map(([s, n]) => [s, String(n)]),
+        )}`,
+      );
     } finally {
       clearInterval(mining);
       await server.close();
@@ -98,11 +105,14 @@ async function healthLoad(
   baseUrl: string,
   ms: number,
   snapshot: () => { calls: Record<string, number> },
-): Promise<{ answered: number; failed: number; calls: Record<string, number> }> {
+): Promise<{ answered: number; failed: number; statuses: Record<string, number>; calls: Record<string, number> }> {
   const before = snapshot();
   let inFlight = 0;
   let answered = 0;
   let failed = 0;
+  // Every answer by status, and requests that got none: what a failed health check said.
+  const statuses: Record<string, number> = {};
+  const note = (status: string) => (statuses[status] = (statuses[status] ?? 0) + 1);
   const perTick = Math.round((HEALTH_PER_SECOND * HEALTH_TICK_MS) / 1000);
   const tick = setInterval(() => {
     if (inFlight > MAX_IN_FLIGHT) return;
@@ -111,10 +121,14 @@ async function healthLoad(
       fetch(`${baseUrl}/api/health`)
         .then(async (res) => {
           await res.arrayBuffer();
+          note(String(res.status));
           if (res.ok) answered++;
           else failed++;
         })
-        .catch(() => failed++)
+        .catch(() => {
+          note("no answer");
+          failed++;
+        })
         .finally(() => inFlight--);
     }
   }, HEALTH_TICK_MS);
@@ -124,7 +138,7 @@ async function healthLoad(
   const calls: Record<string, number> = {};
   for (const m of Object.keys(after.calls)) calls[m] = after.calls[m] - (before.calls[m] ?? 0);
   while (inFlight > 0) await new Promise((resolve) => setTimeout(resolve, 50));
-  return { answered, failed, calls };
+  return { answered, failed, statuses, calls };
 }
 
 main().catch((error: unknown) => {

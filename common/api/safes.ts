@@ -113,7 +113,7 @@ export const safesApi = endpoints({
     tag: "Safes",
     summary: "The Safes that hold USDX roles",
     description:
-      "Every role holder that is a Safe, with its owners, threshold and nonce at the latest block. A wallet that owns one of them can propose the writes of the roles it holds.",
+      "Every role holder that is a Safe, with its owners, threshold and nonce as read once the chain's head last moved (shared by every caller). A wallet that owns one of them can propose the writes of the roles it holds.",
     access: "user",
     answer: ok({ safes: z.array(SafeInfo) }),
     errors: [503],
@@ -121,11 +121,11 @@ export const safesApi = endpoints({
   "GET /api/safes/:safe/proposals": {
     tag: "Safes",
     summary: "A Safe's proposals",
-    description: `Every pending proposal, by nonce, and the ${SAFE_ENDED_SHOWN} newest that ended. Approvals are counted against the owners and threshold at the latest block.`,
+    description: `Every pending proposal, by nonce, and the ${SAFE_ENDED_SHOWN} newest that ended. Approvals are counted against the owners and threshold as read once the chain's head last moved (shared by every caller). An address that is no Safe GET /api/safes lists counts against the user's USER_SAFE_LOOKUPS_PER_MINUTE.`,
     access: "user",
     params: safePath,
     answer: ok({ safe: SafeInfo, proposals: z.array(SafeProposal) }),
-    errors: [404, 503],
+    errors: [404, 429, 503],
   },
   "POST /api/safes/:safe/proposals": {
     tag: "Safes",

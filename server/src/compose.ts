@@ -55,8 +55,10 @@ export function buildServices(config: Config, chain: Chain, db: DatabaseHandle, 
   // The batch service rings when a chunk's transaction is reported, so the watcher looks at once.
   const chunkReported = new Doorbell();
   const batchLimits = { openBatchJobs: config.limits.openBatchJobs, batchRowsPerDay: config.limits.batchRowsPerDay };
+  // Chain reads for requests, kept until the head the loops read moves: no request asks the node for its head.
+  const headReads = new HeadCache(() => indexer.lastHeadRead?.head ?? null);
   // Safes are found among the role holders the index knows (and the manifest's named ones).
-  const safeReader = new SafeReader(chain, async () => (await tokenState.roles()).flatMap((role) => role.holders));
+  const safeReader = new SafeReader(chain, async () => (await tokenState.roles()).flatMap((role) => role.holders), headReads);
   // A batch's payer that is a Safe pays its chunks through Safe proposals.
   const isSafe = async (address: string) => typeof (await safeReader.read(address)) === "object";
   const batch = new BatchService(db.db, chain, config.batch, batchLimits, chunkReported, isSafe);
@@ -71,8 +73,6 @@ export function buildServices(config: Config, chain: Chain, db: DatabaseHandle, 
     log.child({ component: "batch" }),
   );
   const contacts = new ContactsService(db.db, { maxContacts: config.limits.contacts, maxRows: config.batch.maxRows });
-  // Chain reads for requests, kept until the head the loops read moves: no request asks the node for its head.
-  const headReads = new HeadCache(() => indexer.lastHeadRead?.head ?? null);
   const bank = new MockBankService(db.db, chain, config.bank, log.child({ component: "bank" }), headReads);
   const head = () => chain.provider.getBlockNumber().catch(() => null);
   const alerts = new AlertsService(db.db, config.alerts, config.chainId, head, log.child({ component: "alerts" }));
@@ -110,6 +110,7 @@ export function buildServices(config: Config, chain: Chain, db: DatabaseHandle, 
     "bank-wallets": bankWrites,
     "bank-deposits": bankWrites,
     "safe-writes": config.limits.safeWritesPerMinute,
+    "safe-lookups": config.limits.safeLookupsPerMinute,
   });
   const exportLimits = new ExportLimits(db.db, config.exports, rateLimits);
   const metrics = new Metrics({ db: db.db, transport: chain.transport, indexer, leadership, rateLimits });

@@ -157,6 +157,7 @@ describe("Bad input, everywhere (a table-driven suite)", function () {
       RATE_LIMIT_CSV_PER_MINUTE: "100000",
       MOCK_BANK_WRITES_PER_MINUTE: "100000",
       USER_SAFE_WRITES_PER_MINUTE: "100000",
+      USER_SAFE_LOOKUPS_PER_MINUTE: "100000",
       // Accounts verify at once (so a deposit can exist); deposits never reach their mint during the run.
       BANK_VERIFY_MS: "0",
       BANK_PROCESSING_MS: "3600000",

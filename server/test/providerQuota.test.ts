@@ -3,8 +3,10 @@ import type { RunningServer } from "../src/index";
 import { seededAccount } from "@common/seedAccounts";
 import type { BankWallet } from "@common/apiTypes";
 import { address, bankCalls, usdx } from "./bankHelpers";
-import { call, emailUser, revert, signer, snapshot, stack, startTestServer } from "./helpers";
+import { call, emailUser, randomAddress, revert, signer, snapshot, stack, startTestServer } from "./helpers";
 import { ProviderProxy } from "./providerProxy";
+import { HEALTH_PING_MS } from "../src/routes/health";
+import { deployment } from "./safesHelpers";
 
 /**
  * Issue 29, part 2: the provider's quota, spent by anyone. A proxy that counts requests as a hosted
@@ -21,6 +23,13 @@ const AT_ONCE = 20;
  * each (the indexer's head, block and logs reads; the batch watcher's head): what a window may differ by.
  */
 const ONE_LOOP_STEP = 6;
+/**
+ * What one fresh read of an address as a Safe costs at most: its head, code, four Safe calls and four
+ * role checks (10), with room for what the client adds to its batches (13 seen a read here).
+ */
+const SAFE_READ_CALLS = 15;
+/** USER_SAFE_LOOKUPS_PER_MINUTE's default: reads of addresses that are no Safe the dashboard shows, per user. */
+const SAFE_LOOKUPS = 30;
 
 /** BURST requests, AT_ONCE at a time, to `paths` in turn; their statuses. */
 async function burst(server: RunningServer, paths: string | string[], token?: string): Promise<number[]> {
@@ -78,6 +87,26 @@ describe("The provider's quota: reads anyone may ask cost the RPC provider nothi
     expect(health.body.chain).to.deep.equal({ ok: true, blockNumber: server.services.indexer.status().head });
   });
 
+  it(`GET /api/health, ${BURST} times: the database and the identity service are pinged once per HEALTH_PING_MS, not once a call`, async () => {
+    const { db, auth } = server.services;
+    const pings = { database: 0, auth: 0 };
+    const [dbPing, authPing] = [db.ping.bind(db), auth.ping.bind(auth)];
+    db.ping = () => (pings.database++, dbPing());
+    auth.ping = () => (pings.auth++, authPing());
+    try {
+      const began = Date.now();
+      const statuses = await burst(server, "/api/health");
+      expect(statuses.every((s) => s === 200)).to.equal(true);
+      // One ping per window the burst spanned (and the one under way when it began).
+      const windows = Math.ceil((Date.now() - began) / HEALTH_PING_MS) + 1;
+      expect(pings.database, `${pings.database} database pings`).to.be.at.most(windows);
+      expect(pings.auth, `${pings.auth} identity pings`).to.be.at.most(windows);
+    } finally {
+      db.ping = dbPing;
+      auth.ping = authPing;
+    }
+  });
+
   it(`GET /api/bank/wallets, ${BURST} times for a user with five wallets: their balances are read once, not once a request`, async () => {
     const { as, addWallet } = bankCalls(() => server);
     const user = await emailUser();
@@ -108,5 +137,33 @@ describe("The provider's quota: reads anyone may ask cost the RPC provider nothi
       expect(statuses.every((s) => s === 200)).to.equal(true);
     });
     expect(during, `${during} provider calls during the burst, ${idle} at idle`).to.be.at.most(idle + ONE_LOOP_STEP);
+  });
+
+  it(`GET /api/safes and the Operations Safe's proposals, ${BURST} times: the Safes are read once per head, not once a request`, async () => {
+    const user = await emailUser();
+    const { safe } = deployment();
+    const paths = ["/api/safes", `/api/safes/${safe}/proposals`];
+    for (const path of paths) expect((await call(server, "GET", path, { token: user.idToken })).status, path).to.equal(200);
+    const { during, idle } = await providerCalls(proxy, async () => {
+      const statuses = await burst(server, paths, user.idToken);
+      expect(statuses.every((s) => s === 200)).to.equal(true);
+    });
+    expect(during, `${during} provider calls during the burst, ${idle} at idle`).to.be.at.most(idle + ONE_LOOP_STEP);
+  });
+
+  it(`proposals of ${BURST} addresses that are no Safe, by one user: ${SAFE_LOOKUPS} are read, the rest refused (429) before any chain read`, async () => {
+    const user = await emailUser();
+    const paths = Array.from({ length: BURST }, () => `/api/safes/${randomAddress()}/proposals`);
+    const { during, idle } = await providerCalls(proxy, async () => {
+      const statuses = await burst(server, paths, user.idToken);
+      expect(statuses.filter((s) => s === 404).length).to.equal(SAFE_LOOKUPS);
+      expect(statuses.filter((s) => s === 429).length).to.equal(BURST - SAFE_LOOKUPS);
+    });
+    expect(during, `${during} provider calls during the burst, ${idle} at idle`).to.be.at.most(
+      idle + ONE_LOOP_STEP + SAFE_LOOKUPS * SAFE_READ_CALLS,
+    );
+    // Another user has a budget of their own.
+    const other = await emailUser();
+    expect((await call(server, "GET", paths[0], { token: other.idToken })).status).to.equal(404);
   });
 });

@@ -77,9 +77,12 @@ export async function roleLessSafe(saltNonce: bigint): Promise<string> {
 /** The API's Safe routes on the server `server()` returns, as the signed-in user `token()`. */
 export function safeCalls(server: () => RunningServer, token: () => string) {
   const as = () => ({ token: token() });
+  // Reads are kept until the head the indexer reads moves (chain/headCache.ts): a test that just wrote
+  // to the chain itself first lets the indexer see the new head, as its next poll would.
+  const seen = () => server().services.indexer.syncOnce();
   return {
-    safes: () => call(server(), "GET", "/api/safes", as()),
-    list: (safe: string) => call(server(), "GET", `/api/safes/${safe}/proposals`, as()),
+    safes: async () => (await seen(), call(server(), "GET", "/api/safes", as())),
+    list: async (safe: string) => (await seen(), call(server(), "GET", `/api/safes/${safe}/proposals`, as())),
     propose: (safe: string, tx: SafeTx, signature: string) =>
       call(server(), "POST", `/api/safes/${safe}/proposals`, { ...as(), body: { tx, signature } }),
     approve: (safe: string, hash: string, signature: string) =>

@@ -262,6 +262,13 @@ export function envSchema(on: Network) {
         group: "limits",
         description: "CSV rows the exports asked from one IP address may write a minute, all its users together.",
       }),
+      // Each is a dozen chain reads the cache cannot share (any address may be asked); the Safes the
+      // dashboard shows are not counted, so only lookups of other addresses spend it.
+      USER_SAFE_LOOKUPS_PER_MINUTE: setting(wholeNumber(1, 100_000).default(30), {
+        group: "limits",
+        description:
+          "Reads of the proposals of an address that is no Safe the dashboard shows (the manifest's or a role holder), one user may ask a minute.",
+      }),
 
       // Batch payments
       BATCH_MAX_ROWS: setting(wholeNumber(1, 100_000).default(10_000), {

@@ -100,6 +100,8 @@ export interface Config {
     contacts: number;
     /** Safe proposals and approvals one user may send a minute, together: USER_SAFE_WRITES_PER_MINUTE. */
     safeWritesPerMinute: number;
+    /** Reads of the proposals of addresses that are no Safe the dashboard shows, one user a minute: USER_SAFE_LOOKUPS_PER_MINUTE. */
+    safeLookupsPerMinute: number;
   };
   batch: {
     /** Rows one CSV (or one job) may hold. */
@@ -240,6 +242,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadOp
       batchReportsPerMinute: s.USER_BATCH_REPORTS_PER_MINUTE,
       contacts: s.USER_MAX_CONTACTS,
       safeWritesPerMinute: s.USER_SAFE_WRITES_PER_MINUTE,
+      safeLookupsPerMinute: s.USER_SAFE_LOOKUPS_PER_MINUTE,
     },
     batch: {
       maxRows: s.BATCH_MAX_ROWS,

@@ -1,4 +1,4 @@
-import { Router } from "express";
+import { Router, type RequestHandler } from "express";
 import { currentUser, requireUser } from "../middleware/auth";
 import { perUserRateLimit } from "../middleware/rateLimits";
 import type { Services } from "../services";
@@ -20,7 +20,24 @@ export function safeRoutes(services: Services): Router {
 
   on("GET /api/safes", [signedIn], async () => ({ success: true, safes: await safes.safes() }));
 
-  on("GET /api/safes/:safe/proposals", [signedIn], async ({ params }) => ({ success: true, ...(await safes.proposals(params.safe)) }));
+  // The Safes the dashboard shows are read from the shared cache; any other address is a fresh chain
+  // read (a cache keyed by address does not hold against many addresses), so those count per user.
+  const lookups = perUserRateLimit(
+    services.rateLimits,
+    "safe-lookups",
+    `reads of addresses that are no Safe the dashboard shows (at most ${services.rateLimits.perMinute("safe-lookups")} a minute)`,
+  );
+  const lookupLimit: RequestHandler = (req, res, next) => {
+    safes
+      .known(String(req.params.safe))
+      .then((known) => (known ? next() : lookups(req, res, next)))
+      .catch(next);
+  };
+
+  on("GET /api/safes/:safe/proposals", [signedIn, VALIDATE, lookupLimit], async ({ params }) => ({
+    success: true,
+    ...(await safes.proposals(params.safe)),
+  }));
 
   // Checked before the limit: a malformed body costs nothing and is not counted.
   on("POST /api/safes/:safe/proposals", [signedIn, VALIDATE, writeLimit], async ({ params, body }, res) => ({

@@ -37,6 +37,8 @@ export interface RateLimitBudgets {
   "bank-deposits": number;
   /** Safe proposals and approvals a minute per user, together: USER_SAFE_WRITES_PER_MINUTE. */
   "safe-writes": number;
+  /** Reads of the proposals of an address that is no Safe the dashboard shows, a minute per user: USER_SAFE_LOOKUPS_PER_MINUTE. */
+  "safe-lookups": number;
 }
 export type RateLimitName = keyof RateLimitBudgets;
 

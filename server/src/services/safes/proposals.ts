@@ -53,9 +53,14 @@ export class SafesService {
     );
   }
 
+  /** Whether `address` is a Safe GET /api/safes shows (or the manifest names): its reads are shared, not counted per user. */
+  known(address: string): Promise<boolean> {
+    return this.reader.known(address);
+  }
+
   /** GET /api/safes/:safe/proposals: every pending proposal by nonce, then the newest that ended. */
   async proposals(address: string): Promise<{ safe: SafeInfo; proposals: SafeProposal[] }> {
-    const safe = await this.requireSafe(address, "read");
+    const safe = await this.requireSafe(address, "show");
     await this.reconcile(safe);
     const mine = this.ofSafe(safe);
     const [pending, ended] = await Promise.all([
@@ -132,7 +137,7 @@ export class SafesService {
 
   /** POST /api/safes/:safe/proposals/:hash/approvals: adds a current owner's signature to a pending proposal. */
   async approve(user: SessionUser, address: string, hashInput: string, signature: string): Promise<SafeProposal> {
-    const safe = await this.requireSafe(address, "read");
+    const safe = await this.requireSafe(address, "approve");
     await this.reconcile(safe);
     const hash = hashInput.toLowerCase();
     const row = await this.find(safe, hash);
@@ -154,11 +159,14 @@ export class SafesService {
   }
 
   /**
-   * The Safe at `address`, read at the latest block, or a 404: it must be a Safe, and to take a
-   * proposal it must hold a USDX role (one that lost its roles still shows the proposals it has).
+   * The Safe at `address`, or a 404: it must be a Safe, and to take a proposal it must hold a USDX
+   * role (one that lost its roles still shows the proposals it has). To show its proposals it is
+   * read as of the indexer's head (cached); to write, at the latest block, and what was cached of
+   * it is dropped, so the next listing is no older than what the write saw.
    */
-  private async requireSafe(address: string, purpose: "read" | "propose"): Promise<SafeState> {
-    const safe = await this.reader.read(address);
+  private async requireSafe(address: string, purpose: "show" | "approve" | "propose"): Promise<SafeState> {
+    const safe = purpose === "show" ? await this.reader.cached(address) : await this.reader.read(address);
+    if (purpose !== "show") this.reader.forget(address);
     if (safe === "no code") throw notFound(`${address} is not a Safe on this chain: it has no contract code.`);
     if (safe === "not a Safe")
       throw notFound(`${address} is not a Safe on this chain: it does not answer getOwners, getThreshold and VERSION as a Safe does.`);
@@ -167,13 +175,14 @@ export class SafesService {
         `${address} is a Safe older than version 1.3, which signs its transactions another way: the dashboard cannot take its proposals.`,
       );
     if (safe.roles.length > 0) return safe;
-    const stored = purpose === "read" && (await this.db.select().from(safeProposals).where(this.ofSafe(safe)).limit(1)).length > 0;
+    const stored = purpose !== "propose" && (await this.db.select().from(safeProposals).where(this.ofSafe(safe)).limit(1)).length > 0;
     if (!stored) throw notFound(`${safe.address} holds no USDX role, so there is nothing a Safe proposal here could ask it to do.`);
     return safe;
   }
 
-  private reconcile(safe: SafeState): Promise<void> {
-    return reconcile(this.db, this.chain, this.chainId, safe, this.log, this.alerts);
+  /** What became of the Safe's proposals; a change found drops the Safe's cached reads (the server learnt of it first). */
+  private async reconcile(safe: SafeState): Promise<void> {
+    if (await reconcile(this.db, this.chain, this.chainId, safe, this.log, this.alerts)) this.reader.forget(safe.address);
   }
 
   private ofSafe(safe: SafeState) {

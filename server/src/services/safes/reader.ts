@@ -1,5 +1,6 @@
 import { Contract, getAddress } from "ethers";
 import type { Chain } from "../../chain/client";
+import type { HeadCache } from "../../chain/headCache";
 import { fromChain } from "../indexing/tokenState";
 import { SAFE_INTERFACE } from "@common/safe";
 import { ROLE_NAMES, ROLES, type RoleName } from "@common/roles";
@@ -26,27 +27,61 @@ export type NotASafe = "no code" | "not a Safe" | "old version";
 
 /**
  * Reads Safes (v1.3 and later) from the chain. Every figure of one answer comes from the same block,
- * so owners, threshold, nonce and roles never mix two moments. Nothing is cached: an owner removed,
- * a threshold changed or a role revoked counts from the next request.
+ * so owners, threshold, nonce and roles never mix two moments.
+ *
+ * What anyone signed in may ask (`list`, `cached`) comes from the shared chain-read cache
+ * (chain/headCache.ts): read at the latest block once, then kept until the head the indexer reads
+ * moves, so polling the Approvals screen costs the RPC provider one read per Safe and head, not one
+ * a request. Writes (`read`) read the latest block themselves, and drop the cached answer (`forget`),
+ * so what the server learns there shows in the next listing.
  */
 export class SafeReader {
   constructor(
     private readonly chain: Chain,
     /** Every account that holds some USDX role, as the index knows them: where to look for Safes. */
     private readonly roleHolders: () => Promise<string[]>,
+    /** Chain reads shared by every request until the head moves. */
+    private readonly reads: HeadCache,
   ) {}
 
   /** The Safe at `address` at the latest block, or why it is not one. A node that does not answer is a 503. */
   async read(address: string): Promise<SafeState | NotASafe> {
-    return fromChain("the Safe", async () => this.readAt(getAddress(address.toLowerCase()), await this.chain.provider.getBlockNumber()));
+    const checksummed = getAddress(address.toLowerCase());
+    return fromChain("the Safe", async () => this.readAt(checksummed, await this.chain.provider.getBlockNumber()));
+  }
+
+  /** `read`'s answer as of the head the indexer last read (cached, shared by every caller). */
+  cached(address: string): Promise<SafeState | NotASafe> {
+    return this.reads.read(safeKey(address), () => this.read(address));
+  }
+
+  /** Drops what is cached of the Safe at `address` (its own answer and the list): the server saw it change. */
+  forget(address: string): void {
+    this.reads.forget(safeKey(address));
+    this.reads.forget(SAFES_KEY);
+  }
+
+  /**
+   * Whether `address` is a Safe the dashboard shows: one the manifest names, or one the (cached)
+   * list holds. Never throws: a list the node cannot give leaves the manifest's names.
+   */
+  async known(address: string): Promise<boolean> {
+    const wanted = address.toLowerCase();
+    if ((this.chain.manifest.safes ?? []).some((s) => s.address.toLowerCase() === wanted)) return true;
+    const listed = await this.list().catch(() => [] as SafeState[]);
+    return listed.some((s) => s.address.toLowerCase() === wanted);
   }
 
   /**
    * The Safes that hold at least one USDX role: the manifest's named Safes and every role holder the
-   * index knows that is a Safe, read at the latest block. A Safe granted a role is found once the
-   * index has the grant (or at once, when the manifest names it).
+   * index knows that is a Safe, read at the latest block when the head last moved (cached). A Safe
+   * granted a role is found once the index has the grant (or at once, when the manifest names it).
    */
-  async list(): Promise<SafeState[]> {
+  list(): Promise<SafeState[]> {
+    return this.reads.read(SAFES_KEY, () => this.listNow());
+  }
+
+  private async listNow(): Promise<SafeState[]> {
     const holders = await this.roleHolders();
     const named = (this.chain.manifest.safes ?? []).map((s) => s.address);
     const candidates = [...new Set([...named, ...holders].map((a) => getAddress(a.toLowerCase())))];
@@ -99,6 +134,10 @@ export class SafeReader {
     };
   }
 }
+
+/** The cache's keys (chain/headCache.ts): one for the list, one per Safe. */
+const SAFES_KEY = "safes";
+const safeKey = (address: string) => `safe:${address.toLowerCase()}`;
 
 /** A contract that reverts, or answers something that does not decode: not a Safe (as opposed to a node that does not answer). */
 function answeredOtherwise(error: unknown): boolean {

@@ -20,7 +20,7 @@ interface RawLog {
 /**
  * What became of a Safe's proposals, worked out from the Safe as read at one block (`safe`): run on
  * every read and write of its proposals, and cheap when nothing changed (one indexed query that
- * finds nothing).
+ * finds nothing). Answers whether any proposal's state changed.
  *
  * A pending proposal below the Safe's nonce has ended: the Safe used its nonce. ONE eth_getLogs over
  * the Safe's address, for ExecutionSuccess or ExecutionFailure with topic1 among those proposals'
@@ -49,7 +49,7 @@ export async function reconcile(
   safe: SafeState,
   log: Logger,
   alerts: SafeAlerts,
-): Promise<void> {
+): Promise<boolean> {
   const nonce = Number(safe.nonce);
   const rows = await db
     .select({ safeTxHash: safeProposals.safeTxHash, state: safeProposals.state, proposedBlock: safeProposals.proposedBlock })
@@ -64,7 +64,7 @@ export async function reconcile(
         ),
       ),
     );
-  if (rows.length === 0) return;
+  if (rows.length === 0) return false;
 
   // The Safe's nonce went back (a reorg, evm_revert): what had ended at those nonces has not.
   const rewound = rows.filter((r) => r.state !== "pending").map((r) => r.safeTxHash);
@@ -75,7 +75,7 @@ export async function reconcile(
       .where(and(inArray(safeProposals.safeTxHash, rewound), ne(safeProposals.state, "pending")));
 
   const due = rows.filter((r) => r.state === "pending");
-  if (due.length === 0) return;
+  if (due.length === 0) return true;
   const fromBlock = Math.min(safe.blockNumber, ...due.map((r) => r.proposedBlock));
   let logs: RawLog[];
   try {
@@ -89,7 +89,7 @@ export async function reconcile(
     ]);
   } catch (error) {
     log.warn({ safe: safe.address, fromBlock, err: error }, "Safe executions not read: its proposals stay pending until the next read");
-    return;
+    return rewound.length > 0;
   }
   const ended = new Map<string, { state: "executed" | "failed"; executedTx: string }>();
   for (const entry of logs) {
@@ -116,4 +116,5 @@ export async function reconcile(
         .set({ state: "replaced" })
         .where(and(inArray(safeProposals.safeTxHash, replaced), eq(safeProposals.state, "pending")));
   });
+  return true;
 }
