@@ -22,7 +22,7 @@ export const administrationApi = endpoints({
     tag: "Administration",
     summary: "Record a reward multiplier change",
     description:
-      "Sent by the dashboard before the oracle's own transaction, for the audit log: the server does not change the multiplier (it holds no key that could). value is a decimal (1.0 is no reward); 'set' replaces the multiplier and may not go below 1.0, 'add' adds to it.",
+      "Sent by the dashboard before the oracle's own transaction, for the audit log: the server does not change the multiplier (it holds no key that could). value is a decimal (1.0 is no reward); 'set' replaces the multiplier and may not go below 1.0, 'add' adds to it. Only the oracle's wallet session may record one: a wallet sign-in (SIWE) whose wallet holds ORACLE_ROLE, or owns a Safe that holds it; any other session (an email account proves no wallet) is a 403 and nothing is recorded. The entry's details name the wallet, and the Safe when it is through one.",
     access: "user",
     body: z.object({
       value: z.string().max(80).meta({ example: "1.05" }),
@@ -30,7 +30,7 @@ export const administrationApi = endpoints({
     }),
     status: 201,
     answer: ok({ id: z.number().int().meta({ description: "The audit entry's id." }) }),
-    errors: [503],
+    errors: [403, 503],
   },
   "GET /api/audit": {
     tag: "Administration",

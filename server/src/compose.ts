@@ -130,19 +130,7 @@ export function buildServices(config: Config, chain: Chain, db: DatabaseHandle, 
   const exports = new ExportsService(db.db, events, chain.manifest.deploymentBlock);
   return {
     ...{ config, chain, db, auth, indexer, events, exports, tokenState, holders, rewards, siwe, audit },
-    ...{
-      batch,
-      batchWatcher,
-      contacts,
-      bank,
-      alerts,
-      safes,
-      leadership,
-      rateLimits,
-      exportLimits,
-      metrics,
-      monitoring,
-      serving: { draining: false },
-    },
+    ...{ batch, batchWatcher, contacts, bank, alerts, safes, safeReader },
+    ...{ leadership, rateLimits, exportLimits, metrics, monitoring, serving: { draining: false } },
   };
 }

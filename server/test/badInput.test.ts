@@ -35,7 +35,7 @@ import { bigBodyCases, contentTypeCases, malformedJsonCases, wrongTypeCases } fr
 import { queryAndPathCases } from "./badInput/paths";
 import { A, B, C, D, E, ENDPOINTS, describeValue, endpoint, type Category, type Req, type Who, type World } from "./badInput/table";
 import { addressCases, amountCases, unicodeCases } from "./badInput/values";
-import { emailUser, siweMessage, startTestServer, unsignedToken, walletUser, type LooseJson } from "./helpers";
+import { emailUser, seeded, siweMessage, startTestServer, unsignedToken, walletUser, type LooseJson } from "./helpers";
 import type { ParsedRecipients } from "@common/apiTypes";
 
 /** Every case, in the order the tally lists their categories. */
@@ -233,14 +233,16 @@ describe("Bad input, everywhere (a table-driven suite)", function () {
       "/api/batch/execute",
       "/api/reward-multiplier",
     ]) {
-      const carol = await emailUser();
+      // The multiplier's audit entry is recorded only from the oracle's wallet session (issue 29, item 14).
+      const { idToken } =
+        route === "/api/reward-multiplier" ? await walletUser(server, seeded("oracle") as unknown as Wallet) : await emailUser();
       const e = endpoint("POST", route);
       const before = await userRows();
       const answer = await send({
         method: "POST",
         path: e.path(world),
         who: "nobody",
-        authorization: `Bearer ${carol.idToken}`,
+        authorization: `Bearer ${idToken}`,
         json: e.body!(world),
       });
       expect(answer.status, `${route}: ${answer.text}`).to.be.oneOf([200, 201]);

@@ -2,9 +2,14 @@ import { Router } from "express";
 import { exactTokenAmount, parseTokenAmount } from "@common/amounts";
 import { multiplierRefusal } from "@common/token";
 import { currentUser, requireAdmin, requireUser } from "../middleware/auth";
-import { badRequest } from "../lib/errors";
+import { badRequest, forbidden } from "../lib/errors";
+import { oracleWay } from "../services/auth/oracleSessions";
 import type { Services } from "../services";
 import { declaredRoutes } from "./declared";
+
+/** The 403 of a session that cannot prove it may change the multiplier (an email one never can). */
+export const NOT_THE_ORACLE =
+  "Only a wallet that may change the reward multiplier (one holding ORACLE_ROLE, or an owner of a Safe that holds it) can record a change: sign in with that wallet (an email account cannot prove it holds the role).";
 
 /** POST /api/reward-multiplier (the request, audited; the change itself is the oracle's transaction) and GET /api/audit (common/api/administration.ts). */
 export function adminRoutes(services: Services): Router {
@@ -25,10 +30,15 @@ export function adminRoutes(services: Services): Router {
     if (refusal === "too large")
       throw badRequest("Invalid value: the number is larger than the contract can hold (2^256 - 1 in 18-decimal units).");
     if (refusal === "below 1.0") throw badRequest("Invalid value: the reward multiplier cannot be set below 1.0.");
-    const entry = await services.audit.record(currentUser(res), "reward-multiplier", {
+    // Only who may change the multiplier records that they did: the oracle's wallet, signed in as itself.
+    const user = currentUser(res);
+    const oracle = await oracleWay(user, services.tokenState, services.safeReader);
+    if (!oracle) throw forbidden(NOT_THE_ORACLE);
+    const entry = await services.audit.record(user, "reward-multiplier", {
       operation: body.operation,
       value: exactTokenAmount(value),
       valueRaw: value.toString(),
+      ...oracle,
     });
     return { success: true, id: entry.id };
   });

@@ -19,6 +19,7 @@ import type { Metrics } from "./operations/metrics";
 import type { MonitoringHistory } from "./operations/monitoring";
 import type { RewardsService } from "./indexing/rewards";
 import type { SafesService } from "./safes/proposals";
+import type { SafeReader } from "./safes/reader";
 import type { SiweService } from "./auth/siwe";
 import type { TokenStateService } from "./indexing/tokenState";
 
@@ -46,6 +47,8 @@ export interface Services {
   alerts: AlertsService;
   /** Writes proposed to Safes that hold USDX roles: proposals, owners' approvals, what became of each. */
   safes: SafesService;
+  /** Reads the Safes that hold USDX roles (owners, threshold, roles) at the latest block; nothing cached. */
+  safeReader: SafeReader;
   /** Whether this replica runs the background work (the indexer, the batch watcher, the bank's worker, the alerts); started by startServer. */
   leadership: Leadership;
   /** The rate limits' counters, in the database so that they hold across replicas. */

@@ -6,6 +6,7 @@ import { createHmac } from "node:crypto";
 import { expect } from "chai";
 import { unsignedToken, type LooseJson } from "../helpers";
 import { FIREBASE_PROJECT } from "../stack";
+import { NOT_THE_ORACLE } from "../../src/routes/admin";
 import { B, casesOf, jobPath, protectedEndpoints, q, TX_HASH, type Req, type Who, type World } from "./table";
 import type { BankAccount, BankWallet, Contact, Deposit, JobSummary } from "@common/apiTypes";
 
@@ -183,6 +184,14 @@ export const otherUserCases = casesOf((add) => {
   add({
     ...q("other user", "GET", "/api/audit", "alice", 403, "Admin only: sign in with a wallet listed in ADMIN_WALLETS."),
     name: "alice (not an admin) GET /api/audit",
+  });
+  // Issue 29, item 14: an email account cannot prove it holds ORACLE_ROLE, so it records no multiplier change.
+  add({
+    category: "other user",
+    name: "alice (an email account) POST /api/reward-multiplier with a valid body",
+    request: () => ({ method: "POST", path: "/api/reward-multiplier", who: "alice", json: { value: "1.5", operation: "set" } }),
+    status: 403,
+    error: NOT_THE_ORACLE,
   });
   // Listings answer 200 with the caller's own rows only: nothing of Alice's.
   const listings: [string, string, (body: LooseJson, w: World) => void][] = [

@@ -10,7 +10,21 @@ import { MintForm } from "./components/MintForm";
 import { MultiplierForm } from "./components/MultiplierForm";
 import { PauseCard } from "./components/PauseCard";
 import { RoleForm } from "./components/RoleForm";
-import { ME, OTHER, connect, deferred, json, lastToast, renderScreen, resetAll, run, stubApi, tokenFigures, useChain } from "./testUtils";
+import {
+  ME,
+  OTHER,
+  connect,
+  deferred,
+  json,
+  lastToast,
+  renderScreen,
+  resetAll,
+  run,
+  signInWithWallet,
+  stubApi,
+  tokenFigures,
+  useChain,
+} from "./testUtils";
 
 vi.mock("@/lib/chain/queries", async () => (await import("./testUtils")).queriesMock);
 vi.mock("@/lib/tx/runner", async () => (await import("./testUtils")).runnerMock);
@@ -434,8 +448,9 @@ describe("Admin Panel reward multiplier form", () => {
     expect(screen.getByRole("button", { name: "Update Reward Multiplier" })).toBeDisabled();
   });
 
-  it("posts the audit request first, then runs setRewardMultiplier with the value scaled by 10^18", async () => {
+  it("posts the audit request first (from the sending wallet's session), then runs setRewardMultiplier with the value scaled by 10^18", async () => {
     connect(ME, "ORACLE_ROLE");
+    signInWithWallet(ME);
     useChain.setState({ token: { data: tokenFigures(false), isLoading: false, isError: false } });
     const fetchMock = stubApi({ "/api/reward-multiplier": () => json({ error: "Sign in first" }, 401) });
     const { user } = renderScreen(<MultiplierForm />);

@@ -11,6 +11,7 @@ import type { AccountFigures, RoleFlags, TokenFigures } from "@/lib/chain/contra
 import { ConfigContext, type AppConfig } from "@/lib/config";
 import type { TxOutcome, TxRequest } from "@/lib/tx/runner";
 import { initialWalletState, useWallet } from "@/lib/wallet/store";
+import { useSession } from "@/lib/auth/session";
 import { testConfig as makeTestConfig } from "@/test/config";
 
 /**
@@ -111,6 +112,11 @@ export function connect(address = ME, ...roles: RoleName[]) {
   useChain.setState((s) => ({ roles: { ...s.roles, [address]: flagsOf(...roles) } }));
 }
 
+/** A wallet sign-in (SIWE) of `address`: the session the audit request of a multiplier change is sent from. */
+export function signInWithWallet(address = ME) {
+  useSession.setState({ user: { uid: `wallet:${address.toLowerCase()}`, email: null, wallet: address, admin: false }, ready: true });
+}
+
 /** Stubs fetch: each /api path answers the JSON given (or a function of the request). */
 export function stubApi(routes: Record<string, unknown | ((init?: RequestInit) => Response | Promise<Response>)>) {
   const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
@@ -130,6 +136,7 @@ export const json = (body: unknown, status = 200) =>
 export function resetAll() {
   useToasts.setState({ toasts: [] });
   useWallet.setState({ ...initialWalletState });
+  useSession.setState({ user: null, ready: false });
   useChain.setState({ ...initialChain });
   run.mockReset();
   run.mockResolvedValue({ ok: true, hash: "0xabc", error: null });

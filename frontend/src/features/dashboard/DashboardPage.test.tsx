@@ -3,6 +3,7 @@ import { beforeEach, describe, expect, it, vi } from "vitest";
 import { useToasts } from "@/components/ui/toast";
 import { useAccountFigures, useMyRoles, useTokenFigures } from "@/lib/chain/queries";
 import { initialWalletState, useWallet } from "@/lib/wallet/store";
+import { useSession } from "@/lib/auth/session";
 import { encodeTokenCall } from "@common/safeCalls";
 import { plainSafeTx } from "@common/safe";
 import { OPERATIONS_SAFE, proposal, safeInfo, scriptedReader } from "@/test/safes";
@@ -19,6 +20,7 @@ import {
   rolesResult,
   sentBy,
   stubApi,
+  signInWithWallet,
   testConfig,
   TOKEN,
 } from "./testUtils";
@@ -53,6 +55,7 @@ const card = (title: string) => screen.getByRole("heading", { name: title }).clo
 beforeEach(() => {
   useToasts.setState({ toasts: [] });
   useWallet.setState({ ...initialWalletState });
+  useSession.setState({ user: null, ready: false });
   run.mockReset().mockResolvedValue(ok);
   emptyApi();
   chain();
@@ -210,8 +213,9 @@ describe("Reward Multiplier card", () => {
     expect(screen.getByText("Controls token/share ratio")).toBeInTheDocument();
   });
 
-  it("'Add 0.01' records the request, then runs quickAddCall (add 1e16)", async () => {
+  it("'Add 0.01' records the request (from the wallet's own session), then runs quickAddCall (add 1e16)", async () => {
     chain({ roles: rolesResult(ME, { ORACLE_ROLE: true }) });
+    signInWithWallet(ME);
     const order: string[] = [];
     const fetchMock = stubApi({
       "/api/reward-multiplier": () => (order.push("post"), json({ success: true }, 201)),

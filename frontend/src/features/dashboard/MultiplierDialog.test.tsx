@@ -5,7 +5,8 @@ import type { TxOutcome } from "@/lib/tx/runner";
 import { ProposeVia } from "@/lib/safes";
 import { safeInfo } from "@/test/safes";
 import { MultiplierDialog } from "./components/MultiplierDialog";
-import { deferred, failed, json, lastToast, ok, renderAtHome, sentBy, stubApi } from "./testUtils";
+import { useSession } from "@/lib/auth/session";
+import { connect, deferred, failed, json, lastToast, ok, renderAtHome, sentBy, signInWithWallet, stubApi } from "./testUtils";
 
 const { run } = vi.hoisted(() => ({ run: vi.fn() }));
 vi.mock("@/lib/tx/runner", () => ({ useTransactor: () => run }));
@@ -18,6 +19,9 @@ let fetchMock: ReturnType<typeof stubApi>;
 beforeEach(() => {
   useToasts.setState({ toasts: [] });
   order = [];
+  // The audit request is sent from the sending wallet's own session (issue 29, item 14).
+  connect();
+  signInWithWallet();
   run.mockReset().mockImplementation(async () => (order.push("run"), ok));
   fetchMock = stubApi({ "/api/reward-multiplier": () => (order.push("post"), json({ success: true, id: 1 }, 201)) });
 });
@@ -191,6 +195,15 @@ describe("Update Reward Multiplier dialog", () => {
     const { user } = renderDialog();
     await user.click(screen.getByRole("button", { name: "Set Value" }));
     await waitFor(() => expect(order).toEqual(["post", "run"]));
+  });
+
+  it("sends no audit request from an email session (the server records only the oracle's wallet session), and still runs", async () => {
+    useSession.setState({ user: { uid: "email-user", email: "oracle@example.com", wallet: null, admin: false }, ready: true });
+    const { user, onOpenChange } = renderDialog();
+    await user.click(screen.getByRole("button", { name: "Set Value" }));
+    await waitFor(() => expect(onOpenChange).toHaveBeenCalledWith(false));
+    expect(order).toEqual(["run"]);
+    expect(posted()).toEqual([]);
   });
 
   it("stays open when the transaction fails", async () => {

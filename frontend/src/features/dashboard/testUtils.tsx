@@ -2,6 +2,7 @@ import { vi } from "vitest";
 import { useToasts } from "@/components/ui/toast";
 import type { TxOutcome, TxRequest } from "@/lib/tx/runner";
 import { useWallet } from "@/lib/wallet/store";
+import { useSession } from "@/lib/auth/session";
 import type { WriteContracts } from "@/lib/chain/contracts";
 import { testConfig } from "@/test/render";
 
@@ -19,6 +20,10 @@ export const connect = (address = ME) =>
     walletId: "dev",
     walletName: "Dev",
   });
+
+/** A wallet sign-in (SIWE) of `address`: the session the audit request of a multiplier change is sent from. */
+export const signInWithWallet = (address = ME) =>
+  useSession.setState({ user: { uid: `wallet:${address.toLowerCase()}`, email: null, wallet: address, admin: false }, ready: true });
 
 export const lastToast = () => useToasts.getState().toasts[0];
 
