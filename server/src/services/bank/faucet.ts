@@ -39,7 +39,10 @@ interface Usage {
 export class FaucetLimits {
   constructor(
     private readonly db: Database,
-    private readonly options: Pick<BankConfig, "userDailyUsd" | "totalDailyUsd" | "userDailyDeposits" | "totalDailyDeposits" | "ipDailyUsd">,
+    private readonly options: Pick<
+      BankConfig,
+      "userDailyUsd" | "totalDailyUsd" | "userDailyDeposits" | "totalDailyDeposits" | "ipDailyUsd"
+    >,
   ) {}
 
   private get userCap(): bigint {
