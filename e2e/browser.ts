@@ -78,12 +78,30 @@ export async function navigate(page: Page, route: string): Promise<void> {
 
 /** The toast showing now (one at a time), once `title` appears. */
 export async function expectToast(page: Page, title: string): Promise<string> {
-  // Found and read in one step: Radix also announces a toast in a second role 'status' element that it
-  // removes after a second, and on a busy machine that one could go between being found and being read.
+  // What the page shows when the call starts, and every toast that appears while it waits, recorded in
+  // the page by a MutationObserver: on a loaded machine a toast can come and go (the next toast
+  // replaces it, and Radix also announces it in a second role 'status' element that it removes after
+  // a second) between two samples of the test's polling.
+  const call = `${Date.now()}-${Math.random()}`;
   const found = await page.waitForFunction(
-    (wanted) =>
-      Array.from(document.querySelectorAll('[role="status"]'), (el) => el.textContent ?? "").find((text) => text.includes(wanted)) ?? null,
-    title,
+    ({ wanted, call }) => {
+      const w = window as unknown as { usdxToasts?: { call: string; texts: string[] } };
+      const shown = () => Array.from(document.querySelectorAll('[role="status"]'), (el) => el.textContent ?? "").filter(Boolean);
+      if (!w.usdxToasts) {
+        const record: { call: string; texts: string[] } = (w.usdxToasts = { call: "", texts: [] });
+        new MutationObserver(() => record.texts.push(...shown())).observe(document.body, {
+          subtree: true,
+          childList: true,
+          characterData: true,
+        });
+      }
+      // A new call starts from what is shown now, as sampling did, not from toasts long gone.
+      if (w.usdxToasts.call !== call) w.usdxToasts = Object.assign(w.usdxToasts, { call, texts: shown() });
+      const match = w.usdxToasts.texts.find((text) => text.includes(wanted)) ?? null;
+      if (w.usdxToasts.texts.length > 200) w.usdxToasts.texts.splice(0, w.usdxToasts.texts.length - 200);
+      return match;
+    },
+    { wanted: title, call },
     { timeout: 20_000 },
   );
   return (await found.jsonValue()) as string;
