@@ -45,6 +45,7 @@ describe("per-user limits (config.limits)", () => {
       batchReportsPerMinute: 2,
       contacts: 3,
       safeWritesPerMinute: 30,
+      safeLookupsPerMinute: 30,
     });
     expect(testConfig().limits).to.deep.equal({
       openBatchJobs: 5,
@@ -52,6 +53,7 @@ describe("per-user limits (config.limits)", () => {
       batchReportsPerMinute: 30,
       contacts: 10_000,
       safeWritesPerMinute: 30,
+      safeLookupsPerMinute: 30,
     });
     expect(() => testConfig({ USER_MAX_CONTACTS: "0" })).to.throw(
       ConfigError,
