@@ -75,7 +75,13 @@ describe("A lost database: 503 with a sentence, then recovery without a restart"
       });
       expect(answer.ms, `${what} took ${answer.ms} ms`).to.be.below(ANSWER_WITHIN_MS);
     }
-    const ready = await timed("GET", "/api/ready");
+    // Readiness and health share one database ping a second (HEALTH_PING_MS): the next one says so.
+    const ready = await until(
+      "GET /api/ready to say unready",
+      () => timed("GET", "/api/ready"),
+      (a) => a.status === 503,
+      5_000,
+    );
     expect({ status: ready.status, body: ready.body }).to.deep.equal({
       status: 503,
       body: { status: "unready", error: DATABASE_UNAVAILABLE },
@@ -86,7 +92,12 @@ describe("A lost database: 503 with a sentence, then recovery without a restart"
     await server.services.monitoring.sample();
     const monitored = (await call(server, "GET", "/api/monitoring")).body.parts.find((p: { part: string }) => p.part === "database");
     expect(monitored).to.include({ ok: false, detail: "PostgreSQL", lastError: DATABASE_UNAVAILABLE });
-    const health = await call(server, "GET", "/api/health");
+    const health = await until(
+      "GET /api/health to say degraded",
+      () => call(server, "GET", "/api/health"),
+      (a) => a.status === 503,
+      5_000,
+    );
     expect(health.status).to.equal(503);
     expect(health.body.database).to.deep.equal({ ok: false, kind: "postgres" });
     // The loops say so in words too (not drizzle's "Failed query: ..."), once one has tried a step.
@@ -130,7 +141,13 @@ describe("A lost database: 503 with a sentence, then recovery without a restart"
     );
     expect(contacts.body.contacts.map((c: { name: string }) => c.name)).to.deep.equal(["Alice"]);
     expect((await call(server, "POST", "/api/auth/nonce")).status).to.equal(200);
-    expect((await call(server, "GET", "/api/ready")).status).to.equal(200);
+    // The next shared ping after recovery says so.
+    await until(
+      "GET /api/ready to answer 200 again",
+      () => call(server, "GET", "/api/ready"),
+      (a) => a.status === 200,
+      5_000,
+    );
     const caughtUp = await until(
       "the indexer to catch up with the chain",
       () => call(server, "GET", "/api/health"),
