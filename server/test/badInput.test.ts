@@ -344,9 +344,9 @@ describe("Bad input, everywhere (a table-driven suite)", function () {
             authorization: `Bearer ${user.idToken}`,
           });
           expect(exported.status).to.equal(200);
-          const escaped = `'${formula}`;
-          const quoted = /[",]/.test(escaped) ? `"${escaped.replace(/"/g, '""')}"` : escaped;
-          expect(exported.text).to.equal(`Name,Address,Notes\r\n${quoted},${B},${quoted}`);
+          // Every cell in double quotes (inner quotes doubled), the formula behind a leading quote (lib/csv.ts).
+          const quoted = `"'${formula.replace(/"/g, '""')}"`;
+          expect(exported.text).to.equal(`"Name","Address","Notes"\r\n${quoted},"${B}",${quoted}\r\n`);
         }),
       );
     }
@@ -365,7 +365,7 @@ describe("Bad input, everywhere (a table-driven suite)", function () {
           });
           expect(created.status, created.text).to.equal(201);
           const exported = await send({ method: "GET", path: "/api/contacts/export", ...as });
-          expect(exported.text).to.equal(`Name,Address,Notes\r\n'${prefix}Name,${B},'${prefix}1+1 then text`);
+          expect(exported.text).to.equal(`"Name","Address","Notes"\r\n"'${prefix}Name","${B}","'${prefix}1+1 then text"\r\n`);
         }),
       );
     }

@@ -219,6 +219,6 @@ export const otherUserCases = casesOf((add) => {
     category: "other user",
     name: "bob GET /api/contacts/export: no contact of Alice's",
     request: () => ({ method: "GET", path: "/api/contacts/export", who: "bob" }),
-    accepted: (body) => expect(body).to.equal("Name,Address,Notes\r\n"),
+    accepted: (body) => expect(body).to.equal('"Name","Address","Notes"\r\n'),
   });
 });
