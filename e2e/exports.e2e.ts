@@ -15,12 +15,22 @@ import { e2e } from "./hooks";
 
 const iso = (seconds: number) => new Date(seconds * 1000).toISOString();
 
-/** A downloaded file's data lines, after checking its header. */
-function fileRows(path: string, header: string): string[] {
+/**
+ * A downloaded file's data rows as cells, after checking its header. Every cell is in double quotes,
+ * inner quotes doubled (lib/csv.ts, OWASP's rule), and every line ends in CRLF.
+ */
+function fileRows(path: string, header: string): string[][] {
   const lines = readFileSync(path, "utf8").split("\r\n");
   expect(lines.pop()).to.equal("");
-  expect(lines[0]).to.equal(header);
-  return lines.slice(1);
+  for (const line of lines) expect(line, line).to.match(/^"(?:[^"]|"")*"(?:,"(?:[^"]|"")*")*$/);
+  const cells = lines.map((line) =>
+    line
+      .slice(1, -1)
+      .split('","')
+      .map((cell) => cell.replace(/""/g, '"')),
+  );
+  expect(cells[0]).to.deep.equal(header.split(","));
+  return cells.slice(1);
 }
 
 async function download(page: Page, click: () => Promise<void>): Promise<Download> {
@@ -52,8 +62,8 @@ describe("Exports for the books (browser)", function () {
     const history: HistoryEntry[] = (await read<HistoryPage>(`/api/accounts/${alice}/history?limit=200`)).items.reverse();
     expect(history.length).to.be.greaterThan(2);
     const line = (e: HistoryEntry) =>
-      [iso(e.timestamp), e.blockNumber, e.hash, e.logIndex, e.type, e.from, e.to, e.amount, exactTokenAmount(BigInt(e.amountMoved))].join(
-        ",",
+      [iso(e.timestamp), e.blockNumber, e.hash, e.logIndex, e.type, e.from, e.to, e.amount, exactTokenAmount(BigInt(e.amountMoved))].map(
+        String,
       );
     const header = "Date,Block,Transaction Hash,Log Index,Type,From,To,Amount,Amount moved";
     const dialog = page.getByRole("dialog", { name: "Export transactions" });
@@ -106,10 +116,10 @@ describe("Exports for the books (browser)", function () {
     expect(events.suggestedFilename()).to.equal("usdx_events.csv");
     const expected = (await read<EventPage>(`/api/events?eventName=Transfer&fromBlock=${from}&limit=100`)).events.reverse();
     const rows = fileRows((await events.path())!, "Date,Block,Transaction Hash,Log Index,Contract,Event,Arguments,Amount moved");
-    expect(rows.map((r) => r.split(",").slice(1, 4).join(","))).to.deep.equal(
-      expected.map((e) => `${e.blockNumber},${e.transactionHash},${e.logIndex}`),
+    expect(rows.map((r) => r.slice(1, 4))).to.deep.equal(
+      expected.map((e) => [String(e.blockNumber), e.transactionHash, String(e.logIndex)]),
     );
-    expect(rows.every((r) => r.includes(",USDX,Transfer,from=0x"))).to.equal(true);
+    expect(rows.every((r) => r[4] === "USDX" && r[5] === "Transfer" && r[6].startsWith("from=0x"))).to.equal(true);
     expect(errors).to.deep.equal([]);
   });
 
@@ -129,7 +139,7 @@ describe("Exports for the books (browser)", function () {
     const check = (file: Download, path: string) => {
       const jobId = /^usdx_batch_([0-9a-f-]{36})\.csv$/.exec(file.suggestedFilename())?.[1];
       expect(jobId, file.suggestedFilename()).to.be.a("string");
-      const lines = fileRows(path, header).map((l) => l.split(","));
+      const lines = fileRows(path, header);
       expect(lines.map((l) => l.slice(0, 4))).to.deep.equal([
         ["'=HYPERLINK(1)", rows[0].address, "1.25", "Paid"],
         ["Plain Payee", rows[1].address, "2.5", "Paid"],
