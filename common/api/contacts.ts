@@ -1,8 +1,7 @@
 import { z } from "zod";
-import { parseAddress } from "../addresses";
 import { endpoints } from "./endpoint";
 import { EXPORT_LIMITS, SAFE_CELLS } from "./exports";
-import { Address, IN_WORDS, IsoDate, OFFSET_MAX, ok, rowId, wholeNumber } from "./schemas";
+import { Address, checksumHolds, IN_WORDS, IsoDate, OFFSET_MAX, ok, rowId, wholeNumber } from "./schemas";
 
 /** /api/contacts: the signed-in user's own address book, and only theirs. */
 
@@ -68,15 +67,6 @@ const codePoints = (text: string) => Array.from(text).length;
 /** A type error's sentence: a missing field is the contact's 'Missing information'. */
 const textOr = (missing: string) => (issue: { input?: unknown }) =>
   issue.input === undefined || issue.input === null ? missing : "must be text";
-
-function checksumHolds(typed: string): boolean {
-  try {
-    parseAddress(typed);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /**
  * The one check of a contact's fields, as the declared body of add and edit and, line by line, of

@@ -84,7 +84,7 @@ const ADDRESS_TEXT = /^0x[0-9a-fA-F]{40}$/;
 export const IN_WORDS = { documentedInWords: true } as const;
 
 /** Whether mixed case is a right EIP-55 checksum (all lower or all upper case carries none). */
-function checksumHolds(address: string): boolean {
+export function checksumHolds(address: string): boolean {
   try {
     parseAddress(address);
     return true;
