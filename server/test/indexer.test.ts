@@ -7,6 +7,8 @@ import { USDX__factory } from "@bindings";
 import { readManifest } from "@common/manifestFile";
 import { seededAccount } from "@common/seedAccounts";
 import type { HistoryEntry } from "@common/apiTypes";
+import { BatchCalls } from "../src/chain/batchCalls";
+import { RpcTransport } from "../src/chain/rpcTransport";
 import { chainEvents, indexedBlocks } from "../src/db/schema";
 import { call, mine, provider, revert, signer, snapshot, stack, startTestServer, chainKeys, indexKeys } from "./helpers";
 
@@ -82,8 +84,13 @@ describe("Event indexer", () => {
     const server = await startTestServer({ RPC_URL: `http://127.0.0.1:${stack().rpcPort}` });
     try {
       const original = server.services.chain.provider;
-      // Point the chain client at a closed port, as if the node went away.
+      const originalCalls = server.services.chain.calls;
+      // Point the chain client (ethers' provider, and the indexer's batched calls) at a closed port, as if the node went away.
       const { JsonRpcProvider } = await import("ethers");
+      (server.services.chain as { calls: BatchCalls }).calls = new BatchCalls(
+        new RpcTransport("http://127.0.0.1:9", { budgetMs: 1000 }),
+        1000,
+      );
       (server.services.chain as { provider: InstanceType<typeof JsonRpcProvider> }).provider = new JsonRpcProvider(
         "http://127.0.0.1:9",
         31337,
@@ -99,6 +106,7 @@ describe("Event indexer", () => {
       const events = await call(server, "GET", "/api/events");
       expect(events.status).to.equal(200);
       (server.services.chain as { provider: typeof original }).provider = original;
+      (server.services.chain as { calls: BatchCalls }).calls = originalCalls;
       // /api/health reports the head the indexer reads: its next step finds the node again.
       await server.services.indexer.syncOnce();
       const back = await call(server, "GET", "/api/health");

@@ -5,6 +5,7 @@ import type { DeploymentManifest } from "@common/manifest";
 import { readManifest } from "@common/manifestFile";
 import type { Config } from "../config";
 import { ConfigError } from "../config";
+import { BatchCalls } from "./batchCalls";
 import { RpcTransport } from "./rpcTransport";
 
 /** The one place the server builds its chain client: provider, manifest, and the two contracts. */
@@ -15,6 +16,8 @@ export interface Chain {
    * 6 s to hand back 10,000 logs that the node sends in 0.2 s.
    */
   rawRpc<T>(method: string, params: unknown[]): Promise<T>;
+  /** Several calls in one request where the provider takes batches (the indexer's step), else one each. */
+  calls: BatchCalls;
   /** Every call above goes through it: retries, Retry-After, and the count of calls by method. */
   transport: RpcTransport;
   manifest: DeploymentManifest;
@@ -27,6 +30,9 @@ export interface Chain {
  * that accepts connections and never answers held every chain read (and a graceful stop) that long.
  */
 export const RPC_TIMEOUT_MS = 5_000;
+
+/** One attempt at a bulk answer (10,000 logs) may take longer than an ordinary call. */
+const BULK_TIMEOUT_MS = 60_000;
 
 export function connectChain(config: Config): Chain {
   let manifest: DeploymentManifest;
@@ -53,10 +59,11 @@ export function connectChain(config: Config): Chain {
   };
   const provider = new JsonRpcProvider(connection, config.chainId, { staticNetwork: true, batchMaxCount: 20, cacheTimeout: -1 });
   // Bulk answers (10,000 logs) may take longer than one ordinary call.
-  const rawRpc = <T>(method: string, params: unknown[]): Promise<T> => transport.call<T>(method, params, 60_000);
+  const rawRpc = <T>(method: string, params: unknown[]): Promise<T> => transport.call<T>(method, params, BULK_TIMEOUT_MS);
   return {
     provider,
     rawRpc,
+    calls: new BatchCalls(transport, BULK_TIMEOUT_MS),
     transport,
     manifest,
     usdx: USDX__factory.connect(manifest.proxy, provider),

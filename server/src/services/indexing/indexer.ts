@@ -1,23 +1,21 @@
-import { toBeHex } from "ethers";
-import { and, desc, eq, gt, sql } from "drizzle-orm";
+import { toQuantity } from "ethers";
+import { desc, eq, sql } from "drizzle-orm";
 import type { Chain } from "../../chain/client";
 import type { Config } from "../../config";
 import type { Database } from "../../db/client";
-import { batchChunks, batchJobs, batchRecipients, chainEvents, indexedBlocks, indexerState } from "../../db/schema";
+import { indexedBlocks, indexerState } from "../../db/schema";
+import type { RpcCall } from "../../chain/batchCalls";
 import { checkDeploymentOnChain } from "@common/manifestFile";
 import type { Logger } from "../../lib/logger";
 import { Ticker } from "../operations/ticker";
-import { FreshRead, mapLimit } from "../../lib/concurrency";
-import { EventDecoder, parseRawLog, type EventRow, type RawLog } from "./decoder";
-import { rangeAdvice } from "./logRanges";
+import { FreshRead } from "../../lib/concurrency";
+import { EventDecoder, type EventRow, type RawLog } from "./decoder";
+import { STATE_ID, noteBlock, rewindTo, startOver, storeRange, type StoredBlock } from "./indexWrites";
+import { RangeSpan, blockOf, headerCall, readRange, type RangeRead } from "./ranges";
 
-const STATE_ID = "usdx";
-const BLOCK_FETCH_CONCURRENCY = 8;
 // PGlite runs no autovacuum: without fresh statistics the planner sorts an account's whole history
 // for one page (29 ms at 20,000 rows, 0.2 ms after ANALYZE). Refresh them after this many rows.
 const ANALYZE_EVERY_ROWS = 1000;
-/** How long a range size a provider named caps the indexer's eth_getLogs span. */
-const SPAN_CEILING_MS = 10 * 60_000;
 
 export type { IndexerStatus } from "@common/api/operations";
 import type { IndexerStatus } from "@common/api/operations";
@@ -44,18 +42,14 @@ export class EventIndexer {
   /** The stored head last seen (checkpoint and its block hash), and how often it has changed. */
   private seenHead: string | null = null;
   private changes = 0;
-  /**
-   * Blocks asked for in one eth_getLogs: batchBlocks, less after a provider refused a range (halved,
-   * or the size it named). A block-range refusal caps the span for SPAN_CEILING_MS; within the cap
-   * it doubles back after each success.
-   */
-  private span: number;
-  private spanCeiling: number;
-  private ceilingSetAt = 0;
+  /** Blocks asked for in one eth_getLogs, adapting to the provider's refusals. */
+  private readonly span: RangeSpan;
   /** When this process last read the chain's head (the indexer's step, or the follower's poll); null: never yet. */
   private headReadAt: number | null = null;
   /** Whether this process's latest attempt to read the head failed (the node did not answer it). */
   private headReadFailed = false;
+  /** A head the node pushed since the last step (onHead), or null. */
+  private pushedHead: number | null = null;
   /** When the deployment was last found on the chain (0: check at the next step). */
   private deploymentCheckedAt = 0;
   /** The stored head as of a read begun after the caller asked (see currentVersion). */
@@ -89,7 +83,7 @@ export class EventIndexer {
       .leftJoin(indexedBlocks, eq(indexedBlocks.blockNumber, indexerState.checkpointBlock))
       .where(eq(indexerState.id, STATE_ID))
       .prepare("usdx_stored_head");
-    this.span = this.spanCeiling = options.batchBlocks;
+    this.span = new RangeSpan(options.batchBlocks, log);
     this.decoder = new EventDecoder(chain, log);
   }
 
@@ -158,7 +152,7 @@ export class EventIndexer {
 
   /** Blocks the next eth_getLogs asks for (tests, and the health page). */
   get logSpan(): number {
-    return this.span;
+    return this.span.blocks;
   }
 
   start(): void {
@@ -221,7 +215,18 @@ export class EventIndexer {
   private async sync(): Promise<number> {
     const { provider, manifest } = this.chain;
     let checkpoint = await this.loadCheckpoint();
-    const head = await this.readHead();
+    // The poll's first request: the head and the checkpoint's header, whose hash is checked
+    // against the stored one (one request where the provider takes batches). A head the node
+    // pushed (onHead) needs no reading: the checkpoint's header then goes with the first range.
+    const pushed = this.pushedHead;
+    this.pushedHead = null;
+    let head: number;
+    let checkpointBlock: StoredBlock | null | undefined;
+    if (pushed !== null && pushed >= (this.state.head ?? 0)) {
+      head = this.noteHead(pushed);
+    } else {
+      [head, checkpointBlock] = await this.readHeadAnd(checkpoint);
+    }
     // The deployment check costs two calls: every step on the local chain, else every few minutes
     // and after any rewind (a reset node shows first as a checkpoint block with another hash).
     if (Date.now() - this.deploymentCheckedAt >= this.options.deploymentCheckMs) {
@@ -229,45 +234,13 @@ export class EventIndexer {
       this.deploymentCheckedAt = Date.now();
     }
     const before = checkpoint;
-    checkpoint = await this.detectReorg(checkpoint);
+    if (checkpointBlock !== undefined) checkpoint = await this.detectReorg(checkpoint, checkpointBlock);
     if (checkpoint !== before && this.options.deploymentCheckMs > 0) {
       this.deploymentCheckedAt = 0;
       await checkDeploymentOnChain(manifest, provider);
       this.deploymentCheckedAt = Date.now();
     }
-    const target = head - this.options.confirmations;
-    while (checkpoint < target) {
-      const from = checkpoint + 1;
-      const to = Math.min(from + this.span - 1, target);
-      try {
-        checkpoint = await this.indexRange(from, to);
-      } catch (error) {
-        // A provider's range or result limit: ask again for fewer blocks from the same block, so
-        // nothing is skipped (the checkpoint moves only when a range is stored whole).
-        const advice = rangeAdvice(error, from, to);
-        if (!advice) throw error;
-        if (to === from)
-          throw new Error(
-            `block ${from} alone has more events than the RPC provider answers at once (${(error as Error).message}); use a provider or plan with a higher eth_getLogs limit`,
-            { cause: error },
-          );
-        // A block-range limit is the same further on: the span stays within it for a while (growing
-        // back would only be refused again). A results limit was about this stretch's density: the
-        // span shrinks for it and grows back after it.
-        this.span = advice.span;
-        if (advice.limit === "range") {
-          this.spanCeiling = advice.span;
-          this.ceilingSetAt = Date.now();
-        }
-        this.log.info({ from, to, span: this.span, reason: (error as Error).message }, "eth_getLogs refused: asking for fewer blocks");
-        continue;
-      }
-      // Plans change and words can mislead: the cap holds for a while, then the span may grow to
-      // batchBlocks again.
-      if (this.spanCeiling < this.options.batchBlocks && Date.now() - this.ceilingSetAt > SPAN_CEILING_MS)
-        this.spanCeiling = this.options.batchBlocks;
-      if (this.span < this.spanCeiling) this.span = Math.min(this.spanCeiling, this.span * 2);
-    }
+    checkpoint = await this.catchUp(checkpoint, head - this.options.confirmations, checkpointBlock === undefined);
     if (this.rowsSinceAnalyze >= ANALYZE_EVERY_ROWS) {
       await this.db.execute(sql`analyze chain_events`);
       this.rowsSinceAnalyze = 0;
@@ -276,6 +249,117 @@ export class EventIndexer {
     this.state.lag = Math.max(0, head - checkpoint);
     this.state.lastSyncAt = new Date().toISOString();
     return checkpoint;
+  }
+
+  /** The head and the header of block `n` (null when the chain has no such block), noted as readHead notes the head. */
+  private async readHeadAnd(n: number): Promise<[number, StoredBlock | null]> {
+    let answers;
+    try {
+      answers = await this.chain.calls.many([
+        { method: "eth_blockNumber", params: [] },
+        { method: "eth_getBlockByNumber", params: [toQuantity(n), false] },
+      ]);
+    } catch (error) {
+      this.headReadFailed = true;
+      throw error;
+    }
+    const [headAnswer, blockAnswer] = answers;
+    if (!headAnswer.ok) {
+      this.headReadFailed = true;
+      throw headAnswer.error;
+    }
+    return [this.noteHead(Number(headAnswer.result as string)), blockOf(blockAnswer, n, true)];
+  }
+
+  /** Notes the chain's head as read (or pushed) now. */
+  private noteHead(head: number): number {
+    this.headReadFailed = false;
+    this.headReadAt = Date.now();
+    this.state.head = head;
+    return head;
+  }
+
+  /**
+   * A new head the node pushed (eth_subscribe newHeads): the next step starts now and takes it as
+   * the head, so it reads no head of its own and checks the checkpoint in its first range's batch.
+   */
+  onHead(head: number): void {
+    if (this.pushedHead === null || head > this.pushedHead) this.pushedHead = head;
+    this.ticker.poke();
+  }
+
+  /**
+   * Indexes blocks checkpoint+1..target and returns the new checkpoint. Each range costs one
+   * eth_getLogs. The blocks a range's events are in (for their times, and to check the logs'
+   * block hashes) are read with the next range's eth_getLogs, in the same batch, so a range with
+   * events costs no request of its own; the range is stored once they are in. The last range also
+   * reads block `target`'s header: its hash, stored, is what the next poll checks the chain against.
+   * Ranges are stored in order, each with the checkpoint, so a failure loses only what is unstored.
+   */
+  private async catchUp(checkpoint: number, target: number, verify: boolean): Promise<number> {
+    let asked = checkpoint; // the last block asked for
+    let waiting: RangeRead | null = null; // a range read, waiting for its events' blocks
+    while (asked < target || waiting || verify) {
+      const from = asked + 1;
+      const to = Math.min(from + this.span.blocks - 1, target);
+      const calls: RpcCall[] = verify ? [headerCall(checkpoint)] : [];
+      if (asked < target) {
+        calls.push({
+          method: "eth_getLogs",
+          params: [{ address: this.decoder.addresses, fromBlock: toQuantity(from), toBlock: toQuantity(to) }],
+        });
+        if (to === target) calls.push(headerCall(to));
+      }
+      const missing = waiting?.missing ?? [];
+      calls.push(...missing.map(headerCall));
+      const answers = await this.chain.calls.many<unknown>(calls);
+      if (verify) {
+        // The checkpoint's header came with the first range: a rewind drops that range's logs.
+        verify = false;
+        const rewound = await this.detectReorg(checkpoint, blockOf(answers.shift()!, checkpoint, true));
+        if (rewound !== checkpoint) return rewound;
+      }
+      if (waiting) {
+        const read = missing.map((n, i) => blockOf(answers[answers.length - missing.length + i], n));
+        checkpoint = await this.store(waiting, read);
+        waiting = null;
+      }
+      if (asked >= target) break;
+      const logsAnswer = answers[0];
+      if (!logsAnswer.ok) {
+        this.span.shrinkAfter(logsAnswer.error, from, to);
+        continue;
+      }
+      this.span.grow();
+      const pin = to === target ? blockOf(answers[1], to) : null;
+      const range = readRange(from, to, logsAnswer.result as RawLog[], pin);
+      asked = to;
+      if (range.missing.length === 0) checkpoint = await this.store(range, []);
+      else waiting = range;
+    }
+    return checkpoint;
+  }
+
+  /** Decodes a range's logs with their blocks' times and stores them (storeRange), checking every log's block hash. */
+  private async store(range: RangeRead, read: StoredBlock[]): Promise<number> {
+    const byNumber = new Map([...range.known, ...read].map((b) => [b.blockNumber, b]));
+    const rows: EventRow[] = [];
+    for (const log of range.logs) {
+      const block = byNumber.get(log.blockNumber)!;
+      // A log from another fork than its block as read: the chain moved; try again next step.
+      if (log.blockHash !== block.blockHash) throw new Error(`block ${log.blockNumber} changed while indexing`);
+      const row = this.decoder.decode(log, block.blockTime);
+      if (row) rows.push(row);
+    }
+    const eventBlocks = new Set(range.logs.map((l) => l.blockNumber));
+    const keep = [...byNumber.values()].filter((b) => eventBlocks.has(b.blockNumber) || (range.pinned && b.blockNumber === range.to));
+    await storeRange(this.db, range.from, range.to, rows, keep);
+    // Without the pin, the hash of block `to` is not known yet (the poll's last range reads it).
+    this.observeHead(range.to, range.pinned ? byNumber.get(range.to)!.blockHash : null);
+    this.rowsSinceAnalyze += rows.length;
+    this.stored += rows.length;
+    if (rows.length > 0) this.log.debug({ from: range.from, to: range.to, events: rows.length }, "indexed");
+    return range.to;
   }
 
   /** The checkpoint, starting over when the stored index belongs to another deployment. */
@@ -287,30 +371,30 @@ export class EventIndexer {
     if (same) return row.checkpointBlock;
     if (row) this.log.info({ proxy: manifest.proxy }, "a new deployment: starting the index over");
     const start = manifest.deploymentBlock - 1;
-    await this.db.transaction(async (tx) => {
-      await tx.delete(chainEvents);
-      await tx.delete(indexedBlocks);
-      await tx.delete(indexerState);
-      await tx.insert(indexerState).values({
-        id: STATE_ID,
-        chainId: manifest.chainId,
-        proxy: manifest.proxy,
-        deploymentBlockHash: manifest.deploymentBlockHash,
-        checkpointBlock: start,
-      });
-    });
+    await startOver(
+      this.db,
+      { chainId: manifest.chainId, proxy: manifest.proxy, deploymentBlockHash: manifest.deploymentBlockHash },
+      start,
+    );
     this.seenHead = null;
     this.changes++;
     return start;
   }
 
-  /** Rewinds to the newest stored block whose hash the chain still has, if the checkpoint's changed. */
-  private async detectReorg(checkpoint: number): Promise<number> {
+  /**
+   * Rewinds to the newest stored block whose hash the chain still has, if the checkpoint's changed
+   * (`onChain`: the checkpoint block as the chain has it now, null when the chain is shorter). A
+   * checkpoint whose hash the index does not hold yet (a poll cut short before its last range) has
+   * it noted now.
+   */
+  private async detectReorg(checkpoint: number, onChain: StoredBlock | null): Promise<number> {
     const [stored] = await this.db.select().from(indexedBlocks).where(eq(indexedBlocks.blockNumber, checkpoint));
-    this.observeHead(checkpoint, stored?.blockHash ?? null);
-    if (!stored) return checkpoint;
-    const onChain = await this.chain.provider.getBlock(checkpoint);
-    if (onChain && onChain.hash === stored.blockHash) return checkpoint;
+    this.observeHead(checkpoint, stored?.blockHash ?? onChain?.blockHash ?? null);
+    if (!stored) {
+      if (onChain && checkpoint >= this.chain.manifest.deploymentBlock) await noteBlock(this.db, onChain);
+      return checkpoint;
+    }
+    if (onChain && onChain.blockHash === stored.blockHash) return checkpoint;
 
     let ancestor = this.chain.manifest.deploymentBlock - 1;
     const known = await this.db.select().from(indexedBlocks).orderBy(desc(indexedBlocks.blockNumber));
@@ -321,95 +405,11 @@ export class EventIndexer {
         break;
       }
     }
-    await this.db.transaction(async (tx) => {
-      await tx.delete(chainEvents).where(gt(chainEvents.blockNumber, ancestor));
-      await tx.delete(indexedBlocks).where(gt(indexedBlocks.blockNumber, ancestor));
-      await tx.update(indexerState).set({ checkpointBlock: ancestor, updatedAt: new Date() }).where(eq(indexerState.id, STATE_ID));
-      // A batch chunk confirmed in an abandoned block was never paid on this chain: it goes back
-      // to submitted, its recipients to pending and its job to processing. The batch watcher then
-      // finds its BatchPaid again on the new fork, or fails it once its transaction is gone.
-      const undone = await tx
-        .update(batchChunks)
-        .set({ status: "submitted", blockNumber: null, confirmedAt: null })
-        .where(and(eq(batchChunks.status, "confirmed"), gt(batchChunks.blockNumber, ancestor)))
-        .returning({ jobId: batchChunks.jobId, index: batchChunks.index });
-      for (const chunk of undone) {
-        await tx
-          .update(batchRecipients)
-          .set({ status: "pending", txHash: null })
-          .where(and(eq(batchRecipients.jobId, chunk.jobId), eq(batchRecipients.chunkIndex, chunk.index)));
-        await tx
-          .update(batchJobs)
-          .set({ status: "processing", error: null, completedAt: null, updatedAt: new Date() })
-          .where(eq(batchJobs.id, chunk.jobId));
-      }
-      if (undone.length > 0) this.log.warn({ chunks: undone }, "batch chunks confirmed in abandoned blocks are open again");
-    });
+    await rewindTo(this.db, ancestor, this.log);
+    this.deploymentCheckedAt = 0; // a reset node shows first as a rewind: the next step checks the deployment
     this.seenHead = null;
     this.changes++;
     this.log.warn({ from: checkpoint, to: ancestor }, "chain reorganised: index rewound");
     return ancestor;
-  }
-
-  private async indexRange(from: number, to: number): Promise<number> {
-    // What one step stores must come from one fork that continues the stored index: block `to` is
-    // read before the logs and again after them (its hash pins every block below it), and in
-    // between, the stored block before `from` must still be on the chain. Otherwise a rewind between
-    // the step's reorg check and eth_getLogs stored the new fork's logs above the old fork's, unseen.
-    // A rewind in between fails the step; the next step's reorg check rewinds the index. (Hashes,
-    // not parentHash: Hardhat's hardhat_mine leaves the parentHash of the blocks it mines zero.)
-    const last = await this.readBlock(to);
-    const [parent] = await this.db
-      .select()
-      .from(indexedBlocks)
-      .where(eq(indexedBlocks.blockNumber, from - 1));
-    if (parent && (await this.readBlock(from - 1)).blockHash !== parent.blockHash)
-      throw new Error(`block ${from - 1} changed: the chain was reorganised`);
-    const raw = await this.chain.rawRpc<RawLog[]>("eth_getLogs", [
-      { address: this.decoder.addresses, fromBlock: toBeHex(from), toBlock: toBeHex(to) },
-    ]);
-    const logs = raw.filter((l) => !l.removed).map(parseRawLog);
-    const blockNumbers = [...new Set(logs.map((l) => l.blockNumber))].filter((n) => n !== to);
-    const blocks = [...(await mapLimit(blockNumbers, BLOCK_FETCH_CONCURRENCY, (n) => this.readBlock(n))), last];
-    if ((await this.readBlock(to)).blockHash !== last.blockHash) throw new Error(`block ${to} changed while indexing`);
-    const byNumber = new Map(blocks.map((b) => [b.blockNumber, b]));
-    const rows: EventRow[] = [];
-    for (const log of logs) {
-      const block = byNumber.get(log.blockNumber)!;
-      // A log from another fork than the block we just read: the chain moved; try again next step.
-      if (log.blockHash !== block.blockHash) throw new Error(`block ${log.blockNumber} changed while indexing`);
-      const row = this.decoder.decode(log, block.blockTime);
-      if (row) rows.push(row);
-    }
-    const eventBlocks = new Set(logs.map((l) => l.blockNumber));
-    const keep = blocks.filter((b) => eventBlocks.has(b.blockNumber) || b.blockNumber === to);
-    await this.db.transaction(async (tx) => {
-      for (let i = 0; i < rows.length; i += 500) {
-        await tx
-          .insert(chainEvents)
-          .values(rows.slice(i, i + 500))
-          .onConflictDoNothing();
-      }
-      if (keep.length > 0) await tx.insert(indexedBlocks).values(keep).onConflictDoNothing();
-      // Only from the checkpoint this step started at: a replica that lost the leader lock mid-step
-      // (its successor already indexing) stores nothing and cannot move the checkpoint back.
-      const [moved] = await tx
-        .update(indexerState)
-        .set({ checkpointBlock: to, updatedAt: new Date() })
-        .where(and(eq(indexerState.id, STATE_ID), eq(indexerState.checkpointBlock, from - 1)))
-        .returning({ checkpoint: indexerState.checkpointBlock });
-      if (!moved) throw new Error(`the stored checkpoint is no longer block ${from - 1}: another replica indexes`);
-    });
-    this.observeHead(to, last.blockHash);
-    this.rowsSinceAnalyze += rows.length;
-    this.stored += rows.length;
-    if (rows.length > 0) this.log.debug({ from, to, events: rows.length }, "indexed");
-    return to;
-  }
-
-  private async readBlock(n: number): Promise<{ blockNumber: number; blockHash: string; blockTime: number }> {
-    const block = await this.chain.provider.getBlock(n);
-    if (!block || !block.hash) throw new Error(`block ${n} is not available yet`);
-    return { blockNumber: n, blockHash: block.hash, blockTime: block.timestamp };
   }
 }

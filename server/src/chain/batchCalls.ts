@@ -1,0 +1,110 @@
+import { RpcError, RpcUnavailableError, type RpcTransport } from "./rpcTransport";
+
+/**
+ * Calls in one batch at most: providers cap a batch (Alchemy and Infura at 1,000 calls, some
+ * gateways at 100), and a dense range's block reads could pass that.
+ */
+export const BATCH_MAX_CALLS = 100;
+
+/** One JSON-RPC call of a batch. */
+export interface RpcCall {
+  method: string;
+  params: unknown[];
+}
+
+/** What one call of a batch got: its result, or the node's refusal of that call alone. */
+export type RpcAnswer<T = unknown> = { ok: true; result: T } | { ok: false; error: RpcError };
+
+/**
+ * Several JSON-RPC calls in one HTTP request (a JSON-RPC batch), where the provider takes batches:
+ * a hosted plan counts requests a second, so the reads one indexer step needs cost one request
+ * instead of one each. Some providers refuse a batch (a plan without them, a gateway that only
+ * forwards single requests): the first answer that is not an array of answers, one per call, marks
+ * batches off for this process, and from then on the calls go as single requests side by side (the
+ * same answers, more requests). Each call's refusal is its own answer, so one refused eth_getLogs
+ * does not lose the block reads beside it.
+ */
+export class BatchCalls {
+  /** null: not known yet (the first batch tells); false: the provider refused a batch. */
+  private batchesWork: boolean | null = null;
+  private nextId = 0;
+
+  constructor(
+    private readonly transport: RpcTransport,
+    /** How long one attempt may take: a batch may carry a dense eth_getLogs answer. */
+    private readonly timeoutMs: number,
+  ) {}
+
+  /** Whether the provider takes batches: true, false, or null before the first batch of two or more calls. */
+  get batches(): boolean | null {
+    return this.batchesWork;
+  }
+
+  /** The calls' answers in order: one request when the provider takes batches, else one request each. */
+  async many<T = unknown>(calls: readonly RpcCall[]): Promise<RpcAnswer<T>[]> {
+    if (calls.length > BATCH_MAX_CALLS) {
+      const answers: RpcAnswer<T>[] = [];
+      for (let i = 0; i < calls.length; i += BATCH_MAX_CALLS) answers.push(...(await this.many<T>(calls.slice(i, i + BATCH_MAX_CALLS))));
+      return answers;
+    }
+    if (calls.length === 0) return [];
+    if (calls.length === 1 || this.batchesWork === false) return this.singly<T>(calls);
+    const first = ++this.nextId;
+    const body = JSON.stringify(calls.map((c, i) => ({ jsonrpc: "2.0", id: first + i, method: c.method, params: c.params })));
+    this.nextId += calls.length;
+    const response = await this.transport.post(body, this.timeoutMs);
+    const answers = batchAnswers(response.body, first, calls.length);
+    if (!answers) {
+      // Not an answer per call: the provider does not take batches (it said so in a 4xx, a single
+      // error object, or words). Ask the same calls one by one, now and from now on.
+      this.batchesWork = false;
+      return this.singly<T>(calls);
+    }
+    this.batchesWork = true;
+    if (response.status >= 400) throw new RpcUnavailableError(`the RPC node answered HTTP ${response.status} to a batch`);
+    return answers.map((answer, i) =>
+      answer.error
+        ? { ok: false, error: new RpcError(calls[i].method, answer.error.code, answer.error.message ?? "error", answer.error.data) }
+        : { ok: true, result: answer.result as T },
+    );
+  }
+
+  private singly<T>(calls: readonly RpcCall[]): Promise<RpcAnswer<T>[]> {
+    return Promise.all(
+      calls.map(async (c): Promise<RpcAnswer<T>> => {
+        try {
+          return { ok: true, result: await this.transport.call<T>(c.method, c.params, this.timeoutMs) };
+        } catch (error) {
+          if (error instanceof RpcError) return { ok: false, error };
+          throw error;
+        }
+      }),
+    );
+  }
+}
+
+interface WireAnswer {
+  id?: unknown;
+  result?: unknown;
+  error?: { code?: number; message?: string; data?: unknown };
+}
+
+/** The answers of a batch sent with ids first..first+count-1, in the order sent; null when the body is not one answer per call. */
+function batchAnswers(body: string, first: number, count: number): WireAnswer[] | null {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    return null;
+  }
+  if (!Array.isArray(parsed) || parsed.length !== count) return null;
+  const byId = new Map<number, WireAnswer>();
+  for (const answer of parsed as WireAnswer[]) if (typeof answer?.id === "number") byId.set(answer.id, answer);
+  const ordered: WireAnswer[] = [];
+  for (let i = 0; i < count; i++) {
+    const answer = byId.get(first + i);
+    if (!answer || (!("result" in answer) && !answer.error)) return null;
+    ordered.push(answer);
+  }
+  return ordered;
+}

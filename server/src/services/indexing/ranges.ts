@@ -1,0 +1,100 @@
+import { toQuantity } from "ethers";
+import type { RpcAnswer, RpcCall } from "../../chain/batchCalls";
+import type { Logger } from "../../lib/logger";
+import { parseRawLog, type ParsedLog, type RawLog } from "./decoder";
+import type { StoredBlock } from "./indexWrites";
+import { rangeAdvice } from "./logRanges";
+
+/** How long a range size a provider named caps the indexer's eth_getLogs span. */
+const SPAN_CEILING_MS = 10 * 60_000;
+
+/**
+ * Blocks asked for in one eth_getLogs: batchBlocks at first, less after a provider refused a range
+ * (the size it named, or half). A block-range refusal caps the span for SPAN_CEILING_MS; within the
+ * cap it doubles back after each answered range.
+ */
+export class RangeSpan {
+  blocks: number;
+  private ceiling: number;
+  private ceilingSetAt = 0;
+
+  constructor(
+    private readonly batchBlocks: number,
+    private readonly log: Logger,
+  ) {
+    this.blocks = this.ceiling = batchBlocks;
+  }
+
+  /**
+   * A provider's range or result limit: the same block is asked again with fewer blocks, so nothing
+   * is skipped (the checkpoint moves only when a range is stored whole). Any other refusal throws.
+   */
+  shrinkAfter(error: Error, from: number, to: number): void {
+    const advice = rangeAdvice(error, from, to);
+    if (!advice) throw error;
+    if (to === from)
+      throw new Error(
+        `block ${from} alone has more events than the RPC provider answers at once (${error.message}); use a provider or plan with a higher eth_getLogs limit`,
+        { cause: error },
+      );
+    // A block-range limit is the same further on: the span stays within it for a while (growing
+    // back would only be refused again). A results limit was about this stretch's density: the
+    // span shrinks for it and grows back after it.
+    this.blocks = advice.span;
+    if (advice.limit === "range") {
+      this.ceiling = advice.span;
+      this.ceilingSetAt = Date.now();
+    }
+    this.log.info({ from, to, span: this.blocks, reason: error.message }, "eth_getLogs refused: asking for fewer blocks");
+  }
+
+  /** After a range is answered: the span doubles back towards its ceiling, and a ceiling a provider named lapses after a while. */
+  grow(): void {
+    // Plans change and words can mislead: the cap holds for a while, then the span may grow to
+    // batchBlocks again.
+    if (this.ceiling < this.batchBlocks && Date.now() - this.ceilingSetAt > SPAN_CEILING_MS) this.ceiling = this.batchBlocks;
+    if (this.blocks < this.ceiling) this.blocks = Math.min(this.ceiling, this.blocks * 2);
+  }
+}
+
+/** A range's logs, read; the blocks known with them, and those still to read (for their times). */
+export interface RangeRead {
+  from: number;
+  to: number;
+  logs: ParsedLog[];
+  /** Blocks known already: block `to` when its header came with the logs. */
+  known: StoredBlock[];
+  /** Whether block `to`'s header came with the logs (the poll's last range): its hash is stored as the checkpoint's. */
+  pinned: boolean;
+  /** Blocks holding events whose header is still to read. */
+  missing: number[];
+}
+
+export function readRange(from: number, to: number, raw: RawLog[], pin: StoredBlock | null): RangeRead {
+  const logs = raw.filter((l) => !l.removed).map(parseRawLog);
+  const known: StoredBlock[] = pin ? [pin] : [];
+  // A provider that sends each log's block time (newer nodes do) spares the block reads.
+  for (const log of raw) {
+    const time = (log as { blockTimestamp?: string }).blockTimestamp;
+    const n = Number(log.blockNumber);
+    if (time !== undefined && !known.some((b) => b.blockNumber === n))
+      known.push({ blockNumber: n, blockHash: log.blockHash, blockTime: Number(time) });
+  }
+  const missing = [...new Set(logs.map((l) => l.blockNumber))].filter((n) => !known.some((b) => b.blockNumber === n));
+  return { from, to, logs, known, pinned: pin !== null, missing };
+}
+
+export const headerCall = (n: number): RpcCall => ({ method: "eth_getBlockByNumber", params: [toQuantity(n), false] });
+
+/** Block `n` from its eth_getBlockByNumber answer; throws on a refusal, or when the chain has no such block (unless `orNull`). */
+export function blockOf(answer: RpcAnswer<unknown>, n: number): StoredBlock;
+export function blockOf(answer: RpcAnswer<unknown>, n: number, orNull: true): StoredBlock | null;
+export function blockOf(answer: RpcAnswer<unknown>, n: number, orNull = false): StoredBlock | null {
+  if (!answer.ok) throw answer.error;
+  const block = answer.result as { hash?: string; timestamp?: string } | null;
+  if (!block || !block.hash) {
+    if (orNull) return null;
+    throw new Error(`block ${n} is not available yet`);
+  }
+  return { blockNumber: n, blockHash: block.hash, blockTime: Number(block.timestamp) };
+}
