@@ -6,7 +6,8 @@ import type { Database } from "../../db/client";
 import { batchChunks, batchJobs, batchRecipients, chainEvents, indexedBlocks, indexerState } from "../../db/schema";
 import { checkDeploymentOnChain } from "@common/manifestFile";
 import type { Logger } from "../../lib/logger";
-import { Ticker } from "../operations/ticker";
+import { pacedByHeads, Ticker } from "../operations/ticker";
+import type { HeadSource } from "../../chain/heads";
 import { FreshRead, mapLimit } from "../../lib/concurrency";
 import { EventDecoder, parseRawLog, type EventRow, type RawLog } from "./decoder";
 import { rangeAdvice } from "./logRanges";
@@ -169,6 +170,11 @@ export class EventIndexer {
   async stop(): Promise<void> {
     this.state.running = false;
     await this.ticker.stop();
+  }
+
+  /** Steps on each pushed head, then calls `stepped` (the batch watcher reads what it stored); polls only as a safety net while heads come. */
+  wakeOnHeads(heads: HeadSource, stepped: () => void): void {
+    pacedByHeads(this.ticker, heads, () => void this.ticker.wake().then(stepped));
   }
 
   /** Another replica indexes: follow what it stores (the checkpoint, its hash, the lag) instead. */

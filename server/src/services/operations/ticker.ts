@@ -1,5 +1,6 @@
 import { databaseErrorSentence } from "../../db/errors";
 import { errorText, type Logger } from "../../lib/logger";
+import { HEADS_SAFETY_NET_MS, type HeadSource } from "../../chain/heads";
 
 /**
  * Runs a step every `intervalMs`, one at a time, until stopped. A step that throws is logged and
@@ -10,6 +11,10 @@ export class Ticker<T = unknown> {
   private timer: NodeJS.Timeout | null = null;
   private current: Promise<T> | null = null;
   private stopped = true;
+  /** The wait between steps while something else wakes the loop (pushed heads); null: intervalMs. */
+  private paceMs: number | null = null;
+  /** Callers of wake() waiting for the step their wake-up starts. */
+  private woken: (() => void)[] = [];
   lastError: string | null = null;
 
   constructor(
@@ -34,6 +39,7 @@ export class Ticker<T = unknown> {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     await this.current?.catch(() => undefined);
+    for (const resolve of this.woken.splice(0)) resolve();
   }
 
   /** One step now (after the one under way): its result, or its error. */
@@ -49,6 +55,23 @@ export class Ticker<T = unknown> {
     this.schedule(0);
   }
 
+  /** Wakes the loop early, as poke does; resolves once the step it woke has run (failed or not), or at once when stopped. */
+  wake(): Promise<void> {
+    if (this.stopped) return Promise.resolve();
+    return new Promise((resolve) => {
+      this.woken.push(resolve);
+      this.poke();
+    });
+  }
+
+  /**
+   * Waits `ms` between steps (never less than the interval) while something else wakes the loop;
+   * null: the interval again. Takes effect from the next wait.
+   */
+  pace(ms: number | null): void {
+    this.paceMs = ms === null ? null : Math.max(ms, this.intervalMs);
+  }
+
   private schedule(delay: number): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = setTimeout(() => void this.loop(), delay);
@@ -56,8 +79,13 @@ export class Ticker<T = unknown> {
 
   private async loop(): Promise<void> {
     this.timer = null;
-    if (this.stopped) return;
-    let next = this.intervalMs;
+    // Every wake-up asked for until now is answered by this step.
+    const woken = this.woken.splice(0);
+    if (this.stopped) {
+      for (const resolve of woken) resolve();
+      return;
+    }
+    let next = this.paceMs ?? this.intervalMs;
     try {
       await this.runNow();
       this.lastError = null;
@@ -69,6 +97,22 @@ export class Ticker<T = unknown> {
       this.lastError = databaseErrorSentence(error) ?? (error as Error).message;
       this.log.warn({ err: errorText(error) }, `${this.what} step failed; retrying`);
     }
+    for (const resolve of woken) resolve();
     if (!this.stopped && this.timer === null) this.schedule(next);
   }
+}
+
+/**
+ * Paces a loop by the heads: while they are pushed its polling slows to HEADS_SAFETY_NET_MS, and
+ * each head calls `onHead`; when they stop it polls at its interval again, from a step at once.
+ */
+export function pacedByHeads(ticker: Ticker, heads: HeadSource, onHead: (block: number) => void): void {
+  heads.listen({
+    head: onHead,
+    live: (live) => {
+      ticker.pace(live ? HEADS_SAFETY_NET_MS : null);
+      // Down: poll now. Up: one step, for whatever the heads missed while they were down.
+      ticker.poke();
+    },
+  });
 }
