@@ -9,6 +9,9 @@ import { HEADS_SAFETY_NET_MS, type HeadSource } from "../../chain/heads";
  */
 export class Ticker<T = unknown> {
   private timer: NodeJS.Timeout | null = null;
+  /** When the timer fires, and when the last step began (wake() keeps steps at least intervalMs apart). */
+  private timerDue = 0;
+  private lastStartAt = 0;
   private current: Promise<T> | null = null;
   private stopped = true;
   /** The wait between steps while something else wakes the loop (pushed heads); null: intervalMs. */
@@ -44,7 +47,12 @@ export class Ticker<T = unknown> {
 
   /** One step now (after the one under way): its result, or its error. */
   runNow(): Promise<T> {
-    const run = (this.current ?? Promise.resolve()).catch(() => undefined).then(() => this.step());
+    const run = (this.current ?? Promise.resolve())
+      .catch(() => undefined)
+      .then(() => {
+        this.lastStartAt = Date.now();
+        return this.step();
+      });
     this.current = run;
     return run;
   }
@@ -55,12 +63,18 @@ export class Ticker<T = unknown> {
     this.schedule(0);
   }
 
-  /** Wakes the loop early, as poke does; resolves once the step it woke has run (failed or not), or at once when stopped. */
+  /**
+   * Wakes the loop early, but never sooner than intervalMs after the last step began: pushed heads
+   * on a chain faster than the interval cost no more steps than polling would. Resolves once the
+   * step it woke has run (failed or not), or at once when stopped.
+   */
   wake(): Promise<void> {
     if (this.stopped) return Promise.resolve();
     return new Promise((resolve) => {
       this.woken.push(resolve);
-      this.poke();
+      const delay = Math.max(0, this.lastStartAt + this.intervalMs - Date.now());
+      // After a failed step the wait it chose stands (a provider's Retry-After among them).
+      if (this.timer === null || (this.lastError === null && Date.now() + delay < this.timerDue)) this.schedule(delay);
     });
   }
 
@@ -74,6 +88,7 @@ export class Ticker<T = unknown> {
 
   private schedule(delay: number): void {
     if (this.timer) clearTimeout(this.timer);
+    this.timerDue = Date.now() + delay;
     this.timer = setTimeout(() => void this.loop(), delay);
   }
 
