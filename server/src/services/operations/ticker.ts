@@ -9,11 +9,16 @@ import { HEADS_SAFETY_NET_MS, type HeadSource } from "../../chain/heads";
  */
 export class Ticker<T = unknown> {
   private timer: NodeJS.Timeout | null = null;
-  /** When the timer fires, and when the last step began (wake() keeps steps at least intervalMs apart). */
+  /** When the timer fires. */
   private timerDue = 0;
+  /** When the last step began: wake() keeps steps at least intervalMs apart. */
   private lastStartAt = 0;
   private current: Promise<T> | null = null;
   private stopped = true;
+  /** Whether the loop's own step is under way; a poke or wake meanwhile is answered once it ends, not by a second loop. */
+  private inStep = false;
+  private pokedDuringStep = false;
+  private wokenDuringStep = false;
   /** The wait between steps while something else wakes the loop (pushed heads); null: intervalMs. */
   private paceMs: number | null = null;
   /** Callers of wake() waiting for the step their wake-up starts. */
@@ -57,24 +62,25 @@ export class Ticker<T = unknown> {
     return run;
   }
 
-  /** Wakes the loop early: the next step starts now instead of at its interval. */
+  /** Wakes the loop early: the next step starts now (or as soon as the one under way ends) instead of at its interval. */
   poke(): void {
     if (this.stopped) return;
-    this.schedule(0);
+    if (this.inStep) this.pokedDuringStep = true;
+    else this.scheduleBy(Date.now());
   }
 
   /**
-   * Wakes the loop early, but never sooner than intervalMs after the last step began: pushed heads
-   * on a chain faster than the interval cost no more steps than polling would. Resolves once the
-   * step it woke has run (failed or not), or at once when stopped.
+   * Wakes the loop early, but never sooner than intervalMs after the last step began (pushed heads
+   * on a chain faster than the interval cost no more steps than polling would), nor sooner than a
+   * failed step chose to wait (a provider's Retry-After among them). Resolves once the step it woke
+   * has run (failed or not), or at once when stopped.
    */
   wake(): Promise<void> {
     if (this.stopped) return Promise.resolve();
     return new Promise((resolve) => {
       this.woken.push(resolve);
-      const delay = Math.max(0, this.lastStartAt + this.intervalMs - Date.now());
-      // After a failed step the wait it chose stands (a provider's Retry-After among them).
-      if (this.timer === null || (this.lastError === null && Date.now() + delay < this.timerDue)) this.schedule(delay);
+      if (this.inStep) this.wokenDuringStep = true;
+      else if (this.lastError === null || this.timer === null) this.scheduleBy(this.lastStartAt + this.intervalMs);
     });
   }
 
@@ -84,6 +90,11 @@ export class Ticker<T = unknown> {
    */
   pace(ms: number | null): void {
     this.paceMs = ms === null ? null : Math.max(ms, this.intervalMs);
+  }
+
+  /** The next step no later than `at` (a timer already due sooner stands). */
+  private scheduleBy(at: number): void {
+    if (this.timer === null || at < this.timerDue) this.schedule(Math.max(0, at - Date.now()));
   }
 
   private schedule(delay: number): void {
@@ -101,18 +112,26 @@ export class Ticker<T = unknown> {
       return;
     }
     let next = this.paceMs ?? this.intervalMs;
+    let failed = false;
+    this.inStep = true;
     try {
       await this.runNow();
       this.lastError = null;
     } catch (error) {
+      failed = true;
       // A rate-limited RPC provider says when to come back (Retry-After): not before then.
       const asked = (error as { retryAfterMs?: unknown }).retryAfterMs;
       next = Math.max(Math.min(this.intervalMs * 4, 15_000), typeof asked === "number" ? asked : 0);
       // Drizzle's and the driver's words quote the query's parameters: /api/health says what happened instead, and the log the rest.
       this.lastError = databaseErrorSentence(error) ?? (error as Error).message;
       this.log.warn({ err: errorText(error) }, `${this.what} step failed; retrying`);
+    } finally {
+      this.inStep = false;
     }
     for (const resolve of woken) resolve();
+    if (this.pokedDuringStep) next = 0;
+    else if (this.wokenDuringStep && !failed) next = Math.min(next, Math.max(0, this.lastStartAt + this.intervalMs - Date.now()));
+    this.pokedDuringStep = this.wokenDuringStep = false;
     if (!this.stopped && this.timer === null) this.schedule(next);
   }
 }
