@@ -1,5 +1,6 @@
 import type { Chain } from "./chain/client";
 import { HeadCache } from "./chain/headCache";
+import { HeadSubscription } from "./chain/heads";
 import type { Config } from "./config";
 import type { DatabaseHandle } from "./db/client";
 import { Doorbell } from "./lib/doorbell";
@@ -72,6 +73,12 @@ export function buildServices(config: Config, chain: Chain, db: DatabaseHandle, 
     chunkReported,
     log.child({ component: "batch" }),
   );
+  // RPC_WS_URL: the node's pushed heads wake the indexer, whose step then wakes the watcher; both poll only as a safety net meanwhile.
+  const heads = config.rpcWsUrl ? new HeadSubscription(config.rpcWsUrl, log.child({ component: "heads" })) : null;
+  if (heads) {
+    indexer.wakeOnHeads(heads, () => batchWatcher.poke());
+    batchWatcher.pacedBy(heads);
+  }
   const contacts = new ContactsService(db.db, { maxContacts: config.limits.contacts, maxRows: config.batch.maxRows });
   const bank = new MockBankService(db.db, chain, config.bank, log.child({ component: "bank" }), headReads);
   const head = () => chain.provider.getBlockNumber().catch(() => null);
@@ -87,11 +94,12 @@ export function buildServices(config: Config, chain: Chain, db: DatabaseHandle, 
         void indexer.unfollow();
         indexer.start();
         batchWatcher.start();
+        heads?.start();
         bank.start();
         alerts.start();
       },
       yield: async () => {
-        await Promise.all([alerts.stop(), bank.stop(), batchWatcher.stop(), indexer.stop()]);
+        await Promise.all([alerts.stop(), bank.stop(), batchWatcher.stop(), indexer.stop(), heads?.stop()]);
         indexer.follow();
       },
     },
@@ -115,7 +123,7 @@ export function buildServices(config: Config, chain: Chain, db: DatabaseHandle, 
   const exportLimits = new ExportLimits(db.db, config.exports, rateLimits);
   const metrics = new Metrics({ db: db.db, transport: chain.transport, indexer, leadership, rateLimits });
   // The probe asks the parts themselves, each as /monitoring shows it.
-  const probed = { config, db, auth, indexer, batchWatcher, bank, alerts, leadership };
+  const probed = { config, db, auth, indexer, heads, batchWatcher, bank, alerts, leadership };
   const monitoring = new MonitoringHistory(
     {
       figures: async () => ({
@@ -130,7 +138,7 @@ export function buildServices(config: Config, chain: Chain, db: DatabaseHandle, 
   const exports = new ExportsService(db.db, events, chain.manifest.deploymentBlock);
   return {
     ...{ config, chain, db, auth, indexer, events, exports, tokenState, holders, rewards, siwe, audit },
-    ...{ batch, batchWatcher, contacts, bank, alerts, safes, safeReader },
+    ...{ batch, batchWatcher, heads, contacts, bank, alerts, safes, safeReader },
     ...{ leadership, rateLimits, exportLimits, metrics, monitoring, serving: { draining: false } },
   };
 }

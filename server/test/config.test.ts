@@ -161,6 +161,11 @@ describe("Server config: settings that would be unsafe in production are refused
       "RPC_URL 'http://10.0.0.5:8545' is plain http on another machine",
     ],
     [
+      "a plain-ws heads endpoint on another machine",
+      { ...sepolia, RPC_WS_URL: "ws://10.0.0.5:8545/KEY" },
+      "RPC_WS_URL is plain ws to another machine (10.0.0.5)",
+    ],
+    [
       "a plain-http dashboard origin on a public network",
       { ...sepolia, DASHBOARD_ORIGIN: "http://usdx.example" },
       "DASHBOARD_ORIGIN 'http://usdx.example' is plain http on a public network",
@@ -178,6 +183,10 @@ describe("Server config: settings that would be unsafe in production are refused
         .with.property("message")
         .that.does.not.include("SECRET-KEY");
     }
+    expect(() => loadConfig({ ...sepolia, RPC_WS_URL: "https://eth-sepolia.example/v2/SECRET-KEY" }))
+      .to.throw("RPC_WS_URL must be a ws:// or wss:// URL; the value given starts 'https'")
+      .with.property("message")
+      .that.does.not.include("SECRET-KEY");
     // PUBLIC_RPC_URL is handed to every browser: no secret, so its refusal shows it whole.
     expect(() => loadConfig({ ...sepolia, PUBLIC_RPC_URL: "ftp://rpc.example" })).to.throw(
       "PUBLIC_RPC_URL must be an http(s) URL, not 'ftp://rpc.example'.",

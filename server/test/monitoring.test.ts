@@ -160,7 +160,7 @@ describe("GET /api/monitoring", () => {
     const head = await provider().getBlockNumber();
     expect(body.parts[0].detail).to.equal(`localhost, block ${head.toLocaleString("en-US")}`);
     expect(body.parts[1].detail).to.equal("PGlite (embedded)");
-    expect(body.parts[3].detail).to.match(/^checkpoint [\d,]+, 0 blocks behind the head; indexing here$/);
+    expect(body.parts[3].detail).to.match(/^checkpoint [\d,]+, 0 blocks behind the head; indexing here, polling for heads$/);
     expect(body.parts[6].detail).to.equal("running here; no delivery waiting");
     // Nothing a visitor should not see: no RPC URL (a provider's carries its key), no key, no user data.
     const text = JSON.stringify(body);

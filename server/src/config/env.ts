@@ -9,7 +9,7 @@ import { z } from "zod";
 import { maxRecipientsPerChunk } from "@common/gasLimits";
 import { DEFAULT_MULTIPLIER_MAX_STEP_PERCENT, parseStepBound } from "@common/multiplierStep";
 import { DEFAULT_LOCAL_RPC_PORT, LOCAL_CHAIN, LOCAL_RPC_HOST, SEPOLIA, describeChain, isMainnet } from "@common/networks";
-import { address, commaList, httpUrl, origin, port, setting, text, trueOrFalse, typed, variable, wholeNumber } from "./settingKinds";
+import { address, commaList, httpUrl, origin, port, setting, text, trueOrFalse, typed, variable, wholeNumber, wsUrl } from "./settingKinds";
 
 export { GROUPS, SETTING_TYPES, SETTINGS, type Group, type Setting } from "./settingKinds";
 
@@ -66,6 +66,14 @@ export function envSchema(on: Network) {
         secret: true,
         description: "The JSON-RPC endpoint the server reads the chain through (a provider's URL carries its key).",
         default: "the local node (`http://127.0.0.1:<LOCAL_RPC_PORT>`); on Sepolia, SEPOLIA_RPC_URL",
+      }),
+      // No default, not even on the local chain: without it the loops poll (the test suite's servers do; npm start sets it).
+      RPC_WS_URL: setting(wsUrl({ secret: true }).optional(), {
+        group: "chain",
+        secret: true,
+        description:
+          "The same node's WebSocket endpoint: its pushed new heads (`eth_subscribe`) wake the indexer and the batch watcher, which then poll only as a safety net. None: they poll every INDEXER_POLL_MS.",
+        default: "none (polling); `npm start` sets the local node's",
       }),
       SEPOLIA_RPC_URL: setting(httpUrl({ secret: true }).optional(), {
         group: "chain",

@@ -96,6 +96,11 @@ export function unsafeSettings(env: EnvSettings, options: LoadOptions = {}): str
       `RPC_URL '${new URL(rpcUrl).origin}' is plain http on another machine: the provider's key would cross the network in the clear, and anyone on the way could change what the chain seems to say. Use its https endpoint.`,
     );
   }
+  if (env.RPC_WS_URL && /^ws:/i.test(env.RPC_WS_URL) && !isLoopbackHost(hostOf(env.RPC_WS_URL))) {
+    problems.push(
+      `RPC_WS_URL is plain ws to another machine (${hostOf(env.RPC_WS_URL) || "an unreadable host"}): the provider's key would cross the network in the clear, and anyone on the way could push false heads. Use its wss endpoint.`,
+    );
+  }
   for (const origin of env.DASHBOARD_ORIGIN) {
     if (origin.startsWith("http:") && !isLoopbackHost(hostOf(origin))) {
       problems.push(

@@ -44,6 +44,8 @@ export interface Config {
   network: "localhost" | "sepolia";
   chainId: number;
   rpcUrl: string;
+  /** The node's WebSocket endpoint, whose pushed heads wake the loops (RPC_WS_URL); null: they poll. A secret, as rpcUrl. */
+  rpcWsUrl: string | null;
   /** Where deployments/<network>.json is read from (common/manifestFile honours DEPLOYMENTS_DIR). */
   deploymentsDir: string | undefined;
   database: { kind: "pglite"; dataDir: string } | { kind: "postgres"; url: string };
@@ -205,6 +207,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadOp
     network: s.NETWORK,
     chainId: CHAIN_IDS[s.NETWORK],
     rpcUrl,
+    rpcWsUrl: s.RPC_WS_URL ?? null,
     deploymentsDir: s.DEPLOYMENTS_DIR,
     database: s.DATABASE_URL ? { kind: "postgres", url: s.DATABASE_URL } : { kind: "pglite", dataDir: s.PGLITE_DIR },
     firebase: {

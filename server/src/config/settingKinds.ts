@@ -101,6 +101,19 @@ export const httpUrl = ({ secret = false } = {}) =>
     }),
   );
 
+/** A WebSocket URL (ws:// or wss://); a secret one is never echoed back, as httpUrl's. */
+export const wsUrl = ({ secret = false } = {}) =>
+  typed(
+    "ws(s) URL",
+    z.string().regex(/^wss?:\/\//, {
+      error: (issue) =>
+        secret
+          ? `${variable(issue)} must be a ws:// or wss:// URL; the value given starts '${String(issue.input).split(/[:/]/)[0].slice(0, 12)}' ` +
+            "(the rest is not shown: a provider's URL carries its key)."
+          : `${variable(issue)} must be a ws:// or wss:// URL, not '${issue.input}'.`,
+    }),
+  );
+
 export const text = (type = "text") => typed(type, z.string());
 
 /** Comma-separated items, each trimmed; empty items are skipped. */

@@ -1,4 +1,5 @@
 import type { Chain } from "../chain/client";
+import type { HeadSubscription } from "../chain/heads";
 import type { Config } from "../config";
 import type { DatabaseHandle } from "../db/client";
 import type { AlertsService } from "./alerts";
@@ -41,6 +42,8 @@ export interface Services {
   audit: AuditService;
   batch: BatchService;
   batchWatcher: BatchWatcher;
+  /** The node's pushed heads (RPC_WS_URL), which wake the indexer and the watcher; null: they poll. Runs on the leader. */
+  heads: HeadSubscription | null;
   contacts: ContactsService;
   bank: MockBankService;
   /** Operators' alerts: the rules, the delivery log, and the leader's loop that matches and delivers. */

@@ -10,7 +10,8 @@ import { BatchService, OPEN_CHUNK_STATUSES } from "./jobs";
 import { FairShare, type Reported } from "./fairShare";
 import type { EventIndexer } from "../indexing/indexer";
 import { duration } from "../../lib/timeWords";
-import { Ticker } from "../operations/ticker";
+import { pacedByHeads, Ticker } from "../operations/ticker";
+import type { HeadSource } from "../../chain/heads";
 
 type Chunk = typeof batchChunks.$inferSelect;
 type EventRow = typeof chainEvents.$inferSelect;
@@ -102,6 +103,11 @@ export class BatchWatcher {
       this.pokeTimer = null;
       this.ticker.poke();
     }, wait);
+  }
+
+  /** Polls only as a safety net while heads are pushed: the indexer's step after each head pokes it (compose.ts). */
+  pacedBy(heads: HeadSource): void {
+    pacedByHeads(this.ticker, heads, () => undefined);
   }
 
   /** One step now (tests, and after the indexer catches up). */

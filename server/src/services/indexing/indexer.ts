@@ -7,7 +7,8 @@ import { indexedBlocks, indexerState } from "../../db/schema";
 import type { RpcCall } from "../../chain/batchCalls";
 import { checkDeploymentOnChain } from "@common/manifestFile";
 import type { Logger } from "../../lib/logger";
-import { Ticker } from "../operations/ticker";
+import { pacedByHeads, Ticker } from "../operations/ticker";
+import type { HeadSource } from "../../chain/heads";
 import { FreshRead } from "../../lib/concurrency";
 import { EventDecoder, type EventRow, type RawLog } from "./decoder";
 import { STATE_ID, noteBlock, rewindTo, startOver, storeRange, type StoredBlock } from "./indexWrites";
@@ -48,7 +49,7 @@ export class EventIndexer {
   private headReadAt: number | null = null;
   /** Whether this process's latest attempt to read the head failed (the node did not answer it). */
   private headReadFailed = false;
-  /** A head the node pushed since the last step (onHead), or null. */
+  /** A head the node pushed since the last step (pushHead), or null. */
   private pushedHead: number | null = null;
   /** When the deployment was last found on the chain (0: check at the next step). */
   private deploymentCheckedAt = 0;
@@ -165,6 +166,14 @@ export class EventIndexer {
     await this.ticker.stop();
   }
 
+  /** Steps on each pushed head, then calls `stepped` (the batch watcher reads what it stored); polls only as a safety net while heads come. */
+  wakeOnHeads(heads: HeadSource, stepped: () => void): void {
+    pacedByHeads(this.ticker, heads, (block) => {
+      this.pushHead(block);
+      void this.ticker.wake().then(stepped);
+    });
+  }
+
   /** Another replica indexes: follow what it stores (the checkpoint, its hash, the lag) instead. */
   follow(): void {
     this.follower.start();
@@ -217,7 +226,7 @@ export class EventIndexer {
     let checkpoint = await this.loadCheckpoint();
     // The poll's first request: the head and the checkpoint's header, whose hash is checked
     // against the stored one (one request where the provider takes batches). A head the node
-    // pushed (onHead) needs no reading: the checkpoint's header then goes with the first range.
+    // pushed (pushHead) needs no reading: the checkpoint's header then goes with the first range.
     const pushed = this.pushedHead;
     this.pushedHead = null;
     let head: number;
@@ -280,12 +289,11 @@ export class EventIndexer {
   }
 
   /**
-   * A new head the node pushed (eth_subscribe newHeads): the next step starts now and takes it as
-   * the head, so it reads no head of its own and checks the checkpoint in its first range's batch.
+   * A new head the node pushed (eth_subscribe newHeads): the next step takes it as the head, so it
+   * reads no head of its own and checks the checkpoint in its first range's batch.
    */
-  onHead(head: number): void {
+  private pushHead(head: number): void {
     if (this.pushedHead === null || head > this.pushedHead) this.pushedHead = head;
-    this.ticker.poke();
   }
 
   /**

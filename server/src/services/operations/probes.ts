@@ -13,7 +13,10 @@ const CHAIN_SILENT_MS = 30_000;
  * own status. Errors name no secret: an RPC URL is cut to its origin (a provider's key is in its path).
  */
 /** The parts /monitoring looks at. */
-export type ProbedParts = Pick<Services, "config" | "db" | "auth" | "indexer" | "batchWatcher" | "bank" | "alerts" | "leadership">;
+export type ProbedParts = Pick<
+  Services,
+  "config" | "db" | "auth" | "indexer" | "heads" | "batchWatcher" | "bank" | "alerts" | "leadership"
+>;
 
 /** Whether the chain answers, as the loops' own head reads say (no request of ours asks the node). */
 export type ChainSeen = { state: "starting" } | { state: "answers"; head: number } | { state: "silent" };
@@ -30,7 +33,7 @@ export function chainSeen(indexer: Pick<Services["indexer"], "lastHeadRead">, po
 }
 
 export async function probeParts(services: ProbedParts): Promise<PartProbe[]> {
-  const { db, auth, indexer, batchWatcher, bank, alerts, leadership, config } = services;
+  const { db, auth, indexer, heads, batchWatcher, bank, alerts, leadership, config } = services;
   const redact = (text: string | null) => (text === null ? null : redactRpcUrl(text, config.rpcUrl));
   const rpcOrigin = new URL(config.rpcUrl).origin;
   // The chain is not asked here: the indexer (or the follower's poll) reads the head every
@@ -79,7 +82,7 @@ export async function probeParts(services: ProbedParts): Promise<PartProbe[]> {
       detail:
         index.checkpoint === null
           ? "starting: no checkpoint yet"
-          : `checkpoint ${n(index.checkpoint)}${index.lag !== null ? `, ${plural(index.lag, "block")} behind the head` : ""}; ${index.running ? "indexing here" : "following the leading replica"}`,
+          : `checkpoint ${n(index.checkpoint)}${index.lag !== null ? `, ${plural(index.lag, "block")} behind the head` : ""}; ${index.running ? `indexing here, ${headsWord(heads)}` : "following the leading replica"}`,
       error: redact(index.lastError),
     },
     { part: "batchWatcher", ok: watcher.lastError === null, detail: loop(watcher.running), error: redact(watcher.lastError) },
@@ -96,4 +99,10 @@ export async function probeParts(services: ProbedParts): Promise<PartProbe[]> {
       error: redact(alertLoop.lastError),
     },
   ];
+}
+
+/** How the indexer learns of new blocks, as the indexer's part says it. */
+function headsWord(heads: ProbedParts["heads"]): string {
+  if (!heads) return "polling for heads";
+  return heads.live ? "heads pushed over WebSocket" : "polling for heads until the WebSocket is back";
 }
