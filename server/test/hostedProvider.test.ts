@@ -2,8 +2,7 @@ import { expect } from "chai";
 import { HDNodeWallet, getAddress, hexlify, parseUnits, randomBytes } from "ethers";
 import { BatchPayments__factory, USDX__factory } from "@bindings";
 import { readManifest } from "@common/manifestFile";
-import { RpcError, RpcRateLimitedError, RpcTransport, retryAfterMs } from "../src/chain/rpcTransport";
-import { rangeAdvice } from "../src/services/indexing/logRanges";
+import { RpcRateLimitedError, RpcTransport, retryAfterMs } from "../src/chain/rpcTransport";
 import {
   BatchPlan,
   call,
@@ -59,28 +58,7 @@ describe("Living with a hosted RPC provider (a proxy plays one in front of the n
     proxy.settings = {};
   });
 
-  describe("the words of each provider's eth_getLogs refusal", () => {
-    const cases: [string, LogsRefusal, number, boolean, "range" | "results"][] = [
-      ["Alchemy", PROVIDERS.alchemy(500), 500, true, "range"],
-      ["Infura (range)", PROVIDERS.infuraRange(10_000), 10_000, true, "range"],
-      ["Infura (results)", PROVIDERS.infuraResults(10_000), 500, true, "results"],
-      ["QuickNode", PROVIDERS.quicknode(10_000), 10_001, true, "range"],
-      ["Ankr", PROVIDERS.ankr(3000), 3001, true, "range"],
-      ["Chainstack", PROVIDERS.chainstack(100), 10_001, true, "range"],
-      ["an unknown provider", PROVIDERS.unknown(64), 10_000, false, "range"],
-    ];
-    for (const [name, refusal, span, stated, limit] of cases) {
-      it(`${name}: '${refusal.error(1000, 20_999, [1000, 1499]).message.slice(0, 60)}...' asks for ${span} blocks next (a ${limit} limit)`, () => {
-        const error = refusal.error(1000, 20_999, [1000, 1499]);
-        expect(rangeAdvice(new RpcError("eth_getLogs", error.code, error.message), 1000, 20_999)).to.deep.equal({ span, stated, limit });
-      });
-    }
-    it("is not fooled by other errors: another method, or words about something else", () => {
-      expect(rangeAdvice(new RpcError("eth_call", -32600, "block range is too wide"), 1, 100)).to.equal(null);
-      expect(rangeAdvice(new RpcError("eth_getLogs", -32000, "invalid argument 0: hex string without 0x prefix"), 1, 100)).to.equal(null);
-      expect(rangeAdvice(new Error("socket hang up"), 1, 100)).to.equal(null);
-    });
-  });
+  // The words of each provider's refusal, and the span asked for next: logRanges.test.ts.
 
   describe("the indexer adapts its range and never skips or doubles a block", () => {
     // Made in each test: the results limit is the densest block's count, known once the history is written.
