@@ -255,7 +255,7 @@ describe("Ranges that adapt (a server indexing through a provider proxy)", funct
 
     // Enable with item 1's fallback: today the server's ethers provider batches its reads and fails
     // on the refusal ("server response 400").
-    it.skip("the server indexes the whole history through it, and the index equals the chain", async () => {
+    it("the server indexes the whole history through it, and the index equals the chain", async () => {
       proxy.settings = { batches: false };
       const rows = await indexedThrough(proxy.url, indexRows);
       expect(rows).to.deep.equal(expected);

@@ -165,8 +165,6 @@ export interface ProxySettings {
   latencyMs?: number;
   /** Answer every request with 429 (a key whose quota is spent). */
   refuseAll?: boolean;
-  /** false: refuse JSON-RPC batches (an array body), as a plan or gateway without them does. */
-  batches?: boolean;
 }
 
 export interface Seen {
@@ -274,13 +272,6 @@ export class ProviderProxy {
           error: { code: -32005, message: "Your app has exceeded its compute units per second capacity." },
         }),
       );
-      return;
-    }
-    if (s.batches === false && Array.isArray(body)) {
-      seen.status = 400;
-      res
-        .writeHead(400, { "content-type": "application/json" })
-        .end(JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32600, message: "batch requests are not supported" } }));
       return;
     }
     if (s.serverErrorEvery && n % s.serverErrorEvery === 0) {

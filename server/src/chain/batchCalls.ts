@@ -1,4 +1,4 @@
-import { RpcError, RpcUnavailableError, type RpcTransport } from "./rpcTransport";
+import { RpcError, RpcUnavailableError, type RpcResponse, type RpcTransport } from "./rpcTransport";
 
 /**
  * Calls in one batch at most: providers cap a batch (Alchemy and Infura at 1,000 calls, some
@@ -53,7 +53,10 @@ export class BatchCalls {
     const body = JSON.stringify(calls.map((c, i) => ({ jsonrpc: "2.0", id: first + i, method: c.method, params: c.params })));
     this.nextId += calls.length;
     const response = await this.transport.post(body, this.timeoutMs);
-    const answers = batchAnswers(response.body, first, calls.length);
+    const answers = batchAnswers(
+      response.body,
+      calls.map((_, i) => first + i),
+    );
     if (!answers) {
       // Not an answer per call: the provider does not take batches (it said so in a 4xx, a single
       // error object, or words). Ask the same calls one by one, now and from now on.
@@ -67,6 +70,40 @@ export class BatchCalls {
         ? { ok: false, error: new RpcError(calls[i].method, answer.error.code, answer.error.message ?? "error", answer.error.data) }
         : { ok: true, result: answer.result as T },
     );
+  }
+
+  /**
+   * Posts a JSON-RPC body as ethers' provider sends it (one request, or a batch of its own
+   * calls): a batch the provider refuses is sent again as single requests, and their answers are
+   * handed back as the batch's, so ethers never sees the refusal.
+   */
+  async post(body: string): Promise<RpcResponse> {
+    const requests = batchRequests(body);
+    if (!requests) return this.transport.post(body);
+    if (this.batchesWork !== false) {
+      const response = await this.transport.post(body);
+      if (
+        batchAnswers(
+          response.body,
+          requests.map((r) => r.id),
+        ) !== null
+      ) {
+        this.batchesWork = true;
+        return response;
+      }
+      this.batchesWork = false;
+    }
+    const answers = await Promise.all(
+      requests.map(async (request) => {
+        const response = await this.transport.post(JSON.stringify(request));
+        try {
+          return JSON.parse(response.body) as unknown;
+        } catch {
+          return { jsonrpc: "2.0", id: request.id, error: { code: -32603, message: `the RPC node answered HTTP ${response.status}` } };
+        }
+      }),
+    );
+    return { status: 200, headers: { "content-type": "application/json" }, body: JSON.stringify(answers) };
   }
 
   private singly<T>(calls: readonly RpcCall[]): Promise<RpcAnswer<T>[]> {
@@ -89,22 +126,32 @@ interface WireAnswer {
   error?: { code?: number; message?: string; data?: unknown };
 }
 
-/** The answers of a batch sent with ids first..first+count-1, in the order sent; null when the body is not one answer per call. */
-function batchAnswers(body: string, first: number, count: number): WireAnswer[] | null {
+/** The answers of a batch sent with `ids`, in the order sent; null when the body is not one answer per call. */
+function batchAnswers(body: string, ids: readonly unknown[]): WireAnswer[] | null {
   let parsed: unknown;
   try {
     parsed = JSON.parse(body);
   } catch {
     return null;
   }
-  if (!Array.isArray(parsed) || parsed.length !== count) return null;
-  const byId = new Map<number, WireAnswer>();
-  for (const answer of parsed as WireAnswer[]) if (typeof answer?.id === "number") byId.set(answer.id, answer);
+  if (!Array.isArray(parsed) || parsed.length !== ids.length) return null;
+  const byId = new Map<unknown, WireAnswer>();
+  for (const answer of parsed as WireAnswer[]) if (answer && "id" in answer) byId.set(answer.id, answer);
   const ordered: WireAnswer[] = [];
-  for (let i = 0; i < count; i++) {
-    const answer = byId.get(first + i);
+  for (const id of ids) {
+    const answer = byId.get(id);
     if (!answer || (!("result" in answer) && !answer.error)) return null;
     ordered.push(answer);
   }
   return ordered;
+}
+
+/** The requests of a batch body, or null when the body is one request (or not JSON). */
+function batchRequests(body: string): { id: unknown }[] | null {
+  try {
+    const parsed = JSON.parse(body) as unknown;
+    return Array.isArray(parsed) && parsed.length > 0 ? (parsed as { id: unknown }[]) : null;
+  } catch {
+    return null;
+  }
 }
