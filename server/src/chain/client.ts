@@ -5,6 +5,7 @@ import type { DeploymentManifest } from "@common/manifest";
 import { readManifest } from "@common/manifestFile";
 import type { Config } from "../config";
 import { ConfigError } from "../config";
+import { RequestBudget } from "./rpcBudget";
 import { RpcTransport } from "./rpcTransport";
 
 /** The one place the server builds its chain client: provider, manifest, and the two contracts. */
@@ -15,7 +16,7 @@ export interface Chain {
    * 6 s to hand back 10,000 logs that the node sends in 0.2 s.
    */
   rawRpc<T>(method: string, params: unknown[]): Promise<T>;
-  /** Every call above goes through it: retries, Retry-After, and the count of calls by method. */
+  /** Every call above goes through it: the request budget, retries, Retry-After, and the count of calls by method. */
   transport: RpcTransport;
   manifest: DeploymentManifest;
   usdx: USDX;
@@ -43,7 +44,9 @@ export function connectChain(config: Config): Chain {
   // reorg or an evm_revert, a cached head or block hash would hide the change from the indexer.
   // Every request goes through the transport, which retries and honours Retry-After; ethers' own
   // 429 retries are off (they read Retry-After's seconds as milliseconds).
-  const transport = new RpcTransport(config.rpcUrl, { attemptTimeoutMs: RPC_TIMEOUT_MS });
+  // Every loop's requests take their turns from one budget (RPC_PLAN, RPC_REQUESTS_PER_SECOND).
+  const requestBudget = new RequestBudget(config.rpcBudget.requestsPerSecond, config.rpcBudget.plan);
+  const transport = new RpcTransport(config.rpcUrl, { attemptTimeoutMs: RPC_TIMEOUT_MS, requestBudget });
   const connection = new FetchRequest(config.rpcUrl);
   connection.timeout = RPC_TIMEOUT_MS * 3;
   connection.retryFunc = async () => false;
