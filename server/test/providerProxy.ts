@@ -77,6 +77,8 @@ export interface ProxySettings {
   latencyMs?: number;
   /** Answer every request with 429 (a key whose quota is spent). */
   refuseAll?: boolean;
+  /** Answer the next n requests with 429 (one refusal of a busy second), then answer again. */
+  refuseNext?: number;
 }
 
 export interface Seen {
@@ -158,7 +160,9 @@ export class ProviderProxy {
     const n = ++this.count;
     const s = this.settings;
     if (s.latencyMs) await new Promise((resolve) => setTimeout(resolve, s.latencyMs));
-    if (s.refuseAll || (s.rateLimitEvery && n % s.rateLimitEvery === 0)) {
+    const refuseThis = (s.refuseNext ?? 0) > 0;
+    if (refuseThis) s.refuseNext! -= 1;
+    if (s.refuseAll || refuseThis || (s.rateLimitEvery && n % s.rateLimitEvery === 0)) {
       seen.status = 429;
       const headers: Record<string, string> = { "content-type": "application/json" };
       if (s.retryAfter)

@@ -5,7 +5,7 @@ import type { DeploymentManifest } from "@common/manifest";
 import { readManifest } from "@common/manifestFile";
 import type { Config } from "../config";
 import { ConfigError } from "../config";
-import { RequestBudget } from "./rpcBudget";
+import { BURST_SECONDS, RequestBudget } from "./rpcBudget";
 import { RpcTransport } from "./rpcTransport";
 
 /** The one place the server builds its chain client: provider, manifest, and the two contracts. */
@@ -28,6 +28,8 @@ export interface Chain {
  * that accepts connections and never answers held every chain read (and a graceful stop) that long.
  */
 export const RPC_TIMEOUT_MS = 5_000;
+/** The most calls ethers puts in one JSON-RPC batch (fewer under a small request budget). */
+const MAX_BATCH = 20;
 
 export function connectChain(config: Config): Chain {
   let manifest: DeploymentManifest;
@@ -54,7 +56,10 @@ export function connectChain(config: Config): Chain {
     const answer = await transport.post(request.body ? toUtf8String(request.body) : "");
     return { statusCode: answer.status, statusMessage: "", headers: answer.headers, body: toUtf8Bytes(answer.body) };
   };
-  const provider = new JsonRpcProvider(connection, config.chainId, { staticNetwork: true, batchMaxCount: 20, cacheTimeout: -1 });
+  // ethers sends concurrent calls as one batch, which costs its number of calls: no larger than the
+  // budget's one-second burst, so a batch never takes more than a second's worth at once.
+  const batchMaxCount = Math.max(1, Math.min(MAX_BATCH, Math.floor((config.rpcBudget.requestsPerSecond ?? MAX_BATCH) * BURST_SECONDS)));
+  const provider = new JsonRpcProvider(connection, config.chainId, { staticNetwork: true, batchMaxCount, cacheTimeout: -1 });
   // Bulk answers (10,000 logs) may take longer than one ordinary call.
   const rawRpc = <T>(method: string, params: unknown[]): Promise<T> => transport.call<T>(method, params, 60_000);
   return {
