@@ -2,6 +2,7 @@ import { expect } from "chai";
 import { HDNodeWallet, getAddress, hexlify, parseUnits, randomBytes } from "ethers";
 import { BatchPayments__factory, USDX__factory } from "@bindings";
 import { readManifest } from "@common/manifestFile";
+import { RequestBudget } from "../src/chain/rpcBudget";
 import { RpcError, RpcRateLimitedError, RpcTransport, retryAfterMs } from "../src/chain/rpcTransport";
 import { rangeAdvice } from "../src/services/indexing/logRanges";
 import {
@@ -128,26 +129,31 @@ describe("Living with a hosted RPC provider (a proxy plays one in front of the n
       expect(retryAfterMs(undefined)).to.equal(null);
     });
 
-    it("waits out Retry-After (seconds, then a date) before the next request, for every caller", async () => {
-      const transport = new RpcTransport(proxy.url);
+    // Issue 30: a 429 no longer stops every caller; it lowers the request budget they share.
+    it("the call a 429 refused waits out Retry-After (seconds, then a date); the other callers go on meanwhile, at half the rate", async () => {
       for (const retryAfter of ["1", "date:2000"]) {
+        const transport = new RpcTransport(proxy.url, { requestBudget: new RequestBudget(20) });
         proxy.seen.length = 0;
-        proxy.settings = { rateLimitEvery: 1, retryAfter };
+        proxy.settings = { refuseNext: 1, retryAfter };
         const first = transport.call("eth_blockNumber", []);
-        // Let the 429 arrive, then answer the rest.
+        // Let the 429 arrive, then ask something else.
         await until(
           "the 429",
           async () => proxy.seen.length,
           (n) => n >= 1,
         );
-        proxy.settings = {};
         const second = transport.call("eth_chainId", []);
         await Promise.all([first, second]);
         const [refused, ...after] = proxy.seen;
         expect(refused.status).to.equal(429);
+        const retried = after.find((s) => s.methods.includes("eth_blockNumber"))!;
+        const other = after.find((s) => s.methods.includes("eth_chainId"))!;
         // A date has one-second resolution: its wait is within a second of what it said.
         const least = retryAfter === "1" ? 990 : 1000;
-        for (const s of after) expect(s.at - refused.at, `${retryAfter}: ${s.methods}`).to.be.at.least(least);
+        expect(retried.at - refused.at, `${retryAfter}: the refused call's retry`).to.be.at.least(least);
+        // The other caller was not held for the Retry-After: it went at its turn at the lowered rate.
+        expect(other.at - refused.at, `${retryAfter}: the other caller`).to.be.below(least - 300);
+        expect(transport.budget.status().allowedPerSecond, retryAfter).to.equal(10);
       }
     });
 

@@ -18,8 +18,9 @@
  * was allowed, or on an unlimited budget from what was spent in the last second), the bucket is
  * emptied (so the next request waits one turn at the lower rate, a short pause rather than a
  * stop), and it holds for the provider's Retry-After (else LOWERED_FOR_MS), then doubles every
- * RECOVERY_STEP_MS back to the configured rate. The slowest it goes is one request per hold, the
- * provider's own word: repeated 429s converge on that instead of stopping everyone at once.
+ * RECOVERY_STEP_MS back to the configured rate. Repeated 429s halve it at most three times
+ * (MIN_FRACTION): a key whose quota is spent is kept quiet by its callers instead, since a call
+ * refused with a long Retry-After fails as rate limited and its loop waits that long (Ticker).
  */
 import { RpcRateLimitedError } from "./rpcTransport";
 
@@ -34,6 +35,8 @@ export const RECOVERY_STEP_MS = 5_000;
  * that the last lowering already answered.
  */
 export const SAME_LOWERING_MS = 1_000;
+/** The lowest a 429 takes the rate, as a fraction of the rate it recovers to: three halvings. */
+export const MIN_FRACTION = 1 / 8;
 /** The bucket holds one second of requests: a batch or a page's few reads go at once, and no provider's 1-second meter sees more than twice the rate. */
 export const BURST_SECONDS = 1;
 
@@ -123,7 +126,7 @@ export function loweredRate(lowering: Lowering, now: number): number | null {
 /**
  * The lowering a 429 at `now` brings: half of `current` (what the budget allowed, or on an
  * unlimited one what was spent in the last second), held for Retry-After or LOWERED_FOR_MS, and
- * never below one request per hold.
+ * never below MIN_FRACTION of the rate it recovers to.
  */
 export function lowerAfter429(
   previous: Lowering | null,
@@ -134,13 +137,10 @@ export function lowerAfter429(
   now: number,
 ): Lowering {
   const hold = Math.min(MAX_LOWERED_FOR_MS, Math.max(retryAfterMs ?? LOWERED_FOR_MS, 1000));
-  const floor = 1000 / hold;
-  if (previous && now - previous.at < SAME_LOWERING_MS) {
-    return { ...previous, holdUntil: Math.max(previous.holdUntil, now + hold), rate: Math.max(Math.min(previous.rate, current), floor) };
-  }
+  if (previous && now - previous.at < SAME_LOWERING_MS) return { ...previous, holdUntil: Math.max(previous.holdUntil, now + hold) };
   const from = Number.isFinite(current) ? current : Math.max(1, spentLastSecond);
   const ceiling = Number.isFinite(configured) ? configured : (previous?.ceiling ?? from);
-  return { rate: Math.max(floor, from / 2), ceiling, at: now, holdUntil: now + hold };
+  return { rate: Math.max(ceiling * MIN_FRACTION, from / 2), ceiling, at: now, holdUntil: now + hold };
 }
 
 /** What the budget allows and what was spent, for /api/metrics and /api/monitoring. */
