@@ -83,7 +83,9 @@ export const RpcBudgetStatus = z
   .strictObject({
     plan: z.string().meta({ description: "The provider plan named by RPC_PLAN, or 'custom' when RPC_REQUESTS_PER_SECOND sets the rate." }),
     configuredPerSecond: PerSecond,
-    allowedPerSecond: PerSecond.meta({ description: "Requests a second allowed now, all loops together; lower than configured for a while after a 429." }),
+    allowedPerSecond: PerSecond.meta({
+      description: "Requests a second allowed now, all loops together; lower than configured for a while after a 429.",
+    }),
     loweredUntil: IsoDate.nullable().meta({
       description: "While a 429 holds the rate lower: when the hold ends, after which the rate recovers stepwise; null when not lowered.",
     }),
@@ -91,7 +93,10 @@ export const RpcBudgetStatus = z
     spentTotal: z.number().int().meta({ description: "Requests sent since start (a batch of N calls counts N; retries count again)." }),
     waits: z.number().int().meta({ description: "Requests that waited for their turn since start." }),
     waitedSeconds: z.number().meta({ description: "Seconds those requests waited, summed." }),
-    refused: z.number().int().meta({ description: "Calls refused because their turn came later than they may wait (their loops try again later)." }),
+    refused: z
+      .number()
+      .int()
+      .meta({ description: "Calls refused because their turn came later than they may wait (their loops try again later)." }),
   })
   .meta({ id: "RpcBudgetStatus", description: "The request budget every loop that reads the chain shares (this replica's)." });
 export type RpcBudgetStatus = z.infer<typeof RpcBudgetStatus>;

@@ -149,7 +149,10 @@ describe("One RPC request budget for every loop (a proxy plays the provider)", f
       expect(monitoring.status).to.equal(200);
       const budget = monitoring.body.rpcBudget as Record<string, unknown>;
       expect(budget).to.deep.include({ plan: "custom", configuredPerSecond: configured, allowedPerSecond: configured / 2 });
-      expect(Date.parse(budget.loweredUntil as string)).to.be.within(refused!.at + RETRY_AFTER_S * 1000 - 500, refused!.at + RETRY_AFTER_S * 1000 + 2000);
+      expect(Date.parse(budget.loweredUntil as string)).to.be.within(
+        refused!.at + RETRY_AFTER_S * 1000 - 500,
+        refused!.at + RETRY_AFTER_S * 1000 + 2000,
+      );
       expect(budget.spentTotal as number).to.be.at.least(proxy.seen.length);
       expect(budget.spentPerSecond as number).to.be.greaterThan(0);
       expect(budget.waits as number).to.be.greaterThan(0);
@@ -163,7 +166,13 @@ describe("One RPC request budget for every loop (a proxy plays the provider)", f
     try {
       await severalLoops(server, 1000);
       const monitoring = await call(server, "GET", "/api/monitoring");
-      expect(monitoring.body.rpcBudget).to.deep.include({ plan: "unlimited", configuredPerSecond: null, allowedPerSecond: null, loweredUntil: null, waits: 0 });
+      expect(monitoring.body.rpcBudget).to.deep.include({
+        plan: "unlimited",
+        configuredPerSecond: null,
+        allowedPerSecond: null,
+        loweredUntil: null,
+        waits: 0,
+      });
     } finally {
       await server.close();
     }

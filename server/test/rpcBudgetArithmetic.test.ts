@@ -8,7 +8,7 @@ import {
   loweredRate,
   type Lowering,
 } from "../src/chain/rpcBudget";
-import { requestsPerSecondOf } from "../src/chain/rpcPlans";
+import { requestsPerSecondOf } from "../src/config/rpcPlans";
 
 /** The request budget's arithmetic on an injected clock (no wall time): the bucket, a 429's lowering and its recovery. */
 describe("The RPC request budget's arithmetic (an injected clock)", () => {

@@ -312,7 +312,7 @@ export class RequestBudget {
     // Past its deadline at the rate now: refused, so its loop defers instead of waiting on.
     let ahead = 0;
     const level = this.bucket.level(now);
-    for (let i = 0; i < this.queue.length; ) {
+    for (let i = 0; i < this.queue.length;) {
       const waiter = this.queue[i];
       const turn = Math.ceil(((ahead + Math.min(waiter.cost, this.bucket.capacity) - level) / this.bucket.rate) * 1000);
       if (now + turn > waiter.deadline + DEADLINE_SLACK_MS) {

@@ -9,7 +9,7 @@ import { z } from "zod";
 import { maxRecipientsPerChunk } from "@common/gasLimits";
 import { DEFAULT_MULTIPLIER_MAX_STEP_PERCENT, parseStepBound } from "@common/multiplierStep";
 import { DEFAULT_LOCAL_RPC_PORT, LOCAL_CHAIN, LOCAL_RPC_HOST, SEPOLIA, describeChain, isMainnet } from "@common/networks";
-import { RPC_PLAN_NAMES } from "../chain/rpcPlans";
+import { RPC_PLAN_NAMES } from "./rpcPlans";
 import {
   address,
   commaList,
@@ -108,12 +108,13 @@ export function envSchema(on: Network) {
         {
           group: "chain",
           description:
-            "The RPC provider's plan, whose rate (server/src/chain/rpcPlans.ts) every loop's requests share; a 429 lowers it for a while. `unlimited`: no budget, for a local node or one's own.",
+            "The RPC provider's plan, whose rate (server/src/config/rpcPlans.ts) every loop's requests share; a 429 lowers it for a while. `unlimited`: no budget, for a local node or one's own.",
         },
       ),
       RPC_REQUESTS_PER_SECOND: setting(positiveNumber(100_000).optional(), {
         group: "chain",
-        description: "Requests a second the server may send to RPC_URL, all loops together (a batch of N calls counts N); wins over RPC_PLAN's rate.",
+        description:
+          "Requests a second the server may send to RPC_URL, all loops together (a batch of N calls counts N); wins over RPC_PLAN's rate.",
         default: "RPC_PLAN's rate",
       }),
       DEPLOYMENTS_DIR: setting(text("path").optional(), {

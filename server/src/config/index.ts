@@ -13,7 +13,7 @@ import {
   network,
   rpcUrlOf,
 } from "./env";
-import { requestsPerSecondOf } from "../chain/rpcPlans";
+import { requestsPerSecondOf } from "./rpcPlans";
 import { isLoopbackHost, type LoadOptions, unsafeSettings } from "./guards";
 
 export { type BankMode, type LoadOptions, DEFAULT_DASHBOARD_DIST, METRICS_TOKEN_MIN_LENGTH };

@@ -128,14 +128,22 @@ function rpcBudgetMetrics(registry: Registry, transport: RpcTransport): void {
     "While a 429 holds the RPC budget lower: when the hold ends (Unix seconds), after which the rate recovers stepwise (absent when not lowered).",
     (s) => (s.lowered ? s.lowered.holdUntil / 1000 : null),
   );
-  gauge("usdx_rpc_budget_spent_requests_per_second", "RPC requests sent a second, on average over the last minute.", (s) => s.spentPerSecond);
+  gauge(
+    "usdx_rpc_budget_spent_requests_per_second",
+    "RPC requests sent a second, on average over the last minute.",
+    (s) => s.spentPerSecond,
+  );
   counter(
     "usdx_rpc_budget_spent_requests_total",
     "RPC requests sent through the budget (a batch of N calls counts N; a retry counts again).",
     (s) => s.spentTotal,
   );
   counter("usdx_rpc_budget_waits_total", "RPC requests that waited for their turn in the budget.", (s) => s.waits);
-  counter("usdx_rpc_budget_wait_seconds_total", "Seconds RPC requests waited for their turn in the budget, summed.", (s) => s.waitedSeconds);
+  counter(
+    "usdx_rpc_budget_wait_seconds_total",
+    "Seconds RPC requests waited for their turn in the budget, summed.",
+    (s) => s.waitedSeconds,
+  );
   counter(
     "usdx_rpc_budget_refusals_total",
     "RPC calls the budget refused because their turn came later than they may wait (their loops defer).",

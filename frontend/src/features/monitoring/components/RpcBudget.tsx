@@ -13,7 +13,10 @@ export function RpcBudget({ budget }: { budget: RpcBudgetStatus }) {
     ["Plan", budget.plan === "custom" ? "RPC_REQUESTS_PER_SECOND" : budget.plan],
     ["Allowed now", perSecond(budget.allowedPerSecond)],
     ["Configured", perSecond(budget.configuredPerSecond)],
-    ["Spent", `${budget.spentPerSecond.toLocaleString()} a second over the last minute; ${budget.spentTotal.toLocaleString()} requests since start`],
+    [
+      "Spent",
+      `${budget.spentPerSecond.toLocaleString()} a second over the last minute; ${budget.spentTotal.toLocaleString()} requests since start`,
+    ],
     [
       "Waited",
       `${budget.waits.toLocaleString()} requests waited their turn, ${budget.waitedSeconds.toLocaleString()} s in all; ${budget.refused.toLocaleString()} refused for want of a turn in time`,
