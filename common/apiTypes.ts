@@ -17,7 +17,7 @@ export type {
 } from "./api/token";
 export type { Contact, ContactPage, ImportResult } from "./api/contacts";
 export type { Holder, HolderPage, HolderSort, SortOrder, Rewards } from "./api/holders";
-export type { MonitoredPart, PartHealth, MonitoringPoint, MonitoringAnswer } from "./api/operations";
+export type { MonitoredPart, PartHealth, MonitoringPoint, MonitoringAnswer, RpcBudgetStatus } from "./api/operations";
 export type { DashboardConfig } from "./api/configuration";
 export type { SessionUser } from "./api/signIn";
 export type { AuditEntry } from "./api/administration";

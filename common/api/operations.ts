@@ -78,6 +78,29 @@ export const MonitoringPoint = z
   .meta({ id: "MonitoringPoint", description: "One sample of the answering replica's figures." });
 export type MonitoringPoint = z.infer<typeof MonitoringPoint>;
 
+const PerSecond = z.number().nullable().meta({ description: "Requests a second; null: no limit." });
+export const RpcBudgetStatus = z
+  .strictObject({
+    plan: z.string().meta({ description: "The provider plan named by RPC_PLAN, or 'custom' when RPC_REQUESTS_PER_SECOND sets the rate." }),
+    configuredPerSecond: PerSecond,
+    allowedPerSecond: PerSecond.meta({
+      description: "Requests a second allowed now, all loops together; lower than configured for a while after a 429.",
+    }),
+    loweredUntil: IsoDate.nullable().meta({
+      description: "While a 429 holds the rate lower: when the hold ends, after which the rate recovers stepwise; null when not lowered.",
+    }),
+    spentPerSecond: z.number().meta({ description: "Requests sent a second, on average over the last minute." }),
+    spentTotal: z.number().int().meta({ description: "Requests sent since start (a batch of N calls counts N; retries count again)." }),
+    waits: z.number().int().meta({ description: "Requests that waited for their turn since start." }),
+    waitedSeconds: z.number().meta({ description: "Seconds those requests waited, summed." }),
+    refused: z
+      .number()
+      .int()
+      .meta({ description: "Calls refused because their turn came later than they may wait (their loops try again later)." }),
+  })
+  .meta({ id: "RpcBudgetStatus", description: "The request budget every loop that reads the chain shares (this replica's)." });
+export type RpcBudgetStatus = z.infer<typeof RpcBudgetStatus>;
+
 export const MonitoringAnswer = z
   .strictObject({
     replica: z.strictObject({ leader: z.boolean(), mode: z.enum(["sole", "advisory-lock"]), startedAt: IsoDate }),
@@ -93,6 +116,7 @@ export const MonitoringAnswer = z
       deployedAt: IsoDate,
     }),
     parts: z.array(PartHealth),
+    rpcBudget: RpcBudgetStatus,
     series: z.strictObject({ intervalSeconds: z.number(), points: z.array(MonitoringPoint) }),
   })
   .meta({ id: "Monitoring" });
@@ -137,7 +161,7 @@ export const operationsApi = endpoints({
     tag: "Operations",
     summary: "Metrics in the Prometheus text format",
     description:
-      "HTTP requests and latency by route and status, RPC calls and errors by method, the indexer's checkpoint, head and lag, batch jobs and chunks, the mock bank's queue, rate-limit refusals and the process's own figures. For an operator's scraper: send METRICS_TOKEN as the bearer token, or call from the same machine without a proxy.",
+      "HTTP requests and latency by route and status, RPC calls and errors by method, the RPC request budget (allowed, spent, waits), the indexer's checkpoint, head and lag, batch jobs and chunks, the mock bank's queue, rate-limit refusals and the process's own figures. For an operator's scraper: send METRICS_TOKEN as the bearer token, or call from the same machine without a proxy.",
     access: "operator",
     answer: {
       contentType: "text/plain; version=0.0.4; charset=utf-8",
@@ -158,7 +182,7 @@ export const operationsApi = endpoints({
     tag: "Operations",
     summary: "What /monitoring shows",
     description:
-      "Each part's health with its last error, the last minutes of request rate, latency, indexer lag and RPC errors, and the build. Public: it holds nothing secret. The figures are the answering replica's own.",
+      "Each part's health with its last error, what the RPC request budget allows and what was spent, the last minutes of request rate, latency, indexer lag and RPC errors, and the build. Public: it holds nothing secret. The figures are the answering replica's own.",
     access: "public",
     answer: MonitoringAnswer,
     noStore: true,

@@ -165,6 +165,10 @@ export interface ProxySettings {
   latencyMs?: number;
   /** Answer every request with 429 (a key whose quota is spent). */
   refuseAll?: boolean;
+  /** Answer the next n requests with 429 (one refusal of a busy second), then answer again. */
+  refuseNext?: number;
+  /** Answer 429 to a request once this many calls were answered in the last second (a batch of N counts N), as a provider's rate limit does. */
+  callsPerSecond?: number;
 }
 
 export interface Seen {
@@ -257,7 +261,14 @@ export class ProviderProxy {
       return;
     }
     if (s.latencyMs) await new Promise((resolve) => setTimeout(resolve, s.latencyMs));
-    if (s.refuseAll || (s.rateLimitEvery && n % s.rateLimitEvery === 0)) {
+    let refuseThis = (s.refuseNext ?? 0) > 0;
+    if (refuseThis) s.refuseNext! -= 1;
+    if (s.callsPerSecond) {
+      const lastSecond = this.seen.filter((r) => r !== seen && r.status !== 429 && r.at > seen.at - 1000);
+      const calls = lastSecond.reduce((sum, r) => sum + r.methods.length, 0);
+      if (calls >= s.callsPerSecond) refuseThis = true;
+    }
+    if (s.refuseAll || refuseThis || (s.rateLimitEvery && n % s.rateLimitEvery === 0)) {
       seen.status = 429;
       const headers: Record<string, string> = { "content-type": "application/json" };
       if (s.retryAfter)

@@ -33,6 +33,8 @@ export class BatchCalls {
     private readonly transport: RpcTransport,
     /** How long one attempt may take: a batch may carry a dense eth_getLogs answer. */
     private readonly timeoutMs: number,
+    /** Calls in one batch at most (BATCH_MAX_CALLS, or the request budget's burst if smaller). */
+    private readonly maxCalls = BATCH_MAX_CALLS,
   ) {}
 
   /** Whether the provider takes batches: true, false, or null before the first batch of two or more calls. */
@@ -42,9 +44,9 @@ export class BatchCalls {
 
   /** The calls' answers in order: one request when the provider takes batches, else one request each. */
   async many<T = unknown>(calls: readonly RpcCall[]): Promise<RpcAnswer<T>[]> {
-    if (calls.length > BATCH_MAX_CALLS) {
+    if (calls.length > this.maxCalls) {
       const answers: RpcAnswer<T>[] = [];
-      for (let i = 0; i < calls.length; i += BATCH_MAX_CALLS) answers.push(...(await this.many<T>(calls.slice(i, i + BATCH_MAX_CALLS))));
+      for (let i = 0; i < calls.length; i += this.maxCalls) answers.push(...(await this.many<T>(calls.slice(i, i + this.maxCalls))));
       return answers;
     }
     if (calls.length === 0) return [];

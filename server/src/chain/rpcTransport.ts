@@ -3,14 +3,18 @@
  * calls alike. A hosted provider (the server's RPC_URL on Sepolia) answers 429 when a key's rate is
  * passed, with or without Retry-After, fails now and then with a 5xx, and adds latency; a local node
  * does none of that, so on the local chain this costs nothing. Here:
- * - a 429 sets a cool-down that every caller waits out (Retry-After in seconds or as a date, else
- *   exponential backoff), so one refusal does not become a burst of them;
+ * - every HTTP request first takes its turn from one request budget (./rpcBudget.ts: RPC_PLAN or
+ *   RPC_REQUESTS_PER_SECOND; none on the local chain), which every loop of the server shares;
+ * - a 429 lowers that budget for a while (Retry-After in seconds or as a date, else a default)
+ *   instead of stopping every caller; the call it refused is tried again after its Retry-After
+ *   (else exponential backoff), at its turn;
  * - a 5xx, a dropped connection or a timed-out attempt is tried again with backoff;
  * - every call is counted by method, so a benchmark (and /api/health) can say what idle costs, and
  *   so is every call that got no result (for /api/metrics).
  * ethers' own 429 handling reads Retry-After's seconds as milliseconds and never retries a 5xx, so
  * it is switched off (chain.ts) and this transport does it for both.
  */
+import { RequestBudget } from "./rpcBudget";
 
 /** One attempt may take this long; the retries of one call stay within CALL_BUDGET_MS. */
 export const ATTEMPT_TIMEOUT_MS = 5_000;
@@ -29,14 +33,23 @@ const MAX_BACKOFF_MS = 4_000;
 /** A Retry-After longer than this is not waited out inside one call: the caller hears it and defers. */
 export const MAX_IN_CALL_WAIT_MS = 5_000;
 
-/** The node refused for rate: try again after `retryAfterMs` (the provider's word, or our backoff). */
+/**
+ * The node refused for rate, or this server's request budget has no turn for the call in time: try
+ * again after `retryAfterMs` (the provider's word, our backoff, or when the budget's turn comes).
+ */
 export class RpcRateLimitedError extends Error {
   readonly code = "RPC_RATE_LIMITED";
   constructor(
     readonly retryAfterMs: number,
     detail: string,
+    /** Refused by this server's own request budget, before anything was sent. */
+    readonly ownBudget = false,
   ) {
-    super(`the RPC provider is rate limiting this server (${detail}); trying again in ${Math.ceil(retryAfterMs / 1000)} s`);
+    super(
+      ownBudget
+        ? `${detail}; trying again in ${Math.ceil(retryAfterMs / 1000)} s`
+        : `the RPC provider is rate limiting this server (${detail}); trying again in ${Math.ceil(retryAfterMs / 1000)} s`,
+    );
   }
 }
 
@@ -95,24 +108,29 @@ const backoff = (attempt: number) => {
   return Math.round(ceiling / 2 + Math.random() * (ceiling / 2));
 };
 
+export interface RpcTransportOptions {
+  attemptTimeoutMs?: number;
+  budgetMs?: number;
+  /** The request budget every caller shares (default: none, every request goes at once). */
+  requestBudget?: RequestBudget;
+}
+
 export class RpcTransport {
-  private coolDownUntil = 0;
   private readonly stats: RpcStats = { calls: {}, errors: {}, requests: 0, rateLimited: 0, retried: 0 };
   private nextId = 0;
+  /** The budget every request takes its turn from. */
+  readonly budget: RequestBudget;
 
   constructor(
     private readonly url: string,
-    private readonly options: { attemptTimeoutMs?: number; budgetMs?: number } = {},
-  ) {}
+    private readonly options: RpcTransportOptions = {},
+  ) {
+    this.budget = options.requestBudget ?? new RequestBudget(null);
+  }
 
   /** What this transport has sent since it started (a copy). */
   snapshot(): RpcStats {
     return { ...this.stats, calls: { ...this.stats.calls }, errors: { ...this.stats.errors } };
-  }
-
-  /** Milliseconds left in the cool-down a 429 set (0 when none). */
-  coolDownLeft(now = Date.now()): number {
-    return Math.max(0, this.coolDownUntil - now);
   }
 
   /**
@@ -142,7 +160,8 @@ export class RpcTransport {
     const methods = this.count(body);
     let response: RpcResponse;
     try {
-      response = await this.postWithRetries(body, timeoutMs);
+      // A batch of N calls costs N: providers meter each call of a batch (./rpcBudget.ts).
+      response = await this.postWithRetries(body, timeoutMs, Math.max(1, methods.size));
     } catch (error) {
       for (const method of methods.values()) this.countError(method);
       throw error;
@@ -151,16 +170,13 @@ export class RpcTransport {
     return response;
   }
 
-  private async postWithRetries(body: string, timeoutMs: number): Promise<RpcResponse> {
+  private async postWithRetries(body: string, timeoutMs: number, cost: number): Promise<RpcResponse> {
     const started = Date.now();
     const budget = Math.max(this.options.budgetMs ?? CALL_BUDGET_MS, timeoutMs * 2);
     for (let attempt = 0; ; attempt++) {
-      const wait = this.coolDownLeft();
-      if (wait > 0) {
-        if (wait > MAX_IN_CALL_WAIT_MS || Date.now() + wait - started > budget)
-          throw new RpcRateLimitedError(wait, "cooling down after a 429");
-        await sleep(wait);
-      }
+      // Its turn in the budget every loop shares, waited for in arrival order; one that would come
+      // too late fails now as rate limited (saying when), so the caller's loop defers.
+      await this.budget.take(cost, Math.min(MAX_IN_CALL_WAIT_MS, budget - (Date.now() - started) - MIN_ATTEMPT_MS));
       // An attempt gets what is left of the budget, so a call never outlasts it by a whole attempt.
       const left = budget - (Date.now() - started);
       if (left < MIN_ATTEMPT_MS) throw new RpcUnavailableError(`the RPC node is not answering (no answer within ${budget} ms)`);
@@ -172,11 +188,13 @@ export class RpcTransport {
         if (response.status === 429) {
           this.stats.rateLimited++;
           const asked = retryAfterMs(response.headers["retry-after"]);
+          // Every caller goes on at a lower rate; this one comes back after what the provider asked.
+          this.budget.refused(asked);
           const delay = asked ?? backoff(attempt);
-          this.coolDownUntil = Math.max(this.coolDownUntil, Date.now() + delay);
           failure = asked === null ? "HTTP 429 without Retry-After" : `HTTP 429, Retry-After ${response.headers["retry-after"]}`;
           if (delay > MAX_IN_CALL_WAIT_MS || Date.now() + delay - started > budget) throw new RpcRateLimitedError(delay, failure);
           this.stats.retried++;
+          await sleep(delay);
           continue;
         }
         if (response.status < 500) return response;

@@ -9,7 +9,22 @@ import { z } from "zod";
 import { maxRecipientsPerChunk } from "@common/gasLimits";
 import { DEFAULT_MULTIPLIER_MAX_STEP_PERCENT, parseStepBound } from "@common/multiplierStep";
 import { DEFAULT_LOCAL_RPC_PORT, LOCAL_CHAIN, LOCAL_RPC_HOST, SEPOLIA, describeChain, isMainnet } from "@common/networks";
-import { address, commaList, httpUrl, origin, port, setting, text, trueOrFalse, typed, variable, wholeNumber, wsUrl } from "./settingKinds";
+import { RPC_PLAN_NAMES } from "./rpcPlans";
+import {
+  address,
+  commaList,
+  httpUrl,
+  origin,
+  port,
+  positiveNumber,
+  setting,
+  text,
+  trueOrFalse,
+  typed,
+  variable,
+  wholeNumber,
+  wsUrl,
+} from "./settingKinds";
 
 export { GROUPS, SETTING_TYPES, SETTINGS, type Group, type Setting } from "./settingKinds";
 
@@ -88,6 +103,28 @@ export function envSchema(on: Network) {
         group: "chain",
         description: "The endpoint the dashboard reads the chain through, handed to every browser; none: the wallet's node.",
         default: "RPC_URL on the local chain; none elsewhere",
+      }),
+      // One request budget for every loop that reads the chain (server/src/chain/rpcBudget.ts).
+      RPC_PLAN: setting(
+        typed(
+          RPC_PLAN_NAMES.map((name) => `\`${name}\``).join(", "),
+          z
+            .enum(RPC_PLAN_NAMES, {
+              error: (issue) => `RPC_PLAN must be one of ${RPC_PLAN_NAMES.join(", ")}, not '${issue.input}'.`,
+            })
+            .default("unlimited"),
+        ),
+        {
+          group: "chain",
+          description:
+            "The RPC provider's plan, whose rate (server/src/config/rpcPlans.ts) every loop's requests share; a 429 lowers it for a while. `unlimited`: no budget, for a local node or one's own.",
+        },
+      ),
+      RPC_REQUESTS_PER_SECOND: setting(positiveNumber(100_000).optional(), {
+        group: "chain",
+        description:
+          "Requests a second the server may send to RPC_URL, all loops together (a batch of N calls counts N); wins over RPC_PLAN's rate.",
+        default: "RPC_PLAN's rate",
       }),
       DEPLOYMENTS_DIR: setting(text("path").optional(), {
         group: "chain",

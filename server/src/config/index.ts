@@ -13,6 +13,7 @@ import {
   network,
   rpcUrlOf,
 } from "./env";
+import { requestsPerSecondOf } from "./rpcPlans";
 import { isLoopbackHost, type LoadOptions, unsafeSettings } from "./guards";
 
 export { type BankMode, type LoadOptions, DEFAULT_DASHBOARD_DIST, METRICS_TOKEN_MIN_LENGTH };
@@ -46,6 +47,8 @@ export interface Config {
   rpcUrl: string;
   /** The node's WebSocket endpoint, whose pushed heads wake the loops (RPC_WS_URL); null: they poll. A secret, as rpcUrl. */
   rpcWsUrl: string | null;
+  /** The request budget every loop shares (RPC_PLAN, RPC_REQUESTS_PER_SECOND); requestsPerSecond null: no limit. */
+  rpcBudget: { plan: string; requestsPerSecond: number | null };
   /** Where deployments/<network>.json is read from (common/manifestFile honours DEPLOYMENTS_DIR). */
   deploymentsDir: string | undefined;
   database: { kind: "pglite"; dataDir: string } | { kind: "postgres"; url: string };
@@ -208,6 +211,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadOp
     chainId: CHAIN_IDS[s.NETWORK],
     rpcUrl,
     rpcWsUrl: s.RPC_WS_URL ?? null,
+    rpcBudget: requestsPerSecondOf(s.RPC_PLAN, s.RPC_REQUESTS_PER_SECOND),
     deploymentsDir: s.DEPLOYMENTS_DIR,
     database: s.DATABASE_URL ? { kind: "postgres", url: s.DATABASE_URL } : { kind: "pglite", dataDir: s.PGLITE_DIR },
     firebase: {

@@ -64,6 +64,20 @@ export function wholeNumber(min: number, max: number) {
   );
 }
 
+/** A number above 0 (decimals allowed: half a request a second is a rate), at most `max`. */
+export function positiveNumber(max: number) {
+  const inRange = z.coerce.number().gt(0).max(max);
+  return typed(
+    `number above 0, at most ${max}`,
+    z
+      .string()
+      .refine((raw) => /^\d+(\.\d+)?$/.test(raw.trim()) && inRange.safeParse(raw).success, {
+        error: (issue) => `${variable(issue)} must be a number above 0 and at most ${max}, like 5 or 0.5, not '${issue.input}'.`,
+      })
+      .transform(Number),
+  );
+}
+
 export function port() {
   const valid = z.coerce.number().int().min(1).max(65_535);
   return typed(

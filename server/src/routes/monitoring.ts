@@ -1,7 +1,16 @@
 import { Router } from "express";
+import type { RpcBudgetStatus } from "@common/api/operations";
+import type { BudgetStatus } from "../chain/rpcBudget";
 import { readBuildInfo } from "../lib/buildInfo";
 import type { Services } from "../services";
 import { declaredRoutes } from "./declared";
+
+/** The request budget as /monitoring shows it (read from memory: no request to the node). */
+function rpcBudgetAnswer(status: BudgetStatus): RpcBudgetStatus {
+  const { plan, configuredPerSecond, allowedPerSecond, lowered, spentPerSecond, spentTotal, waits, waitedSeconds, refused } = status;
+  const loweredUntil = lowered ? new Date(lowered.holdUntil).toISOString() : null;
+  return { plan, configuredPerSecond, allowedPerSecond, loweredUntil, spentPerSecond, spentTotal, waits, waitedSeconds, refused };
+}
 
 /**
  * GET /api/monitoring: what /monitoring shows (common/api/operations.ts MonitoringAnswer). Public, as the
@@ -31,6 +40,7 @@ export function monitoringRoutes(services: Services): Router {
         deployedAt: manifest.deployedAt,
       },
       parts: services.monitoring.health(),
+      rpcBudget: rpcBudgetAnswer(services.chain.transport.budget.status()),
       series: { intervalSeconds: services.monitoring.intervalMs / 1000, points: services.monitoring.series() },
     };
   });

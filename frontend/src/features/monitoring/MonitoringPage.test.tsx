@@ -48,6 +48,17 @@ function answer(over: Partial<MonitoringAnswer> = {}): MonitoringAnswer {
       { part: "mockBank", ok: true, detail: "local", lastError: null, lastErrorAt: null },
       { part: "alerts", ok: true, detail: "running here; no delivery waiting", lastError: null, lastErrorAt: null },
     ],
+    rpcBudget: {
+      plan: "alchemy-free",
+      configuredPerSecond: 8,
+      allowedPerSecond: 4,
+      loweredUntil: "2026-11-25T01:03:00.000Z",
+      spentPerSecond: 3.5,
+      spentTotal: 1234,
+      waits: 17,
+      waitedSeconds: 2.5,
+      refused: 1,
+    },
     series: { intervalSeconds: 5, points: [point(1_795_000_000_000), point(1_795_000_005_000, { requestsPerSecond: 20 })] },
     ...over,
   };
@@ -106,6 +117,25 @@ describe("/monitoring", () => {
     expect(build).toHaveTextContent("USDX (proxy)0x5FbDB2315678afecb367f032d93F642f64180aa3");
     expect(build).toHaveTextContent("Dashboard built");
     expect(screen.getByText(/the one running the background work/)).toBeInTheDocument();
+  });
+
+  it("shows what the RPC request budget allows now, lowered after a 429 and until when, what was spent and how long requests waited", async () => {
+    renderPage(() => json(answer()));
+    const budget = await screen.findByLabelText("RPC request budget");
+    expect(budget).toHaveTextContent("Planalchemy-free");
+    expect(budget).toHaveTextContent("Allowed now4 a second");
+    expect(budget).toHaveTextContent("Configured8 a second");
+    expect(budget).toHaveTextContent(`Lowered after a 429 until ${new Date("2026-11-25T01:03:00.000Z").toLocaleTimeString()}`);
+    expect(budget).toHaveTextContent("Spent3.5 a second over the last minute; 1,234 requests since start");
+    expect(budget).toHaveTextContent("Waited17 requests waited their turn, 2.5 s in all; 1 refused for want of a turn in time");
+  });
+
+  it("an unlimited budget says so, and is not lowered", async () => {
+    const rpcBudget = { ...answer().rpcBudget, plan: "unlimited", configuredPerSecond: null, allowedPerSecond: null, loweredUntil: null };
+    renderPage(() => json(answer({ rpcBudget })));
+    const budget = await screen.findByLabelText("RPC request budget");
+    expect(budget).toHaveTextContent("Allowed nowno limit");
+    expect(budget).toHaveTextContent("Not lowered");
   });
 
   it("says the charts come after two samples while the server has fewer", async () => {

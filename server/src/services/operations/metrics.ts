@@ -1,6 +1,7 @@
 import { count } from "drizzle-orm";
 import type { Request } from "express";
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Metric, Registry } from "prom-client";
+import type { BudgetStatus } from "../../chain/rpcBudget";
 import type { RpcTransport } from "../../chain/rpcTransport";
 import type { Database } from "../../db/client";
 import { batchChunks, batchJobs, deposits } from "../../db/schema";
@@ -87,6 +88,70 @@ function countsBy(counter: Counter<string>, label: string, counts: Iterable<[str
   for (const [value, n] of counts) counter.inc({ [label]: value }, n);
 }
 
+/**
+ * The request budget every loop shares (chain/rpcBudget.ts): what it allows now (absent while there
+ * is no limit), whether a 429 holds it lower and until when, what was spent, and how long callers waited.
+ */
+function rpcBudgetMetrics(registry: Registry, transport: RpcTransport): void {
+  const status = () => transport.budget.status();
+  const gauge = (name: string, help: string, read: (s: BudgetStatus) => number | null) =>
+    new Gauge({
+      name,
+      help,
+      registers: [registry],
+      collect() {
+        setOrOmit(this, read(status()));
+      },
+    });
+  const counter = (name: string, help: string, read: (s: BudgetStatus) => number) =>
+    new Counter({
+      name,
+      help,
+      registers: [registry],
+      collect() {
+        this.reset();
+        this.inc(read(status()));
+      },
+    });
+  gauge(
+    "usdx_rpc_budget_allowed_requests_per_second",
+    "Requests a second the RPC budget allows now, all loops together: RPC_PLAN's or RPC_REQUESTS_PER_SECOND's rate, lower for a while after a 429 (absent while there is no limit).",
+    (s) => s.allowedPerSecond,
+  );
+  gauge(
+    "usdx_rpc_budget_configured_requests_per_second",
+    "Requests a second the RPC budget's setting allows (absent while there is no limit).",
+    (s) => s.configuredPerSecond,
+  );
+  gauge(
+    "usdx_rpc_budget_lowered_until_seconds",
+    "While a 429 holds the RPC budget lower: when the hold ends (Unix seconds), after which the rate recovers stepwise (absent when not lowered).",
+    (s) => (s.lowered ? s.lowered.holdUntil / 1000 : null),
+  );
+  gauge(
+    "usdx_rpc_budget_spent_requests_per_second",
+    "RPC requests sent a second, on average over the last minute.",
+    (s) => s.spentPerSecond,
+  );
+  counter(
+    "usdx_rpc_budget_spent_requests_total",
+    "RPC requests sent through the budget (a batch of N calls counts N; a retry counts again).",
+    (s) => s.spentTotal,
+  );
+  counter("usdx_rpc_budget_waits_total", "RPC requests that waited for their turn in the budget.", (s) => s.waits);
+  counter(
+    "usdx_rpc_budget_wait_seconds_total",
+    "Seconds RPC requests waited for their turn in the budget, summed.",
+    (s) => s.waitedSeconds,
+  );
+  counter(
+    "usdx_rpc_budget_refusals_total",
+    "RPC calls the budget refused because their turn came later than they may wait (their loops defer).",
+    (s) => s.refused,
+  );
+  counter("usdx_rpc_budget_lowerings_total", "429s that lowered (or held lower) the RPC budget.", (s) => s.lowerings);
+}
+
 export class Metrics {
   readonly registry = new Registry();
   private readonly httpRequests: Counter<"method" | "route" | "status">;
@@ -129,6 +194,8 @@ export class Metrics {
         countsBy(this, "method", Object.entries(sources.transport.snapshot().errors));
       },
     });
+
+    rpcBudgetMetrics(registry, sources.transport);
 
     const { indexer } = sources;
     new Gauge({

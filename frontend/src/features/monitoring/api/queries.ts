@@ -1,7 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 import type { Answer } from "@/lib/api";
 
-export type { MonitoringAnswer, MonitoringPoint, PartHealth } from "@common/apiTypes";
+export type { MonitoringAnswer, MonitoringPoint, PartHealth, RpcBudgetStatus } from "@common/apiTypes";
 
 /** How often the open page asks again: the server samples its figures every 5 s. */
 export const MONITORING_POLL_MS = 5000;

@@ -5,6 +5,7 @@ import { useConfig } from "@/lib/config";
 import { addressUrl, isExternal } from "@/lib/explorer";
 import { MONITORING_POLL_MS, useMonitoring, type MonitoringAnswer } from "../api/queries";
 import { PartsHealth } from "../components/PartsHealth";
+import { RpcBudget } from "../components/RpcBudget";
 
 const OperationsCharts = lazy(() => import("../components/OperationsCharts"));
 
@@ -102,6 +103,7 @@ export default function MonitoringPage() {
           <section className="space-y-3">
             <h2 className="text-lg font-semibold">Health</h2>
             <PartsHealth parts={data.parts} />
+            <RpcBudget budget={data.rpcBudget} />
           </section>
           <section className="space-y-3">
             <h2 className="text-lg font-semibold">
