@@ -8,6 +8,7 @@ import { checkDeploymentOnChain } from "@common/manifestFile";
 import type { Logger } from "../../lib/logger";
 import { Ticker } from "../operations/ticker";
 import { FreshRead, mapLimit } from "../../lib/concurrency";
+import type { ExplorerBackfill } from "./backfill";
 import { EventDecoder, parseRawLog, type EventRow, type RawLog } from "./decoder";
 import { rangeAdvice } from "./logRanges";
 
@@ -73,6 +74,8 @@ export class EventIndexer {
     private readonly log: Logger,
     /** Other replicas share the database (PostgreSQL), so whichever of them leads may write the index. */
     private readonly shared = false,
+    /** Fills a first index far behind the head from an explorer (INDEXER_BACKFILL=explorer). */
+    readonly backfill: ExplorerBackfill | null = null,
   ) {
     this.ticker = new Ticker(() => this.sync(), options.pollMs, log, "indexer");
     this.follower = new Ticker(() => this.readStoredHead(), options.pollMs, log, "index follower");
@@ -234,6 +237,11 @@ export class EventIndexer {
       this.deploymentCheckedAt = 0;
       await checkDeploymentOnChain(manifest, provider);
       this.deploymentCheckedAt = Date.now();
+    }
+    if (this.backfill) {
+      const filled = await this.backfill.run(checkpoint, head);
+      if (filled !== checkpoint) this.changes++;
+      checkpoint = filled;
     }
     const target = head - this.options.confirmations;
     while (checkpoint < target) {
