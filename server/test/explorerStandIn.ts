@@ -22,6 +22,10 @@ export interface StandInSettings {
   callsPerSecond?: number;
   /** Every n-th call gets the rate-limit answer, whatever the rate (0: never). */
   rateLimitEvery?: number;
+  /** From this call on (counted from 1), the key is refused: a key revoked in the middle of a backfill. */
+  refuseKeyFrom?: number;
+  /** Its refusal of a key, given the call's query: Etherscan's "Invalid API Key" by default. */
+  keyRefusal?: (query: URLSearchParams) => string;
   /** Blocks whose logs it gives with another block hash than the chain's (an explorer on another fork). */
   forgedBlocks?: Set<number>;
 }
@@ -125,7 +129,8 @@ export class ExplorerStandIn {
       return { status: "0", message: "NOTOK", result: RATE_LIMIT_ANSWER };
     }
     this.recent.push(now);
-    if (q.get("apikey") !== this.settings.apiKey) return refuse("Invalid API Key");
+    const { refuseKeyFrom = 0, keyRefusal = () => "Invalid API Key" } = this.settings;
+    if (q.get("apikey") !== this.settings.apiKey || (refuseKeyFrom > 0 && this.calls >= refuseKeyFrom)) return refuse(keyRefusal(q));
     if (q.get("chainid") !== String(this.settings.chainId))
       return refuse(
         "Missing or unsupported chainid parameter (required for v2 api), please see https://api.etherscan.io/v2/chainlist for the list of supported chainids",
