@@ -55,7 +55,9 @@ async function buildIndex(explorer: { standIn?: Partial<StandInSettings>; backfi
   }
 }
 
-describe("Explorer backfill (INDEXER_BACKFILL=explorer)", () => {
+describe("Explorer backfill (INDEXER_BACKFILL=explorer)", function () {
+  // Each test builds an index from scratch, twice over for some (a loaded machine takes minutes).
+  this.timeout(180_000);
   let start: string;
   let rpcOnly: Awaited<ReturnType<typeof buildIndex>>;
   /** Events the backfill should read: those at or below its last block (BACKFILL_CONFIRMATIONS behind the head). */

@@ -44,6 +44,16 @@ interface NodeLog {
   logIndex: string;
 }
 
+/** A call to the node, tried once more when a kept-alive connection the node had just closed fails. */
+async function nodeCall<T>(url: string, method: string, params: unknown[]): Promise<T> {
+  try {
+    return await rpc<T>(url, method, params);
+  } catch (error) {
+    if ((error as Error).message !== "fetch failed") throw error;
+    return rpc<T>(url, method, params);
+  }
+}
+
 // Etherscan writes a zero index as "0x" (its documented sample answers "logIndex":"0x").
 const etherscanHex = (hex: string) => (BigInt(hex) === 0n ? "0x" : hex);
 
@@ -105,7 +115,7 @@ export class ExplorerStandIn {
     let start = from;
     while (start <= to && found.length < wanted) {
       const end = Math.min(start + chunk - 1, to);
-      const logs = await rpc<NodeLog[]>(this.nodeUrl, "eth_getLogs", [
+      const logs = await nodeCall<NodeLog[]>(this.nodeUrl, "eth_getLogs", [
         { address, fromBlock: `0x${start.toString(16)}`, toBlock: `0x${end.toString(16)}` },
       ]);
       found.push(...logs);
@@ -152,7 +162,7 @@ export class ExplorerStandIn {
     if (slice.length === 0) return { status: "0", message: "No records found", result: [] };
     const times = new Map<string, string>();
     for (const n of new Set(slice.map((l) => l.blockNumber))) {
-      const block = await rpc<{ timestamp: string }>(this.nodeUrl, "eth_getBlockByNumber", [n, false]);
+      const block = await nodeCall<{ timestamp: string }>(this.nodeUrl, "eth_getBlockByNumber", [n, false]);
       times.set(n, block.timestamp);
     }
     const forged = this.settings.forgedBlocks ?? new Set<number>();
