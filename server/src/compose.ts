@@ -15,6 +15,7 @@ import { MockBankService } from "./services/bank";
 import { BatchService } from "./services/batch/jobs";
 import { BatchWatcher } from "./services/batch/watcher";
 import { ContactsService } from "./services/contacts";
+import { ExplorerBackfill } from "./services/indexing/backfill";
 import { EventsService } from "./services/indexing/events";
 import { ExportsService } from "./services/indexing/exports";
 import { HoldersService } from "./services/indexing/holders";
@@ -37,7 +38,9 @@ import { SafeReader, safeName } from "./services/safes/reader";
  * service is handed anything after it is built.
  */
 export function buildServices(config: Config, chain: Chain, db: DatabaseHandle, auth: AuthProvider, log: Logger): Services {
-  const indexer = new EventIndexer(db.db, chain, config.indexer, log.child({ component: "indexer" }), db.kind === "postgres");
+  const backfill =
+    config.indexer.backfill && new ExplorerBackfill(db.db, chain, config.indexer.backfill, log.child({ component: "backfill" }));
+  const indexer = new EventIndexer(db.db, chain, config.indexer, log.child({ component: "indexer" }), db.kind === "postgres", backfill);
   // Their caches are keyed by the index's version as of each request, so they refresh as the index
   // changes, whichever replica changed it.
   const indexVersion = () => indexer.currentVersion();

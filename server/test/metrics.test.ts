@@ -67,6 +67,7 @@ const METRICS: [string, string][] = [
   ["usdx_indexer_head_block", "gauge"],
   ["usdx_indexer_lag_blocks", "gauge"],
   ["usdx_indexer_events_total", "counter"],
+  ["usdx_explorer_requests_total", "counter"],
   ["usdx_batch_jobs", "gauge"],
   ["usdx_batch_chunks", "gauge"],
   ["usdx_bank_deposits", "gauge"],

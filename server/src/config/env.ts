@@ -150,6 +150,36 @@ export function envSchema(on: Network) {
         description: "How often the indexer checks the deployment is still on the chain, in ms (0: every step; a check is two RPC calls).",
       }),
 
+      // A first index far behind the head: the history from an explorer's logs API (1,000 logs a
+      // call over any block range) rather than one eth_getLogs per provider range.
+      INDEXER_BACKFILL: setting(
+        typed(
+          "`off` or `explorer`",
+          z
+            .enum(["off", "explorer"], { error: (issue) => `INDEXER_BACKFILL must be 'off' or 'explorer', not '${issue.input}'.` })
+            .default("off"),
+        ),
+        {
+          group: "chain",
+          description:
+            "`explorer`: a first index far behind the head reads the history from Etherscan's logs API (ETHERSCAN_API_KEY), then goes on by RPC.",
+        },
+      ),
+      // Below it a catch-up by RPC costs few requests: 1,000 on a free plan's 10-block range.
+      INDEXER_BACKFILL_MIN_BLOCKS: setting(wholeNumber(1, 1_000_000_000).default(10_000), {
+        group: "chain",
+        description: "Blocks the index must be behind before the explorer backfill runs; fewer are read by RPC.",
+      }),
+      ETHERSCAN_API_URL: setting(httpUrl().default("https://api.etherscan.io/v2/api"), {
+        group: "chain",
+        description: "Etherscan's API V2 endpoint, which the backfill asks for logs (the chain is named by its `chainid`).",
+      }),
+      // Etherscan's free plan: 5 calls a second (and 100,000 a day).
+      ETHERSCAN_CALLS_PER_SECOND: setting(wholeNumber(1, 1000).default(5), {
+        group: "chain",
+        description: "Calls a second the backfill sends to Etherscan: the plan's rate.",
+      }),
+
       // Database
       DATABASE_URL: setting(
         typed(
@@ -525,7 +555,8 @@ export function envSchema(on: Network) {
       ETHERSCAN_API_KEY: setting(text().optional(), {
         group: "tools",
         secret: true,
-        description: "For `npx hardhat verify --network sepolia <address>`, which publishes the contracts' source.",
+        description:
+          "For `npx hardhat verify --network sepolia <address>`, which publishes the contracts' source, and for the explorer backfill (INDEXER_BACKFILL).",
       }),
       REPORT_GAS: setting(text("`true` or `false`").optional(), {
         group: "tools",
@@ -569,6 +600,8 @@ function refusals(env: EnvSettings): string[] {
   if (!env.FIREBASE_AUTH_EMULATOR_HOST && !env.FIREBASE_WEB_API_KEY) {
     found.push("A real Firebase project needs FIREBASE_WEB_API_KEY: the web API key the dashboard signs in with.");
   }
+  if (env.INDEXER_BACKFILL === "explorer" && !env.ETHERSCAN_API_KEY)
+    found.push("INDEXER_BACKFILL=explorer needs ETHERSCAN_API_KEY: the key the explorer's logs API is asked with.");
   const mode = bankModeOf(env);
   if (mode !== "off" && isMainnet(CHAIN_IDS[env.NETWORK])) {
     found.push(

@@ -68,6 +68,17 @@ export interface Config {
     pollMs: number;
     /** How often the indexer checks the manifest's deployment is still on the chain (0: every step). */
     deploymentCheckMs: number;
+    /** The explorer backfill of a first index (INDEXER_BACKFILL=explorer), or null: RPC only. */
+    backfill: {
+      /** Etherscan's API V2 endpoint (ETHERSCAN_API_URL). */
+      apiUrl: string;
+      apiKey: string;
+      chainId: number;
+      /** Below this many blocks to catch up, RPC is cheaper (INDEXER_BACKFILL_MIN_BLOCKS). */
+      minBlocks: number;
+      /** The plan's rate (ETHERSCAN_CALLS_PER_SECOND). */
+      callsPerSecond: number;
+    } | null;
   };
   /** The largest rise of the multiplier sent without a retype, in hundredths of a percent (MULTIPLIER_MAX_STEP_PERCENT). */
   multiplierMaxStep: number;
@@ -232,6 +243,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadOp
       batchBlocks: s.INDEXER_BATCH_BLOCKS,
       pollMs: s.INDEXER_POLL_MS,
       deploymentCheckMs: s.INDEXER_DEPLOYMENT_CHECK_MS,
+      backfill:
+        s.INDEXER_BACKFILL === "explorer" && s.ETHERSCAN_API_KEY
+          ? {
+              apiUrl: s.ETHERSCAN_API_URL,
+              apiKey: s.ETHERSCAN_API_KEY,
+              chainId: CHAIN_IDS[s.NETWORK],
+              minBlocks: s.INDEXER_BACKFILL_MIN_BLOCKS,
+              callsPerSecond: s.ETHERSCAN_CALLS_PER_SECOND,
+            }
+          : null,
     },
     multiplierMaxStep: s.MULTIPLIER_MAX_STEP_PERCENT,
     leaderCheckMs: s.LEADER_CHECK_MS,

@@ -13,6 +13,7 @@ import { FreshRead } from "../../lib/concurrency";
 import { EventDecoder, type EventRow, type RawLog } from "./decoder";
 import { STATE_ID, noteBlock, rewindTo, startOver, storeRange, type StoredBlock } from "./indexWrites";
 import { RangeSpan, blockOf, headerCall, readRange, type RangeRead } from "./ranges";
+import type { ExplorerBackfill } from "./backfill";
 
 // PGlite runs no autovacuum: without fresh statistics the planner sorts an account's whole history
 // for one page (29 ms at 20,000 rows, 0.2 ms after ANALYZE). Refresh them after this many rows.
@@ -68,6 +69,8 @@ export class EventIndexer {
     private readonly log: Logger,
     /** Other replicas share the database (PostgreSQL), so whichever of them leads may write the index. */
     private readonly shared = false,
+    /** Fills a first index far behind the head from an explorer (INDEXER_BACKFILL=explorer). */
+    readonly backfill: ExplorerBackfill | null = null,
   ) {
     this.ticker = new Ticker(() => this.sync(), options.pollMs, log, "indexer");
     this.follower = new Ticker(() => this.readStoredHead(), options.pollMs, log, "index follower");
@@ -248,6 +251,12 @@ export class EventIndexer {
       this.deploymentCheckedAt = 0;
       await checkDeploymentOnChain(manifest, provider);
       this.deploymentCheckedAt = Date.now();
+    }
+    if (this.backfill) {
+      // A first index far behind the head: the history from the explorer, then ranges by RPC.
+      const filled = await this.backfill.run(checkpoint, head);
+      if (filled !== checkpoint) this.changes++;
+      checkpoint = filled;
     }
     checkpoint = await this.catchUp(checkpoint, head - this.options.confirmations, checkpointBlock === undefined);
     if (this.rowsSinceAnalyze >= ANALYZE_EVERY_ROWS) {

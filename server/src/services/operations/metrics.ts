@@ -231,6 +231,15 @@ export class Metrics {
         this.inc(indexer.eventsStored);
       },
     });
+    new Counter({
+      name: "usdx_explorer_requests_total",
+      help: "Calls the explorer backfill sent to Etherscan's logs API (INDEXER_BACKFILL=explorer), rate-limit answers included; not RPC calls.",
+      registers: [registry],
+      collect() {
+        this.reset();
+        this.inc(indexer.backfill?.requests ?? 0);
+      },
+    });
 
     const { db } = sources;
     statusGauge(registry, "usdx_batch_jobs", "Batch jobs in the database, by status (processing, completed, failed).", () =>
