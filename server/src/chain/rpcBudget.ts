@@ -22,7 +22,26 @@
  * (MIN_FRACTION): a key whose quota is spent is kept quiet by its callers instead, since a call
  * refused with a long Retry-After fails as rate limited and its loop waits that long (Ticker).
  */
-import { RpcRateLimitedError } from "./rpcTransport";
+
+/**
+ * The node refused for rate, or this server's request budget has no turn for the call in time: try
+ * again after `retryAfterMs` (the provider's word, our backoff, or when the budget's turn comes).
+ */
+export class RpcRateLimitedError extends Error {
+  readonly code = "RPC_RATE_LIMITED";
+  constructor(
+    readonly retryAfterMs: number,
+    detail: string,
+    /** Refused by this server's own request budget, before anything was sent. */
+    readonly ownBudget = false,
+  ) {
+    super(
+      ownBudget
+        ? `${detail}; trying again in ${Math.ceil(retryAfterMs / 1000)} s`
+        : `the RPC provider is rate limiting this server (${detail}); trying again in ${Math.ceil(retryAfterMs / 1000)} s`,
+    );
+  }
+}
 
 /** Without a Retry-After, a 429 lowers the rate this long: Alchemy's throughput window is 10 s. */
 export const LOWERED_FOR_MS = 10_000;

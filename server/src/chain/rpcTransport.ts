@@ -14,7 +14,9 @@
  * ethers' own 429 handling reads Retry-After's seconds as milliseconds and never retries a 5xx, so
  * it is switched off (chain.ts) and this transport does it for both.
  */
-import { RequestBudget } from "./rpcBudget";
+import { RequestBudget, RpcRateLimitedError } from "./rpcBudget";
+
+export { RpcRateLimitedError };
 
 /** One attempt may take this long; the retries of one call stay within CALL_BUDGET_MS. */
 export const ATTEMPT_TIMEOUT_MS = 5_000;
@@ -32,26 +34,6 @@ const BASE_BACKOFF_MS = 250;
 const MAX_BACKOFF_MS = 4_000;
 /** A Retry-After longer than this is not waited out inside one call: the caller hears it and defers. */
 export const MAX_IN_CALL_WAIT_MS = 5_000;
-
-/**
- * The node refused for rate, or this server's request budget has no turn for the call in time: try
- * again after `retryAfterMs` (the provider's word, our backoff, or when the budget's turn comes).
- */
-export class RpcRateLimitedError extends Error {
-  readonly code = "RPC_RATE_LIMITED";
-  constructor(
-    readonly retryAfterMs: number,
-    detail: string,
-    /** Refused by this server's own request budget, before anything was sent. */
-    readonly ownBudget = false,
-  ) {
-    super(
-      ownBudget
-        ? `${detail}; trying again in ${Math.ceil(retryAfterMs / 1000)} s`
-        : `the RPC provider is rate limiting this server (${detail}); trying again in ${Math.ceil(retryAfterMs / 1000)} s`,
-    );
-  }
-}
 
 /** The node did not answer usefully (5xx, connection refused or dropped, timeouts) within the call's budget. */
 export class RpcUnavailableError extends Error {
