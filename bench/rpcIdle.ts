@@ -56,13 +56,6 @@ async function main(): Promise<void> {
       await new Promise((resolve) => setTimeout(resolve, 1000));
       const heads = server.services.heads;
       if (WS && !heads?.live) throw new Error("BENCH_WS=1, but the server's heads subscription is not live.");
-      if (WS && heads) {
-        // Pushed heads tell the indexer the blocks they cover: a server that has run a while knows
-        // the last INDEXER_CONFIRMATIONS + 1 of them, so count from there (6 blocks, 72 s here).
-        const warm = heads.counts.heads + 6;
-        console.log("Pushed heads: waiting for 6 of them, as a server that has run a while has...");
-        while (heads.counts.heads < warm) await new Promise((resolve) => setTimeout(resolve, 500));
-      }
       const before = server.services.chain.transport.snapshot();
       const headsBefore = heads ? { ...heads.counts } : null;
       console.log(`Idle for ${SECONDS} s, a block every ${BLOCK_MS / 1000} s...`);

@@ -29,8 +29,8 @@ const SUBSCRIBE_ID = 1;
 
 /** What a loop hears from the heads. */
 export interface HeadListener {
-  /** A head was pushed: its block number, and its header when the message carried a whole one. */
-  head?(block: number, header: PushedHeader | null): void;
+  /** A head was pushed: its block number. */
+  head?(block: number): void;
   /** The subscription came up (heads are pushed) or went down (poll until it is back). */
   live?(live: boolean): void;
 }
@@ -140,8 +140,7 @@ export class HeadSubscription implements HeadSource {
         if (block === null) return;
         this.counts.heads++;
         this.lastHead = block;
-        const header = pushedHeader(block, message.params.result);
-        this.tell((listener) => listener.head?.(block, header));
+        this.tell((listener) => listener.head?.(block));
       }
     });
     socket.on("error", (error) => {
@@ -214,21 +213,6 @@ function parseMessage(data: WebSocket.RawData): RpcMessage | null {
   } catch {
     return null;
   }
-}
-
-/** A pushed head's header: what the indexer needs of a block without reading it. */
-export interface PushedHeader {
-  number: number;
-  hash: string;
-  parentHash: string;
-  timestamp: number;
-}
-
-/** The header a newHeads result carries, or null when it lacks a part. */
-function pushedHeader(number: number, result: unknown): PushedHeader | null {
-  const { hash, parentHash, timestamp } = (result ?? {}) as { hash?: unknown; parentHash?: unknown; timestamp?: unknown };
-  if (typeof hash !== "string" || typeof parentHash !== "string" || typeof timestamp !== "string") return null;
-  return { number, hash, parentHash, timestamp: Number(timestamp) };
 }
 
 /** A newHeads result's block number (hex quantity), or null when it has none. */

@@ -8,8 +8,7 @@ import type { RpcCall } from "../../chain/batchCalls";
 import { checkDeploymentOnChain } from "@common/manifestFile";
 import type { Logger } from "../../lib/logger";
 import { pacedByHeads, Ticker } from "../operations/ticker";
-import { HEADS_SAFETY_NET_MS, type HeadSource } from "../../chain/heads";
-import { HeadRing } from "./headRing";
+import type { HeadSource } from "../../chain/heads";
 import { FreshRead } from "../../lib/concurrency";
 import { EventDecoder, type EventRow, type RawLog } from "./decoder";
 import { STATE_ID, noteBlock, rewindTo, startOver, storeRange, type StoredBlock } from "./indexWrites";
@@ -51,14 +50,6 @@ export class EventIndexer {
   private headReadAt: number | null = null;
   /** Whether this process's latest attempt to read the head failed (the node did not answer it). */
   private headReadFailed = false;
-  /** The heads the node pushes (wakeOnHeads), or null: they are polled. */
-  private heads: HeadSource | null = null;
-  /** The pushed heads' recent headers: hashes and times known without reading. */
-  private readonly ring = new HeadRing();
-  /** When a head was last pushed. */
-  private lastPushAt = 0;
-  /** syncOnce asked for this step: it runs in full even while heads are pushed. */
-  private forceNext = false;
   /** A head the node pushed since the last step (pushHead), or null. */
   private pushedHead: number | null = null;
   /** When the deployment was last found on the chain (0: check at the next step). */
@@ -180,12 +171,8 @@ export class EventIndexer {
 
   /** Steps on each pushed head, then calls `stepped` (the batch watcher reads what it stored); polls only as a safety net while heads come. */
   wakeOnHeads(heads: HeadSource, stepped: () => void): void {
-    this.heads = heads;
-    // Heads that stop may miss a reorganisation: what they said is forgotten, and blocks are read.
-    heads.listen({ live: (live) => (live ? undefined : this.ring.clear()) });
-    pacedByHeads(this.ticker, heads, (block, header) => {
+    pacedByHeads(this.ticker, heads, (block) => {
       this.pushHead(block);
-      if (header) this.ring.add(header);
       void this.ticker.wake().then(stepped);
     });
   }
@@ -234,7 +221,6 @@ export class EventIndexer {
 
   /** Indexes up to the confirmed head now; one call at a time. Returns the new checkpoint. */
   syncOnce(): Promise<number> {
-    this.forceNext = true;
     return this.ticker.runNow();
   }
 
@@ -248,15 +234,8 @@ export class EventIndexer {
     this.pushedHead = null;
     let head: number;
     let checkpointBlock: StoredBlock | null | undefined;
-    const forced = this.forceNext;
-    this.forceNext = false;
     if (pushed !== null && pushed >= (this.state.head ?? 0)) {
       head = this.noteHead(pushed);
-      // The checkpoint as the pushed heads have it, when they reach back that far: no read.
-      checkpointBlock = this.ring.at(checkpoint) ?? undefined;
-    } else if (!forced && this.heads?.live && Date.now() - this.lastPushAt < HEADS_SAFETY_NET_MS && this.state.head !== null) {
-      // The safety net's poll while heads arrive: the last head's step read everything up to it.
-      return this.state.checkpoint ?? checkpoint;
     } else {
       [head, checkpointBlock] = await this.readHeadAnd(checkpoint);
     }
@@ -323,7 +302,6 @@ export class EventIndexer {
    * reads no head of its own and checks the checkpoint in its first range's batch.
    */
   private pushHead(head: number): void {
-    this.lastPushAt = Date.now();
     if (this.pushedHead === null || head > this.pushedHead) this.pushedHead = head;
   }
 
@@ -342,14 +320,12 @@ export class EventIndexer {
       const from = asked + 1;
       const to = Math.min(from + this.span.blocks - 1, target);
       const calls: RpcCall[] = verify ? [headerCall(checkpoint)] : [];
-      // The range's end as the pushed heads have it, or its header read with the logs.
-      const known = asked < target && to === target ? this.ring.at(to) : null;
       if (asked < target) {
         calls.push({
           method: "eth_getLogs",
           params: [{ address: this.decoder.addresses, fromBlock: toQuantity(from), toBlock: toQuantity(to) }],
         });
-        if (to === target && !known) calls.push(headerCall(to));
+        if (to === target) calls.push(headerCall(to));
       }
       const missing = waiting?.missing ?? [];
       calls.push(...missing.map(headerCall));
@@ -372,14 +348,8 @@ export class EventIndexer {
         continue;
       }
       this.span.grow();
-      const pin = to === target ? (known ?? blockOf(answers[1], to)) : null;
+      const pin = to === target ? blockOf(answers[1], to) : null;
       const range = readRange(from, to, logsAnswer.result as RawLog[], pin);
-      // Blocks the pushed heads know need no reading either.
-      range.missing = range.missing.filter((n) => {
-        const block = this.ring.at(n);
-        if (block) range.known.push(block);
-        return !block;
-      });
       asked = to;
       if (range.missing.length === 0) checkpoint = await this.store(range, []);
       else waiting = range;
