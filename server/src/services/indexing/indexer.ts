@@ -50,8 +50,6 @@ export class EventIndexer {
   private headReadAt: number | null = null;
   /** Whether this process's latest attempt to read the head failed (the node did not answer it). */
   private headReadFailed = false;
-  /** A head the node pushed since the last step (pushHead), or null. */
-  private pushedHead: number | null = null;
   /** When the deployment was last found on the chain (0: check at the next step). */
   private deploymentCheckedAt = 0;
   /** The stored head as of a read begun after the caller asked (see currentVersion). */
@@ -171,10 +169,7 @@ export class EventIndexer {
 
   /** Steps on each pushed head, then calls `stepped` (the batch watcher reads what it stored); polls only as a safety net while heads come. */
   wakeOnHeads(heads: HeadSource, stepped: () => void): void {
-    pacedByHeads(this.ticker, heads, (block) => {
-      this.pushHead(block);
-      void this.ticker.wake().then(stepped);
-    });
+    pacedByHeads(this.ticker, heads, () => void this.ticker.wake().then(stepped));
   }
 
   /** Another replica indexes: follow what it stores (the checkpoint, its hash, the lag) instead. */
@@ -228,17 +223,8 @@ export class EventIndexer {
     const { provider, manifest } = this.chain;
     let checkpoint = await this.loadCheckpoint();
     // The poll's first request: the head and the checkpoint's header, whose hash is checked
-    // against the stored one (one request where the provider takes batches). A head the node
-    // pushed (pushHead) needs no reading: the checkpoint's header then goes with the first range.
-    const pushed = this.pushedHead;
-    this.pushedHead = null;
-    let head: number;
-    let checkpointBlock: StoredBlock | null | undefined;
-    if (pushed !== null && pushed >= (this.state.head ?? 0)) {
-      head = this.noteHead(pushed);
-    } else {
-      [head, checkpointBlock] = await this.readHeadAnd(checkpoint);
-    }
+    // against the stored one (one request where the provider takes batches).
+    const [head, checkpointBlock] = await this.readHeadAnd(checkpoint);
     // The deployment check costs two calls: every step on the local chain, else every few minutes
     // and after any rewind (a reset node shows first as a checkpoint block with another hash).
     if (Date.now() - this.deploymentCheckedAt >= this.options.deploymentCheckMs) {
@@ -246,7 +232,7 @@ export class EventIndexer {
       this.deploymentCheckedAt = Date.now();
     }
     const before = checkpoint;
-    if (checkpointBlock !== undefined) checkpoint = await this.detectReorg(checkpoint, checkpointBlock);
+    checkpoint = await this.detectReorg(checkpoint, checkpointBlock);
     if (checkpoint !== before && this.options.deploymentCheckMs > 0) {
       this.deploymentCheckedAt = 0;
       await checkDeploymentOnChain(manifest, provider);
@@ -258,7 +244,7 @@ export class EventIndexer {
       if (filled !== checkpoint) this.changes++;
       checkpoint = filled;
     }
-    checkpoint = await this.catchUp(checkpoint, head - this.options.confirmations, checkpointBlock === undefined);
+    checkpoint = await this.catchUp(checkpoint, head - this.options.confirmations);
     if (this.rowsSinceAnalyze >= ANALYZE_EVERY_ROWS) {
       await this.db.execute(sql`analyze chain_events`);
       this.rowsSinceAnalyze = 0;
@@ -289,20 +275,12 @@ export class EventIndexer {
     return [this.noteHead(Number(headAnswer.result as string)), blockOf(blockAnswer, n, true)];
   }
 
-  /** Notes the chain's head as read (or pushed) now. */
+  /** Notes the chain's head as read now. */
   private noteHead(head: number): number {
     this.headReadFailed = false;
     this.headReadAt = Date.now();
     this.state.head = head;
     return head;
-  }
-
-  /**
-   * A new head the node pushed (eth_subscribe newHeads): the next step takes it as the head, so it
-   * reads no head of its own and checks the checkpoint in its first range's batch.
-   */
-  private pushHead(head: number): void {
-    if (this.pushedHead === null || head > this.pushedHead) this.pushedHead = head;
   }
 
   /**
@@ -313,13 +291,13 @@ export class EventIndexer {
    * reads block `target`'s header: its hash, stored, is what the next poll checks the chain against.
    * Ranges are stored in order, each with the checkpoint, so a failure loses only what is unstored.
    */
-  private async catchUp(checkpoint: number, target: number, verify: boolean): Promise<number> {
+  private async catchUp(checkpoint: number, target: number): Promise<number> {
     let asked = checkpoint; // the last block asked for
     let waiting: RangeRead | null = null; // a range read, waiting for its events' blocks
-    while (asked < target || waiting || verify) {
+    while (asked < target || waiting) {
       const from = asked + 1;
       const to = Math.min(from + this.span.blocks - 1, target);
-      const calls: RpcCall[] = verify ? [headerCall(checkpoint)] : [];
+      const calls: RpcCall[] = [];
       if (asked < target) {
         calls.push({
           method: "eth_getLogs",
@@ -330,12 +308,6 @@ export class EventIndexer {
       const missing = waiting?.missing ?? [];
       calls.push(...missing.map(headerCall));
       const answers = await this.chain.calls.many<unknown>(calls);
-      if (verify) {
-        // The checkpoint's header came with the first range: a rewind drops that range's logs.
-        verify = false;
-        const rewound = await this.detectReorg(checkpoint, blockOf(answers.shift()!, checkpoint, true));
-        if (rewound !== checkpoint) return rewound;
-      }
       if (waiting) {
         const read = missing.map((n, i) => blockOf(answers[answers.length - missing.length + i], n));
         checkpoint = await this.store(waiting, read);
