@@ -82,13 +82,13 @@ export function envSchema(on: Network) {
         description: "The JSON-RPC endpoint the server reads the chain through (a provider's URL carries its key).",
         default: "the local node (`http://127.0.0.1:<LOCAL_RPC_PORT>`); on Sepolia, SEPOLIA_RPC_URL",
       }),
-      // No default, not even on the local chain: without it the loops poll (the test suite's servers do; npm start sets it).
+      // No default, not even on the local chain: without it the loops poll (the test suite's servers and npm start do).
       RPC_WS_URL: setting(wsUrl({ secret: true }).optional(), {
         group: "chain",
         secret: true,
         description:
           "The same node's WebSocket endpoint: its pushed new heads (`eth_subscribe`) wake the indexer and the batch watcher, which then poll only as a safety net. None: they poll every INDEXER_POLL_MS.",
-        default: "none (polling); `npm start` sets the local node's",
+        default: "none (the loops poll)",
       }),
       SEPOLIA_RPC_URL: setting(httpUrl({ secret: true }).optional(), {
         group: "chain",
