@@ -31,7 +31,7 @@ export class BatchCalls {
 
   constructor(
     private readonly transport: RpcTransport,
-    /** How long one attempt may take: a batch may carry a dense eth_getLogs answer. */
+    /** How long one attempt may take when a batch carries an eth_getLogs (a dense answer). */
     private readonly timeoutMs: number,
     /** Calls in one batch at most (BATCH_MAX_CALLS, or the request budget's burst if smaller). */
     private readonly maxCalls = BATCH_MAX_CALLS,
@@ -54,7 +54,7 @@ export class BatchCalls {
     const first = ++this.nextId;
     const body = JSON.stringify(calls.map((c, i) => ({ jsonrpc: "2.0", id: first + i, method: c.method, params: c.params })));
     this.nextId += calls.length;
-    const response = await this.transport.post(body, this.timeoutMs);
+    const response = await this.transport.post(body, this.timeoutFor(calls));
     const answers = batchAnswers(
       response.body,
       calls.map((_, i) => first + i),
@@ -108,11 +108,19 @@ export class BatchCalls {
     return { status: 200, headers: { "content-type": "application/json" }, body: JSON.stringify(answers) };
   }
 
+  /**
+   * The bulk attempt timeout only where a call may answer in bulk (eth_getLogs); other reads keep
+   * the transport's own, so a node that stops answering is noticed in seconds, not a minute.
+   */
+  private timeoutFor(calls: readonly RpcCall[]): number | undefined {
+    return calls.some((c) => c.method === "eth_getLogs") ? this.timeoutMs : undefined;
+  }
+
   private singly<T>(calls: readonly RpcCall[]): Promise<RpcAnswer<T>[]> {
     return Promise.all(
       calls.map(async (c): Promise<RpcAnswer<T>> => {
         try {
-          return { ok: true, result: await this.transport.call<T>(c.method, c.params, this.timeoutMs) };
+          return { ok: true, result: await this.transport.call<T>(c.method, c.params, this.timeoutFor([c])) };
         } catch (error) {
           if (error instanceof RpcError) return { ok: false, error };
           throw error;
