@@ -12,7 +12,7 @@ import type { HeadSource } from "../../chain/heads";
 import { FreshRead } from "../../lib/concurrency";
 import { EventDecoder, type EventRow, type RawLog } from "./decoder";
 import { STATE_ID, noteBlock, rewindTo, startOver, storeRange, type StoredBlock } from "./indexWrites";
-import { RangeSpan, blockOf, headerCall, readRange, type RangeRead } from "./ranges";
+import { RangeSpan, blockOf, headerCall, logsCall, readRange, type RangeRead } from "./ranges";
 import type { ExplorerBackfill } from "./backfill";
 
 // PGlite runs no autovacuum: without fresh statistics the planner sorts an account's whole history
@@ -244,7 +244,8 @@ export class EventIndexer {
       if (filled !== checkpoint) this.changes++;
       checkpoint = filled;
     }
-    checkpoint = await this.catchUp(checkpoint, head - this.options.confirmations);
+    // After a rewind the checkpoint block is the ancestor, as stored.
+    checkpoint = await this.catchUp(checkpoint, head - this.options.confirmations, checkpoint === before ? checkpointBlock : null);
     if (this.rowsSinceAnalyze >= ANALYZE_EVERY_ROWS) {
       await this.db.execute(sql`analyze chain_events`);
       this.rowsSinceAnalyze = 0;
@@ -291,20 +292,16 @@ export class EventIndexer {
    * reads block `target`'s header: its hash, stored, is what the next poll checks the chain against.
    * Ranges are stored in order, each with the checkpoint, so a failure loses only what is unstored.
    */
-  private async catchUp(checkpoint: number, target: number): Promise<number> {
+  private async catchUp(checkpoint: number, target: number, start: StoredBlock | null): Promise<number> {
     let asked = checkpoint; // the last block asked for
     let waiting: RangeRead | null = null; // a range read, waiting for its events' blocks
+    let parent = start; // block `asked` as last read: the next range must continue it
     while (asked < target || waiting) {
       const from = asked + 1;
       const to = Math.min(from + this.span.blocks - 1, target);
-      const calls: RpcCall[] = [];
-      if (asked < target) {
-        calls.push({
-          method: "eth_getLogs",
-          params: [{ address: this.decoder.addresses, fromBlock: toQuantity(from), toBlock: toQuantity(to) }],
-        });
-        if (to === target) calls.push(headerCall(to));
-      }
+      // A range's request: its logs, its end block (whose hash the next range and the next poll
+      // check) and the block before it again, so a rewind since that block was read fails the step.
+      const calls: RpcCall[] = asked < target ? [logsCall(this.decoder.addresses, from, to), headerCall(to), headerCall(from - 1)] : [];
       const missing = waiting?.missing ?? [];
       calls.push(...missing.map(headerCall));
       const answers = await this.chain.calls.many<unknown>(calls);
@@ -319,10 +316,13 @@ export class EventIndexer {
         this.span.shrinkAfter(logsAnswer.error, from, to);
         continue;
       }
+      if (parent && blockOf(answers[2], from - 1).blockHash !== parent.blockHash)
+        throw new Error(`block ${from - 1} changed: the chain was reorganised`);
       this.span.grow();
-      const pin = to === target ? blockOf(answers[1], to) : null;
-      const range = readRange(from, to, logsAnswer.result as RawLog[], pin);
+      const end = blockOf(answers[1], to);
+      const range = readRange(from, to, logsAnswer.result as RawLog[], end);
       asked = to;
+      parent = end;
       if (range.missing.length === 0) checkpoint = await this.store(range, []);
       else waiting = range;
     }

@@ -84,6 +84,11 @@ export function readRange(from: number, to: number, raw: RawLog[], pin: StoredBl
   return { from, to, logs, known, pinned: pin !== null, missing };
 }
 
+export const logsCall = (address: string[], from: number, to: number): RpcCall => ({
+  method: "eth_getLogs",
+  params: [{ address, fromBlock: toQuantity(from), toBlock: toQuantity(to) }],
+});
+
 export const headerCall = (n: number): RpcCall => ({ method: "eth_getBlockByNumber", params: [toQuantity(n), false] });
 
 /** Block `n` from its eth_getBlockByNumber answer; throws on a refusal, or when the chain has no such block (unless `orNull`). */
