@@ -1,6 +1,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { rpc } from "./stack";
+import type { RawLog } from "../src/services/indexing/decoder";
 
 /**
  * Etherscan's API V2 `logs` module, played in front of a Hardhat node (test tooling; loopback only):
@@ -33,16 +34,8 @@ export interface StandInSettings {
 /** What Etherscan answers a call past the plan's rate (the free plan's words). */
 export const RATE_LIMIT_ANSWER = "Max calls per sec rate limit reached (5/sec)";
 
-interface NodeLog {
-  address: string;
-  topics: string[];
-  data: string;
-  blockNumber: string;
-  blockHash: string;
-  transactionHash: string;
-  transactionIndex: string;
-  logIndex: string;
-}
+/** A log as the node answers eth_getLogs: the indexer's RawLog, with the transaction's position. */
+type NodeLog = RawLog & { transactionIndex: string };
 
 /** A call to the node, tried once more when a kept-alive connection the node had just closed fails. */
 async function nodeCall<T>(url: string, method: string, params: unknown[]): Promise<T> {
