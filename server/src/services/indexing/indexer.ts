@@ -341,10 +341,9 @@ export class EventIndexer {
       if (row) rows.push(row);
     }
     const eventBlocks = new Set(range.logs.map((l) => l.blockNumber));
-    const keep = [...byNumber.values()].filter((b) => eventBlocks.has(b.blockNumber) || (range.pinned && b.blockNumber === range.to));
+    const keep = [...byNumber.values()].filter((b) => eventBlocks.has(b.blockNumber) || b.blockNumber === range.to);
     await storeRange(this.db, range.from, range.to, rows, keep);
-    // Without the pin, the hash of block `to` is not known yet (the poll's last range reads it).
-    this.observeHead(range.to, range.pinned ? byNumber.get(range.to)!.blockHash : null);
+    this.observeHead(range.to, byNumber.get(range.to)!.blockHash);
     this.rowsSinceAnalyze += rows.length;
     this.stored += rows.length;
     if (rows.length > 0) this.log.debug({ from: range.from, to: range.to, events: rows.length }, "indexed");

@@ -62,17 +62,15 @@ export interface RangeRead {
   from: number;
   to: number;
   logs: ParsedLog[];
-  /** Blocks known already: block `to` when its header came with the logs. */
+  /** Blocks known already: block `to`, whose header comes with the logs, and any whose logs carry their time. */
   known: StoredBlock[];
-  /** Whether block `to`'s header came with the logs (the poll's last range): its hash is stored as the checkpoint's. */
-  pinned: boolean;
   /** Blocks holding events whose header is still to read. */
   missing: number[];
 }
 
-export function readRange(from: number, to: number, raw: RawLog[], pin: StoredBlock | null): RangeRead {
+export function readRange(from: number, to: number, raw: RawLog[], end: StoredBlock): RangeRead {
   const logs = raw.filter((l) => !l.removed).map(parseRawLog);
-  const known: StoredBlock[] = pin ? [pin] : [];
+  const known: StoredBlock[] = [end];
   // A provider that sends each log's block time (newer nodes do) spares the block reads.
   for (const log of raw) {
     const time = (log as { blockTimestamp?: string }).blockTimestamp;
@@ -81,7 +79,7 @@ export function readRange(from: number, to: number, raw: RawLog[], pin: StoredBl
       known.push({ blockNumber: n, blockHash: log.blockHash, blockTime: Number(time) });
   }
   const missing = [...new Set(logs.map((l) => l.blockNumber))].filter((n) => !known.some((b) => b.blockNumber === n));
-  return { from, to, logs, known, pinned: pin !== null, missing };
+  return { from, to, logs, known, missing };
 }
 
 export const logsCall = (address: string[], from: number, to: number): RpcCall => ({
