@@ -88,7 +88,7 @@ describe("Event indexer", () => {
       // Point the chain client (ethers' provider, and the indexer's batched calls) at a closed port, as if the node went away.
       const { JsonRpcProvider } = await import("ethers");
       (server.services.chain as { calls: BatchCalls }).calls = new BatchCalls(
-        new RpcTransport("http://127.0.0.1:9", { budgetMs: 1000 }),
+        new RpcTransport("http://127.0.0.1:9", { budgetMs: 1000, attemptTimeoutMs: 500 }),
         1000,
       );
       (server.services.chain as { provider: InstanceType<typeof JsonRpcProvider> }).provider = new JsonRpcProvider(

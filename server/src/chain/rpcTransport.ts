@@ -154,7 +154,10 @@ export class RpcTransport {
 
   private async postWithRetries(body: string, timeoutMs: number, cost: number): Promise<RpcResponse> {
     const started = Date.now();
-    const budget = Math.max(this.options.budgetMs ?? CALL_BUDGET_MS, timeoutMs * 2);
+    // CALL_BUDGET_MS, or twice a bulk call's longer attempt (an ordinary call's own attempt timeout
+    // must not stretch it: a node that stopped answering is heard of within the budget).
+    const base = this.options.budgetMs ?? CALL_BUDGET_MS;
+    const budget = timeoutMs > this.attemptTimeout ? Math.max(base, timeoutMs * 2) : base;
     for (let attempt = 0; ; attempt++) {
       // Its turn in the budget every loop shares, waited for in arrival order; one that would come
       // too late fails now as rate limited (saying when), so the caller's loop defers.
