@@ -22,6 +22,7 @@ import {
 } from "./helpers";
 import { freePort } from "./stack";
 import { startWsProxy, type WsProxy } from "./wsProxy";
+import { ProviderProxy } from "./providerProxy";
 
 /**
  * Issue 30, part 3: with RPC_WS_URL the node's pushed heads wake the indexer and the batch watcher;
@@ -83,6 +84,34 @@ describe("pushed heads (RPC_WS_URL)", () => {
       await server.services.monitoring.sample();
       const indexerPart = server.services.monitoring.health().find((p) => p.part === "indexer");
       expect(indexerPart?.detail).to.match(/; indexing here, heads pushed over WebSocket$/);
+    });
+  });
+
+  describe("a pushed head's header", () => {
+    it("is the indexer's tip: a new block costs its logs alone, with no read of the tip", async () => {
+      const proxy = await new ProviderProxy(stack().rpcUrl).start();
+      const server = await startTestServer({ RPC_URL: proxy.url, RPC_WS_URL: nodeWsUrl() });
+      try {
+        const heads = headsOf(server);
+        await until(
+          "the heads subscription to be live",
+          async () => heads.live,
+          (live) => live,
+        );
+        await untilIndexEqualsChain(server.services.db.db, "the index to hold the chain before the transfer");
+        proxy.seen.length = 0;
+        for (let i = 0; i < 3; i++) {
+          await transfer(seeded("alice"), server.services.chain.manifest.proxy);
+          await untilIndexEqualsChain(server.services.db.db, `transfer ${i + 1} of 3 to be indexed`);
+        }
+        // Each transfer's block is read by its logs. A poll reads the tip (the subscription's first
+        // step may still be under way), a pushed head does not: three heads cost no tip read.
+        expect(proxy.calls("eth_getLogs").length).to.be.at.least(3);
+        expect(proxy.seen.filter((s) => s.blocks?.includes("latest")).length, "tip reads").to.be.at.most(1);
+      } finally {
+        await server.close();
+        await proxy.stop();
+      }
     });
   });
 

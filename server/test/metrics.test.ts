@@ -189,7 +189,7 @@ describe("GET /api/metrics", () => {
       .to.be.at.least(receipt!.blockNumber)
       .and.greaterThan(value(before, "usdx_indexer_checkpoint_block"));
     expect(value(after, "usdx_indexer_head_block")).to.be.at.least(value(after, "usdx_indexer_checkpoint_block"));
-    for (const method of ["eth_blockNumber", "eth_getLogs"]) {
+    for (const method of ["eth_getBlockByNumber", "eth_getLogs"]) {
       expect(value(after, "usdx_rpc_requests_total", { method }), method).to.be.greaterThan(
         value(before, "usdx_rpc_requests_total", { method }),
       );

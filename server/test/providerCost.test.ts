@@ -9,8 +9,9 @@ import { rpc } from "./stack";
 /**
  * Issue 30, part 1: following the chain costs a hosted provider one request per range. The proxy
  * plays a free plan (10-block eth_getLogs) and counts every HTTP request the server sends; a range
- * costs its eth_getLogs, the head is read once a poll, and a provider that refuses batches gets the
- * same calls one by one.
+ * costs its eth_getLogs, the tip is read once a poll (and is all a poll with nothing new costs), a
+ * new confirmed block whose header the polls read as a tip costs only its logs, and a provider that
+ * refuses batches gets the same calls one by one.
  */
 
 const RANGE = 10;
@@ -30,7 +31,7 @@ describe("Following the chain costs one request per range (a proxy counts the re
     await revert(chainSnapshot);
   });
 
-  async function caughtUpServer() {
+  async function caughtUpServer(settings: Record<string, string> = {}) {
     proxy.settings = { logs: PROVIDERS.alchemy(RANGE) };
     // The deployment checked every 5 minutes, as on Sepolia (on the local chain every step: two calls more).
     const server = await startTestServer({
@@ -38,12 +39,49 @@ describe("Following the chain costs one request per range (a proxy counts the re
       INDEXER_BATCH_BLOCKS: String(RANGE),
       INDEXER_POLL_MS: "600000",
       INDEXER_DEPLOYMENT_CHECK_MS: "300000",
+      ...settings,
     });
     await server.services.indexer.syncOnce();
     return server;
   }
 
-  it("500 empty blocks on a 10-block plan: 50 eth_getLogs and at most two requests more, the head read once", async () => {
+  it("following the chain block by block (5 confirmations): a poll with no new block costs one call, the tip; a new block one call more, its logs by its hash", async () => {
+    const server = await caughtUpServer({ INDEXER_CONFIRMATIONS: "5" });
+    const token = USDX__factory.connect(readManifest("localhost", { DEPLOYMENTS_DIR: stack().deploymentsDir }).proxy, seeded("alice"));
+    const step = async () => {
+      proxy.seen.length = 0;
+      await server.services.indexer.syncOnce();
+      return proxy.seen.map((s) => s.methods.join("+"));
+    };
+    try {
+      // The first step (caughtUpServer) read the headers between its checkpoint and the tip: from the next block on, the tips link.
+      expect(await step(), "no new block").to.deep.equal(["eth_getBlockByNumber"]);
+      await (await token.transfer(randomAddress(), parseUnits("1", 18))).wait();
+      expect(await step(), "the transfer's block, not confirmed yet").to.deep.equal(["eth_getBlockByNumber", "eth_getLogs"]);
+      for (let i = 0; i < 5; i++) {
+        await rpc(stack().rpcUrl, "evm_mine");
+        expect(await step(), `block ${i + 2} of 6`).to.deep.equal(["eth_getBlockByNumber", "eth_getLogs"]);
+      }
+      // The transfer's block is confirmed now, and indexed: the index is the chain's, hashes included.
+      expect(await indexKeys(server.services.db.db)).to.deep.equal(await chainKeys());
+      expect(await step(), "no new block").to.deep.equal(["eth_getBlockByNumber"]);
+      // Two blocks between polls: the general step (the checkpoint's check rides with the range's
+      // logs) reads the tip it missed, and the next block costs one call again.
+      await rpc(stack().rpcUrl, "hardhat_mine", ["0x2"]);
+      expect(await step(), "two new blocks").to.deep.equal([
+        "eth_getBlockByNumber",
+        "eth_getLogs+eth_getBlockByNumber+eth_getBlockByNumber",
+        "eth_getBlockByNumber",
+      ]);
+      await rpc(stack().rpcUrl, "evm_mine");
+      expect(await step(), "one new block again").to.deep.equal(["eth_getBlockByNumber", "eth_getLogs"]);
+      expect(await indexKeys(server.services.db.db)).to.deep.equal(await chainKeys());
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("500 empty blocks on a 10-block plan: 50 eth_getLogs and one request more, the tip", async () => {
     const server = await caughtUpServer();
     try {
       await rpc(stack().rpcUrl, "hardhat_mine", ["0x1f4"]);
@@ -52,9 +90,9 @@ describe("Following the chain costs one request per range (a proxy counts the re
       const logs = proxy.calls("eth_getLogs");
       expect(logs.flatMap((s) => s.logs ?? []).filter((l) => l.refused)).to.deep.equal([]);
       expect(logs.length).to.equal(50);
-      expect(proxy.calls("eth_blockNumber").length).to.equal(1);
-      // The poll's first request (the head and the checkpoint's header); the last range pins its end block in its own batch.
-      expect(proxy.seen.length).to.be.at.most(50 + 2);
+      expect(proxy.seen.filter((s) => s.blocks?.includes("latest")).length, "tip reads").to.equal(1);
+      // The poll's tip; the first range's request reads the checkpoint's header again, which is the reorganisation check.
+      expect(proxy.seen.length).to.equal(50 + 1);
       expect(await indexKeys(server.services.db.db)).to.deep.equal(await chainKeys());
     } finally {
       await server.close();
@@ -74,7 +112,7 @@ describe("Following the chain costs one request per range (a proxy counts the re
       await server.services.indexer.syncOnce();
       const ranges = proxy.calls("eth_getLogs").length;
       expect(ranges).to.be.within(20, 21);
-      // Each range's eth_getLogs, plus the poll's head request and the last range's block reads.
+      // Each range's eth_getLogs, plus the poll's tip and the last range's block reads.
       expect(proxy.seen.length).to.be.at.most(ranges + 2);
       expect(await indexKeys(server.services.db.db)).to.deep.equal(await chainKeys());
     } finally {

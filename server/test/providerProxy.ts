@@ -177,6 +177,8 @@ export interface Seen {
   status: number;
   /** For an eth_getLogs: the blocks it asked for, and whether it was refused. */
   logs?: { from: number; to: number; refused: boolean }[];
+  /** For each eth_getBlockByNumber: the block it asked for ("latest", or a number in hex). */
+  blocks?: string[];
   /** A batch answered with one error (settings.batches). */
   batchRefused?: boolean;
 }
@@ -248,6 +250,8 @@ export class ProviderProxy {
     }
     const requests = Array.isArray(body) ? body : [body];
     const seen: Seen = { at: Date.now(), methods: requests.map((r) => r.method), status: 200 };
+    const blocks = requests.filter((r) => r.method === "eth_getBlockByNumber").map((r) => String(r.params?.[0]));
+    if (blocks.length > 0) seen.blocks = blocks;
     this.seen.push(seen);
     const n = ++this.count;
     const s = this.settings;
@@ -302,7 +306,9 @@ export class ProviderProxy {
   private async answer(request: JsonRpcRequest, seen: Seen): Promise<{ status: number; body: unknown }> {
     const { logs: refusal, judge } = this.settings;
     if (request.method !== "eth_getLogs" || (!refusal && !judge)) return { status: 200, body: await this.forward(request) };
-    const filter = (request.params?.[0] ?? {}) as { fromBlock?: string; toBlock?: string };
+    const filter = (request.params?.[0] ?? {}) as { fromBlock?: string; toBlock?: string; blockHash?: string };
+    // One block by its hash (EIP-234): no range or results limit a provider sets refuses one block's logs.
+    if (filter.blockHash) return { status: 200, body: await this.forward(request) };
     const from = Number(filter.fromBlock ?? 0);
     const to = Number(filter.toBlock ?? from);
     const record = { from, to, refused: false };

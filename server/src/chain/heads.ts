@@ -27,10 +27,18 @@ const HANDSHAKE_TIMEOUT_MS = 10_000;
 const CLOSE_WAIT_MS = 1000;
 const SUBSCRIBE_ID = 1;
 
+/** A block's header as a node gives it (a pushed head, or eth_getBlockByNumber): what the indexer links blocks by. */
+export interface ChainHeader {
+  blockNumber: number;
+  blockHash: string;
+  parentHash: string;
+  blockTime: number;
+}
+
 /** What a loop hears from the heads. */
 export interface HeadListener {
-  /** A head was pushed: its block number. */
-  head?(block: number): void;
+  /** A head was pushed: its block number, and its header where the message carries one whole. */
+  head?(block: number, header: ChainHeader | null): void;
   /** The subscription came up (heads are pushed) or went down (poll until it is back). */
   live?(live: boolean): void;
 }
@@ -140,7 +148,8 @@ export class HeadSubscription implements HeadSource {
         if (block === null) return;
         this.counts.heads++;
         this.lastHead = block;
-        this.tell((listener) => listener.head?.(block));
+        const header = headerOf(message.params.result, block);
+        this.tell((listener) => listener.head?.(block, header));
       }
     });
     socket.on("error", (error) => {
@@ -220,6 +229,15 @@ function headNumber(result: unknown): number | null {
   const hex = (result as { number?: unknown } | null)?.number;
   if (typeof hex !== "string" || !/^0x[0-9a-f]+$/i.test(hex)) return null;
   return Number.parseInt(hex, 16);
+}
+
+/** A newHeads result's header (block `n`), or null when it lacks a hash, a parent hash or a time. */
+function headerOf(result: unknown, n: number): ChainHeader | null {
+  const { hash, parentHash, timestamp } = (result ?? {}) as { hash?: unknown; parentHash?: unknown; timestamp?: unknown };
+  const hex32 = /^0x[0-9a-f]{64}$/i;
+  if (typeof hash !== "string" || !hex32.test(hash) || typeof parentHash !== "string" || !hex32.test(parentHash)) return null;
+  if (typeof timestamp !== "string" || !/^0x[0-9a-f]+$/i.test(timestamp)) return null;
+  return { blockNumber: n, blockHash: hash, parentHash, blockTime: Number.parseInt(timestamp, 16) };
 }
 
 /** Closes a socket politely if it is open, cuts it otherwise (or if it does not close in time); resolves once it is closed. */

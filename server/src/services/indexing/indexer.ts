@@ -1,10 +1,9 @@
-import { toQuantity } from "ethers";
 import { desc, eq, sql } from "drizzle-orm";
 import type { Chain } from "../../chain/client";
 import type { Config } from "../../config";
 import type { Database } from "../../db/client";
 import { indexedBlocks, indexerState } from "../../db/schema";
-import type { RpcCall } from "../../chain/batchCalls";
+import { RpcUnavailableError } from "../../chain/rpcTransport";
 import { checkDeploymentOnChain } from "@common/manifestFile";
 import type { Logger } from "../../lib/logger";
 import { pacedByHeads, Ticker } from "../operations/ticker";
@@ -12,8 +11,9 @@ import type { HeadSource } from "../../chain/heads";
 import { FreshRead } from "../../lib/concurrency";
 import { EventDecoder, type EventRow, type RawLog } from "./decoder";
 import { STATE_ID, noteBlock, rewindTo, startOver, storeRange, type StoredBlock } from "./indexWrites";
-import { RangeSpan, blockOf, headerCall, logsCall, readRange, type RangeRead } from "./ranges";
+import { BlockChanged, RangeSpan, blockOf, catchUp, headerCall, readRange, type RangeRead } from "./ranges";
 import type { ExplorerBackfill } from "./backfill";
+import { ChainTips, type Tip } from "./tips";
 
 // PGlite runs no autovacuum: without fresh statistics the planner sorts an account's whole history
 // for one page (29 ms at 20,000 rows, 0.2 ms after ANALYZE). Refresh them after this many rows.
@@ -23,11 +23,14 @@ export type { IndexerStatus } from "@common/api/operations";
 import type { IndexerStatus } from "@common/api/operations";
 
 /**
- * Follows the chain from the deployment block and stores every USDX and BatchPayments event.
- * Each step reads logs for a range of blocks in one query, stores them with their block times in
- * one transaction together with the new checkpoint, so a restart resumes where it stopped. Before
- * each step it checks that the checkpoint block still has the hash it had; if not, the chain was
- * reorganised (or rewound), and the index rewinds to the newest block both agree on.
+ * Follows the chain from the deployment block and stores every USDX and BatchPayments event. Each
+ * step starts from the chain's tip (one call a poll, none when a head was pushed): the tip the last
+ * step ended on means nothing changed; one new confirmed block, linked by hash through the tips to
+ * the checkpoint, costs its logs alone (./tips.ts); anything else goes by ranges (./ranges.ts), each
+ * a request whose first also checks that the checkpoint block still has the hash it had. If not,
+ * the chain was reorganised (or rewound), and the index rewinds to the newest block both agree on.
+ * A range is stored with its block times in one transaction with the new checkpoint, so a restart
+ * resumes where it stopped.
  */
 export class EventIndexer {
   /** Runs sync every pollMs; when the node or the database is away, less often until it answers. */
@@ -44,6 +47,10 @@ export class EventIndexer {
   /** The stored head last seen (checkpoint and its block hash), and how often it has changed. */
   private seenHead: string | null = null;
   private changes = 0;
+  /** The tips the polls read, linked by hash: a poll that finds one new confirmed block reads only its logs. */
+  private readonly tips: ChainTips;
+  /** The tip the last step ended on, and the checkpoint it left (null: no step has ended yet). */
+  private settled: { tip: string; checkpoint: number } | null = null;
   /** Blocks asked for in one eth_getLogs, adapting to the provider's refusals. */
   private readonly span: RangeSpan;
   /** When this process last read the chain's head (the indexer's step, or the follower's poll); null: never yet. */
@@ -70,7 +77,14 @@ export class EventIndexer {
     /** Fills a first index far behind the head from an explorer (INDEXER_BACKFILL=explorer). */
     readonly backfill: ExplorerBackfill | null = null,
   ) {
-    this.ticker = new Ticker(() => this.sync(), options.pollMs, log, "indexer");
+    // A step the node did not answer says so to /api/health, whichever read failed (with pushed heads
+    // the tip is not read over HTTP at all).
+    const step = () =>
+      this.sync().catch((error: unknown) => {
+        if (error instanceof RpcUnavailableError) this.headReadFailed = true;
+        throw error;
+      });
+    this.ticker = new Ticker(step, options.pollMs, log, "indexer");
     this.follower = new Ticker(() => this.readStoredHead(), options.pollMs, log, "index follower");
     this.storedHeadQuery = db
       .select({
@@ -86,6 +100,7 @@ export class EventIndexer {
       .where(eq(indexerState.id, STATE_ID))
       .prepare("usdx_stored_head");
     this.span = new RangeSpan(options.batchBlocks, log);
+    this.tips = new ChainTips(chain, options.confirmations);
     this.decoder = new EventDecoder(chain, log);
   }
 
@@ -169,7 +184,11 @@ export class EventIndexer {
 
   /** Steps on each pushed head, then calls `stepped` (the batch watcher reads what it stored); polls only as a safety net while heads come. */
   wakeOnHeads(heads: HeadSource, stepped: () => void): void {
-    pacedByHeads(this.ticker, heads, () => void this.ticker.wake().then(stepped));
+    pacedByHeads(this.ticker, heads, (_block, header) => {
+      // A whole header is a tip read for free: the next step's tip.
+      if (header) this.tips.push(header);
+      void this.ticker.wake().then(stepped);
+    });
   }
 
   /** Another replica indexes: follow what it stores (the checkpoint, its hash, the lag) instead. */
@@ -222,15 +241,78 @@ export class EventIndexer {
   private async sync(): Promise<number> {
     const { provider, manifest } = this.chain;
     let checkpoint = await this.loadCheckpoint();
-    // The poll's first request: the head and the checkpoint's header, whose hash is checked
-    // against the stored one (one request where the provider takes batches).
-    const [head, checkpointBlock] = await this.readHeadAnd(checkpoint);
+    // The poll's first request: the tip alone (one call), unless a head pushed since gave it. Most polls end there.
+    const tip = this.takePushedTip() ?? (await this.readTip());
+    const head = tip.blockNumber;
+    const target = head - this.options.confirmations;
     // The deployment check costs two calls: every step on the local chain, else every few minutes
     // and after any rewind (a reset node shows first as a checkpoint block with another hash).
     if (Date.now() - this.deploymentCheckedAt >= this.options.deploymentCheckMs) {
       await checkDeploymentOnChain(manifest, provider);
       this.deploymentCheckedAt = Date.now();
     }
+    // The tip the last step ended on, with the checkpoint it left: the same tip is the same chain
+    // (its hash commits to every block before it), so there is nothing to check or read.
+    const settled = this.settled?.tip === tip.blockHash && this.settled.checkpoint === checkpoint;
+    if (!settled) {
+      const stepped = await this.stepAlongTips(checkpoint, target);
+      if (stepped === null) {
+        checkpoint = await this.readAndCatchUp(checkpoint, head, target);
+        await this.tips.fill(tip, checkpoint);
+      } else checkpoint = stepped;
+    }
+    this.settled = { tip: tip.blockHash, checkpoint };
+    if (this.rowsSinceAnalyze >= ANALYZE_EVERY_ROWS) {
+      await this.db.execute(sql`analyze chain_events`);
+      this.rowsSinceAnalyze = 0;
+    }
+    this.state.checkpoint = checkpoint;
+    this.state.lag = Math.max(0, head - checkpoint);
+    this.state.lastSyncAt = new Date().toISOString();
+    return checkpoint;
+  }
+
+  /**
+   * A poll that finds one new confirmed block whose header the polls have read as a tip, linked by
+   * hash to the tip read now and (by its parentHash) to the stored checkpoint, reads only that
+   * block's logs, by its hash (EIP-234: a node that no longer has the block says so, where a read
+   * by number could answer another fork's empty block). One call; the chain's usual pace on a
+   * public network. Null where that does not hold, or the node refused the read: the step goes the
+   * general way (readAndCatchUp).
+   */
+  private async stepAlongTips(checkpoint: number, target: number): Promise<number | null> {
+    if (target !== checkpoint + 1) return null;
+    const block = this.tips.linked(target);
+    if (!block) return null;
+    const [stored] = await this.db.select().from(indexedBlocks).where(eq(indexedBlocks.blockNumber, checkpoint));
+    if (!stored || stored.blockHash !== block.parentHash) return null;
+    const [answer] = await this.chain.calls.many<RawLog[]>([
+      { method: "eth_getLogs", params: [{ address: this.decoder.addresses, blockHash: block.blockHash }] },
+    ]);
+    if (!answer.ok) return null;
+    const end = { blockNumber: block.blockNumber, blockHash: block.blockHash, blockTime: block.blockTime };
+    return this.store(readRange(target, target, answer.result, end), []);
+  }
+
+  /**
+   * The general step: the checkpoint's header (its hash checked against the stored one, the index
+   * rewound where they differ), the explorer's backfill if configured, then every range to the
+   * target (catchUp).
+   */
+  private async readAndCatchUp(checkpoint: number, head: number, target: number): Promise<number> {
+    const { provider, manifest } = this.chain;
+    const [stored] = await this.db.select().from(indexedBlocks).where(eq(indexedBlocks.blockNumber, checkpoint));
+    if (stored && !this.backfill && checkpoint < target) {
+      // The first range's request reads the checkpoint's header again (the block before it): that
+      // is the check, so it costs no request of its own. Where it fails, the check below rewinds.
+      try {
+        return await this.catchUp(checkpoint, target, stored);
+      } catch (error) {
+        if (!(error instanceof BlockChanged) || error.blockNumber !== checkpoint) throw error;
+      }
+    }
+    const [answer] = await this.chain.calls.many([headerCall(checkpoint)]);
+    const checkpointBlock = blockOf(answer, checkpoint, true);
     const before = checkpoint;
     checkpoint = await this.detectReorg(checkpoint, checkpointBlock);
     if (checkpoint !== before && this.options.deploymentCheckMs > 0) {
@@ -245,35 +327,35 @@ export class EventIndexer {
       checkpoint = filled;
     }
     // After a rewind the checkpoint block is the ancestor, as stored.
-    checkpoint = await this.catchUp(checkpoint, head - this.options.confirmations, checkpoint === before ? checkpointBlock : null);
-    if (this.rowsSinceAnalyze >= ANALYZE_EVERY_ROWS) {
-      await this.db.execute(sql`analyze chain_events`);
-      this.rowsSinceAnalyze = 0;
-    }
-    this.state.checkpoint = checkpoint;
-    this.state.lag = Math.max(0, head - checkpoint);
-    this.state.lastSyncAt = new Date().toISOString();
-    return checkpoint;
+    return this.catchUp(checkpoint, target, checkpoint === before ? checkpointBlock : null);
   }
 
-  /** The head and the header of block `n` (null when the chain has no such block), noted as readHead notes the head. */
-  private async readHeadAnd(n: number): Promise<[number, StoredBlock | null]> {
-    let answers;
+  /** Every range from the checkpoint to the target (./ranges.ts), each stored as it is read. */
+  private catchUp(checkpoint: number, target: number, start: StoredBlock | null): Promise<number> {
+    const { calls } = this.chain;
+    return catchUp({ calls, addresses: this.decoder.addresses, span: this.span }, checkpoint, target, start, (range, read) =>
+      this.store(range, read),
+    );
+  }
+
+  /** The head pushed since the last step (wakeOnHeads), noted as the head; null when none came. */
+  private takePushedTip(): Tip | null {
+    const tip = this.tips.takePushed();
+    if (tip) this.noteHead(tip.blockNumber);
+    return tip;
+  }
+
+  /** The chain's tip, read now and noted as the head (as readHead notes it). */
+  private async readTip(): Promise<Tip> {
+    let tip: Tip;
     try {
-      answers = await this.chain.calls.many([
-        { method: "eth_blockNumber", params: [] },
-        { method: "eth_getBlockByNumber", params: [toQuantity(n), false] },
-      ]);
+      tip = await this.tips.read();
     } catch (error) {
       this.headReadFailed = true;
       throw error;
     }
-    const [headAnswer, blockAnswer] = answers;
-    if (!headAnswer.ok) {
-      this.headReadFailed = true;
-      throw headAnswer.error;
-    }
-    return [this.noteHead(Number(headAnswer.result as string)), blockOf(blockAnswer, n, true)];
+    this.noteHead(tip.blockNumber);
+    return tip;
   }
 
   /** Notes the chain's head as read now. */
@@ -282,51 +364,6 @@ export class EventIndexer {
     this.headReadAt = Date.now();
     this.state.head = head;
     return head;
-  }
-
-  /**
-   * Indexes blocks checkpoint+1..target and returns the new checkpoint. Each range costs one
-   * eth_getLogs. The blocks a range's events are in (for their times, and to check the logs'
-   * block hashes) are read with the next range's eth_getLogs, in the same batch, so a range with
-   * events costs no request of its own; the range is stored once they are in. The last range also
-   * reads block `target`'s header: its hash, stored, is what the next poll checks the chain against.
-   * Ranges are stored in order, each with the checkpoint, so a failure loses only what is unstored.
-   */
-  private async catchUp(checkpoint: number, target: number, start: StoredBlock | null): Promise<number> {
-    let asked = checkpoint; // the last block asked for
-    let waiting: RangeRead | null = null; // a range read, waiting for its events' blocks
-    let parent = start; // block `asked` as last read: the next range must continue it
-    while (asked < target || waiting) {
-      const from = asked + 1;
-      const to = Math.min(from + this.span.blocks - 1, target);
-      // A range's request: its logs, its end block (whose hash the next range and the next poll
-      // check) and the block before it again, so a rewind since that block was read fails the step.
-      const calls: RpcCall[] = asked < target ? [logsCall(this.decoder.addresses, from, to), headerCall(to), headerCall(from - 1)] : [];
-      const missing = waiting?.missing ?? [];
-      calls.push(...missing.map(headerCall));
-      const answers = await this.chain.calls.many<unknown>(calls);
-      if (waiting) {
-        const read = missing.map((n, i) => blockOf(answers[answers.length - missing.length + i], n));
-        checkpoint = await this.store(waiting, read);
-        waiting = null;
-      }
-      if (asked >= target) break;
-      const logsAnswer = answers[0];
-      if (!logsAnswer.ok) {
-        this.span.shrinkAfter(logsAnswer.error, from, to);
-        continue;
-      }
-      if (parent && blockOf(answers[2], from - 1).blockHash !== parent.blockHash)
-        throw new Error(`block ${from - 1} changed: the chain was reorganised`);
-      this.span.grow();
-      const end = blockOf(answers[1], to);
-      const range = readRange(from, to, logsAnswer.result as RawLog[], end);
-      asked = to;
-      parent = end;
-      if (range.missing.length === 0) checkpoint = await this.store(range, []);
-      else waiting = range;
-    }
-    return checkpoint;
   }
 
   /** Decodes a range's logs with their blocks' times and stores them (storeRange), checking every log's block hash. */

@@ -1,5 +1,5 @@
 import { toQuantity } from "ethers";
-import type { RpcAnswer, RpcCall } from "../../chain/batchCalls";
+import type { BatchCalls, RpcAnswer, RpcCall } from "../../chain/batchCalls";
 import type { Logger } from "../../lib/logger";
 import { parseRawLog, type ParsedLog, type RawLog } from "./decoder";
 import type { StoredBlock } from "./indexWrites";
@@ -100,4 +100,69 @@ export function blockOf(answer: RpcAnswer<unknown>, n: number, orNull = false): 
     throw new Error(`block ${n} is not available yet`);
   }
   return { blockNumber: n, blockHash: block.hash, blockTime: Number(block.timestamp) };
+}
+
+/** A block read again has another hash than before: the chain was reorganised under the step. */
+export class BlockChanged extends Error {
+  constructor(readonly blockNumber: number) {
+    super(`block ${blockNumber} changed: the chain was reorganised`);
+  }
+}
+
+/** What catchUp reads with: the batched calls, the contracts whose logs it asks for, and the adapting span. */
+export interface RangeReader {
+  calls: BatchCalls;
+  addresses: string[];
+  span: RangeSpan;
+}
+
+/**
+ * Indexes blocks checkpoint+1..target and returns the new checkpoint. Each range costs one
+ * request: its eth_getLogs, its end block's header (whose hash the next range and the next poll
+ * check) and the block before it again (`start`, then each range's end, must still have the hash
+ * it had, else BlockChanged: a rewind since that block was read fails the step). The blocks a
+ * range's events are in (for their times, and to check the logs' block hashes) are read with the
+ * next range's, in the same batch, so a range with events costs no request of its own; the range
+ * is stored (`store`) once they are in. Ranges are stored in order, each with the checkpoint, so a
+ * failure loses only what is unstored.
+ */
+export async function catchUp(
+  reader: RangeReader,
+  checkpoint: number,
+  target: number,
+  start: StoredBlock | null,
+  store: (range: RangeRead, read: StoredBlock[]) => Promise<number>,
+): Promise<number> {
+  const { calls: batch, addresses, span } = reader;
+  let asked = checkpoint; // the last block asked for
+  let waiting: RangeRead | null = null; // a range read, waiting for its events' blocks
+  let parent = start; // block `asked` as last read: the next range must continue it
+  while (asked < target || waiting) {
+    const from = asked + 1;
+    const to = Math.min(from + span.blocks - 1, target);
+    const calls: RpcCall[] = asked < target ? [logsCall(addresses, from, to), headerCall(to), headerCall(from - 1)] : [];
+    const missing = waiting?.missing ?? [];
+    calls.push(...missing.map(headerCall));
+    const answers = await batch.many<unknown>(calls);
+    if (waiting) {
+      const read = missing.map((n, i) => blockOf(answers[answers.length - missing.length + i], n));
+      checkpoint = await store(waiting, read);
+      waiting = null;
+    }
+    if (asked >= target) break;
+    const logsAnswer = answers[0];
+    if (!logsAnswer.ok) {
+      span.shrinkAfter(logsAnswer.error, from, to);
+      continue;
+    }
+    if (parent && blockOf(answers[2], from - 1).blockHash !== parent.blockHash) throw new BlockChanged(from - 1);
+    span.grow();
+    const end = blockOf(answers[1], to);
+    const range = readRange(from, to, logsAnswer.result as RawLog[], end);
+    asked = to;
+    parent = end;
+    if (range.missing.length === 0) checkpoint = await store(range, []);
+    else waiting = range;
+  }
+  return checkpoint;
 }

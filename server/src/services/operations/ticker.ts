@@ -1,6 +1,6 @@
 import { databaseErrorSentence } from "../../db/errors";
 import { errorText, type Logger } from "../../lib/logger";
-import { HEADS_SAFETY_NET_MS, type HeadSource } from "../../chain/heads";
+import { HEADS_SAFETY_NET_MS, type HeadListener, type HeadSource } from "../../chain/heads";
 
 /**
  * Runs a step every `intervalMs`, one at a time, until stopped. A step that throws is logged and
@@ -140,7 +140,7 @@ export class Ticker<T = unknown> {
  * Paces a loop by the heads: while they are pushed its polling slows to HEADS_SAFETY_NET_MS, and
  * each head calls `onHead`; when they stop it polls at its interval again, from a step at once.
  */
-export function pacedByHeads(ticker: Ticker, heads: HeadSource, onHead: (block: number) => void): void {
+export function pacedByHeads(ticker: Ticker, heads: HeadSource, onHead: HeadListener["head"]): void {
   heads.listen({
     head: onHead,
     live: (live) => {
