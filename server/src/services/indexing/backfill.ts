@@ -2,10 +2,10 @@ import { and, desc, eq, gt, lt } from "drizzle-orm";
 import type { Chain } from "../../chain/client";
 import type { Config } from "../../config";
 import type { Database } from "../../db/client";
-import { chainEvents, indexedBlocks, indexerState } from "../../db/schema";
+import { indexedBlocks, indexerState } from "../../db/schema";
 import type { Logger } from "../../lib/logger";
 import { EventDecoder, type EventRow, type ParsedLog } from "./decoder";
-import { STATE_ID, storeRange, type StoredBlock } from "./indexWrites";
+import { STATE_ID, rewindTo, storeRange, type StoredBlock } from "./indexWrites";
 
 /**
  * Blocks behind the head the backfill stops at, leaving the rest to RPC: two epochs, past which a
@@ -289,16 +289,8 @@ export class ExplorerBackfill {
         break;
       }
     }
-    await this.db.transaction(async (tx) => {
-      await tx.delete(chainEvents).where(gt(chainEvents.blockNumber, agreed));
-      await tx.delete(indexedBlocks).where(gt(indexedBlocks.blockNumber, agreed));
-      const [moved] = await tx
-        .update(indexerState)
-        .set({ checkpointBlock: agreed, updatedAt: new Date() })
-        .where(and(eq(indexerState.id, STATE_ID), eq(indexerState.checkpointBlock, checkpoint)))
-        .returning({ checkpoint: indexerState.checkpointBlock });
-      if (!moved) throw new Error(`the stored checkpoint is no longer block ${checkpoint}: another replica indexes`);
-    });
+    // As a reorganisation's rewind: a batch chunk the discarded events confirmed is open again.
+    await rewindTo(this.db, agreed, this.log, checkpoint);
     this.log.warn(
       { block: newest.blockNumber, explorer: newest.blockHash, chain: onChain.blockHash, keptTo: agreed },
       "explorer backfill: the explorer's newest block is not the chain's; what it gave above the last agreeing block is discarded",

@@ -54,11 +54,17 @@ export async function noteBlock(db: Database, block: StoredBlock): Promise<void>
  * processing. The batch watcher then finds its BatchPaid again on the new fork, or fails it once
  * its transaction is gone.
  */
-export async function rewindTo(db: Database, ancestor: number, log: Logger): Promise<void> {
+export async function rewindTo(db: Database, ancestor: number, log: Logger, from?: number): Promise<void> {
   await db.transaction(async (tx) => {
     await tx.delete(chainEvents).where(gt(chainEvents.blockNumber, ancestor));
     await tx.delete(indexedBlocks).where(gt(indexedBlocks.blockNumber, ancestor));
-    await tx.update(indexerState).set({ checkpointBlock: ancestor, updatedAt: new Date() }).where(eq(indexerState.id, STATE_ID));
+    // `from`: only if the checkpoint is still there (another replica that indexes meanwhile rolls this back).
+    const [moved] = await tx
+      .update(indexerState)
+      .set({ checkpointBlock: ancestor, updatedAt: new Date() })
+      .where(and(eq(indexerState.id, STATE_ID), from === undefined ? undefined : eq(indexerState.checkpointBlock, from)))
+      .returning({ checkpoint: indexerState.checkpointBlock });
+    if (!moved && from !== undefined) throw new Error(`the stored checkpoint is no longer block ${from}: another replica indexes`);
     const undone = await tx
       .update(batchChunks)
       .set({ status: "submitted", blockNumber: null, confirmedAt: null })
