@@ -168,6 +168,41 @@ describe("batch watcher: fair shares, payments from the index, closed jobs, coal
     });
   });
 
+  describe("a reported payment mined on a new fork the indexer has not seen yet", () => {
+    let server: RunningServer;
+    before(async () => {
+      server = await startTestServer({ BATCH_CHUNK_SIZE: "2", INDEXER_POLL_MS: "600000" });
+      await server.services.batchWatcher.stop();
+    });
+    after(async () => {
+      await server.close();
+    });
+
+    it("is not judged unpaid from the old fork's index: it is confirmed once the indexer has rewound", async () => {
+      const alice = seeded("alice");
+      const token = (await walletUser(server, alice as never)).idToken;
+      const recipients = [0, 1].map((i) => ({ address: randomAddress(), amount: `${i + 1}` }));
+      const plan = (await call(server, "POST", "/api/batch/execute", { token, body: { recipients } })).body as BatchPlan;
+      // The old fork: longer than the new one will be, all indexed.
+      const fork = await snapshot();
+      await provider().send("hardhat_mine", ["0x8"]);
+      await server.services.indexer.syncOnce();
+      // The new fork: the payment is mined below the index's checkpoint, which the indexer has not checked again.
+      await revert(fork);
+      const hash = await payChunk(server, alice, plan.chunks[0]);
+      expect((await provider().getTransactionReceipt(hash))!.blockNumber).to.be.at.most(server.services.indexer.status().checkpoint!);
+      const report = await call(server, "POST", `/api/batch/${plan.jobId}/transactions`, { token, body: { chunkIndex: 0, txHash: hash } });
+      expect(report.status).to.equal(200);
+      await server.services.batchWatcher.runOnce();
+      const chunk = async () => (await call(server, "GET", `/api/batch/${plan.jobId}`, { token })).body.chunks[0] as ChunkDetail;
+      expect(await chunk(), "judged from the old fork's index").to.include({ status: "submitted", txHash: hash });
+      // The indexer's next step rewinds and indexes the new fork: the watcher finds the payment.
+      await server.services.indexer.syncOnce();
+      await server.services.batchWatcher.runOnce();
+      expect(await chunk()).to.include({ status: "confirmed", txHash: hash });
+    });
+  });
+
   describe("a failed job past its submit window", () => {
     let server: RunningServer;
     before(async () => {

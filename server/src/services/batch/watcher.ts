@@ -2,7 +2,7 @@ import { and, asc, desc, eq, gt, inArray, isNotNull, lt, ne, or, sql } from "dri
 import type { Chain } from "../../chain/client";
 import type { Config } from "../../config";
 import type { Database } from "../../db/client";
-import { batchChunks, batchJobs, batchRecipients, chainEvents } from "../../db/schema";
+import { batchChunks, batchJobs, batchRecipients, chainEvents, indexedBlocks } from "../../db/schema";
 import { errorText, type Logger } from "../../lib/logger";
 import type { Doorbell } from "../../lib/doorbell";
 import { describeError } from "@common/contractErrors";
@@ -289,11 +289,18 @@ export class BatchWatcher {
     );
     // Looked up together (ethers sends them as one JSON-RPC batch); decided one by one.
     const outcomes = await Promise.all(share.map((chunk) => this.checkTransaction(chunk, checkpoint, caughtUp)));
+    // Whether the index is the chain's up to the checkpoint, asked once a step and only before a verdict that rests on it.
+    let indexIsTheChain: Promise<boolean> | null = null;
     for (const [i, chunk] of share.entries()) {
       const outcome = outcomes[i];
-      const failure = outcome !== null && typeof outcome === "object" ? await this.whyNotPaid(chunk, outcome.to) : outcome;
+      const mined = outcome !== null && typeof outcome === "object";
+      const failure = mined ? await this.whyNotPaid(chunk, outcome.to) : outcome;
       if (failure === "paid") touched.add(chunk.jobId);
       else if (failure) {
+        // "No BatchPaid event" is only true of the chain the index holds: decided when the chain
+        // still has the checkpoint's block as indexed, else after the indexer's next step (it was
+        // rewound, or it is about to be: a reorganisation the indexer has not seen yet).
+        if (mined && !(await (indexIsTheChain ??= this.indexIsTheChain(checkpoint)))) continue;
         // Only if the chunk still waits on this transaction (not paid, reported again or closed meanwhile).
         const [failed] = await this.db
           .update(batchChunks)
@@ -344,6 +351,18 @@ export class BatchWatcher {
     // Mined: decided once the index holds its block and step 1 has read every payment up to it.
     if (checkpoint === null || receipt.blockNumber > checkpoint || !caughtUp) return null;
     return { mined: true, to: receipt.to };
+  }
+
+  /**
+   * Whether the index holds the chain up to `checkpoint`: the checkpoint block is stored with the
+   * hash the node gives it now (a block's hash pins every block before it). One node call.
+   */
+  private async indexIsTheChain(checkpoint: number | null): Promise<boolean> {
+    if (checkpoint === null) return false;
+    const [stored] = await this.db.select().from(indexedBlocks).where(eq(indexedBlocks.blockNumber, checkpoint));
+    if (!stored) return false;
+    const onChain = await this.chain.provider.getBlock(checkpoint).catch(() => null);
+    return onChain?.hash === stored.blockHash;
   }
 
   /** The reported transaction is mined and indexed but did not pay the chunk: why, in words (or 'paid' if it does now). */
