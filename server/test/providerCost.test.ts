@@ -1,10 +1,12 @@
 import { expect } from "chai";
-import { getAddress, hexlify, parseUnits, randomBytes } from "ethers";
+import { getAddress, hexlify, parseUnits, randomBytes, toQuantity } from "ethers";
 import { USDX__factory } from "@bindings";
 import { readManifest } from "@common/manifestFile";
 import { revert, seeded, snapshot, stack, startTestServer, chainKeys, indexKeys } from "./helpers";
 import { PROVIDERS, ProviderProxy } from "./providerProxy";
 import { rpc } from "./stack";
+import { BatchCalls } from "../src/chain/batchCalls";
+import { RpcTransport } from "../src/chain/rpcTransport";
 
 /**
  * Issue 30, part 1: following the chain costs a hosted provider one request per range. The proxy
@@ -118,6 +120,26 @@ describe("Following the chain costs one request per range (a proxy counts the re
     } finally {
       await server.close();
     }
+  });
+
+  it("a provider that takes batches of at most 100 calls: a larger batch is sent again in batches of 100, and batches go on", async () => {
+    proxy.settings = { batchMaxCalls: 100 };
+    const calls = new BatchCalls(new RpcTransport(proxy.url), 60_000);
+    const reads = Array.from({ length: 250 }, (_, n) => ({ method: "eth_getBlockByNumber", params: [toQuantity(n % 20), false] }));
+    proxy.seen.length = 0;
+    const answers = await calls.many<{ number: string }>(reads);
+    expect(answers.map((a) => (a.ok ? Number(a.result.number) : a.error.message))).to.deep.equal(reads.map((_, n) => n % 20));
+    expect(proxy.seen.map((s) => [s.methods.length, s.batchRefused ?? false])).to.deep.equal([
+      [250, true],
+      [100, false],
+      [100, false],
+      [50, false],
+    ]);
+    expect(calls.batches).to.equal(true);
+    // From then on, batches of 100 at once.
+    proxy.seen.length = 0;
+    await calls.many(reads.slice(0, 150));
+    expect(proxy.seen.map((s) => s.methods.length)).to.deep.equal([100, 50]);
   });
 
   it("a provider that refuses batches: found at the first batch, then the same calls one by one, and the index equals the chain", async () => {

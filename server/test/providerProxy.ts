@@ -156,6 +156,8 @@ export interface ProxySettings {
    * the refusal to answer. Single requests are answered as usual. Default: batches are answered.
    */
   batches?: boolean | BatchRefusal;
+  /** Refuse a batch of more calls than this (as BATCH_REFUSALS.tooMany words it), as a gateway with a small batch limit does. */
+  batchMaxCalls?: number;
   /** Every n-th request answers 429 (0: never). */
   rateLimitEvery?: number;
   /** Retry-After on those 429s: seconds as text, 'date:<ms>' for an HTTP date that far ahead, or null for none. */
@@ -255,8 +257,9 @@ export class ProviderProxy {
     this.seen.push(seen);
     const n = ++this.count;
     const s = this.settings;
-    if (Array.isArray(body) && s.batches !== undefined && s.batches !== true) {
-      const refusal = s.batches === false ? BATCH_REFUSALS.invalidRequest : s.batches;
+    const tooLarge = Array.isArray(body) && s.batchMaxCalls !== undefined && body.length > s.batchMaxCalls;
+    if (Array.isArray(body) && ((s.batches !== undefined && s.batches !== true) || tooLarge)) {
+      const refusal = tooLarge ? BATCH_REFUSALS.tooMany : s.batches === false ? BATCH_REFUSALS.invalidRequest : (s.batches as BatchRefusal);
       seen.status = refusal.status;
       seen.batchRefused = true;
       res

@@ -1,10 +1,13 @@
 import { RpcError, RpcUnavailableError, type RpcResponse, type RpcTransport } from "./rpcTransport";
 
 /**
- * Calls in one batch at most: providers cap a batch (Alchemy and Infura at 1,000 calls, some
- * gateways at 100), and a dense range's block reads could pass that.
+ * Calls in one batch at most: Alchemy and Infura take 1,000, so a dense range's 1,000 block reads
+ * (their times) go in one request. Some gateways take only BATCH_SMALL_CALLS: a refused batch larger
+ * than that is sent again in batches of that size, and only a refused small batch means the
+ * provider takes no batches.
  */
-export const BATCH_MAX_CALLS = 100;
+export const BATCH_MAX_CALLS = 1000;
+export const BATCH_SMALL_CALLS = 100;
 
 /** One JSON-RPC call of a batch. */
 export interface RpcCall {
@@ -33,8 +36,8 @@ export class BatchCalls {
     private readonly transport: RpcTransport,
     /** How long one attempt may take when a batch carries an eth_getLogs (a dense answer). */
     private readonly timeoutMs: number,
-    /** Calls in one batch at most (BATCH_MAX_CALLS, or the request budget's burst if smaller). */
-    private readonly maxCalls = BATCH_MAX_CALLS,
+    /** Calls in one batch at most (BATCH_MAX_CALLS, or the request budget's burst if smaller; BATCH_SMALL_CALLS once a larger batch was refused). */
+    private maxCalls = BATCH_MAX_CALLS,
   ) {}
 
   /** Whether the provider takes batches: true, false, or null before the first batch of two or more calls. */
@@ -60,6 +63,11 @@ export class BatchCalls {
       calls.map((_, i) => first + i),
     );
     if (!answers) {
+      // Too large for this provider, perhaps: the same calls in small batches, now and from now on.
+      if (calls.length > BATCH_SMALL_CALLS) {
+        this.maxCalls = Math.min(this.maxCalls, BATCH_SMALL_CALLS);
+        return this.many<T>(calls);
+      }
       // Not an answer per call: the provider does not take batches (it said so in a 4xx, a single
       // error object, or words). Ask the same calls one by one, now and from now on.
       this.batchesWork = false;
