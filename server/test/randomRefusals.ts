@@ -107,10 +107,11 @@ export class RandomRefusals implements LogsJudge {
     }
     if (span > 1 && this.random() < flaky) {
       this.refused.flaky++;
-      // An answer too large or too slow for this stretch, naming a smaller range or nothing. (Not in
-      // a block-range limit's words: today's indexer keeps any range refusal as a ceiling for ten
-      // minutes, so a few such lies leave it at one block a step, correct but a thousand requests
-      // slower: issue 30, item 4.)
+      // An answer too large or too slow for this stretch: a results refusal naming a smaller range or
+      // nothing, or a timeout in a block range's words (naming nothing). The timeout caps the span
+      // just under what it refused, not at its halving: when halvings were ceilings, a few such
+      // refusals left the indexer at one block a step (correct, but a thousand requests slower).
+      if (this.random() < 0.5) return { code: -32000, message: "Query timeout exceeded. Consider reducing your block range." };
       const smaller = this.int(1, span - 1);
       return this.resultsWords(from, from + smaller - 1, smaller);
     }

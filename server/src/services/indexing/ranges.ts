@@ -10,8 +10,9 @@ const SPAN_CEILING_MS = 10 * 60_000;
 
 /**
  * Blocks asked for in one eth_getLogs: batchBlocks at first, less after a provider refused a range
- * (the size it named, or half). A block-range refusal caps the span for SPAN_CEILING_MS; within the
- * cap it doubles back after each answered range.
+ * (the size it named, or half). A block-range refusal caps the span for SPAN_CEILING_MS (at the
+ * size the provider named, else just under what it refused); within the cap it doubles back after
+ * each answered range.
  */
 export class RangeSpan {
   blocks: number;
@@ -42,7 +43,11 @@ export class RangeSpan {
     // span shrinks for it and grows back after it.
     this.blocks = advice.span;
     if (advice.limit === "range") {
-      this.ceiling = advice.span;
+      // A ceiling only from what is known: a limit the provider stated, else that this many blocks
+      // failed. A guessed halving (a timeout, words without a number) as a ceiling ratchets down with
+      // each spurious refusal (one property-test seed: 11 of them left a 1-block span); capped at
+      // what failed, the span grows back to just under it.
+      this.ceiling = advice.stated ? advice.span : Math.min(this.ceiling, to - from);
       this.ceilingSetAt = Date.now();
     }
     this.log.info({ from, to, span: this.blocks, reason: error.message }, "eth_getLogs refused: asking for fewer blocks");
