@@ -10,14 +10,20 @@ const SPAN_CEILING_MS = 10 * 60_000;
 
 /**
  * Blocks asked for in one eth_getLogs: batchBlocks at first, less after a provider refused a range
- * (the size it named, or half). A block-range refusal caps the span for SPAN_CEILING_MS (at the
- * size the provider named, else just under what it refused); within the cap it doubles back after
- * each answered range.
+ * (the size it named, or half). A block-range refusal caps the span for SPAN_CEILING_MS: at the
+ * size the provider named; else, since only what failed is known, just under the narrowest refused
+ * range, and the span then searches between the widest range answered and that one (halfway each
+ * time, until within an eighth), so a spurious refusal (a timeout) costs a few requests and a real
+ * unnamed limit is found in a few refusals. Within the cap the span doubles back after each
+ * answered range.
  */
 export class RangeSpan {
   blocks: number;
   private ceiling: number;
   private ceilingSetAt = 0;
+  /** The widest range answered, and the narrowest refused for its span without a named size, since the cap was set. */
+  private good = 0;
+  private bad = Infinity;
 
   constructor(
     private readonly batchBlocks: number,
@@ -43,22 +49,39 @@ export class RangeSpan {
     // span shrinks for it and grows back after it.
     this.blocks = advice.span;
     if (advice.limit === "range") {
-      // A ceiling only from what is known: a limit the provider stated, else that this many blocks
-      // failed. A guessed halving (a timeout, words without a number) as a ceiling ratchets down with
-      // each spurious refusal (one property-test seed: 11 of them left a 1-block span); capped at
-      // what failed, the span grows back to just under it.
-      this.ceiling = advice.stated ? advice.span : Math.min(this.ceiling, to - from);
+      const asked = to - from + 1;
+      if (advice.stated) {
+        this.ceiling = advice.span;
+        this.bad = Infinity;
+      } else {
+        // Only that `asked` failed is known: a halving as the cap would ratchet down with each
+        // spurious refusal (one property-test seed: 11 of them left a 1-block span).
+        this.bad = Math.min(this.bad, asked);
+        this.ceiling = Math.min(this.ceiling, asked - 1);
+        this.blocks = Math.max(advice.span, Math.min(this.good, asked - 1));
+      }
       this.ceilingSetAt = Date.now();
     }
     this.log.info({ from, to, span: this.blocks, reason: error.message }, "eth_getLogs refused: asking for fewer blocks");
   }
 
-  /** After a range is answered: the span doubles back towards its ceiling, and a ceiling a provider named lapses after a while. */
-  grow(): void {
+  /** After a range of `answered` blocks is answered: the span grows back towards its ceiling, and a ceiling lapses after a while. */
+  grow(answered: number): void {
     // Plans change and words can mislead: the cap holds for a while, then the span may grow to
     // batchBlocks again.
-    if (this.ceiling < this.batchBlocks && Date.now() - this.ceilingSetAt > SPAN_CEILING_MS) this.ceiling = this.batchBlocks;
-    if (this.blocks < this.ceiling) this.blocks = Math.min(this.ceiling, this.blocks * 2);
+    if (this.ceiling < this.batchBlocks && Date.now() - this.ceilingSetAt > SPAN_CEILING_MS) {
+      this.ceiling = this.batchBlocks;
+      this.good = 0;
+      this.bad = Infinity;
+    }
+    // At the widest answered yet, below a refused width: halfway to it. Below it (shrunk for a
+    // results limit, or a range at the target): doubling, as ever.
+    const frontier = answered >= this.good;
+    this.good = Math.max(this.good, answered);
+    if (this.bad !== Infinity && frontier) {
+      const next = this.bad - this.good > this.good / 8 ? Math.floor((this.good + this.bad) / 2) : this.good;
+      this.blocks = Math.min(this.ceiling, Math.max(this.blocks, next));
+    } else if (this.blocks < this.ceiling) this.blocks = Math.min(this.ceiling, this.blocks * 2);
   }
 }
 
@@ -161,7 +184,7 @@ export async function catchUp(
       continue;
     }
     if (parent && blockOf(answers[2], from - 1).blockHash !== parent.blockHash) throw new BlockChanged(from - 1);
-    span.grow();
+    span.grow(to - from + 1);
     const end = blockOf(answers[1], to);
     const range = readRange(from, to, logsAnswer.result as RawLog[], end);
     asked = to;
