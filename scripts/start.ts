@@ -142,8 +142,8 @@ async function main(): Promise<void> {
     ...env,
     NETWORK: "localhost",
     RPC_URL: rpcUrl,
-    // No RPC_WS_URL yet: with pushed heads, the fork's browser test saw a paid chunk judged unpaid
-    // for a moment (issue 30 keeps it open); the loops poll the local node, which costs nothing.
+    // The node answers WebSocket on its HTTP port: its pushed heads wake the indexer and the batch watcher.
+    RPC_WS_URL: rpcUrl.replace(/^http/, "ws"),
     FIREBASE_AUTH_EMULATOR_HOST: emulatorHost,
     FIREBASE_PROJECT_ID: FIREBASE_PROJECT,
     SERVER_PORT: String(API_PORT),
