@@ -43,6 +43,18 @@ const headsOf = (server: RunningServer) => {
   return heads;
 };
 
+/** Waits until the server's heads subscription is live and its index holds the chain; answers the subscription. */
+const liveAndIndexed = async (server: RunningServer) => {
+  const heads = headsOf(server);
+  await until(
+    "the heads subscription to be live",
+    async () => heads.live,
+    (live) => live,
+  );
+  await untilIndexEqualsChain(server.services.db.db, "the index to hold the chain before the transfer");
+  return heads;
+};
+
 const transfer = async (from: HDNodeWallet, proxy: string) => {
   await (await USDX__factory.connect(proxy, from).transfer(randomAddress(), 1n)).wait();
 };
@@ -68,13 +80,7 @@ describe("pushed heads (RPC_WS_URL)", () => {
     it("indexes a mined transfer at its head, not at its next poll", async () => {
       // The wait below (20 s) ends long before the next poll would come.
       expect(HEADS_SAFETY_NET_MS).to.be.greaterThan(20_000);
-      const heads = headsOf(server);
-      await until(
-        "the heads subscription to be live",
-        async () => heads.live,
-        (live) => live,
-      );
-      await untilIndexEqualsChain(server.services.db.db, "the index to hold the chain before the transfer");
+      const heads = await liveAndIndexed(server);
       const before = (await chainKeys()).length;
       await transfer(seeded("alice"), server.services.chain.manifest.proxy);
       const chain = await untilIndexEqualsChain(server.services.db.db, "the transfer to be indexed");
@@ -92,13 +98,7 @@ describe("pushed heads (RPC_WS_URL)", () => {
       const proxy = await new ProviderProxy(stack().rpcUrl).start();
       const server = await startTestServer({ RPC_URL: proxy.url, RPC_WS_URL: nodeWsUrl() });
       try {
-        const heads = headsOf(server);
-        await until(
-          "the heads subscription to be live",
-          async () => heads.live,
-          (live) => live,
-        );
-        await untilIndexEqualsChain(server.services.db.db, "the index to hold the chain before the transfer");
+        await liveAndIndexed(server);
         proxy.seen.length = 0;
         for (let i = 0; i < 3; i++) {
           await transfer(seeded("alice"), server.services.chain.manifest.proxy);
