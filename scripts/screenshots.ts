@@ -14,7 +14,7 @@ const BASE = process.env.DASHBOARD_URL || "http://127.0.0.1:5173";
 const ACCOUNT = process.env.SCREENSHOT_ACCOUNT || "admin";
 const OUT = path.resolve(__dirname, "..", ".local", "screenshots");
 const WIDTHS = [1280, 390];
-const SIGNED_OUT = ["/login", "/auth", "/forgot-password"];
+const SIGNED_OUT = ["/login", "/auth", "/forgot-password", "/monitoring"];
 const SIGNED_IN = [
   "/",
   "/transactions",

@@ -105,7 +105,10 @@ describe("/monitoring", () => {
     expect(within(parts).getAllByRole("listitem")).toHaveLength(7);
 
     expect(screen.getByRole("heading", { name: "Last 10 seconds" })).toBeInTheDocument();
-    expect(await screen.findByRole("img", { name: "Requests per second over the last 2 samples" })).toBeInTheDocument();
+    // The charts are a lazy chunk (recharts): its first import took over the default second in CI's loaded lane.
+    expect(
+      await screen.findByRole("img", { name: "Requests per second over the last 2 samples" }, { timeout: 10_000 }),
+    ).toBeInTheDocument();
     expect(screen.getByRole("img", { name: "Request latency over the last 2 samples" })).toBeInTheDocument();
     expect(screen.getByRole("img", { name: "Indexer lag over the last 2 samples" })).toBeInTheDocument();
     expect(screen.getByRole("img", { name: "RPC errors per second over the last 2 samples" })).toBeInTheDocument();
