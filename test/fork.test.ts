@@ -12,7 +12,7 @@ import { Contract, HDNodeWallet, JsonRpcProvider, Wallet, toQuantity } from "eth
 import { USDX__factory } from "@bindings";
 import { ForkPreparation, prepareFork, recordFork } from "../scripts/lib/fork";
 import { parseForkOptions, shownRpcUrl } from "../scripts/lib/forkOptions";
-import { readAccounts } from "../scripts/lib/report";
+import { readAccounts } from "../server/src/services/scenarios/report";
 import { parseTokenAmount } from "@common/amounts";
 import type { DeploymentManifest } from "@common/manifest";
 import { checkDeploymentOnChain, readManifest, writeManifest } from "@common/manifestFile";
@@ -21,7 +21,7 @@ import { ROLE_NAMES, ROLES } from "@common/roles";
 import { LOCAL_DEV_MNEMONIC, SEEDED_ACCOUNTS, SEEDED_SAFE, localAccountPath, seededAccount, seededAddresses } from "@common/seedAccounts";
 import { SAFE_INTERFACE, execTransactionArgs, packSignatures, plainSafeTx, safeTypedData } from "@common/safe";
 import { encodeTokenCall } from "@common/safeCalls";
-import { createSafe, deploySafeContracts } from "../scripts/lib/safe";
+import { createSafe, deploySafeContracts } from "../server/src/services/scenarios/safeContracts";
 import { rpc } from "../server/test/stack";
 import { OWNER, RunningNode, deployToStandIn, startNode, startStandIn, waitForChain } from "../scripts/lib/standIn";
 
