@@ -11,7 +11,7 @@ import path from "node:path";
 import { Contract, HDNodeWallet, JsonRpcProvider, Wallet, toQuantity } from "ethers";
 import { USDX__factory } from "@bindings";
 import { ForkPreparation, prepareFork, recordFork } from "../scripts/lib/fork";
-import { parseForkOptions, shownRpcUrl } from "../scripts/lib/forkOptions";
+import { parseForkOptions, parseStartOptions, shownRpcUrl } from "../scripts/lib/forkOptions";
 import { readAccounts } from "../server/src/services/scenarios/report";
 import { parseTokenAmount } from "@common/amounts";
 import type { DeploymentManifest } from "@common/manifest";
@@ -246,6 +246,16 @@ describe("npm start's fork options", () => {
     expect(() => parseForkOptions(["--fork", "wss://x.example"], {})).to.throw("must be http or https");
     expect(() => parseForkOptions(["--fork", url, "--fork-block", "latest"], {})).to.throw("not 'latest'");
     expect(() => parseForkOptions([], { FORK_BLOCK: "5" })).to.throw("needs a chain to fork");
+  });
+
+  it("reads --scenario, alone or beside a fork; without it npm start seeds scenarios/default.yaml as always", () => {
+    expect(parseStartOptions(["--scenario", "scenarios/paused.yaml"], {})).to.deep.equal({ fork: null, scenario: "scenarios/paused.yaml" });
+    expect(parseStartOptions(["--fork", url, "--scenario=scenarios/empty.yaml"], {})).to.deep.equal({
+      fork: { url },
+      scenario: "scenarios/empty.yaml",
+    });
+    expect(parseStartOptions([], {})).to.deep.equal({ fork: null, scenario: null });
+    expect(() => parseStartOptions(["--scenario"], {})).to.throw("--scenario needs a value");
   });
 
   it("prints a provider's URL without the path that holds its key", () => {
