@@ -154,7 +154,10 @@ describe("scenarios: the state a file states", () => {
     await usdx.connect(admin).grantRole(ROLES.BURNER_ROLE, bob.address);
     await usdx.connect(admin).grantRole(ROLES.PAUSE_ROLE, bob.address);
     const result = await apply(scenario(`${BASE}roles:\n  DEFAULT_ADMIN_ROLE: [admin]\n  BURNER_ROLE: [alice]\n`));
-    expect(result.steps.map((s) => s.label)).to.deep.equal(["grant BURNER_ROLE to alice (as admin)", "revoke BURNER_ROLE from bob (as admin)"]);
+    expect(result.steps.map((s) => s.label)).to.deep.equal([
+      "grant BURNER_ROLE to alice (as admin)",
+      "revoke BURNER_ROLE from bob (as admin)",
+    ]);
     expect(await usdx.hasRole(ROLES.BURNER_ROLE, alice.address)).to.equal(true);
     expect(await usdx.hasRole(ROLES.BURNER_ROLE, bob.address)).to.equal(false);
     expect(await usdx.hasRole(ROLES.PAUSE_ROLE, bob.address)).to.equal(true);
@@ -200,7 +203,11 @@ describe("scenarios: the state a file states", () => {
     await apply(s);
     const later = scenario(`${BASE}roles:\n  MINTER_ROLE: [alice]\n  PAUSE_ROLE: [bob]\nbalances:\n  alice: "2"\npaused: true\n`);
     const result = await apply(later);
-    expect(result.steps.map((x) => x.label)).to.deep.equal(["unpause USDX (as bob)", "mint 1 USDX to alice (as alice)", "pause USDX (as bob)"]);
+    expect(result.steps.map((x) => x.label)).to.deep.equal([
+      "unpause USDX (as bob)",
+      "mint 1 USDX to alice (as alice)",
+      "pause USDX (as bob)",
+    ]);
     await expectState(later);
     // Left out, paused means not paused.
     const unpaused = await apply(scenario(`${BASE}balances:\n  alice: "2"\n`));
@@ -210,11 +217,17 @@ describe("scenarios: the state a file states", () => {
   it("a balance is a target: reached within one share's worth, also after the multiplier moves", async () => {
     const s = scenario(`${BASE}roles:\n  MINTER_ROLE: [admin]\n  ORACLE_ROLE: [admin]\nbalances:\n  alice: "100"\n  bob: { shares: 1 }\n`);
     await apply(s);
-    const at = scenario(`${BASE}roles:\n  MINTER_ROLE: [admin]\n  ORACLE_ROLE: [admin]\nbalances:\n  alice: "100"\n  bob: { shares: 1 }\nmultiplier: "1.37"\n`);
+    const at = scenario(
+      `${BASE}roles:\n  MINTER_ROLE: [admin]\n  ORACLE_ROLE: [admin]\nbalances:\n  alice: "100"\n  bob: { shares: 1 }\nmultiplier: "1.37"\n`,
+    );
     const result = await apply(at);
     const labels = result.steps.map((x) => x.label);
     expect(labels[0]).to.equal("set the reward multiplier to 1.37 (as admin)");
-    expect(labels.slice(1)).to.deep.equal(["grant BURNER_ROLE to admin for the moment (as admin)", "burn 37 USDX from alice (as admin)", "revoke BURNER_ROLE from admin (as admin)"]);
+    expect(labels.slice(1)).to.deep.equal([
+      "grant BURNER_ROLE to admin for the moment (as admin)",
+      "burn 37 USDX from alice (as admin)",
+      "revoke BURNER_ROLE from admin (as admin)",
+    ]);
     await expectState(at);
     const usdx = tokenAt(deployed, provider);
     expect(await usdx.balanceOf((await hre.ethers.getSigners())[8].address)).to.equal(1n);
@@ -273,7 +286,9 @@ describe("scenarios: the state a file states", () => {
     ]);
     expect(result.sent).to.equal(9);
     const treasury = readManifest(hre.network.name).safes!.find((x) => x.name === "Treasury")!;
-    expect(result.safes.map((x) => [x.name, x.address, x.owners.join(","), x.threshold])).to.deep.equal([["Treasury", treasury.address, "alice,bob", 2]]);
+    expect(result.safes.map((x) => [x.name, x.address, x.owners.join(","), x.threshold])).to.deep.equal([
+      ["Treasury", treasury.address, "alice,bob", 2],
+    ]);
     await expectState(s);
     expect((await apply(s)).steps).to.deep.equal([]);
   });
@@ -281,7 +296,11 @@ describe("scenarios: the state a file states", () => {
   it("--dry-run prints the plan and sends nothing", async () => {
     const block = await provider.getBlockNumber();
     const result = await apply(scenario(`${BASE}roles:\n  MINTER_ROLE: [alice]\n`), { dryRun: true });
-    expect(result.lines).to.deep.equal(["Plan for scenarios/rules.yaml (1 step):", "  1. grant MINTER_ROLE to alice (as admin)", "Dry run: nothing sent."]);
+    expect(result.lines).to.deep.equal([
+      "Plan for scenarios/rules.yaml (1 step):",
+      "  1. grant MINTER_ROLE to alice (as admin)",
+      "Dry run: nothing sent.",
+    ]);
     expect(result.sent).to.equal(0);
     expect(await provider.getBlockNumber()).to.equal(block);
   });
@@ -336,7 +355,9 @@ describe("scripts/scenario.ts: the CLI", () => {
     expect(await rpc<string>(standIn.url, "eth_blockNumber")).to.equal(block);
     const direct = new JsonRpcProvider(standIn.url, 11155111, { staticNetwork: true });
     try {
-      await expect(applyScenario(loadScenario(DEFAULT_SCENARIO), { provider: direct })).to.be.rejectedWith(/This node is chain 11155111 \(Sepolia\)/);
+      await expect(applyScenario(loadScenario(DEFAULT_SCENARIO), { provider: direct })).to.be.rejectedWith(
+        /This node is chain 11155111 \(Sepolia\)/,
+      );
     } finally {
       direct.destroy();
     }

@@ -97,7 +97,13 @@ export async function applyScenario(scenario: Scenario, options: ApplyOptions): 
   const safes: NamedSafe[] = [...plan.safes]
     .map(([name, address]) => ({ name, address: address ?? sender.created.get(name) ?? "" }))
     .filter((s) => s.address !== "");
-  const report = await scenarioReport(tokenAt(plan.manifest, options.provider), scenario, plan.accounts, safes, options.dryRun ? 0 : plan.clockSeconds);
+  const report = await scenarioReport(
+    tokenAt(plan.manifest, options.provider),
+    scenario,
+    plan.accounts,
+    safes,
+    options.dryRun ? 0 : plan.clockSeconds,
+  );
   return { sent, steps, report: report.lines, accounts: report.accounts, safes: report.safes };
 }
 

@@ -81,7 +81,10 @@ export function parseScenario(text: string, file: string, name: string): Scenari
   keepNumbersAsWritten(doc);
   const result = ScenarioSchema.safeParse(doc.toJS() ?? undefined);
   if (result.success) return { ...result.data, name, file };
-  throw new ScenarioFileError(file, result.error.issues.map((issue) => problemOf(issue, doc, lines)));
+  throw new ScenarioFileError(
+    file,
+    result.error.issues.map((issue) => problemOf(issue, doc, lines)),
+  );
 }
 
 /**
@@ -103,7 +106,11 @@ function problemOf(issue: z.core.$ZodIssue, doc: Document, lines: LineCounter): 
   // An unknown field is named itself, at its own line.
   if (issue.code === "unrecognized_keys") {
     const key = issue.keys[0];
-    return { line: lineOf(keyNode(doc, segments, key) ?? nodeAt(doc, segments), lines), field: fieldName([...segments, key]), message: issue.message };
+    return {
+      line: lineOf(keyNode(doc, segments, key) ?? nodeAt(doc, segments), lines),
+      field: fieldName([...segments, key]),
+      message: issue.message,
+    };
   }
   return { line: lineOf(nodeAt(doc, segments), lines), field: fieldName(segments), message: issue.message };
 }

@@ -63,7 +63,12 @@ export function durationText(seconds: number): string {
  * needs to make its transfers in order and still end at its target shares, so that on a fresh chain
  * no top-up follows (shares do not move with the multiplier; only their worth does).
  */
-export function planHistory(p: Planner, transfers: readonly HistoryTransfer[], targets: Map<string, Target>, order: readonly string[]): void {
+export function planHistory(
+  p: Planner,
+  transfers: readonly HistoryTransfer[],
+  targets: Map<string, Target>,
+  order: readonly string[],
+): void {
   const m = p.multiplier;
   const net = new Map<string, bigint>();
   const need = new Map<string, bigint>();
@@ -158,7 +163,10 @@ export function planCrowd(p: Planner, crowd: Crowd, payerTarget: Target): number
   p.unblock(payer, " so it can pay the holders");
   p.mintShares(payer, max(paid + payerTarget.shares - p.sharesOf(payer), 0n), " to pay the holders");
   if (crowd.allowance < total) {
-    p.call(`approve BatchPayments to spend ${usdxText(total)} USDX of ${p.nameOf(payer)}`, payer, "approve", () => [crowd.batchPayments, total]);
+    p.call(`approve BatchPayments to spend ${usdxText(total)} USDX of ${p.nameOf(payer)}`, payer, "approve", () => [
+      crowd.batchPayments,
+      total,
+    ]);
   }
   const size = maxRecipientsPerChunk();
   for (let start = 0; start < missing.length; start += size) {

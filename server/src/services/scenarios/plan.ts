@@ -6,9 +6,28 @@ import { LOCAL_CHAIN } from "@common/networks";
 import { ROLE_NAMES, type RoleName } from "@common/roles";
 import { count } from "@common/wording";
 import { crowdAddress, namedAccounts, type NamedAccount } from "./accounts";
-import { crowdMissing, durationText, historyTransfers, planBalances, planCrowd, planHistory, reached, type Crowd, type Target } from "./movements";
+import {
+  crowdMissing,
+  durationText,
+  historyTransfers,
+  planBalances,
+  planCrowd,
+  planHistory,
+  reached,
+  type Crowd,
+  type Target,
+} from "./movements";
 import { Planner, sharesFor } from "./planner";
-import { assertLocalChain, existingSafe, readBalances, readHoldings, readRoleHolders, tokenAt, transfersMade, usableSafeContracts } from "./read";
+import {
+  assertLocalChain,
+  existingSafe,
+  readBalances,
+  readHoldings,
+  readRoleHolders,
+  tokenAt,
+  transfersMade,
+  usableSafeContracts,
+} from "./read";
 import { createSafe, deploySafeContracts, freeSaltNonce } from "./safeContracts";
 import type { Scenario } from "./schema";
 import { PENDING_SAFE, type Step } from "./steps";
@@ -57,8 +76,12 @@ export async function planScenario(scenario: Scenario, provider: JsonRpcApiProvi
     const owners = safe.owners.map((o) => accountAddress.get(o)!);
     safes.set(name, await existingSafe(provider, manifest, name, owners, safe.threshold));
   }
-  const keyOf = (name: string): string => accountAddress.get(name) ?? (safes.has(name) ? (safes.get(name) ?? PENDING_SAFE + name) : getAddress(name));
-  const names = new Map<string, string>([...accounts.map((a) => [a.address, a.name] as const), ...[...safes.keys()].map((n) => [keyOf(n), n] as const)]);
+  const keyOf = (name: string): string =>
+    accountAddress.get(name) ?? (safes.has(name) ? (safes.get(name) ?? PENDING_SAFE + name) : getAddress(name));
+  const names = new Map<string, string>([
+    ...accounts.map((a) => [a.address, a.name] as const),
+    ...[...safes.keys()].map((n) => [keyOf(n), n] as const),
+  ]);
   const order = [...names.keys()];
   const onChain = order.filter((k) => !k.startsWith(PENDING_SAFE));
 
@@ -203,12 +226,25 @@ function planRoles(
   }
 }
 
-async function readCrowd(scenario: Scenario, keyOf: (name: string) => string, usdx: ReturnType<typeof tokenAt>, manifest: DeploymentManifest): Promise<Crowd> {
+async function readCrowd(
+  scenario: Scenario,
+  keyOf: (name: string) => string,
+  usdx: ReturnType<typeof tokenAt>,
+  manifest: DeploymentManifest,
+): Promise<Crowd> {
   const { count: n, balance, payer } = scenario.holders!;
   const addresses = Array.from({ length: n }, (_, i) => crowdAddress(scenario.name, i));
   // Shares, not balances: what each holds at the multiplier the plan ends with.
   const shares = await readBalances(usdx, addresses, "sharesOf");
   const payerKey = keyOf(payer);
   const allowance = payerKey.startsWith(PENDING_SAFE) ? 0n : await usdx.allowance(payerKey, manifest.batchPayments);
-  return { addresses, shares, balance: parseTokenAmount(balance), payer: payerKey, allowance, batchPayments: manifest.batchPayments, scenario: scenario.name };
+  return {
+    addresses,
+    shares,
+    balance: parseTokenAmount(balance),
+    payer: payerKey,
+    allowance,
+    batchPayments: manifest.batchPayments,
+    scenario: scenario.name,
+  };
 }

@@ -182,9 +182,12 @@ export class Planner {
   setBlocked(who: string, blocked: boolean, why = ""): void {
     if ((this.blocked.get(who) ?? false) === blocked) return;
     const blocklister = this.holder("BLOCKLIST_ROLE");
-    this.call(`${blocked ? "block" : "unblock"} ${this.nameOf(who)}${why}`, blocklister, blocked ? "blockAccount" : "unblockAccount", (ctx) => [
-      ctx.address(who),
-    ]);
+    this.call(
+      `${blocked ? "block" : "unblock"} ${this.nameOf(who)}${why}`,
+      blocklister,
+      blocked ? "blockAccount" : "unblockAccount",
+      (ctx) => [ctx.address(who)],
+    );
     this.blocked.set(who, blocked);
   }
 

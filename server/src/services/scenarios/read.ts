@@ -55,7 +55,11 @@ export async function readHoldings(usdx: USDX, addresses: readonly string[]): Pr
 }
 
 /** Reads many holdings, a few hundred requests at a time (a JSON-RPC provider batches them). */
-export async function readBalances(usdx: USDX, addresses: readonly string[], read: "balanceOf" | "sharesOf" = "balanceOf"): Promise<bigint[]> {
+export async function readBalances(
+  usdx: USDX,
+  addresses: readonly string[],
+  read: "balanceOf" | "sharesOf" = "balanceOf",
+): Promise<bigint[]> {
   const out: bigint[] = [];
   for (let i = 0; i < addresses.length; i += 500) {
     out.push(...(await Promise.all(addresses.slice(i, i + 500).map((a) => usdx[read](a)))));
@@ -105,7 +109,11 @@ export async function transfersMade(usdx: USDX, manifest: DeploymentManifest, tr
   if (transfers.length === 0) return true;
   const senders = [...new Set(transfers.map((t) => zeroPadValue(t.from, 32)))];
   const topic = usdx.interface.getEvent("Transfer").topicHash;
-  const logs = await usdx.runner!.provider!.getLogs({ address: manifest.proxy, fromBlock: manifest.deploymentBlock, topics: [topic, senders] });
+  const logs = await usdx.runner!.provider!.getLogs({
+    address: manifest.proxy,
+    fromBlock: manifest.deploymentBlock,
+    topics: [topic, senders],
+  });
   const seen = new Map<string, number>();
   const keyOf = (from: string, to: string, value: bigint) => `${getAddress(from)} ${getAddress(to)} ${value}`;
   for (const log of logs) {

@@ -34,8 +34,10 @@ export const MAX_HISTORY_DAYS = 3650;
 const AMOUNT_EXAMPLE = 'such as "1000" or "0.5"';
 
 /** What a missing field says, else `wrong`. */
-const missingOr = (wrong: string, missing = "is missing") => (issue: { input?: unknown }) =>
-  issue.input === undefined ? missing : wrong;
+const missingOr =
+  (wrong: string, missing = "is missing") =>
+  (issue: { input?: unknown }) =>
+    issue.input === undefined ? missing : wrong;
 
 /** YAML reads 1000 and 0.5 as numbers: an amount may be written either way (the loader keeps the digits as written). */
 const asText = (value: unknown) => (typeof value === "number" ? String(value) : value);
@@ -51,17 +53,31 @@ const isAmount = (text: string) => {
 
 /** An amount of USDX: 0 or more, at most 18 decimals. */
 const Amount = (wrong: string) =>
-  z.preprocess(asText, z.string({ error: missingOr(wrong) }).refine((text) => isAmount(text), wrong));
+  z.preprocess(
+    asText,
+    z.string({ error: missingOr(wrong) }).refine((text) => isAmount(text), wrong),
+  );
 /** An amount of USDX above 0. */
 const PositiveAmount = (wrong: string) =>
-  z.preprocess(asText, z.string({ error: missingOr(wrong) }).refine((text) => isAmount(text) && parseTokenAmount(text) > 0n, wrong));
+  z.preprocess(
+    asText,
+    z.string({ error: missingOr(wrong) }).refine((text) => isAmount(text) && parseTokenAmount(text) > 0n, wrong),
+  );
 
 const wholeNumber = (min: number, max: number, wrong: string) =>
-  z.number({ error: missingOr(wrong) }).int(wrong).min(min, wrong).max(max, wrong);
-
+  z
+    .number({ error: missingOr(wrong) })
+    .int(wrong)
+    .min(min, wrong)
+    .max(max, wrong);
 
 const Description = z
-  .string({ error: missingOr("must be a sentence saying what a tester checks with this scenario", "is missing: say in a sentence what a tester checks with this scenario") })
+  .string({
+    error: missingOr(
+      "must be a sentence saying what a tester checks with this scenario",
+      "is missing: say in a sentence what a tester checks with this scenario",
+    ),
+  })
   .trim()
   .min(1, "must be a sentence saying what a tester checks with this scenario")
   .max(300, "must be one sentence of at most 300 characters")
@@ -71,7 +87,11 @@ const ACCOUNT_WRONG = "must be { index: N } (account N of the local mnemonic) or
 const Account = z
   .strictObject(
     {
-      index: wholeNumber(0, MAX_ACCOUNT_INDEX, `must be a whole number from 0 to ${MAX_ACCOUNT_INDEX}: an account of the local mnemonic`).optional(),
+      index: wholeNumber(
+        0,
+        MAX_ACCOUNT_INDEX,
+        `must be a whole number from 0 to ${MAX_ACCOUNT_INDEX}: an account of the local mnemonic`,
+      ).optional(),
       generated: z.literal(true, { error: "must be true: a new test key made for this scenario" }).optional(),
     },
     { error: ACCOUNT_WRONG },
@@ -101,7 +121,6 @@ const Safe = z
 const Holders = z.array(z.string({ error: "must be an account or Safe name, or a 0x address" }), {
   error: "must be a list of account or Safe names (or 0x addresses)",
 });
-
 
 const Roles = z
   .partialRecord(z.enum(ROLE_NAMES), Holders, {
@@ -140,8 +159,13 @@ const Multiplier = z
     [
       z.preprocess(asText, z.string().refine(isMultiplier, MULTIPLIER_WRONG)),
       z.strictObject({
-        set: z.preprocess(asText, z.string({ error: missingOr("must be the multiplier to set, 1.0 or more") }).refine(isMultiplier, "must be the multiplier to set, 1.0 or more")),
-        add: PositiveAmount("must be the increment to add after it, above 0, such as \"0.0025\""),
+        set: z.preprocess(
+          asText,
+          z
+            .string({ error: missingOr("must be the multiplier to set, 1.0 or more") })
+            .refine(isMultiplier, "must be the multiplier to set, 1.0 or more"),
+        ),
+        add: PositiveAmount('must be the increment to add after it, above 0, such as "0.0025"'),
       }),
     ],
     { error: MULTIPLIER_WRONG },
@@ -164,13 +188,18 @@ const HISTORY_WRONG = "must be { transfers: [{ from, to, amount }] } or { genera
 const History = z
   .strictObject(
     {
-      transfers: z.array(Transfer, { error: "must be a list of { from, to, amount }" }).min(1, "must list at least one transfer").optional(),
+      transfers: z
+        .array(Transfer, { error: "must be a list of { from, to, amount }" })
+        .min(1, "must list at least one transfer")
+        .optional(),
       generated: z
         .strictObject(
           {
             count: wholeNumber(1, MAX_GENERATED_TRANSFERS, `must be a whole number of transfers from 1 to ${MAX_GENERATED_TRANSFERS}`),
             between: z
-              .array(z.string({ error: "must be an account or Safe name" }), { error: "must be a list of at least two account or Safe names" })
+              .array(z.string({ error: "must be an account or Safe name" }), {
+                error: "must be a list of at least two account or Safe names",
+              })
               .min(2, "must name at least two accounts or Safes to transfer between"),
             days: wholeNumber(0, MAX_HISTORY_DAYS, `must be a whole number of days from 0 to ${MAX_HISTORY_DAYS}`),
           },
@@ -227,7 +256,11 @@ const BankAccount = z.strictObject(
 const Batch = z.strictObject(
   {
     payer: z.string({ error: missingOr("must be the paying account's name") }),
-    recipients: wholeNumber(1, MAX_BATCH_RECIPIENTS, `must be a whole number of recipients from 1 to ${MAX_BATCH_RECIPIENTS.toLocaleString("en-US")}`),
+    recipients: wholeNumber(
+      1,
+      MAX_BATCH_RECIPIENTS,
+      `must be a whole number of recipients from 1 to ${MAX_BATCH_RECIPIENTS.toLocaleString("en-US")}`,
+    ),
     amountEach: PositiveAmount(`must be what each recipient gets, an amount of USDX above 0, ${AMOUNT_EXAMPLE}`),
     paidChunks: wholeNumber(0, MAX_BATCH_RECIPIENTS, "must be a whole number of chunks already paid, 0 or more"),
   },
@@ -299,7 +332,8 @@ export const ScenarioSchema = ScenarioShape.superRefine((file, ctx) => {
   const holderName = (value: string, path: PropertyKey[], allowAddress = false) => {
     if (holders.includes(value)) return;
     if (allowAddress && /^0x[0-9a-fA-F]{40}$/.test(value)) {
-      if (!isAddress(value) || !checksumHolds(value)) problem(path, `is not a valid address (its checksum is wrong): check it, or write it in lower case`);
+      if (!isAddress(value) || !checksumHolds(value))
+        problem(path, `is not a valid address (its checksum is wrong): check it, or write it in lower case`);
       return;
     }
     problem(path, `names no account or Safe of this scenario ("${value}"; ${known})`);
