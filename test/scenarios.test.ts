@@ -3,6 +3,8 @@
  * Hardhat network, reverted to the deployment before each test): every shipped scenario reaches the
  * state its file states and, applied again, plans and sends nothing; the rules of the format; and
  * the CLI (scripts/scenario.ts), which refuses a wrong file and any chain but the local one.
+ * Tagged [scenario]: they exercise the engine, not the contracts' lines, and 10,000 holders paid
+ * through instrumented contracts would only slow the coverage run (npm run test:contracts:uncovered runs them).
  */
 import { expect } from "chai";
 import hre from "hardhat";
@@ -95,7 +97,7 @@ async function expectState(s: Scenario): Promise<void> {
   }
 }
 
-describe("scenarios: each shipped file, on a freshly deployed chain", () => {
+describe("scenarios: each shipped file, on a freshly deployed chain [scenario]", () => {
   for (const { name, file } of listScenarios()) {
     it(`${name}: reaches the state its file states, and applied again plans and sends nothing`, async function () {
       this.timeout(600_000);
@@ -145,7 +147,7 @@ accounts:
   bob: { index: 8 }
 `;
 
-describe("scenarios: the state a file states", () => {
+describe("scenarios: the state a file states [scenario]", () => {
   beforeEach(freshChain);
 
   it("roles are token-wide: a listed role ends with exactly its holders, an unlisted role keeps its own", async () => {
@@ -322,7 +324,7 @@ describe("scenarios: the state a file states", () => {
   });
 });
 
-describe("scripts/scenario.ts: the CLI", () => {
+describe("scripts/scenario.ts: the CLI [scenario]", () => {
   let standIn: RunningNode;
 
   before(async function () {

@@ -1,9 +1,11 @@
 import { z } from "zod";
 import { isAddress } from "ethers";
 import { parseTokenAmount } from "@common/amounts";
-import { ContactName, ContactNotes } from "@common/api/contacts";
 import { checksumHolds } from "@common/api/schemas";
 import { ROLE_NAMES, type RoleName } from "@common/roles";
+import { count } from "@common/wording";
+import { AMOUNT_EXAMPLE, Amount, PositiveAmount, asText, isAmount, missingOr, wholeNumber } from "./fields";
+import { User } from "./userSchema";
 
 /*
  * A scenario file's schema (scenarios/README.md shows each field with an example). Every sentence
@@ -25,51 +27,10 @@ const NAME_RULE = "use letters, digits, spaces, '-' or '_', up to 48 characters,
 
 /** The highest account index of the local mnemonic a file may name. */
 export const MAX_ACCOUNT_INDEX = 9999;
-/** At most this many generated transfers, crowd holders, and batch recipients (the server's default BATCH_MAX_ROWS). */
+/** At most this many generated transfers, and holders in a crowd. */
 export const MAX_GENERATED_TRANSFERS = 1000;
 export const MAX_HOLDERS = 100_000;
-export const MAX_BATCH_RECIPIENTS = 10_000;
 export const MAX_HISTORY_DAYS = 3650;
-
-const AMOUNT_EXAMPLE = 'such as "1000" or "0.5"';
-
-/** What a missing field says, else `wrong`. */
-const missingOr =
-  (wrong: string, missing = "is missing") =>
-  (issue: { input?: unknown }) =>
-    issue.input === undefined ? missing : wrong;
-
-/** YAML reads 1000 and 0.5 as numbers: an amount may be written either way (the loader keeps the digits as written). */
-const asText = (value: unknown) => (typeof value === "number" ? String(value) : value);
-
-const isAmount = (text: string) => {
-  try {
-    parseTokenAmount(text);
-    return true;
-  } catch {
-    return false;
-  }
-};
-
-/** An amount of USDX: 0 or more, at most 18 decimals. */
-const Amount = (wrong: string) =>
-  z.preprocess(
-    asText,
-    z.string({ error: missingOr(wrong) }).refine((text) => isAmount(text), wrong),
-  );
-/** An amount of USDX above 0. */
-const PositiveAmount = (wrong: string) =>
-  z.preprocess(
-    asText,
-    z.string({ error: missingOr(wrong) }).refine((text) => isAmount(text) && parseTokenAmount(text) > 0n, wrong),
-  );
-
-const wholeNumber = (min: number, max: number, wrong: string) =>
-  z
-    .number({ error: missingOr(wrong) })
-    .int(wrong)
-    .min(min, wrong)
-    .max(max, wrong);
 
 const Description = z
   .string({
@@ -218,7 +179,7 @@ const History = z
 const Crowd = z
   .strictObject(
     {
-      count: wholeNumber(1, MAX_HOLDERS, `must be a whole number of holders from 1 to ${MAX_HOLDERS.toLocaleString("en-US")}`),
+      count: wholeNumber(1, MAX_HOLDERS, `must be a whole number of holders from 1 to ${count(MAX_HOLDERS)}`),
       balance: PositiveAmount(`must be each holder's balance, an amount of USDX above 0, ${AMOUNT_EXAMPLE}`),
       payer: z.string({ error: missingOr("must be the account or Safe that pays them") }),
     },
@@ -227,60 +188,6 @@ const Crowd = z
   .meta({
     description:
       "A crowd of holders at addresses derived from the scenario's name, paid through BatchPayments by `payer` (who is minted what it pays). One below its balance is topped up; none is ever burned.",
-  });
-
-// The Firebase test user: another part of the engine applies it (through the API server's services).
-const ROUTING_WRONG = "must be the routing number: exactly 9 digits, in quotes";
-const ACCOUNT_NUMBER_WRONG = "must be the account number: 4 to 17 digits, in quotes";
-const Contact = z.strictObject(
-  {
-    name: ContactName,
-    address: z.string({ error: missingOr("must be an account name or a 0x address") }),
-    notes: ContactNotes.optional(),
-  },
-  { error: "must be { name, address, notes? }" },
-);
-const BankAccount = z.strictObject(
-  {
-    name: z
-      .string({ error: missingOr("must be the bank account's name") })
-      .trim()
-      .min(1, "must be the bank account's name")
-      .max(100, "must be at most 100 characters"),
-    type: z.enum(["checking", "savings"], { error: "must be checking or savings" }).default("checking"),
-    routingNumber: z.preprocess(asText, z.string({ error: missingOr(ROUTING_WRONG) }).regex(/^\d{9}$/, ROUTING_WRONG)),
-    accountNumber: z.preprocess(asText, z.string({ error: missingOr(ACCOUNT_NUMBER_WRONG) }).regex(/^\d{4,17}$/, ACCOUNT_NUMBER_WRONG)),
-  },
-  { error: "must be { name, type?, routingNumber, accountNumber }" },
-);
-const Batch = z.strictObject(
-  {
-    payer: z.string({ error: missingOr("must be the paying account's name") }),
-    recipients: wholeNumber(
-      1,
-      MAX_BATCH_RECIPIENTS,
-      `must be a whole number of recipients from 1 to ${MAX_BATCH_RECIPIENTS.toLocaleString("en-US")}`,
-    ),
-    amountEach: PositiveAmount(`must be what each recipient gets, an amount of USDX above 0, ${AMOUNT_EXAMPLE}`),
-    paidChunks: wholeNumber(0, MAX_BATCH_RECIPIENTS, "must be a whole number of chunks already paid, 0 or more"),
-  },
-  { error: "must be { payer, recipients, amountEach, paidChunks }" },
-);
-const User = z
-  .strictObject(
-    {
-      email: z.email({ error: missingOr("must be an email address such as tester@example.com") }),
-      password: z.string({ error: missingOr("must be a password of at least 6 characters") }).min(6, "must be at least 6 characters"),
-      wallet: z.string({ error: missingOr("must be the account name of the user's wallet") }).optional(),
-      contacts: z.array(Contact, { error: "must be a list of { name, address, notes? }" }).optional(),
-      bankAccounts: z.array(BankAccount, { error: "must be a list of { name, type?, routingNumber, accountNumber }" }).optional(),
-      batch: Batch.optional(),
-    },
-    { error: "must be { email, password, wallet?, contacts?, bankAccounts?, batch? }" },
-  )
-  .meta({
-    description:
-      "A Firebase test user to create, with contacts, bank accounts, and a batch job left half paid (its first `paidChunks` chunks paid). Applied by the API server (the dashboard's Scenarios panel); the CLI says it did not apply it.",
   });
 
 const FIELDS = ["description", "accounts", "safes", "roles", "balances", "blocked", "paused", "multiplier", "history", "holders", "user"];
