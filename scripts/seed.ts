@@ -19,7 +19,7 @@ export async function seedLocalChain(
   await assertNetworkReady(hre);
   const scenario = loadScenario(DEFAULT_SCENARIO);
   // The network's own EIP-1193 provider: the in-process Hardhat network in tests, the node otherwise.
-  const provider = new BrowserProvider(hre.network.provider as Eip1193Provider, undefined, { cacheTimeout: -1 });
+  const provider = new BrowserProvider(hre.network.provider as Eip1193Provider, undefined, { staticNetwork: true, cacheTimeout: -1 });
   try {
     const result = await applyScenario(scenario, { provider, network: hre.network.name, log: options.log });
     return { alreadySeeded: result.steps.length === 0, accounts: result.accounts, safes: result.safes, report: result.report };

@@ -43,7 +43,8 @@ export interface ApplyOptions extends PlanOptions {
   dryRun?: boolean;
   /** The plan's lines, each step as it is sent, and the last line. */
   log?: (line: string) => void;
-  onProgress?: (progress: ScenarioProgress) => void;
+  /** After each step; awaited, so a panel may store it before the next one is sent. */
+  onProgress?: (progress: ScenarioProgress) => void | Promise<void>;
   /** Without it, a file's `user:` part is said not to be applied. */
   userPart?: UserPart;
 }
@@ -78,7 +79,7 @@ export async function applyScenario(scenario: Scenario, options: ApplyOptions): 
         }
         sent += step.transactions;
         log(`  [${i + 1}/${plan.steps.length}] ${step.label}`);
-        options.onProgress?.({ done: i + 1, total: plan.steps.length, label: step.label });
+        await options.onProgress?.({ done: i + 1, total: plan.steps.length, label: step.label });
       }
     }
     if (scenario.user && options.userPart) {
@@ -156,6 +157,12 @@ class NodeSender implements SendContext {
   }
 
   async signer(who: string): Promise<JsonRpcSigner> {
+    // Not provider.getSigner: ethers asks eth_accounts, which does not list impersonated accounts.
+    return new JsonRpcSigner(this.provider, await this.sender(who));
+  }
+
+  /** The address that sends as `who`: the node signs for it, unlocked or impersonated (with gas money). */
+  private async sender(who: string): Promise<string> {
     const address = this.address(who);
     if (!this.plan.unlocked.includes(address) && !this.impersonated.has(address)) {
       await this.provider.send("hardhat_impersonateAccount", [address]);
@@ -164,14 +171,21 @@ class NodeSender implements SendContext {
         await this.provider.send("hardhat_setBalance", [address, toQuantity(IMPERSONATED_GAS_ETH)]);
       }
     }
-    // Not provider.getSigner: ethers asks eth_accounts, which does not list impersonated accounts.
-    return new JsonRpcSigner(this.provider, address);
+    return address;
   }
 
+  /** Three requests a transaction (estimate, send, receipt): the seed runs for every test stack. */
   async send(who: string, to: string, data: string, gasLimit?: bigint): Promise<void> {
-    const response = await (await this.signer(who)).sendTransaction({ to, data, gasLimit });
-    const receipt = await response.wait();
-    if (receipt?.status !== 1) throw new Error(`Transaction ${response.hash} failed.`);
+    const tx = { from: await this.sender(who), to, data };
+    const gas = gasLimit ?? BigInt(await this.provider.send("eth_estimateGas", [tx]));
+    const hash = (await this.provider.send("eth_sendTransaction", [{ ...tx, gas: toQuantity(gas) }])) as string;
+    // The local node mines each transaction as it comes; a node that mines on an interval is waited for.
+    let receipt: { status: string } | null = null;
+    for (let wait = 0; !receipt; wait = Math.min(wait + 50, 1000)) {
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+      receipt = await this.provider.send("eth_getTransactionReceipt", [hash]);
+    }
+    if (receipt.status !== "0x1") throw new Error(`Transaction ${hash} failed.`);
   }
 
   safeCreated(name: string, address: string, contracts: SafeContracts): void {

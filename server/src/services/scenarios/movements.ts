@@ -4,7 +4,7 @@ import { parseTokenAmount } from "@common/amounts";
 import { chunkGasLimit, maxRecipientsPerChunk } from "@common/gasLimits";
 import { count } from "@common/wording";
 import { seededRandom } from "./accounts";
-import { balanceAt, sharesFor, sharesMoved, tolerance, usdxText, type Planner } from "./planner";
+import { amountFor, balanceAt, sharesFor, sharesMoved, tolerance, usdxText, type Planner } from "./planner";
 import type { Scenario } from "./schema";
 
 /*
@@ -15,7 +15,7 @@ import type { Scenario } from "./schema";
 const BATCH = new Interface(BatchPayments__factory.abi);
 const DAY = 86_400;
 
-/** A named participant's target: exact shares, or a balance reached within one share's worth. */
+/** A named participant's target: exact shares, or a balance reached at it or less than one share's worth above. */
 export interface Target {
   shares: bigint;
   /** The balance asked for, or null for a target in shares. */
@@ -98,30 +98,25 @@ async function moveClock(provider: { send(method: string, params: unknown[]): Pr
   await provider.send("evm_increaseTime", [seconds]);
 }
 
-/** Whether `shares` meet the target at multiplier `m`: exactly, or within one share's worth of the balance. */
+/** Whether `shares` meet the target at multiplier `m`: exactly, or a balance at its target or less than a share's worth above. */
 export function reached(shares: bigint, target: Target, m: bigint): boolean {
   if (target.balance === null) return shares === target.shares;
   const balance = balanceAt(shares, m);
-  return (balance > target.balance ? balance - target.balance : target.balance - balance) <= tolerance(m);
+  return balance >= target.balance && balance - target.balance <= tolerance(m);
 }
 
 /**
- * Mints to or burns from each named participant until it is at its target (at the final
- * multiplier): the difference in USDX for a balance, exact shares for a target in shares.
+ * Mints to or burns from each named participant until it is at its target at the final multiplier:
+ * the exact shares of a target in shares, else the fewest shares worth the balance.
  */
 export function planBalances(p: Planner, targets: Map<string, Target>, order: readonly string[]): void {
   for (const who of order) {
     const target = targets.get(who) ?? { shares: 0n, balance: 0n };
     const held = p.sharesOf(who);
     if (reached(held, target, p.multiplier)) continue;
-    if (target.balance === null) {
-      if (target.shares > held) p.mintShares(who, target.shares - held);
-      else p.burnShares(who, held - target.shares);
-      continue;
-    }
-    const balance = balanceAt(held, p.multiplier);
-    if (target.balance > balance) p.mint(who, target.balance - balance);
-    else p.burn(who, balance - target.balance);
+    const shares = target.balance === null ? target.shares : sharesFor(target.balance, p.multiplier);
+    if (shares > held) p.mintShares(who, shares - held);
+    else p.burnShares(who, held - shares);
   }
 }
 
@@ -137,13 +132,13 @@ export interface Crowd {
   scenario: string;
 }
 
-/** The holders of the crowd below their balance at `m` (by more than a share's worth), each with the amount it lacks. */
+/** The holders of the crowd below their balance at `m`, each with the amount that moves the shares it lacks. */
 export function crowdMissing(crowd: Crowd, m: bigint): { address: string; amount: bigint }[] {
-  const target: Target = { shares: sharesFor(crowd.balance, m), balance: crowd.balance };
+  const wanted = sharesFor(crowd.balance, m);
   return crowd.addresses
-    .map((address, i) => ({ address, amount: crowd.balance - balanceAt(crowd.shares[i], m), shares: crowd.shares[i] }))
-    .filter(({ amount, shares }) => amount > 0n && !reached(shares, target, m))
-    .map(({ address, amount }) => ({ address, amount }));
+    .map((address, i) => ({ address, lacks: wanted - crowd.shares[i] }))
+    .filter(({ lacks }) => lacks > 0n)
+    .map(({ address, lacks }) => ({ address, amount: amountFor(lacks, m) }));
 }
 
 /**
@@ -169,13 +164,14 @@ export function planCrowd(p: Planner, crowd: Crowd, payerTarget: Target): number
     ]);
   }
   const size = maxRecipientsPerChunk();
+  const each = amounts.every((a) => a === amounts[0]) ? `${usdxText(amounts[0])} USDX each` : "each what it lacks";
   for (let start = 0; start < missing.length; start += size) {
     const chunk = missing.slice(start, start + size);
     const chunkAmounts = amounts.slice(start, start + size);
     const ref = keccak256(toUtf8Bytes(`usdx scenario ${crowd.scenario}: holders ${start}`));
     const data = BATCH.encodeFunctionData("pay", [chunk.map((h) => h.address), chunkAmounts, ref]);
     p.raw(
-      `pay ${usdxText(crowd.balance)} USDX each to holders ${count(start + 1)} to ${count(start + chunk.length)} of ${count(missing.length)} through BatchPayments`,
+      `pay holders ${count(start + 1)} to ${count(start + chunk.length)} of ${count(missing.length)} ${each} through BatchPayments`,
       payer,
       crowd.batchPayments,
       data,

@@ -25,10 +25,11 @@ export const balanceAt = (shares: bigint, m: bigint): bigint => (shares * m) / B
 /** The fewest shares worth at least `balance` at `m`. */
 export const sharesFor = (balance: bigint, m: bigint): bigint => ceilDiv(balance * B, m);
 /**
- * How near a balance must come to its target at `m`: one share's worth in whole wei, and a wei of
- * the contract's rounding (an amount moves its shares rounded down, a balance shows them so too).
+ * How far above its target a balance may end at `m`: less than one share's worth, in whole wei. A
+ * balance is reached at its target or above it by at most this, never below (a balance is shown
+ * rounded down: 9,999.99 for a wei under 10,000 would look wrong).
  */
-export const tolerance = (m: bigint): bigint => ceilDiv(m, B) + 1n;
+export const tolerance = (m: bigint): bigint => ceilDiv(m, B);
 
 /** USDX in words: "100,000", "120.5". */
 export function usdxText(value: bigint): string {
@@ -144,7 +145,7 @@ export class Planner {
   }
 
   /** Mints `amount`, which moves its shares rounded down. */
-  mint(who: string, amount: bigint, why = ""): void {
+  private mint(who: string, amount: bigint, why = ""): void {
     if (amount <= 0n) return;
     const minter = this.holder("MINTER_ROLE");
     this.call(`mint ${usdxText(amount)} USDX to ${this.nameOf(who)}${why}`, minter, "mint", (ctx) => [ctx.address(who), amount]);
@@ -156,7 +157,7 @@ export class Planner {
     if (shares > 0n) this.burn(who, amountFor(shares, this.multiplier));
   }
 
-  burn(who: string, amount: bigint): void {
+  private burn(who: string, amount: bigint): void {
     if (amount <= 0n) return;
     this.unblock(who, " to burn from it");
     const burner = this.holder("BURNER_ROLE");

@@ -18,7 +18,8 @@ import { User } from "./userSchema";
  *   - multiplier is token-wide: left out, it stays as the chain has it.
  *   - balances and blocked are for the accounts and Safes the file names: a named one not in
  *     balances ends at 0, one not in blocked ends unblocked. Addresses it does not name keep theirs.
- *   - a balance is reached within one share's worth of the target (balance = shares x multiplier).
+ *   - a balance is reached at its target or less than one share's worth above it (balance =
+ *     shares x multiplier), never below.
  */
 
 /** A name of an account or a Safe: what the other fields refer to it by. */
@@ -106,7 +107,7 @@ const Balance = z.union(
 );
 
 const Balances = z.record(z.string(), Balance, { error: "must map account and Safe names to their balances" }).meta({
-  description: `The balance each named account or Safe ends with, in USDX (${AMOUNT_EXAMPLE}), or in shares ({ shares: 1 }: dust worth the multiplier in wei). A target, not an amount to mint: reached within one share's worth. A named account or Safe left out ends at 0.`,
+  description: `The balance each named account or Safe ends with, in USDX (${AMOUNT_EXAMPLE}), or in shares ({ shares: 1 }: dust worth the multiplier in wei). A target, not an amount to mint: reached at it or less than one share's worth above. A named account or Safe left out ends at 0.`,
 });
 
 const Blocked = z.array(z.string({ error: "must be an account or Safe name" }), { error: "must be a list of account or Safe names" }).meta({
