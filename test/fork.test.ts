@@ -12,6 +12,8 @@ import { Contract, HDNodeWallet, JsonRpcProvider, Wallet, toQuantity } from "eth
 import { USDX__factory } from "@bindings";
 import { ForkPreparation, prepareFork, recordFork } from "../scripts/lib/fork";
 import { parseForkOptions, parseStartOptions, shownRpcUrl } from "../scripts/lib/forkOptions";
+import { applyScenario } from "../server/src/services/scenarios/apply";
+import { parseScenario } from "../server/src/services/scenarios/load";
 import { readAccounts } from "../server/src/services/scenarios/report";
 import { parseTokenAmount } from "@common/amounts";
 import type { DeploymentManifest } from "@common/manifest";
@@ -177,6 +179,33 @@ describe("prepareFork: a Hardhat node forking a chain with a live USDX", () => {
     const before = await usdx.balanceOf(addressOf("bob"));
     await (await usdx.transfer(addressOf("bob"), parseTokenAmount("12.5"))).wait();
     expect(await usdx.balanceOf(addressOf("bob"))).to.equal(before + parseTokenAmount("12.5"));
+  });
+
+  it("applies a scenario on the fork of the live token, sending as the live owner (impersonated) where only it may act; again, nothing", async () => {
+    const env = { DEPLOYMENTS_DIR: dirOf("live") };
+    const s = parseScenario(
+      `description: On a fork.\naccounts:\n  admin: { index: 0 }\n  alice: { index: 7 }\nroles:\n  DEFAULT_ADMIN_ROLE: [${OWNER}]\n  PAUSE_ROLE: [alice]\nbalances:\n  alice: "123"\n`,
+      "scenarios/fork.yaml",
+      "fork",
+    );
+    const first = await applyScenario(s, { provider: fork, env });
+    expect(first.steps.map((x) => x.label)).to.deep.equal([
+      "grant PAUSE_ROLE to alice (as admin)",
+      // An address the file does not name is shown as itself.
+      `revoke PAUSE_ROLE from ${addressOf("pauser")} (as admin)`,
+      `revoke DEFAULT_ADMIN_ROLE from admin (as ${OWNER})`,
+      `burn 100,000 USDX from admin (as ${addressOf("burner")})`,
+      `burn 9,864.5 USDX from alice (as ${addressOf("burner")})`,
+    ]);
+    const usdx = USDX__factory.connect(deployed.proxy, fork);
+    expect(await usdx.hasRole(ROLES.DEFAULT_ADMIN_ROLE, addressOf("admin"))).to.equal(false);
+    expect(await usdx.hasRole(ROLES.PAUSE_ROLE, addressOf("alice"))).to.equal(true);
+    expect(await usdx.balanceOf(addressOf("alice"))).to.equal(parseTokenAmount("123"));
+    const height = await fork.getBlockNumber();
+    expect((await applyScenario(s, { provider: fork, env })).steps).to.deep.equal([]);
+    expect(await fork.getBlockNumber()).to.equal(height);
+    // The impersonation ended with the apply.
+    await expect(fork.send("eth_sendTransaction", [{ from: OWNER, to: OWNER, value: "0x0" }])).to.be.rejected;
   });
 
   it("leaves the upstream as it was: no new block, no roles or balances for the seeded accounts", async () => {
