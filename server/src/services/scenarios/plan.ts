@@ -35,7 +35,7 @@ import { PENDING_SAFE, type Step } from "./steps";
 /*
  * Reads the chain and plans only the transactions needed to reach the scenario's state, in this
  * order: unpause (when tokens must move); roles and Safes; the history, when not made yet (funded
- * up front); the multiplier; mints and burns to the target balances, and the crowd of holders;
+ * up front); the multiplier; the crowd of holders, then mints and burns to the target balances;
  * blocklist entries; pause; roles lent for the moment given back.
  */
 
@@ -136,7 +136,8 @@ export async function planScenario(scenario: Scenario, provider: JsonRpcApiProvi
     (crowd !== null && crowdMissing(crowd, finalMultiplier).length > 0);
   if (p.paused && (moves || !scenario.paused)) p.setPaused(false);
 
-  planRoles(p, scenario, keyOf, safes, safeContracts, unlocked[0] ?? p.holder("DEFAULT_ADMIN_ROLE"), accountAddress);
+  // Safe's contracts and new Safes come from the node's first account, as the seed always made them.
+  planRoles(p, scenario, keyOf, safes, safeContracts, () => unlocked[0] ?? p.holder("DEFAULT_ADMIN_ROLE"), accountAddress);
 
   let clockSeconds = 0;
   if (!historyMade) {
@@ -181,7 +182,7 @@ function planRoles(
   keyOf: (name: string) => string,
   safes: Map<string, string | null>,
   usable: SafeContracts | null,
-  deployer: string,
+  deployerOf: () => string,
   accountAddress: Map<string, string>,
 ): void {
   const listed = scenario.roles ?? {};
@@ -195,6 +196,7 @@ function planRoles(
   grantAll(false);
 
   const pending = [...safes].filter(([, address]) => address === null).map(([name]) => name);
+  const deployer = pending.length > 0 ? deployerOf() : "";
   let contracts = usable;
   if (pending.length > 0 && !contracts) {
     p.steps.push({
