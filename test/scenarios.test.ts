@@ -22,6 +22,7 @@ import { crowdAddress, generatedKey, namedAccounts } from "../server/src/service
 import { applyScenario, USER_PART_NOT_APPLIED, type ApplyOptions } from "../server/src/services/scenarios/apply";
 import { DEFAULT_SCENARIO, listScenarios, loadScenario, parseScenario } from "../server/src/services/scenarios/load";
 import { targetMultiplier } from "../server/src/services/scenarios/plan";
+import { shippedScenarios } from "../server/src/services/scenarios/shipped";
 import { balanceAt, tolerance } from "../server/src/services/scenarios/planner";
 import { readBalances, readRoleHolders, tokenAt } from "../server/src/services/scenarios/read";
 import type { Scenario } from "../server/src/services/scenarios/schema";
@@ -126,6 +127,33 @@ describe("scenarios: each shipped file, on a freshly deployed chain [scenario]",
       const roles = ROLE_NAMES.filter((r) => s.roles?.[r]?.includes(account.name));
       expect(roles, account.name).to.deep.equal([...account.roles]);
     }
+  });
+
+  it("the panel's engine lists the shipped files with their sentences and applies one by name, never a path", async () => {
+    await freshChain();
+    const engine = shippedScenarios({ provider, network: hre.network.name });
+    const list = await engine.list();
+    expect(list.map((s) => s.name)).to.deep.equal([
+      "blocked-payer",
+      "default",
+      "empty",
+      "high-multiplier",
+      "many-holders",
+      "paused",
+      "safe-admin",
+      "sepolia-like",
+    ]);
+    expect(list.find((s) => s.name === "paused")).to.deep.equal({
+      name: "paused",
+      file: "scenarios/paused.yaml",
+      description: loadScenario(path.join(ROOT, "scenarios", "paused.yaml")).description,
+    });
+    const progress: number[] = [];
+    const result = await engine.apply("paused", (p) => void progress.push(p.done));
+    expect(result.sent).to.be.greaterThan(0);
+    expect(progress).to.deep.equal(result.steps.map((_, i) => i + 1));
+    expect(await tokenAt(deployed, provider).paused()).to.equal(true);
+    await expect(engine.apply("../package", () => undefined)).to.be.rejectedWith("There is no shipped scenario named '../package'.");
   });
 
   it("sepolia-like's generated history moves the chain's clock 30 days and says so", async function () {

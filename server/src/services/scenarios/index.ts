@@ -12,6 +12,7 @@
  *                 the history, balances and crowd, accounts.ts names to addresses)
  *   apply.ts      sending a plan, step by step, with progress (steps.ts what a step is; report.ts
  *                 the printout; safeContracts.ts Safe v1.4.1 deployed and Safes created)
+ *   shipped.ts    the shipped scenarios listed and applied by name: the panel's list and apply
  *   snapshots.ts  named node snapshots (evm_snapshot / evm_revert), kept beside the manifest
  * The CLI (scripts/scenario.ts), `npm start -- --scenario` and the dashboard's Scenarios panel
  * (routes/scenarios.ts) all go through the types below.
