@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { SCENARIO_NAME, SCENARIO_NAME_RULE } from "../scenarios";
 import { endpoints } from "./endpoint";
 import { BlockNumber, IsoDate, ok } from "./schemas";
 
@@ -8,10 +9,6 @@ import { BlockNumber, IsoDate, ok } from "./schemas";
  * time per server (applying a scenario or restoring a snapshot), whose progress the panel polls.
  * Off the local chain every endpoint answers 404 with a sentence: nothing here may touch a public chain.
  */
-
-/** The rule a scenario's or a snapshot's name keeps: what a file name and a CLI argument can carry safely. */
-export const SCENARIO_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
-const NAME_RULE = "must be 1 to 64 letters, digits, '-' or '_', starting with a letter or digit";
 
 /** The lines of a run the server keeps and answers: the last ones, so a long apply cannot grow the answer without end. */
 export const RUN_LINES_KEPT = 200;
@@ -83,7 +80,7 @@ export type ScenarioRun = z.infer<typeof ScenarioRun>;
 const name = (what: string) =>
   z
     .string({ message: `the ${what} name must be text` })
-    .regex(SCENARIO_NAME, NAME_RULE)
+    .regex(SCENARIO_NAME, SCENARIO_NAME_RULE)
     .meta({ description: `The ${what}'s name: 1 to 64 letters, digits, '-' or '_', starting with a letter or digit.` });
 
 export const NewSnapshot = z.object({ name: name("snapshot").meta({ example: "before-payments" }) });
