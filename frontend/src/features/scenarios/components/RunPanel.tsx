@@ -36,7 +36,7 @@ export function RunPanel({ run }: { run: ScenarioRun }) {
           <ol
             aria-label="What the run said"
             tabIndex={0}
-            className="max-h-64 overflow-auto rounded-md border border-border bg-muted/40 p-3 font-mono text-xs leading-relaxed"
+            className="max-h-64 overflow-auto whitespace-pre-wrap rounded-md border border-border bg-muted/40 p-3 font-mono text-xs leading-relaxed"
           >
             {run.lines.map((line, i) => (
               <li key={i} className="[overflow-wrap:anywhere]">

@@ -85,7 +85,7 @@ function TakeSnapshotForm({ busy }: { busy: boolean }) {
           id={`${id}-name`}
           value={form.name}
           onChange={(e) => form.setName(e.target.value)}
-          placeholder="before-payments"
+          placeholder="e.g. before-payments"
           autoComplete="off"
           spellCheck={false}
           maxLength={64}
