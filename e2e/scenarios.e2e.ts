@@ -41,6 +41,18 @@ async function expectText(locator: Locator, expected: string): Promise<void> {
   expect(last).to.equal(expected);
 }
 
+/** The panel's lists; a server without the engine fails here at once, with its sentence. */
+async function panelReady(page: Page): Promise<void> {
+  const lists = page.getByRole("list", { name: "Shipped scenarios" });
+  const off = page.getByText("Scenarios are off here", { exact: true });
+  await lists.or(off).waitFor();
+  if (await off.isVisible()) {
+    throw new Error(
+      `The panel is off on this server (${await off.locator("..").textContent()}): these tests need the scenario engine, wired in compose.ts.`,
+    );
+  }
+}
+
 /** The run's outcome: 'Scenario applied' or 'Snapshot restored', else the failure's sentence in the message. */
 async function runEnds(page: Page, outcome: "Scenario applied" | "Snapshot restored"): Promise<void> {
   const done = page.getByText(outcome, { exact: true });
@@ -62,6 +74,7 @@ describe("Scenarios panel (browser)", function () {
     await signUp(page);
     await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Scenarios" }).click();
     await page.getByRole("heading", { name: "Scenarios", exact: true }).waitFor();
+    await panelReady(page);
     const banner = page.getByRole("status", { name: "USDX is paused" });
     expect(await banner.count()).to.equal(0);
 
@@ -88,6 +101,7 @@ describe("Scenarios panel (browser)", function () {
 
     const name = `before-transfer-${Date.now()}`;
     await navigate(page, "/scenarios");
+    await panelReady(page);
     await page.getByRole("textbox", { name: "Snapshot name" }).fill(name);
     await page.getByRole("button", { name: "Take Snapshot" }).click();
     await expectToast(page, "Snapshot taken");
