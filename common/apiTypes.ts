@@ -44,3 +44,4 @@ export type {
   Deposit,
   BankTerms,
 } from "./api/bank";
+export type { ScenarioSummary, SnapshotSummary, ScenarioRun, RunKind, RunState } from "./api/scenarios";

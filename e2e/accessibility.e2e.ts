@@ -58,6 +58,11 @@ const SIGNED_IN: Screen[] = [
   { route: "/contacts", ready: heading("Contacts") },
   { route: "/settings", ready: heading("Settings") },
   { route: "/admin", ready: (p) => p.getByRole("button", { name: /^(Pause|Unpause) Contract$/ }).waitFor() },
+  // The local chain's panel for testers: the lists once the engine answers, else its sentence.
+  {
+    route: "/scenarios",
+    ready: (p) => p.getByRole("list", { name: "Shipped scenarios" }).or(p.getByText("Scenarios are off here")).waitFor(),
+  },
 ];
 
 /** A visitor's page load. */

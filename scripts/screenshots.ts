@@ -27,6 +27,7 @@ const SIGNED_IN = [
   "/contacts",
   "/settings",
   "/admin",
+  "/scenarios",
   "/no-such-page",
 ];
 // Chromium on a closed network: no background connections (see the toolchain notes).

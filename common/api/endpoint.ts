@@ -42,8 +42,8 @@ export interface Endpoint {
   params?: z.ZodObject;
   query?: z.ZodObject;
   body?: z.ZodType;
-  /** The success status: 200 unless said. */
-  status?: 200 | 201;
+  /** The success status: 200 unless said (202: started, to be followed elsewhere). */
+  status?: 200 | 201 | 202;
   /** The success answer: a zod schema for JSON, or a text answer. */
   answer: z.ZodType | TextAnswer;
   /**
@@ -72,6 +72,8 @@ export const API_TAGS = {
   "Batch payments": "Pay many recipients from a CSV: parse, start a job, report each chunk's transaction, follow the job.",
   Contacts: "The signed-in user's address book.",
   "Mock bank": "A simulated bank that mints USDX for US dollar deposits (local chain), or a capped test faucet.",
+  Scenarios:
+    "For testers, on the local chain only: the shipped scenarios and the node's snapshots, applied or restored one run at a time, with its progress.",
 } as const;
 export type ApiTag = keyof typeof API_TAGS;
 

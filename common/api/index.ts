@@ -8,6 +8,7 @@ import { exportsApi } from "./exports";
 import { holdersApi } from "./holders";
 import { operationsApi } from "./operations";
 import { safesApi } from "./safes";
+import { scenariosApi } from "./scenarios";
 import { signInApi } from "./signIn";
 import { tokenApi } from "./token";
 
@@ -29,6 +30,7 @@ export const API = {
   ...batchApi,
   ...contactsApi,
   ...bankApi,
+  ...scenariosApi,
 };
 export type Api = typeof API;
 export type EndpointKey = keyof Api;

@@ -19,6 +19,7 @@ import { metricsRoutes } from "./routes/metrics";
 import { monitoringRoutes } from "./routes/monitoring";
 import { openApiRoutes } from "./routes/openapi";
 import { safeRoutes } from "./routes/safes";
+import { scenarioRoutes, snapshotRoutes } from "./routes/scenarios";
 import type { Services } from "./services";
 import { followRoute } from "./services/operations/metrics";
 
@@ -68,6 +69,8 @@ export function createApp(services: Services, log: Logger, dashboard: string | n
   api.use("/batch", batchRoutes(services));
   api.use("/contacts", contactRoutes(services));
   api.use("/bank", bankRoutes(services));
+  api.use("/scenarios", scenarioRoutes(services));
+  api.use("/snapshots", snapshotRoutes(services));
   api.use(notFoundHandler);
   app.use("/api", api);
   app.use(notFoundHandler);

@@ -31,6 +31,8 @@ import { RateLimitStores } from "./services/operations/rateLimitStore";
 import { SafesService } from "./services/safes/proposals";
 import { safesExecuting } from "./services/safes/executed";
 import { SafeReader, safeName } from "./services/safes/reader";
+import type { ScenarioEngine } from "./services/scenarios";
+import { ScenarioRuns, offLocalChain } from "./services/scenarios/runs";
 
 /**
  * The composition root: every service built once, in dependency order, each given at construction
@@ -122,6 +124,7 @@ export function buildServices(config: Config, chain: Chain, db: DatabaseHandle, 
     "bank-deposits": bankWrites,
     "safe-writes": config.limits.safeWritesPerMinute,
     "safe-lookups": config.limits.safeLookupsPerMinute,
+    "scenario-runs": config.limits.scenarioRunsPerMinute,
   });
   const exportLimits = new ExportLimits(db.db, config.exports, rateLimits);
   const metrics = new Metrics({ db: db.db, transport: chain.transport, indexer, leadership, rateLimits });
@@ -139,9 +142,21 @@ export function buildServices(config: Config, chain: Chain, db: DatabaseHandle, 
     log.child({ component: "monitoring" }),
   );
   const exports = new ExportsService(db.db, events, chain.manifest.deploymentBlock);
+  const scenarios = new ScenarioRuns(scenarioEngine(config, chain), offLocalChain(config), log.child({ component: "scenarios" }));
   return {
     ...{ config, chain, db, auth, indexer, events, exports, tokenState, holders, rewards, siwe, audit },
-    ...{ batch, batchWatcher, heads, contacts, bank, alerts, safes, safeReader },
+    ...{ batch, batchWatcher, heads, contacts, bank, alerts, safes, safeReader, scenarios },
     ...{ leadership, rateLimits, exportLimits, metrics, monitoring, serving: { draining: false } },
   };
+}
+
+/**
+ * The engine and the snapshots behind the Scenarios panel. Never built off the local chain: it sends
+ * from Hardhat's unlocked accounts and reverts the node. Not wired yet, so the panel's endpoints
+ * answer NO_ENGINE (503): wire here the shipped list (services/scenarios/load.ts), the sender
+ * (apply.ts) and the named snapshots (snapshots.ts), all on this server's chain.
+ */
+function scenarioEngine(config: Config, _chain: Chain): ScenarioEngine | null {
+  if (offLocalChain(config)) return null;
+  return null;
 }

@@ -46,6 +46,7 @@ describe("per-user limits (config.limits)", () => {
       contacts: 3,
       safeWritesPerMinute: 30,
       safeLookupsPerMinute: 30,
+      scenarioRunsPerMinute: 10,
     });
     expect(testConfig().limits).to.deep.equal({
       openBatchJobs: 5,
@@ -54,6 +55,7 @@ describe("per-user limits (config.limits)", () => {
       contacts: 10_000,
       safeWritesPerMinute: 30,
       safeLookupsPerMinute: 30,
+      scenarioRunsPerMinute: 10,
     });
     expect(() => testConfig({ USER_MAX_CONTACTS: "0" })).to.throw(
       ConfigError,

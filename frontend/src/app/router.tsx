@@ -39,6 +39,7 @@ const TransactionView = lazy(() => import("@/features/explorer/pages/Transaction
 const BlockView = lazy(() => import("@/features/explorer/pages/BlockPage"));
 const Admin = lazy(() => import("@/features/admin/pages/AdminPanelPage"));
 const Alerts = lazy(() => import("@/features/alerts/pages/AlertsPage"));
+const Scenarios = lazy(() => import("@/features/scenarios/pages/ScenariosPage"));
 const ForgotPassword = lazy(() => import("@/features/auth/pages/ForgotPasswordPage"));
 const AuthPage = lazy(() => import("@/features/auth/pages/AuthPage"));
 const Monitoring = lazy(() => import("@/features/monitoring/pages/MonitoringPage"));
@@ -84,6 +85,8 @@ export const routes: RouteObject[] = [
               { path: "/admin", element: page(<Admin />) },
               // Operators' alerts: for the server's admins (the admin claim), who see its link.
               { path: "/alerts", element: page(<Alerts />) },
+              // For testers: linked only on the local chain; elsewhere the server's refusal shows here.
+              { path: "/scenarios", element: page(<Scenarios />) },
               // The local chain has no block explorer: transaction and block links come here.
               { path: "/tx/:hash", element: page(<TransactionView />) },
               { path: "/block/:number", element: page(<BlockView />) },

@@ -17,6 +17,9 @@ export const ADMIN_LINK = { to: "/admin", label: "Admin Panel" } as const;
 /** Operators' alerts: shown to the server's admins (the admin claim), whatever the connected wallet. */
 export const ALERTS_LINK = { to: "/alerts", label: "Alerts" } as const;
 
+/** The Scenarios panel, for testers: shown only on the local chain (GET /api/config's network), where the server offers it. */
+export const SCENARIOS_LINK = { to: "/scenarios", label: "Scenarios" } as const;
+
 /** Pages a signed-out visitor may see; everywhere else sends them to /login. */
 export const PUBLIC_PATHS = ["/login", "/forgot-password"] as const;
 

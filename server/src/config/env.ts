@@ -344,6 +344,11 @@ export function envSchema(on: Network) {
         description:
           "Reads of the proposals of an address that is no Safe the dashboard shows (the manifest's or a role holder), one user may ask a minute.",
       }),
+      // The Scenarios panel (the local chain only): one run at a time anyway; this bounds snapshots and refused attempts.
+      USER_SCENARIO_RUNS_PER_MINUTE: setting(wholeNumber(1, 100_000).default(10), {
+        group: "limits",
+        description: "Scenario applies, snapshot restores and snapshots taken one user may ask a minute, together (the local chain only).",
+      }),
 
       // Batch payments
       BATCH_MAX_ROWS: setting(wholeNumber(1, 100_000).default(10_000), {

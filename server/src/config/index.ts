@@ -118,6 +118,8 @@ export interface Config {
     safeWritesPerMinute: number;
     /** Reads of the proposals of addresses that are no Safe the dashboard shows, one user a minute: USER_SAFE_LOOKUPS_PER_MINUTE. */
     safeLookupsPerMinute: number;
+    /** Scenario applies, restores and snapshots one user may ask a minute, together: USER_SCENARIO_RUNS_PER_MINUTE. */
+    scenarioRunsPerMinute: number;
   };
   batch: {
     /** Rows one CSV (or one job) may hold. */
@@ -271,6 +273,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadOp
       contacts: s.USER_MAX_CONTACTS,
       safeWritesPerMinute: s.USER_SAFE_WRITES_PER_MINUTE,
       safeLookupsPerMinute: s.USER_SAFE_LOOKUPS_PER_MINUTE,
+      scenarioRunsPerMinute: s.USER_SCENARIO_RUNS_PER_MINUTE,
     },
     batch: {
       maxRows: s.BATCH_MAX_ROWS,

@@ -58,7 +58,10 @@ function responses(endpoint: Endpoint, method: Method): ZodOpenApiResponsesObjec
     [endpoint.status ?? 200]:
       "contentType" in answer
         ? { description: answer.description, content: { [answer.contentType]: { schema: z.string(), example: answer.example } } }
-        : { description: "Done.", content: { "application/json": { schema: answer } } },
+        : {
+            description: endpoint.status === 202 ? "Started: it goes on after this answer." : "Done.",
+            content: { "application/json": { schema: answer } },
+          },
   };
   for (const status of impliedErrors(endpoint, method)) {
     if (endpoint.otherAnswers?.[status]) continue;

@@ -21,6 +21,7 @@ import type { MonitoringHistory } from "./operations/monitoring";
 import type { RewardsService } from "./indexing/rewards";
 import type { SafesService } from "./safes/proposals";
 import type { SafeReader } from "./safes/reader";
+import type { ScenarioRuns } from "./scenarios/runs";
 import type { SiweService } from "./auth/siwe";
 import type { TokenStateService } from "./indexing/tokenState";
 
@@ -52,6 +53,8 @@ export interface Services {
   safes: SafesService;
   /** Reads the Safes that hold USDX roles (owners, threshold, roles) at the latest block; nothing cached. */
   safeReader: SafeReader;
+  /** The Scenarios panel (the local chain only): the shipped scenarios, the snapshots, one run at a time. */
+  scenarios: ScenarioRuns;
   /** Whether this replica runs the background work (the indexer, the batch watcher, the bank's worker, the alerts); started by startServer. */
   leadership: Leadership;
   /** The rate limits' counters, in the database so that they hold across replicas. */

@@ -7,11 +7,14 @@ import { AccountMenu } from "./AccountMenu";
 import { Button } from "@/components/ui/button";
 import { cn } from "@/lib/utils";
 import { useSession } from "@/lib/auth/session";
-import { ADMIN_LINK, ALERTS_LINK, COPYRIGHT_YEAR, DRAWER_WIDTH_PX, MOBILE_BREAKPOINT_PX, NAV_LINKS } from "../routes";
+import { useConfig } from "@/lib/config";
+import { ADMIN_LINK, ALERTS_LINK, COPYRIGHT_YEAR, DRAWER_WIDTH_PX, MOBILE_BREAKPOINT_PX, NAV_LINKS, SCENARIOS_LINK } from "../routes";
 import { Header } from "./Header";
+import { PausedBanner } from "./PausedBanner";
 
 function NavLinks({ admin, operator }: { admin: boolean; operator: boolean }) {
-  const links = [...NAV_LINKS, ...(operator ? [ALERTS_LINK] : []), ...(admin ? [ADMIN_LINK] : [])];
+  const local = useConfig().network === "localhost";
+  const links = [...NAV_LINKS, ...(local ? [SCENARIOS_LINK] : []), ...(operator ? [ALERTS_LINK] : []), ...(admin ? [ADMIN_LINK] : [])];
   return (
     <nav className="flex flex-col gap-1" aria-label="Main">
       {links.map((link) => (
@@ -95,6 +98,7 @@ export function Frame() {
           </div>
         )}
         <main className="min-w-0 flex-1 p-4 md:p-8">
+          <PausedBanner />
           <Outlet />
         </main>
       </div>

@@ -38,6 +38,11 @@ export function noteMined(block: number): void {
   newestOwnBlock = Math.max(newestOwnBlock, block);
 }
 
+/** The chain went back to an earlier block (a snapshot restored): the blocks noted above are gone, and no read will reach them. */
+export function forgetMined(): void {
+  newestOwnBlock = 0;
+}
+
 /** What a write declares: its one call, given the contracts (bound to the reader here, to the signer for the send). */
 export type CallOf = (contracts: WriteContracts) => ContractCall;
 

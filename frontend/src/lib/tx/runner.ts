@@ -7,6 +7,7 @@ import { useTxModal } from "./store";
 import { awaitConfirmations, RevertedError } from "./confirmations";
 import { dryRun, noteMined, type CallOf } from "./dryRun";
 import { usePendingEntries, type PendingEntry } from "./pending";
+import { refreshAfterChainChange } from "./refresh";
 import { NotSentError, onDashboardChain, signingWallet, stillOnDashboardChain, writeFailure } from "./wallet";
 
 /**
@@ -50,9 +51,6 @@ export interface TxOutcome {
   error: string | null;
 }
 
-/** The indexer sees a block a moment after it is mined: refresh server data once more then. */
-export const INDEXER_SETTLE_MS = 2000;
-
 export async function runTransaction(request: TxRequest, config: AppConfig, queryClient: QueryClient): Promise<TxOutcome> {
   const wallet = signingWallet(request.notConnected);
   if (!wallet) return { ok: false, hash: null, error: "Wallet not connected" };
@@ -88,8 +86,7 @@ export async function runTransaction(request: TxRequest, config: AppConfig, quer
     }
     setModal({ status: "success", confirmations: null });
     if (request.success) notify({ title: request.success.title, description: request.success.description });
-    void queryClient.invalidateQueries();
-    setTimeout(() => void queryClient.invalidateQueries(), INDEXER_SETTLE_MS);
+    refreshAfterChainChange(queryClient);
     return { ok: true, hash, error: null };
   } catch (error) {
     const { message, told } = writeFailure(error);

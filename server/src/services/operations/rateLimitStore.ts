@@ -39,6 +39,8 @@ export interface RateLimitBudgets {
   "safe-writes": number;
   /** Reads of the proposals of an address that is no Safe the dashboard shows, a minute per user: USER_SAFE_LOOKUPS_PER_MINUTE. */
   "safe-lookups": number;
+  /** Scenario applies, restores and snapshots a minute per user, together: USER_SCENARIO_RUNS_PER_MINUTE. */
+  "scenario-runs": number;
 }
 export type RateLimitName = keyof RateLimitBudgets;
 

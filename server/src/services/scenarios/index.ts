@@ -56,3 +56,12 @@ export interface SnapshotSummary {
   blockNumber: number;
   takenAt: string;
 }
+
+/** What the panel's service needs from the engine and the snapshots; compose.ts gives the real ones. */
+export interface ScenarioEngine {
+  list(): Promise<ScenarioSummary[]>;
+  apply(name: string, onProgress: (p: ScenarioProgress) => void): Promise<ApplyResult>;
+  snapshots(): Promise<SnapshotSummary[]>;
+  takeSnapshot(name: string): Promise<SnapshotSummary>;
+  restore(name: string, onProgress: (p: ScenarioProgress) => void): Promise<void>;
+}

@@ -8,7 +8,7 @@ import { toast } from "@/components/ui/toast";
 import { relativeTime } from "@/lib/format";
 import { bankKeys, removeBankAccount, serverProblem, useBankAccounts, useUid, type BankAccount } from "../api";
 import { AddAccountDialog } from "./AddAccountDialog";
-import { ConfirmDialog } from "./ConfirmDialog";
+import { ConfirmDialog } from "@/components/ConfirmDialog";
 import { AccountStatusBadge } from "./StatusBadges";
 import { isoSeconds, maskedNumber } from "../format";
 

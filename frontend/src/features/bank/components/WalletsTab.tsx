@@ -7,7 +7,7 @@ import { CopyButton } from "@/components/ui/copy-button";
 import { shortAddress } from "@/lib/format";
 import { useWalletsTab } from "../hooks/useWalletsTab";
 import { AddWalletDialog } from "./AddWalletDialog";
-import { ConfirmDialog } from "./ConfirmDialog";
+import { ConfirmDialog } from "@/components/ConfirmDialog";
 import { ConnectedWalletOffer, useUnlistedConnectedWallet } from "./ConnectedWalletOffer";
 import { usdx } from "../format";
 

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { useQueryClient } from "@tanstack/react-query";
 import { toast } from "@/components/ui/toast";
 import { chainKeys } from "@/lib/chain/queries";
-import { INDEXER_SETTLE_MS } from "@/lib/tx/runner";
+import { INDEXER_SETTLE_MS } from "@/lib/tx/refresh";
 import { bankKeys, isInFlight, useDeposit, useUid, type Deposit } from "../api";
 
 export type DepositTracker = ReturnType<typeof useDepositTracker>;

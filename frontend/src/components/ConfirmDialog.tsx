@@ -13,7 +13,7 @@ interface ConfirmDialogProps {
   onCancel(): void;
 }
 
-/** Asks before a removal; the buttons wait while the server answers. */
+/** Asks before a change that cannot be taken back (a removal, the chain changed for everyone); the buttons wait while the server answers. */
 export function ConfirmDialog({ open, title, description, confirmLabel, busyLabel, onConfirm, onCancel }: ConfirmDialogProps) {
   const [busy, setBusy] = useState(false);
   const confirm = async () => {
