@@ -19,7 +19,7 @@ import type { RunningServer } from "../server/src/index";
 import { parseRecipientsCsv } from "../server/src/services/batch/recipients";
 import { emailUser } from "../server/test/helpers";
 import { rpc, startStack, Stack } from "../server/test/stack";
-import { formatTable } from "../scripts/lib/report";
+import { formatTable } from "@common/textTable";
 import { ProviderCatchUp, indexFingerprint, reportProviderCatchUp, selectedProfiles } from "./catchUp";
 import { benchExports } from "./exports";
 import { payFreshAddresses, randomAddress } from "./lib/payments";

@@ -27,7 +27,7 @@ import path from "node:path";
 import { deployAndSeed, nodeAnswers, startHardhatNode } from "../scripts/lib/stack/parts";
 import { QUIET_ENV, freePort, stopProcess, waitFor } from "../scripts/lib/stack/processes";
 import type { Stack } from "../server/test/stack";
-import { formatTable } from "../scripts/lib/report";
+import { formatTable } from "@common/textTable";
 import { indexFingerprint } from "./catchUp";
 import { randomAddress } from "./lib/payments";
 import { benchServerEnv } from "./lib/serverEnv";

@@ -15,7 +15,7 @@ import { existsSync, readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
 import ts from "typescript";
-import { formatTable } from "../scripts/lib/report";
+import { formatTable } from "@common/textTable";
 import { signedInDashboardDownloads } from "./lib/pageDownloads";
 
 const INITIAL_JS_BUDGET_BYTES = 250 * 1024;

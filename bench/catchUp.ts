@@ -14,7 +14,7 @@ import type { RunningServer } from "../server/src/index";
 import { createLogger } from "../server/src/lib/logger";
 import { PROVIDERS, ProviderProxy } from "../server/test/providerProxy";
 import type { ProxySettings } from "../server/test/providerProxy";
-import { formatTable } from "../scripts/lib/report";
+import { formatTable } from "@common/textTable";
 
 /** A hosted endpoint's round trip, on every request. */
 const LATENCY_MS = 40;

@@ -8,7 +8,7 @@
 import type { RunningServer } from "../server/src/index";
 import { emailUser } from "../server/test/helpers";
 import type { Stack } from "../server/test/stack";
-import { formatTable } from "../scripts/lib/report";
+import { formatTable } from "@common/textTable";
 
 const EXPORT_RUNS = 3;
 /** Issue 18: "100,000 rows export in a few seconds", taken as 3 s for 100,000 rows. */

@@ -10,7 +10,7 @@ import { ROLES } from "@common/roles";
 import { TOKEN_NAME, TOKEN_SYMBOL } from "@common/token";
 import { PERMIT_TYPES, permitDomain } from "@common/permit";
 import { REFERENCE_BLOCK_GAS_LIMIT, TRANSACTION_GAS_CAP } from "@common/gasLimits";
-import { formatTable } from "../scripts/lib/report";
+import { formatTable } from "@common/textTable";
 
 // A new recipient's balance goes from zero to non-zero (cold SSTORE: 22,100) and gets a Transfer
 // log (LOG3 with one word of data: 375 + 3 x 375 + 8 x 32 = 1,756).

@@ -15,7 +15,7 @@ import { startServer } from "../server/src/index";
 import { createLogger } from "../server/src/lib/logger";
 import { emailUser } from "../server/test/helpers";
 import { startStack, type Stack } from "../server/test/stack";
-import { formatTable } from "../scripts/lib/report";
+import { formatTable } from "@common/textTable";
 import { payFreshAddresses } from "./lib/payments";
 import { benchServerEnv } from "./lib/serverEnv";
 import { time } from "./lib/timing";

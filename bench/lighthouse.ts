@@ -17,7 +17,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { chromium } from "playwright-core";
-import { formatTable } from "../scripts/lib/report";
+import { formatTable } from "@common/textTable";
 import { startLocalDashboard } from "../e2e/hooks";
 import { ensureBuild, launchDebuggableChromium, signInWithDevWallet, type DebuggableChromium } from "./lib/browserRun";
 

@@ -28,7 +28,7 @@ import { USDX__factory } from "@bindings";
 import { readManifest } from "@common/manifestFile";
 import { EVENTS_DEFAULT_LIMIT } from "@common/events";
 import { seededAccount } from "@common/seedAccounts";
-import { formatTable } from "../scripts/lib/report";
+import { formatTable } from "@common/textTable";
 import { emailUser } from "../server/test/helpers";
 import { startPostgres, PostgresServer } from "../server/test/postgres";
 import { ServerProcess, startServerProcess } from "../server/test/serverProcess";

@@ -22,7 +22,7 @@ import { PGlite } from "@electric-sql/pglite";
 import { JsonRpcProvider } from "ethers";
 import { readManifest } from "@common/manifestFile";
 import { seededAccount } from "@common/seedAccounts";
-import { formatTable } from "../scripts/lib/report";
+import { formatTable } from "@common/textTable";
 import { startProcess, stopProcess, waitFor } from "../scripts/lib/stack/processes";
 import { FIREBASE_PROJECT } from "../scripts/lib/stack/parts";
 import { PROVIDERS, ProviderProxy, type ProxySettings } from "../server/test/providerProxy";

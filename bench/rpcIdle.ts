@@ -12,7 +12,7 @@
  * subscription's messages are no HTTP calls and are counted apart (some plans bill them per message).
  *   BENCH_IDLE_SECONDS (default 60), BENCH_BLOCK_MS (default 12000), BENCH_HEALTH_PER_SECOND (default 1000), BENCH_WS.
  */
-import { formatTable } from "../scripts/lib/report";
+import { formatTable } from "@common/textTable";
 import { startServer } from "../server/src/index";
 import { createLogger } from "../server/src/lib/logger";
 import { testConfig } from "../server/test/helpers";

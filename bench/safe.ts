@@ -21,8 +21,8 @@ import {
 } from "@common/safe";
 import { encodeTokenCall } from "@common/safeCalls";
 import { TOKEN_NAME, TOKEN_SYMBOL } from "@common/token";
-import { formatTable } from "../scripts/lib/report";
-import { createSafe, deploySafeContracts } from "../scripts/lib/safe";
+import { formatTable } from "@common/textTable";
+import { createSafe, deploySafeContracts } from "../server/src/services/scenarios/safeContracts";
 
 const ROWS = 1_000;
 const usd = (n: string | number) => parseUnits(String(n), 18);

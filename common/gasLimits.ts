@@ -21,6 +21,16 @@ export function maxRecipientsPerChunk(gasCap: number = TRANSACTION_GAS_CAP): num
 }
 
 /**
+ * The gas a chunk may use: the worst case the server planned the chunk with (every recipient new
+ * to USDX), never above the per-transaction cap. Given up front (the dashboard's chunks, the
+ * scenarios' crowd) because Hardhat's eth_estimateGas refuses any transaction using more than about
+ * a third of the cap (it tries three times the gas used, above the cap), which a chunk of a few
+ * hundred recipients does; unused gas is not charged.
+ */
+export const chunkGasLimit = (recipients: number): bigint =>
+  BigInt(Math.min(TRANSACTION_GAS_CAP, BATCH_GAS_FIXED + recipients * BATCH_GAS_PER_RECIPIENT));
+
+/**
  * What a chunk paid from a Safe needs beyond the chunk itself (bench/safe.ts, npm run bench:safe):
  * execTransaction's checks and signatures (about 40,000), the approve inside the MultiSend (about
  * 30,000), and the 1/64 of the gas a call keeps back from the call it makes (EIP-150: about 262,000

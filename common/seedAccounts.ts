@@ -4,16 +4,16 @@ import type { RoleName } from "./roles";
 /**
  * The local chain's named accounts: Hardhat's default accounts by index, each with one job, so a
  * tester (and the dashboard's development wallet) can act as any role. scripts/seed.ts makes the
- * chain match this list.
+ * chain match scenarios/default.yaml, which names these same accounts (a test holds the two equal).
  */
 export interface SeededAccount {
   name: string;
   /** Index among the Hardhat node's unlocked accounts. */
   index: number;
   roles: readonly RoleName[];
-  /** USDX minted to it at seed time, before the multiplier rises. */
+  /** USDX it is funded with before the history (default.yaml's targets come from it), and topped up to on a fork of a live token. */
   funds?: string;
-  /** Blocked at the end of seeding. */
+  /** Blocked once seeded. */
   blocked?: boolean;
   description: string;
 }
@@ -35,29 +35,15 @@ export const SEEDED_ACCOUNTS: readonly SeededAccount[] = [
 ];
 
 /**
- * The Safe the seed creates (Safe v1.4.1): 2 of its 3 owners approve each action. It holds these
- * roles beside their single-key holders above, so a tester can act either way.
+ * The Safe of the seeded chain (Safe v1.4.1): 2 of its 3 owners approve each action. What it holds
+ * (roles, USDX) is scenarios/default.yaml's; a fork of a live token makes these accounts owners of
+ * the live Safes (scripts/lib/fork.ts).
  */
 export const SEEDED_SAFE = {
   name: "Operations Safe",
   owners: ["admin", "minter", "approver"],
   threshold: 2,
-  roles: ["MINTER_ROLE", "ORACLE_ROLE", "PAUSE_ROLE"],
-  /** USDX minted to the Safe, so its owners can pay a batch from it at once (Payments, 'Pay from'). */
-  funds: "50000",
-} as const satisfies { name: string; owners: readonly string[]; threshold: number; roles: readonly RoleName[]; funds: string };
-
-/** Transfers made while seeding, so every holder has history. Amounts in USDX. */
-export const SEEDED_TRANSFERS: readonly { from: string; to: string; amount: string }[] = [
-  { from: "alice", to: "bob", amount: "250" },
-  { from: "bob", to: "carol", amount: "120.5" },
-  { from: "carol", to: "alice", amount: "42.25" },
-  { from: "dave", to: "alice", amount: "10" },
-  { from: "admin", to: "erin", amount: "15" },
-];
-
-/** The multiplier after seeding: set to 1.0125, then 0.0025 added (both paths of the ORACLE role). */
-export const SEEDED_MULTIPLIER = { set: "1.0125", add: "0.0025" } as const;
+} as const satisfies { name: string; owners: readonly string[]; threshold: number };
 
 export function seededAccount(name: string): SeededAccount {
   const account = SEEDED_ACCOUNTS.find((a) => a.name === name.toLowerCase());

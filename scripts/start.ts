@@ -4,6 +4,8 @@
  * The dashboard joins this list with its issue. Ctrl-C stops everything it started.
  * `npm start -- --fork <rpc-url>` (or FORK_URL, FORK_BLOCK): the node forks that chain, and the
  * stack runs on its live USDX when the deployments know it there, else on a replica deployed onto the fork.
+ * `npm start -- --scenario <file>`: the chain starts in that scenario's state (scenarios/README.md)
+ * instead of the default seed; a wrong file is refused before anything starts.
  * Every port and the log directory can be moved through the environment (scripts/lib/startSettings.ts),
  * so the fork's browser test runs this very command beside a developer's own.
  *
@@ -19,11 +21,14 @@ import { LOCAL_CHAIN, LOCAL_RPC_HOST, envPort, localRpcPort, localRpcUrl } from 
 import { manifestPath, readManifest } from "@common/manifestFile";
 import type { ForkInfo } from "@common/manifest";
 import { SEEDED_ACCOUNTS, seededAccount, seededAddresses } from "@common/seedAccounts";
-import { parseForkOptions, shownRpcUrl } from "./lib/forkOptions";
+import { JsonRpcProvider } from "ethers";
+import { loadScenario, ScenarioFileError } from "../server/src/services/scenarios/load";
+import type { Scenario } from "../server/src/services/scenarios/schema";
+import { parseStartOptions, shownRpcUrl } from "./lib/forkOptions";
 import { authEmulatorSettings, shownPath, startLogDir } from "./lib/startSettings";
 import {
   FIREBASE_PROJECT,
-  deployAndSeed,
+  deploy,
   emulatorAnswers,
   nodeAnswers,
   runHardhat,
@@ -82,10 +87,29 @@ function stopAll(): void {
   for (const child of started) signalGroup(child, "SIGTERM");
 }
 
+/** Applies a scenario file (after deploy, or on an adopted fork) and prints its report. */
+async function applyScenarioFile(scenario: Scenario, rpcUrl: string): Promise<void> {
+  // Loaded only now: the engine needs the bindings the compile just wrote.
+  const { applyScenario } = await import("../server/src/services/scenarios/apply");
+  const provider = new JsonRpcProvider(rpcUrl, LOCAL_CHAIN.chainId, { staticNetwork: true, pollingInterval: 250 });
+  try {
+    const result = await applyScenario(scenario, { provider, log: console.log });
+    console.log(`\n${result.report.join("\n")}\n`);
+  } finally {
+    provider.destroy();
+  }
+}
+
 async function main(): Promise<void> {
-  const forkOptions = parseForkOptions(process.argv.slice(2));
+  const { fork: forkOptions, scenario: scenarioFile } = parseStartOptions(process.argv.slice(2));
+  // Checked before anything starts: a wrong file is named with its line and field.
+  const scenario = scenarioFile ? loadScenario(scenarioFile) : null;
   const rpcPort = localRpcPort();
   const rpcUrl = localRpcUrl();
+  const seed = async () => {
+    if (scenario) await applyScenarioFile(scenario, rpcUrl);
+    else await runHardhat("Seeding", ["run", "--network", "localhost", "scripts/seed.ts"], hardhatTask);
+  };
   const API_PORT = envPort("SERVER_PORT", 3001);
   const DASHBOARD_PORT = envPort("DASHBOARD_PORT", 5173);
   const DASHBOARD_URL = `http://127.0.0.1:${DASHBOARD_PORT}`;
@@ -125,13 +149,16 @@ async function main(): Promise<void> {
     if (prepared.kind === "adopted") {
       adopted = true;
       console.log(`Adopted the live USDX at ${prepared.manifest.proxy} on the fork of ${fork.name} at block ${fork.block}.`);
+      if (scenario) await applyScenarioFile(scenario, rpcUrl);
     } else {
       console.log(`Deploying a replica onto the fork of ${fork.name}: ${prepared.reason}.`);
-      await deployAndSeed(hardhatTask);
+      await deploy(hardhatTask);
+      await seed();
       recordFork(fork);
     }
   } else {
-    await deployAndSeed(hardhatTask);
+    await deploy(hardhatTask);
+    await seed();
   }
   const manifest = readManifest("localhost");
 
@@ -190,5 +217,6 @@ main().catch((error: unknown) => {
   stopping = true;
   console.error(`\n${error instanceof Error ? error.message : String(error)}`);
   stopAll();
-  process.exit(1);
+  // A wrong scenario file, as the scenario CLI says it.
+  process.exit(error instanceof ScenarioFileError ? 2 : 1);
 });

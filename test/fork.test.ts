@@ -11,8 +11,10 @@ import path from "node:path";
 import { Contract, HDNodeWallet, JsonRpcProvider, Wallet, toQuantity } from "ethers";
 import { USDX__factory } from "@bindings";
 import { ForkPreparation, prepareFork, recordFork } from "../scripts/lib/fork";
-import { parseForkOptions, shownRpcUrl } from "../scripts/lib/forkOptions";
-import { readAccounts } from "../scripts/lib/report";
+import { parseForkOptions, parseStartOptions, shownRpcUrl } from "../scripts/lib/forkOptions";
+import { applyScenario } from "../server/src/services/scenarios/apply";
+import { parseScenario } from "../server/src/services/scenarios/load";
+import { readAccounts } from "../server/src/services/scenarios/report";
 import { parseTokenAmount } from "@common/amounts";
 import type { DeploymentManifest } from "@common/manifest";
 import { checkDeploymentOnChain, readManifest, writeManifest } from "@common/manifestFile";
@@ -21,7 +23,7 @@ import { ROLE_NAMES, ROLES } from "@common/roles";
 import { LOCAL_DEV_MNEMONIC, SEEDED_ACCOUNTS, SEEDED_SAFE, localAccountPath, seededAccount, seededAddresses } from "@common/seedAccounts";
 import { SAFE_INTERFACE, execTransactionArgs, packSignatures, plainSafeTx, safeTypedData } from "@common/safe";
 import { encodeTokenCall } from "@common/safeCalls";
-import { createSafe, deploySafeContracts } from "../scripts/lib/safe";
+import { createSafe, deploySafeContracts } from "../server/src/services/scenarios/safeContracts";
 import { rpc } from "../server/test/stack";
 import { OWNER, RunningNode, deployToStandIn, startNode, startStandIn, waitForChain } from "../scripts/lib/standIn";
 
@@ -179,6 +181,33 @@ describe("prepareFork: a Hardhat node forking a chain with a live USDX", () => {
     expect(await usdx.balanceOf(addressOf("bob"))).to.equal(before + parseTokenAmount("12.5"));
   });
 
+  it("applies a scenario on the fork of the live token, sending as the live owner (impersonated) where only it may act; again, nothing", async () => {
+    const env = { DEPLOYMENTS_DIR: dirOf("live") };
+    const s = parseScenario(
+      `description: On a fork.\naccounts:\n  admin: { index: 0 }\n  alice: { index: 7 }\nroles:\n  DEFAULT_ADMIN_ROLE: [${OWNER}]\n  PAUSE_ROLE: [alice]\nbalances:\n  alice: "123"\n`,
+      "scenarios/fork.yaml",
+      "fork",
+    );
+    const first = await applyScenario(s, { provider: fork, env });
+    expect(first.steps.map((x) => x.label)).to.deep.equal([
+      "grant PAUSE_ROLE to alice (as admin)",
+      // An address the file does not name is shown as itself.
+      `revoke PAUSE_ROLE from ${addressOf("pauser")} (as admin)`,
+      `revoke DEFAULT_ADMIN_ROLE from admin (as ${OWNER})`,
+      `burn 100,000 USDX from admin (as ${addressOf("burner")})`,
+      `burn 9,864.5 USDX from alice (as ${addressOf("burner")})`,
+    ]);
+    const usdx = USDX__factory.connect(deployed.proxy, fork);
+    expect(await usdx.hasRole(ROLES.DEFAULT_ADMIN_ROLE, addressOf("admin"))).to.equal(false);
+    expect(await usdx.hasRole(ROLES.PAUSE_ROLE, addressOf("alice"))).to.equal(true);
+    expect(await usdx.balanceOf(addressOf("alice"))).to.equal(parseTokenAmount("123"));
+    const height = await fork.getBlockNumber();
+    expect((await applyScenario(s, { provider: fork, env })).steps).to.deep.equal([]);
+    expect(await fork.getBlockNumber()).to.equal(height);
+    // The impersonation ended with the apply.
+    await expect(fork.send("eth_sendTransaction", [{ from: OWNER, to: OWNER, value: "0x0" }])).to.be.rejected;
+  });
+
   it("leaves the upstream as it was: no new block, no roles or balances for the seeded accounts", async () => {
     expect(await upstream.getBlockNumber()).to.equal(upstreamHeight);
     const usdx = USDX__factory.connect(deployed.proxy, upstream);
@@ -246,6 +275,16 @@ describe("npm start's fork options", () => {
     expect(() => parseForkOptions(["--fork", "wss://x.example"], {})).to.throw("must be http or https");
     expect(() => parseForkOptions(["--fork", url, "--fork-block", "latest"], {})).to.throw("not 'latest'");
     expect(() => parseForkOptions([], { FORK_BLOCK: "5" })).to.throw("needs a chain to fork");
+  });
+
+  it("reads --scenario, alone or beside a fork; without it npm start seeds scenarios/default.yaml as always", () => {
+    expect(parseStartOptions(["--scenario", "scenarios/paused.yaml"], {})).to.deep.equal({ fork: null, scenario: "scenarios/paused.yaml" });
+    expect(parseStartOptions(["--fork", url, "--scenario=scenarios/empty.yaml"], {})).to.deep.equal({
+      fork: { url },
+      scenario: "scenarios/empty.yaml",
+    });
+    expect(parseStartOptions([], {})).to.deep.equal({ fork: null, scenario: null });
+    expect(() => parseStartOptions(["--scenario"], {})).to.throw("--scenario needs a value");
   });
 
   it("prints a provider's URL without the path that holds its key", () => {

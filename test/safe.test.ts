@@ -18,7 +18,7 @@ import {
 } from "@common/safe";
 import { describeSafeCall, decodeTokenCall, encodeTokenCall } from "@common/safeCalls";
 import { describeError } from "@common/contractErrors";
-import { createSafe, deploySafeContracts } from "../scripts/lib/safe";
+import { createSafe, deploySafeContracts } from "../server/src/services/scenarios/safeContracts";
 import { deployFixture, mult, usd } from "./helpers/fixtures";
 
 /**

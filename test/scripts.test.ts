@@ -11,7 +11,8 @@ import { readStatus, formatStatus } from "../scripts/lib/status";
 import { loadDeployment, manifestPath, readManifest, writeManifest } from "@common/manifestFile";
 import type { DeploymentManifest } from "@common/manifest";
 import { ROLES } from "@common/roles";
-import { SEEDED_ACCOUNTS, SEEDED_SAFE, SEEDED_TRANSFERS, seededAccount } from "@common/seedAccounts";
+import { SEEDED_ACCOUNTS, SEEDED_SAFE, seededAccount } from "@common/seedAccounts";
+import { DEFAULT_SCENARIO, loadScenario } from "../server/src/services/scenarios/load";
 import { SAFE_INTERFACE, SAFE_VERSION } from "@common/safe";
 import { usd, mult } from "./helpers/fixtures";
 
@@ -155,7 +156,9 @@ describe("common/manifestFile: loading a deployment", () => {
   });
 });
 
-describe("scripts/seed.ts", () => {
+const defaultScenario = loadScenario(DEFAULT_SCENARIO);
+
+describe("scripts/seed.ts (scenarios/default.yaml through the scenario engine)", () => {
   it("gives every role to its own named account, funds holders, blocks one and raises the multiplier", async () => {
     const manifest = await use(seededFixture);
     const usdx = USDX__factory.connect(manifest.proxy, ethers.provider);
@@ -167,10 +170,16 @@ describe("scripts/seed.ts", () => {
       if (account.funds) expect(await usdx.balanceOf(who), account.name).to.be.greaterThan(0n);
     }
     expect(await usdx.rewardMultiplier()).to.equal(mult("1.015"));
+    // Both of the oracle's calls: set, then add.
+    const steps = await usdx.queryFilter(usdx.filters.RewardMultiplier());
+    expect(steps.map((e) => e.args.value)).to.deep.equal([mult("1"), mult("1.0125"), mult("1.015")]);
     const transfers = await usdx.queryFilter(usdx.filters.Transfer());
-    // Each funded account's mint, the Operations Safe's, then the transfers.
-    const funded = SEEDED_ACCOUNTS.filter((a) => a.funds).length + 1;
-    expect(transfers).to.have.length(funded + SEEDED_TRANSFERS.length);
+    // Each funded account's mint (its funds, at 1.0), the Operations Safe's, then the transfers.
+    const funded = SEEDED_ACCOUNTS.filter((a) => a.funds);
+    expect(transfers.slice(0, funded.length).map((t) => [t.args.to, t.args.value])).to.deep.equal(
+      funded.map((a) => [signers[a.index].address, usd(a.funds!)]),
+    );
+    expect(transfers).to.have.length(funded.length + 1 + defaultScenario.history!.transfers!.length);
   });
 
   it("creates the Operations Safe: Safe v1.4.1, 2 of admin, minter and approver, holding MINTER, ORACLE and PAUSE beside their keys", async () => {
@@ -187,8 +196,10 @@ describe("scripts/seed.ts", () => {
     // Funded, so its owners can pay a batch from it at once.
     // (Its balance is the mint times the reward multiplier set after it.)
     const [mint] = await usdx.queryFilter(usdx.filters.Transfer(ethers.ZeroAddress, named.address));
-    expect(mint.args.value).to.equal(usd(SEEDED_SAFE.funds));
-    for (const role of SEEDED_SAFE.roles) expect(await usdx.hasRole(ROLES[role], named.address), role).to.equal(true);
+    expect(mint.args.value).to.equal(usd("50000"));
+    for (const role of ["MINTER_ROLE", "ORACLE_ROLE", "PAUSE_ROLE"] as const) {
+      expect(await usdx.hasRole(ROLES[role], named.address), role).to.equal(true);
+    }
     for (const role of ["DEFAULT_ADMIN_ROLE", "BURNER_ROLE", "BLOCKLIST_ROLE", "UPGRADE_ROLE"] as const) {
       expect(await usdx.hasRole(ROLES[role], named.address), role).to.equal(false);
     }
@@ -202,7 +213,7 @@ describe("scripts/seed.ts", () => {
     const lines: string[] = [];
     const result = await seedLocalChain(hre, { log: (l) => lines.push(l) });
     expect(result.alreadySeeded).to.equal(true);
-    expect(lines.join("\n")).to.contain("already seeded");
+    expect(lines).to.deep.equal(["Plan for scenarios/default.yaml: nothing to send.", "The chain is already in this state: nothing sent."]);
     expect(await ethers.provider.getBlockNumber()).to.equal(blockBefore);
     expect(result.accounts.find((a) => a.name === "dave")!.blocked).to.equal(true);
     expect(result.safes.map((s) => [s.name, s.owners.join(","), s.threshold, s.roles.join(",")])).to.deep.equal([

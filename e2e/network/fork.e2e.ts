@@ -18,7 +18,7 @@ import type { DeploymentManifest } from "@common/manifest";
 import { LOCAL_CHAIN, SEPOLIA } from "@common/networks";
 import { ROLE_NAMES, ROLES } from "@common/roles";
 import { SEEDED_ACCOUNTS, seededAddresses } from "@common/seedAccounts";
-import { readAccounts } from "../../scripts/lib/report";
+import { readAccounts } from "../../server/src/services/scenarios/report";
 import { freePort, kill, rpc } from "../../server/test/stack";
 import { OWNER, QUIET, ROOT, type RunningNode, deployToStandIn, startStandIn } from "../../scripts/lib/standIn";
 import { USDX__factory } from "@bindings/factories/contracts/USDX__factory";

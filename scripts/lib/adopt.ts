@@ -10,7 +10,7 @@ import { ROLES } from "@common/roles";
 import { MULTIPLIER_BASE } from "@common/token";
 import { BatchPaymentsDeployment, batchPaymentsProblem, deployBatchPayments } from "./batchPayments";
 import { isLocalChain } from "./network";
-import { formatFacts } from "./report";
+import { formatFacts } from "@common/textTable";
 
 /*
  * `npx hardhat usdx adopt`: the manifest of a USDX proxy someone else deployed, read from the chain

@@ -6,7 +6,7 @@ import { formatTokenAmount } from "@common/amounts";
 import { isLocalChain } from "./network";
 import { ROLE_NAMES, ROLES, RoleName } from "@common/roles";
 import { SEEDED_ACCOUNTS } from "@common/seedAccounts";
-import { formatFacts, formatTable } from "./report";
+import { formatFacts, formatTable } from "@common/textTable";
 
 export interface TokenStatus {
   network: string;

@@ -4,7 +4,7 @@ import { Contract, HDNodeWallet, Interface, Wallet, getAddress, type Signer } fr
 import { auditLog, safeApprovals, safeProposals } from "../src/db/schema";
 import type { RunningServer } from "../src/index";
 import { call, emailUser, revert, seeded, snapshot, stack, startTestServer, type LooseJson } from "./helpers";
-import { createSafe } from "../../scripts/lib/safe";
+import { createSafe } from "../src/services/scenarios/safeContracts";
 import { readManifest } from "@common/manifestFile";
 import { SAFE_INTERFACE, SAFE_TX_TYPES, execTransactionArgs, packSignatures, plainSafeTx, safeDomain, type SafeTx } from "@common/safe";
 import { encodeTokenCall } from "@common/safeCalls";

@@ -58,11 +58,17 @@ export async function runHardhat(
 
 /**
  * USDX and BatchPayments deployed to the node `env` points the localhost network at
- * (LOCAL_RPC_PORT), the manifest written (DEPLOYMENTS_DIR), and the chain seeded.
+ * (LOCAL_RPC_PORT), the manifest written (DEPLOYMENTS_DIR), and the chain seeded
+ * (scenarios/default.yaml).
  */
 export async function deployAndSeed(options: Parameters<typeof runHardhat>[2]): Promise<void> {
-  await runHardhat("Deploying", ["run", "--network", "localhost", "scripts/deploy.ts"], options);
+  await deploy(options);
   await runHardhat("Seeding", ["run", "--network", "localhost", "scripts/seed.ts"], options);
+}
+
+/** USDX and BatchPayments deployed, unseeded: `npm start -- --scenario` applies its own file next. */
+export function deploy(options: Parameters<typeof runHardhat>[2]): Promise<void> {
+  return runHardhat("Deploying", ["run", "--network", "localhost", "scripts/deploy.ts"], options);
 }
 
 /**

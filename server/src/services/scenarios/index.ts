@@ -5,9 +5,14 @@
  *
  * The parts, each in a file of its own:
  *   schema.ts     the file's zod schema; a wrong file is refused with its file, line and field
+ *                 (fields.ts its field types, userSchema.ts the Firebase test user's part)
  *   load.ts       reading a scenario file (YAML or JSON) and the shipped list in scenarios/
  *   plan.ts       reading the chain and planning only the transactions needed to reach the state
- *   apply.ts      sending a plan, step by step, with progress
+ *                 (read.ts the reads, planner.ts the planned state and its steps, movements.ts
+ *                 the history, balances and crowd, accounts.ts names to addresses)
+ *   apply.ts      sending a plan, step by step, with progress (steps.ts what a step is; report.ts
+ *                 the printout; safeContracts.ts Safe v1.4.1 deployed and Safes created)
+ *   shipped.ts    the shipped scenarios listed and applied by name: the panel's list and apply
  *   snapshots.ts  named node snapshots (evm_snapshot / evm_revert), kept beside the manifest
  * The CLI (scripts/scenario.ts), `npm start -- --scenario` and the dashboard's Scenarios panel
  * (routes/scenarios.ts) all go through the types below.

@@ -1,6 +1,6 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { shortAddress } from "@common/addresses";
-import { BATCH_GAS_FIXED, BATCH_GAS_PER_RECIPIENT, TRANSACTION_GAS_CAP } from "@common/gasLimits";
+import { chunkGasLimit } from "@common/gasLimits";
 import { toast } from "@/components/ui/toast";
 import { errorSentence } from "@/lib/api";
 import type { SignedPermit } from "@/lib/chain/contracts";
@@ -40,15 +40,6 @@ const CLOSED = "This batch is closed: start a new batch for the recipients not p
 type Run = (request: TxRequest) => Promise<TxOutcome>;
 
 const transferFailed = (description: string) => toast({ title: "Transfer failed", description, variant: "destructive" });
-
-/**
- * The gas a chunk may use: the worst case the server planned the chunk with (every recipient new
- * to USDX), never above the per-transaction cap. Given up front because Hardhat's eth_estimateGas
- * refuses any transaction using more than about a third of the cap (it tries three times the gas
- * used, above the cap), which a chunk of a few hundred recipients does; unused gas is not charged.
- */
-export const chunkGasLimit = (recipients: number) =>
-  BigInt(Math.min(TRANSACTION_GAS_CAP, BATCH_GAS_FIXED + recipients * BATCH_GAS_PER_RECIPIENT));
 
 /**
  * The request for one chunk. The first transaction of a run carries the permit, which sets the

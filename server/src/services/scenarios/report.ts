@@ -2,7 +2,12 @@ import type { USDX } from "@bindings";
 import { formatTokenAmount } from "@common/amounts";
 import type { NamedSafe } from "@common/manifest";
 import { ROLE_NAMES, ROLES } from "@common/roles";
-import { readSafe } from "./safe";
+import { formatTable } from "@common/textTable";
+import { count } from "@common/wording";
+import type { NamedAccount } from "./accounts";
+import { durationText } from "./movements";
+import { readSafe } from "./safeContracts";
+import type { Scenario } from "./schema";
 
 export interface AccountRow {
   name: string;
@@ -25,22 +30,6 @@ export async function readAccounts(usdx: USDX, accounts: { name: string; address
       return { name, address, roles, balance, blocked };
     }),
   );
-}
-
-/** A plain fixed-width table: what a terminal shows best. */
-export function formatTable(headers: string[], rows: string[][]): string {
-  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const line = (cells: string[]) =>
-    cells
-      .map((c, i) => c.padEnd(widths[i]))
-      .join("  ")
-      .trimEnd();
-  return [line(headers), line(widths.map((w) => "-".repeat(w))), ...rows.map(line)].join("\n");
-}
-
-/** Label and value, one pair a line, the labels padded to one width: a table without headers. */
-export function formatFacts(rows: [string, string][]): string {
-  return formatTable(["", ""], rows).split("\n").slice(2).join("\n");
 }
 
 export function formatAccounts(rows: AccountRow[]): string {
@@ -78,4 +67,40 @@ export function formatSafes(rows: SafeRow[]): string {
     ["name", "address", "owners", "threshold", "roles"],
     rows.map((r) => [r.name, r.address, r.owners.join(", "), `${r.threshold} of ${r.owners.length}`, r.roles.join(", ") || "-"]),
   );
+}
+
+/** The printout after a scenario: its accounts and Safes as the chain has them, the keys it generated, what else it made. */
+export async function scenarioReport(
+  usdx: USDX,
+  scenario: Scenario,
+  accounts: readonly NamedAccount[],
+  safes: readonly NamedSafe[],
+  clockSeconds: number,
+): Promise<{ lines: string[]; accounts: AccountRow[]; safes: SafeRow[] }> {
+  const named = accounts.map(({ name, address }) => ({ name, address }));
+  const [accountRows, safeRows] = await Promise.all([readAccounts(usdx, named), readSafes(usdx, safes, named)]);
+  const generated = accounts.filter((a) => a.privateKey !== null);
+  const keys = generated.length === 0 ? "Hardhat's public test keys" : "test keys";
+  const lines = [`Seeded accounts (${keys}: never use them on a real network)`, "", formatAccounts(accountRows)];
+  if (safeRows.length > 0) lines.push("", "Safes (each action needs its threshold of owners' approvals)", "", formatSafes(safeRows));
+  if (generated.length > 0) {
+    lines.push(
+      "",
+      "Keys this scenario generated (from its name and each account's: the same every time it is applied; test keys only, never use them on a real network)",
+      "",
+      formatTable(
+        ["name", "address", "private key"],
+        generated.map((a) => [a.name, a.address, a.privateKey!]),
+      ),
+    );
+  }
+  const notes: string[] = [];
+  if (scenario.holders) {
+    notes.push(
+      `Holders: ${count(scenario.holders.count)} at ${scenario.holders.balance} USDX each, paid by ${scenario.holders.payer} through BatchPayments (their addresses derive from the scenario's name).`,
+    );
+  }
+  if (clockSeconds > 0) notes.push(`The history moved the chain's clock ${durationText(clockSeconds)} on (block time).`);
+  if (notes.length > 0) lines.push("", ...notes);
+  return { lines, accounts: accountRows, safes: safeRows };
 }

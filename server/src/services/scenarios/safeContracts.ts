@@ -1,4 +1,15 @@
-import { Contract, ContractFactory, getAddress, type Signer } from "ethers";
+import {
+  Contract,
+  ContractFactory,
+  Interface,
+  type Provider,
+  type Signer,
+  ZeroAddress,
+  getAddress,
+  getCreate2Address,
+  keccak256,
+  solidityPacked,
+} from "ethers";
 import SafeArtifact from "@safe-global/safe-contracts/build/artifacts/contracts/Safe.sol/Safe.json";
 import SafeProxyFactoryArtifact from "@safe-global/safe-contracts/build/artifacts/contracts/proxies/SafeProxyFactory.sol/SafeProxyFactory.json";
 import FallbackHandlerArtifact from "@safe-global/safe-contracts/build/artifacts/contracts/handler/CompatibilityFallbackHandler.sol/CompatibilityFallbackHandler.json";
@@ -30,6 +41,20 @@ export async function deploySafeContracts(deployer: Signer): Promise<SafeContrac
   return out as SafeContracts;
 }
 
+/** The setup() call a new Safe runs: its owners and threshold, the compatibility fallback handler set. */
+function safeInitializer(contracts: SafeContracts, owners: readonly string[], threshold: number): string {
+  return new Interface(SafeArtifact.abi).encodeFunctionData("setup", [
+    owners,
+    threshold,
+    ZeroAddress,
+    "0x",
+    contracts.fallbackHandler,
+    ZeroAddress,
+    0,
+    ZeroAddress,
+  ]);
+}
+
 /**
  * Creates a Safe (a proxy of the singleton) with `owners` and `threshold`, as Safe's web app does:
  * setup() through the factory's createProxyWithNonce, the compatibility fallback handler set.
@@ -42,17 +67,7 @@ export async function createSafe(
   saltNonce = 0n,
 ): Promise<string> {
   const factory = new Contract(contracts.proxyFactory, SafeProxyFactoryArtifact.abi, deployer);
-  const singleton = new Contract(contracts.singleton, SafeArtifact.abi);
-  const initializer = singleton.interface.encodeFunctionData("setup", [
-    owners,
-    threshold,
-    "0x0000000000000000000000000000000000000000",
-    "0x",
-    contracts.fallbackHandler,
-    "0x0000000000000000000000000000000000000000",
-    0,
-    "0x0000000000000000000000000000000000000000",
-  ]);
+  const initializer = safeInitializer(contracts, owners, threshold);
   const receipt = await (await factory.createProxyWithNonce(contracts.singleton, initializer, saltNonce)).wait();
   const created = receipt?.logs
     .map((log: { topics: string[]; data: string }) => {
@@ -65,6 +80,26 @@ export async function createSafe(
     .find((parsed: { name: string } | null) => parsed?.name === "ProxyCreation");
   if (!created) throw new Error("The Safe proxy factory did not report the new Safe (no ProxyCreation event).");
   return getAddress(created.args.proxy as string);
+}
+
+/**
+ * The first salt nonce from 0 whose Safe (these owners and threshold) is not on the chain yet: the
+ * factory deploys with CREATE2, so the same owners, threshold and nonce can make one Safe only.
+ */
+export async function freeSaltNonce(
+  provider: Provider,
+  contracts: SafeContracts,
+  owners: readonly string[],
+  threshold: number,
+): Promise<bigint> {
+  const factory = new Contract(contracts.proxyFactory, SafeProxyFactoryArtifact.abi, provider);
+  const creationCode = (await factory.proxyCreationCode()) as string;
+  const initCodeHash = keccak256(solidityPacked(["bytes", "uint256"], [creationCode, contracts.singleton]));
+  const initializerHash = keccak256(safeInitializer(contracts, owners, threshold));
+  for (let nonce = 0n; ; nonce++) {
+    const salt = keccak256(solidityPacked(["bytes32", "uint256"], [initializerHash, nonce]));
+    if ((await provider.getCode(getCreate2Address(contracts.proxyFactory, salt, initCodeHash))) === "0x") return nonce;
+  }
 }
 
 /** A Safe's owners and threshold, read from the chain. */
