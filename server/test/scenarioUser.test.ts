@@ -6,7 +6,14 @@ import { seededAccount } from "@common/seedAccounts";
 import { shortAddress } from "@common/wording";
 import type { RunningServer } from "../src/index";
 import type { ScenarioProgress } from "../src/services/scenarios";
-import { type ScenarioAccounts, type UserChain, UserPartRefused, applyUser, planUser } from "../src/services/scenarios/user";
+import {
+  type ScenarioAccounts,
+  type UserChain,
+  UserPartRefused,
+  applyUser,
+  planUser,
+  planUserPayments,
+} from "../src/services/scenarios/user";
 import { batchRecipients } from "../src/services/scenarios/userBatch";
 import { ScenarioUser } from "../src/services/scenarios/userSchema";
 import { call, provider, revert, seeded, snapshot, stack, startTestServer } from "./helpers";
@@ -92,6 +99,13 @@ describe("a scenario's Firebase test user, applied through the API (issue 31)", 
       "pay chunk 1 of 3 of 'Payroll' from alice",
     ]);
 
+    // What the payments will take from the payer (the engine funds it first): chunk 1, two recipients of 2 USDX.
+    expect((await planUserPayments(api(), chain(), user)).payments).to.deep.equal({
+      payer: "alice",
+      address: seeded("alice").address,
+      amount: parseUnits("4", 18),
+    });
+
     const progress: ScenarioProgress[] = [];
     const applied = await applyUser(api(), chain(), user, (p) => progress.push(p));
     expect(applied.sent).to.equal(planned.length);
@@ -99,7 +113,10 @@ describe("a scenario's Firebase test user, applied through the API (issue 31)", 
     expect(progress.map((p) => `${p.done}/${p.total}`)).to.deep.equal(planned.map((_, i) => `${i + 1}/${planned.length}`));
     expect(applied.report[0]).to.equal(`Firebase test user: ${user.email}, password tester-password (sign in to the dashboard with them).`);
 
-    expect(await planUser(api(), chain(), user)).to.deep.equal([]);
+    expect(await planUserPayments(api(), chain(), user)).to.deep.equal({
+      steps: [],
+      payments: { payer: "alice", address: seeded("alice").address, amount: 0n },
+    });
     const again = await applyUser(api(), chain(), user);
     expect(again.sent).to.equal(0);
 
@@ -170,6 +187,8 @@ describe("a scenario's Firebase test user, applied through the API (issue 31)", 
       `change the contact Erin to ${short("erin")}`,
       "pay chunk 2 of 2 of 'Scenario batch' from bob",
     ]);
+    // The stored job's second chunk: its one recipient's 1 USDX.
+    expect((await planUserPayments(api(), chain(), second)).payments?.amount).to.equal(parseUnits("1", 18));
     await applyUser(api(), chain(), second);
     expect(await planUser(api(), chain(), second)).to.deep.equal([]);
     const after = (await call<{ contacts: Contact[] }>(server, "GET", "/api/contacts", { token })).body.contacts;

@@ -46,8 +46,21 @@ function addressOf(chain: UserChain, field: string, name: string): string {
   }
 }
 
+/** What the batch's payments still take from its payer: the engine funds it first, so the payer ends at the scenario's balance. */
+export interface UserPayments {
+  payer: string;
+  address: string;
+  amount: bigint;
+}
+
+interface UserPlan {
+  actions: UserAction[];
+  report: string[];
+  payments: UserPayments | null;
+}
+
 /** The steps the user's state needs, planned from what the API holds now; nothing is changed here but a session. */
-async function planActions(client: ApiClient, chain: UserChain, user: ScenarioUser): Promise<{ actions: UserAction[]; report: string[] }> {
+async function planActions(client: ApiClient, chain: UserChain, user: ScenarioUser): Promise<UserPlan> {
   const session = await client.signIn(user.email, user.password, false);
   let token = session?.idToken ?? null;
   const actions: UserAction[] = [];
@@ -143,22 +156,38 @@ async function planActions(client: ApiClient, chain: UserChain, user: ScenarioUs
   }
 
   const report = [`Firebase test user: ${user.email}, password ${user.password} (sign in to the dashboard with them).`];
+  let payments: UserPayments | null = null;
   if (user.batch) {
     const payerName = user.batch.payer ?? user.wallet!;
     const payer = { name: payerName, address: addressOf(chain, "batch.payer", payerName), signer: () => chain.accounts.signer(payerName) };
     const context: BatchContext = { token: as, job: null };
-    actions.push(...(await planBatch(client, chain.provider, user.email, user.batch, payer, token, context)));
+    const batch = await planBatch(client, chain.provider, user.email, user.batch, payer, token, context);
+    actions.push(...batch.actions);
+    payments = { payer: payerName, address: payer.address, amount: batch.pays };
     report.push(
       `Its batch job '${user.batch.name}': ${plural(user.batch.recipients, "recipient")}, the first ${plural(user.batch.paidChunks, "chunk")} paid from ${payerName} (${shortAddress(payer.address)}).`,
     );
   }
-  return { actions, report };
+  return { actions, report, payments };
 }
 
 /** The user part's plan, in words: empty when the API already holds the user's state. Refuses (UserPartRefused) a server off the local chain, before anything. */
 export async function planUser(api: UserApi, chain: UserChain, user: ScenarioUser): Promise<PlanStep[]> {
-  const { actions } = await planActions(await ApiClient.open(api), chain, user);
-  return actions.map((a) => ({ label: a.label }));
+  return (await planUserPayments(api, chain, user)).steps;
+}
+
+/**
+ * The plan with what its batch payments take from the payer (null without a batch). A batch moves
+ * the payer's balance away from the one the scenario states: the engine mints this much more to the
+ * payer before the user part, so the payer ends at its balance and a second apply sends nothing.
+ */
+export async function planUserPayments(
+  api: UserApi,
+  chain: UserChain,
+  user: ScenarioUser,
+): Promise<{ steps: PlanStep[]; payments: UserPayments | null }> {
+  const { actions, payments } = await planActions(await ApiClient.open(api), chain, user);
+  return { steps: actions.map((a) => ({ label: a.label })), payments };
 }
 
 /** Plans, then runs each step in order, telling `onProgress` after each. */

@@ -87,8 +87,9 @@ function chunkPlans(chunks: ChunkDetail[], recipients: RecipientDetail[]): Chunk
 }
 
 /**
- * The steps that leave the job started with its first `paidChunks` chunks confirmed: none when it
- * is so already. `token` is null for a user not made yet (then nothing of theirs exists).
+ * The steps that leave the job started with its first `paidChunks` chunks confirmed (none when it
+ * is so already), and what the payments among them take from the payer. `token` is null for a
+ * user not made yet (then nothing of theirs exists).
  */
 export async function planBatch(
   client: ApiClient,
@@ -98,7 +99,7 @@ export async function planBatch(
   payer: BatchPayer,
   token: string | null,
   context: BatchContext,
-): Promise<UserAction[]> {
+): Promise<{ actions: UserAction[]; pays: bigint }> {
   const recipients = batchRecipients(email, batch);
   const each = parsePositiveTokenAmount(batch.amountEach);
   const chunkSize = client.config.batch.chunkSize;
@@ -109,6 +110,7 @@ export async function planBatch(
     );
   const jobId = token ? await findJob(client, token, batch, each * BigInt(batch.recipients)) : null;
   const actions: UserAction[] = [];
+  let pays = 0n;
   let chunks: ChunkDetail[] = [];
   if (!jobId) {
     actions.push({
@@ -150,8 +152,11 @@ export async function planBatch(
       label: `pay ${of} from ${payer.name}`,
       run: () => payChunk(client, context, payer, index, chunk?.status ?? "pending"),
     });
+    // The server's chunks, or as it will cut them: chunkSize recipients each, the last what is left.
+    const planned = context.job?.chunks.find((c) => c.index === index);
+    pays += planned ? BigInt(planned.total) : each * BigInt(Math.min(chunkSize, batch.recipients - index * chunkSize));
   }
-  return actions;
+  return { actions, pays };
 }
 
 /** Approves what the chunk needs (if the allowance is short), pays it as planned, reports it, and waits for the server to confirm it. */
