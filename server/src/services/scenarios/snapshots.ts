@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import type { DeploymentManifest } from "@common/manifest";
+import { type DeploymentManifest, validateManifest } from "@common/manifest";
 import { deploymentsDir, manifestPath, readManifest, writeManifest } from "@common/manifestFile";
 import { LOCAL_CHAIN, describeChain } from "@common/networks";
 import { HttpError, badRequest, forbidden, notFound } from "../../lib/errors";
@@ -218,7 +218,7 @@ export async function restoreSnapshot(
   writeStore(store, options);
   step(2, `keep '${name}' to return to again`);
 
-  if (snapshot.manifest) writeManifest(snapshot.manifest, options.env);
+  if (snapshot.manifest) writeManifest(validateManifest(snapshot.manifest, storePath(options)), options.env);
   step(3, snapshot.manifest ? "write the deployment manifest back as it was" : "no deployment manifest was kept with it");
 
   await node.send("evm_mine", []);
