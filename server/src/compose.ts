@@ -61,8 +61,12 @@ export function buildServices(config: Config, chain: Chain, db: DatabaseHandle, 
   // The batch service rings when a chunk's transaction is reported, so the watcher looks at once.
   const chunkReported = new Doorbell();
   const batchLimits = { openBatchJobs: config.limits.openBatchJobs, batchRowsPerDay: config.limits.batchRowsPerDay };
-  // Chain reads for requests, kept until the head the loops read moves: no request asks the node for its head.
-  const headReads = new HeadCache(() => indexer.lastHeadRead?.head ?? null);
+  // Chain reads for requests, kept until the head the loops read moves (its hash too: a reorganisation or a
+  // restored snapshot brings a number back): no request asks the node for its head.
+  const headReads = new HeadCache(() => {
+    const read = indexer.lastHeadRead;
+    return read ? `${read.head}:${read.hash}` : null;
+  });
   // Safes are found among the role holders the index knows (and the manifest's named ones).
   const safeReader = new SafeReader(chain, async () => (await tokenState.roles()).flatMap((role) => role.holders), headReads);
   // A batch's payer that is a Safe pays its chunks through Safe proposals.

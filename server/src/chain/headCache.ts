@@ -4,6 +4,10 @@
  * HEAD_CACHE_MAX_MS; requests that arrive while a read is under way share it. So a flood of
  * requests costs the RPC provider at most one read per key and new head, never one per request,
  * and no request of ours asks the node for its head (the indexer's poll already does).
+ *
+ * The head is named by its hash as well as its number: after a reorganisation, or a restored
+ * snapshot on the local chain, the head comes back at a number it had before, and an answer kept
+ * under the number alone would be the abandoned branch's.
  */
 
 /** PRODUCT.md section 9: server data is cached for at most 5 minutes (also while the head is not read, or stands still). */
@@ -13,8 +17,11 @@ export const FAILED_READ_MS = 1000;
 /** Keys kept at most; past it, what is stale goes, then everything (a new head makes every entry stale anyway). */
 const MAX_ENTRIES = 10_000;
 
+/** The head an answer was read at: its number and hash ("12:0xab..."), null before the loops' first read. */
+export type HeadId = string | null;
+
 interface Entry {
-  head: number | null;
+  head: HeadId;
   at: number;
   failed: boolean;
   value: Promise<unknown>;
@@ -25,7 +32,7 @@ export class HeadCache {
 
   constructor(
     /** The chain's head as the loops last read it (null before the first read). */
-    private readonly head: () => number | null,
+    private readonly head: () => HeadId,
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -50,11 +57,11 @@ export class HeadCache {
     this.entries.delete(key);
   }
 
-  private fresh(entry: Entry, head: number | null, now: number): boolean {
+  private fresh(entry: Entry, head: HeadId, now: number): boolean {
     return entry.head === head && now - entry.at < (entry.failed ? FAILED_READ_MS : HEAD_CACHE_MAX_MS);
   }
 
-  private sweep(head: number | null, now: number): void {
+  private sweep(head: HeadId, now: number): void {
     for (const [key, entry] of this.entries) if (!this.fresh(entry, head, now)) this.entries.delete(key);
     if (this.entries.size >= MAX_ENTRIES) this.entries.clear();
   }

@@ -55,6 +55,8 @@ export class EventIndexer {
   private readonly span: RangeSpan;
   /** When this process last read the chain's head (the indexer's step, or the follower's poll); null: never yet. */
   private headReadAt: number | null = null;
+  /** That head's hash. */
+  private headHash: string | null = null;
   /** Whether this process's latest attempt to read the head failed (the node did not answer it). */
   private headReadFailed = false;
   /** When the deployment was last found on the chain (0: check at the next step). */
@@ -134,28 +136,15 @@ export class EventIndexer {
   }
 
   /**
-   * The chain's head as this process last read it, and when, and whether a later attempt failed: how
-   * /monitoring and /api/health tell the node answers without asking it again.
+   * The chain's head as this process last read it (its number and hash), and when, and whether a
+   * later attempt failed: how /monitoring and /api/health tell the node answers without asking it
+   * again, and what the chain reads' cache keys on (a restored snapshot brings a head back at a
+   * number it had before, with another hash).
    */
-  get lastHeadRead(): { head: number; at: number; failedSince: boolean } | null {
-    return this.headReadAt === null || this.state.head === null
+  get lastHeadRead(): { head: number; hash: string; at: number; failedSince: boolean } | null {
+    return this.headReadAt === null || this.state.head === null || this.headHash === null
       ? null
-      : { head: this.state.head, at: this.headReadAt, failedSince: this.headReadFailed };
-  }
-
-  /** The chain's head, noted with when it was read (or that the attempt failed): every head read of the loops goes through here. */
-  private async readHead(): Promise<number> {
-    let head: number;
-    try {
-      head = await this.chain.provider.getBlockNumber();
-    } catch (error) {
-      this.headReadFailed = true;
-      throw error;
-    }
-    this.headReadFailed = false;
-    this.headReadAt = Date.now();
-    this.state.head = head;
-    return head;
+      : { head: this.state.head, hash: this.headHash, at: this.headReadAt, failedSince: this.headReadFailed };
   }
 
   status(): IndexerStatus {
@@ -204,7 +193,7 @@ export class EventIndexer {
   private async readStoredHead(): Promise<void> {
     const checkpoint = await this.storedHead.get();
     if (checkpoint === null) return;
-    const head = await this.readHead();
+    const head = (await this.readTip()).blockNumber;
     this.state.lag = Math.max(0, head - checkpoint);
   }
 
@@ -341,11 +330,15 @@ export class EventIndexer {
   /** The head pushed since the last step (wakeOnHeads), noted as the head; null when none came. */
   private takePushedTip(): Tip | null {
     const tip = this.tips.takePushed();
-    if (tip) this.noteHead(tip.blockNumber);
+    if (tip) this.noteHead(tip);
     return tip;
   }
 
-  /** The chain's tip, read now and noted as the head (as readHead notes it). */
+  /**
+   * The chain's tip, read now (`eth_getBlockByNumber("latest")`, one call) and noted as the head
+   * with when it was read, or that the attempt failed: every head read of the loops (the indexer's
+   * step, the follower's poll) goes through here.
+   */
   private async readTip(): Promise<Tip> {
     let tip: Tip;
     try {
@@ -354,16 +347,16 @@ export class EventIndexer {
       this.headReadFailed = true;
       throw error;
     }
-    this.noteHead(tip.blockNumber);
+    this.noteHead(tip);
     return tip;
   }
 
   /** Notes the chain's head as read now. */
-  private noteHead(head: number): number {
+  private noteHead(tip: Tip): void {
     this.headReadFailed = false;
     this.headReadAt = Date.now();
-    this.state.head = head;
-    return head;
+    this.state.head = tip.blockNumber;
+    this.headHash = tip.blockHash;
   }
 
   /** Decodes a range's logs with their blocks' times and stores them (storeRange), checking every log's block hash. */

@@ -37,14 +37,20 @@ const BankAccount = z.strictObject(
   },
   { error: "must be { name, type?, routingNumber, accountNumber }" },
 );
+/** A batch job's name: its recipients are called '<name> 1', '<name> 2', ..., which is how a second apply finds it. */
+const BATCH_NAME_WRONG = "must be 1 to 60 letters, digits, spaces, - or _";
 const Batch = z.strictObject(
   {
+    name: z
+      .string({ error: missingOr(BATCH_NAME_WRONG) })
+      .regex(/^[A-Za-z0-9][A-Za-z0-9 _-]{0,59}$/, BATCH_NAME_WRONG)
+      .default("Scenario batch"),
     payer: z.string({ error: missingOr("must be the paying account's name") }),
     recipients: wholeNumber(1, MAX_BATCH_RECIPIENTS, `must be a whole number of recipients from 1 to ${count(MAX_BATCH_RECIPIENTS)}`),
     amountEach: PositiveAmount(`must be what each recipient gets, an amount of USDX above 0, ${AMOUNT_EXAMPLE}`),
     paidChunks: wholeNumber(0, MAX_BATCH_RECIPIENTS, "must be a whole number of chunks already paid, 0 or more"),
   },
-  { error: "must be { payer, recipients, amountEach, paidChunks }" },
+  { error: "must be { name?, payer, recipients, amountEach, paidChunks }" },
 );
 export const User = z
   .strictObject(
@@ -52,8 +58,8 @@ export const User = z
       email: z.email({ error: missingOr("must be an email address such as tester@example.com") }),
       password: z.string({ error: missingOr("must be a password of at least 6 characters") }).min(6, "must be at least 6 characters"),
       wallet: z.string({ error: missingOr("must be the account name of the user's wallet") }).optional(),
-      contacts: z.array(Contact, { error: "must be a list of { name, address, notes? }" }).optional(),
-      bankAccounts: z.array(BankAccount, { error: "must be a list of { name, type?, routingNumber, accountNumber }" }).optional(),
+      contacts: z.array(Contact, { error: "must be a list of { name, address, notes? }" }).default([]),
+      bankAccounts: z.array(BankAccount, { error: "must be a list of { name, type?, routingNumber, accountNumber }" }).default([]),
       batch: Batch.optional(),
     },
     { error: "must be { email, password, wallet?, contacts?, bankAccounts?, batch? }" },
@@ -64,3 +70,6 @@ export const User = z
   });
 
 export type ScenarioUser = z.output<typeof User>;
+export type ScenarioBatch = z.output<typeof Batch>;
+/** The part as a value, for the tests that build one (the file's schema checks its account names). */
+export const ScenarioUser = User;
