@@ -2,6 +2,8 @@
  * `npm run scenario -- apply <file> [--dry-run]`: puts the local chain (or a fork of it) in the
  * state a scenario file names, sending only the transactions needed (server/src/services/scenarios).
  * `npm run scenario -- list`: the shipped scenarios, each with what a tester checks with it.
+ * `npm run scenario -- snapshot <name>`, `restore <name>`, `snapshots`: the node's named snapshots
+ * (server/src/services/scenarios/snapshots.ts).
  * Exit codes: 0 done, 1 refused or failed, 2 a wrong file or command line (nothing sent).
  */
 import "dotenv/config";
@@ -9,14 +11,19 @@ import { JsonRpcProvider } from "ethers";
 import { localRpcUrl } from "@common/networks";
 import { applyScenario } from "../server/src/services/scenarios/apply";
 import { listScenarios, loadScenario, ScenarioFileError } from "../server/src/services/scenarios/load";
+import { SNAPSHOT_COMMANDS, snapshotCommand } from "../server/src/services/scenarios/snapshotCommand";
 import { rpc } from "./lib/stack/processes";
 
-const USAGE = "usage: npm run scenario -- apply <file> [--dry-run] [--rpc-url <url>] | list";
+const USAGE = "usage: npm run scenario -- apply <file> [--dry-run] [--rpc-url <url>] | list | snapshot <name> | restore <name> | snapshots";
 
 class UsageError extends Error {}
 
 async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
+  if ((SNAPSHOT_COMMANDS as readonly string[]).includes(command)) {
+    process.exitCode = await snapshotCommand(argv, console.log);
+    return;
+  }
   if (command === "list") {
     for (const s of listScenarios()) console.log(`${s.file}\n  ${s.description}`);
     return;

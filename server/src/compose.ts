@@ -33,6 +33,8 @@ import { safesExecuting } from "./services/safes/executed";
 import { SafeReader, safeName } from "./services/safes/reader";
 import type { ScenarioEngine } from "./services/scenarios";
 import { ScenarioRuns, offLocalChain } from "./services/scenarios/runs";
+import { shippedScenarios } from "./services/scenarios/shipped";
+import { listSnapshots, restoreSnapshot, takeSnapshot } from "./services/scenarios/snapshots";
 
 /**
  * The composition root: every service built once, in dependency order, each given at construction
@@ -155,12 +157,23 @@ export function buildServices(config: Config, chain: Chain, db: DatabaseHandle, 
 }
 
 /**
- * The engine and the snapshots behind the Scenarios panel. Never built off the local chain: it sends
- * from Hardhat's unlocked accounts and reverts the node. Not wired yet, so the panel's endpoints
- * answer NO_ENGINE (503): wire here the shipped list (services/scenarios/load.ts), the sender
- * (apply.ts) and the named snapshots (snapshots.ts), all on this server's chain.
+ * The engine and the snapshots behind the Scenarios panel, on this server's own chain. Never built
+ * off the local chain: it sends from Hardhat's unlocked or impersonated accounts and reverts the
+ * node. A file's Firebase test user (user.ts) is not applied from here yet: the plan says so.
  */
-function scenarioEngine(config: Config, _chain: Chain): ScenarioEngine | null {
+function scenarioEngine(config: Config, chain: Chain): ScenarioEngine | null {
   if (offLocalChain(config)) return null;
-  return null;
+  // The manifest the server was started with: the engine and the snapshots read and write it too.
+  const options = { env: { ...process.env, DEPLOYMENTS_DIR: config.deploymentsDir } };
+  const shipped = shippedScenarios({ provider: chain.provider, network: config.network, ...options });
+  const node = { send: chain.rawRpc };
+  return {
+    list: shipped.list,
+    apply: shipped.apply,
+    snapshots: () => listSnapshots(node, options),
+    takeSnapshot: (name) => takeSnapshot(node, name, options),
+    restore: async (name, onProgress) => {
+      await restoreSnapshot(node, name, onProgress, options);
+    },
+  };
 }
