@@ -66,7 +66,7 @@ export const User = z
   )
   .meta({
     description:
-      "A Firebase test user to create, with contacts, bank accounts, and a batch job left half paid (its first `paidChunks` chunks paid). Applied by the API server (the dashboard's Scenarios panel); the CLI says it did not apply it.",
+      "A Firebase test user to create, with contacts, bank accounts, and a batch job left half paid (its first `paidChunks` chunks paid). Applied through the API server by user.ts; neither the CLI nor the panel runs it yet, and their plan says so.",
   });
 
 export type ScenarioUser = z.output<typeof User>;
