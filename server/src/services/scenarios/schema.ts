@@ -306,7 +306,9 @@ export const ScenarioSchema = ScenarioShape.superRefine((file, ctx) => {
       problem(["user", "wallet"], `must be an account of this scenario ("${user.wallet}" is not one)`);
     }
     (user.contacts ?? []).forEach((c, i) => holderName(c.address, ["user", "contacts", i, "address"], true));
-    if (user.batch && !accounts.includes(user.batch.payer)) {
+    if (user.batch && user.batch.payer === undefined && user.wallet === undefined) {
+      problem(["user", "batch", "payer"], "must name the paying account, or the user needs a wallet");
+    } else if (user.batch?.payer !== undefined && !accounts.includes(user.batch.payer)) {
       problem(["user", "batch", "payer"], `must be an account of this scenario ("${user.batch.payer}" is not one)`);
     }
   }

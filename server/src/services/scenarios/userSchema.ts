@@ -45,12 +45,13 @@ const Batch = z.strictObject(
       .string({ error: missingOr(BATCH_NAME_WRONG) })
       .regex(/^[A-Za-z0-9][A-Za-z0-9 _-]{0,59}$/, BATCH_NAME_WRONG)
       .default("Scenario batch"),
-    payer: z.string({ error: missingOr("must be the paying account's name") }),
+    // Left out: the user's wallet pays (schema.ts refuses a batch with neither).
+    payer: z.string({ error: "must be the paying account's name" }).optional(),
     recipients: wholeNumber(1, MAX_BATCH_RECIPIENTS, `must be a whole number of recipients from 1 to ${count(MAX_BATCH_RECIPIENTS)}`),
     amountEach: PositiveAmount(`must be what each recipient gets, an amount of USDX above 0, ${AMOUNT_EXAMPLE}`),
     paidChunks: wholeNumber(0, MAX_BATCH_RECIPIENTS, "must be a whole number of chunks already paid, 0 or more"),
   },
-  { error: "must be { name?, payer, recipients, amountEach, paidChunks }" },
+  { error: "must be { name?, payer?, recipients, amountEach, paidChunks }" },
 );
 export const User = z
   .strictObject(
