@@ -1,6 +1,21 @@
 import { z } from "zod";
+import { ADDRESS_TYPED, parseAddress } from "../addresses";
+import { TOKEN_DECIMALS } from "../token";
 import { endpoints } from "./endpoint";
-import { Address, BaseUnits, Dollars, digitsUpTo, IsoDate, MAX_SERIAL_ID, TokenAmount, TxHash, ok, rowId } from "./schemas";
+import {
+  Address,
+  BaseUnits,
+  checksumHolds,
+  Dollars,
+  digitsUpTo,
+  IN_WORDS,
+  IsoDate,
+  MAX_SERIAL_ID,
+  TokenAmount,
+  TxHash,
+  ok,
+  rowId,
+} from "./schemas";
 
 /**
  * /api/bank: the mock bank. Bank accounts that verify themselves after a delay, the user's wallets,
@@ -156,29 +171,62 @@ const name = (what: string) =>
     .max(100, `the ${what} name must be at most 100 characters`)
     .regex(NAME_ALLOWED, `the ${what} name cannot contain control characters such as line breaks or tabs`);
 
-/**
- * The bodies are checked by shape here; the digits of the account numbers, the address's checksum
- * and the amount are the service's to check, in the bank's words.
+/*
+ * Every rule of a body is declared here, so the document states it; a problem is a clause in the
+ * bank's words ('the routing number must be exactly 9 digits'), which server/src/routes/bank.ts
+ * answers after the body's title ('Invalid Bank Account: ...').
  */
+
+// Digits only, surrounding spaces allowed (they are trimmed off).
+const ACCOUNT_NUMBER_TYPED = /^\s*\d{4,17}\s*$/;
+const ROUTING_NUMBER_TYPED = /^\s*\d{9}\s*$/;
+
+/** A bank account number's text: 4 to 17 digits, trimmed. */
+const digits = (what: string, pattern: RegExp, count: string) =>
+  z
+    .string({ message: `the ${what} must be text of ${count} digits` })
+    .max(40, { message: `the ${what} must be ${count} digits`, abort: true })
+    .regex(pattern, `the ${what} must be ${count} digits`)
+    .trim();
+
 export const NewBankAccount = z.object({
   name: name("account").meta({ example: "Everyday Checking" }),
   type: z.enum(BankAccountType.options, { message: "the type must be 'checking' or 'savings'" }),
-  accountNumber: z
-    .string({ message: "the account number must be text of 4 to 17 digits" })
-    .max(40, "the account number must be 4 to 17 digits")
-    .meta({ description: "4 to 17 digits; only the last four are kept.", example: "000123456789" }),
-  routingNumber: z
-    .string({ message: "the routing number must be text of exactly 9 digits" })
-    .max(40, "the routing number must be exactly 9 digits")
-    .meta({ description: "9 digits.", example: "021000021" }),
+  accountNumber: digits("account number", ACCOUNT_NUMBER_TYPED, "4 to 17").meta({
+    description: "4 to 17 digits (surrounding spaces are trimmed); only the last four are kept.",
+    example: "000123456789",
+  }),
+  routingNumber: digits("routing number", ROUTING_NUMBER_TYPED, "exactly 9").meta({
+    description: "Exactly 9 digits (surrounding spaces are trimmed).",
+    example: "021000021",
+  }),
 });
 export type NewBankAccount = z.output<typeof NewBankAccount>;
 
+// The zero address, as typed: no one holds its key, so it cannot hold tokens.
+const ZERO_ADDRESS_TYPED = /^\s*0x0{40}\s*$/;
+/** parseAddress's own sentence for a text it refuses ('... is not a valid address: ...'). */
+const addressProblem = (input: unknown) => {
+  try {
+    parseAddress(String(input));
+    return "the address must be 0x followed by 40 hex characters";
+  } catch (error) {
+    return (error as Error).message;
+  }
+};
+
 const address = z
   .string({ message: "the address must be text: 0x followed by 40 hex characters" })
-  .max(100, "the address must be 0x followed by 40 hex characters")
+  .max(100, { message: "the address must be 0x followed by 40 hex characters", abort: true })
+  .regex(ADDRESS_TYPED, { error: (issue) => addressProblem(issue.input), abort: true })
+  // A keccak-256 of the text: JSON Schema cannot compute it (stated in words, below).
+  .refine(checksumHolds, { error: (issue) => addressProblem(issue.input), params: IN_WORDS, abort: true })
+  .refine((text) => !ZERO_ADDRESS_TYPED.test(text), "the zero address cannot hold tokens")
+  .trim()
   .meta({
-    description: "0x and 40 hex characters; mixed case must be a right EIP-55 checksum. Not the zero address.",
+    not: { pattern: ZERO_ADDRESS_TYPED.source },
+    description:
+      "0x and 40 hex characters (surrounding spaces are trimmed); mixed case must be a right EIP-55 checksum. Not the zero address.",
     example: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
   });
 const challenge = z
@@ -207,12 +255,50 @@ const newWallet = z
   })
   .meta({ dependentRequired: { challenge: ["signature"], signature: ["challenge"] } });
 
+/** A mock deposit's largest amount, in whole US dollars (a power of ten: DOLLARS_TYPED's whole part is one digit shorter). */
+export const MAX_DEPOSIT_USD = 1_000_000n;
+const MAX_DEPOSIT_CENTS = MAX_DEPOSIT_USD * 100n;
+const CENT_IN_BASE_UNITS = 10n ** BigInt(TOKEN_DECIMALS - 2);
+/**
+ * US dollars as typed: digits with at most 2 decimals (cents), more than 0 and at most
+ * MAX_DEPOSIT_USD, surrounding spaces allowed.
+ */
+const DOLLARS_TYPED = new RegExp(
+  `^\\s*(?=\\d*\\.?\\d*[1-9])0*(?:\\d{1,${String(MAX_DEPOSIT_USD).length - 1}}(?:\\.\\d{1,2})?|${MAX_DEPOSIT_USD}(?:\\.0{1,2})?)\\s*$`,
+);
+
+/** Why an amount of dollars is refused (one that DOLLARS_TYPED does not match), in the bank's words. */
+function dollarsProblem(input: string): string {
+  const text = input.trim();
+  if (/^-\s*\d/.test(text)) return `the amount must be greater than 0, and '${input}' is negative`;
+  const match = /^(\d+)(?:\.(\d+))?$/.exec(text);
+  if (!match) return `'${input}' is not an amount in US dollars: use digits and at most 2 decimals, such as '125.50'`;
+  const fraction = match[2] ?? "";
+  if (fraction.length > 2) return `'${input}' has ${fraction.length} decimals; a US dollar amount has at most 2 (cents)`;
+  if (BigInt(match[1] + fraction.padEnd(2, "0")) === 0n) return "the amount must be greater than 0";
+  return `a mock deposit is at most ${MAX_DEPOSIT_USD.toLocaleString("en-US")}.00 USD`;
+}
+
+/** Dollars (DOLLARS_TYPED) as the USDX base units a deposit mints: 1 USD = 1 USDX. */
+function dollarsInBaseUnits(text: string): bigint {
+  const [whole, cents = ""] = text.trim().split(".");
+  const total = BigInt(whole) * 100n + BigInt(cents.padEnd(2, "0"));
+  // DOLLARS_TYPED's own bound, said again so the conversion can never mint past it.
+  if (total > MAX_DEPOSIT_CENTS) throw new Error("a deposit past the mock's limit was let through");
+  return total * CENT_IN_BASE_UNITS;
+}
+
 export const NewDeposit = z.object({
   bankAccountId: id("bankAccountId").meta({ description: "One of your verified bank accounts." }),
   amount: z
     .string({ message: "the amount must be a decimal string in US dollars, such as '125.50'" })
-    .max(40, "the amount is too long")
-    .meta({ description: "US dollars: digits and at most 2 decimals, more than 0 and at most the terms' maxDeposit.", example: "125.50" }),
+    .max(40, { message: "the amount is too long", abort: true })
+    .regex(DOLLARS_TYPED, { error: (issue) => dollarsProblem(String(issue.input)) })
+    .transform(dollarsInBaseUnits)
+    .meta({
+      description: `US dollars: digits and at most 2 decimals, more than 0 and at most ${MAX_DEPOSIT_USD.toLocaleString("en-US")}.00 (surrounding spaces are trimmed). In 'faucet' mode the daily caps apply too (a 429).`,
+      example: "125.50",
+    }),
   walletId: id("walletId")
     .nullish()
     .transform((v) => v ?? undefined)

@@ -83,6 +83,27 @@ const ADDRESS_TEXT = /^0x[0-9a-fA-F]{40}$/;
  */
 export const IN_WORDS = { documentedInWords: true } as const;
 
+/**
+ * Marks a refinement whose message is the whole sentence a person reads: a rule that moved here
+ * from a service keeps the service's words, which server/src/middleware/validate.ts answers as they
+ * are rather than after 'Invalid request body: <field>:'. Such a rule states its JSON Schema with
+ * meta (pattern, minItems, if/then) built from the constant its check tests, so the two cannot part.
+ */
+export const WHOLE = { wholeSentence: true } as const;
+/** A whole sentence for a rule JSON Schema cannot state (see IN_WORDS). */
+export const WHOLE_IN_WORDS = { ...WHOLE, ...IN_WORDS } as const;
+
+/**
+ * `schema` refusing a text that `pattern` does not match, with `sentence(text)` answered whole; the
+ * document states the same pattern. `abort` stops the checks after it (and the object's own rules)
+ * once it fails, for a field whose later rules would only say the same thing again.
+ */
+export function matching<S extends z.ZodString>(schema: S, pattern: RegExp, sentence: (text: string) => string, abort = false): S {
+  return schema
+    .refine((text) => pattern.test(text), { error: (issue) => sentence(String(issue.input)), params: WHOLE, abort })
+    .meta({ pattern: pattern.source });
+}
+
 /** Whether mixed case is a right EIP-55 checksum (all lower or all upper case carries none). */
 export function checksumHolds(address: string): boolean {
   try {

@@ -34,7 +34,8 @@ function bankBody(key: EndpointKey, missing: string, title: (field: string) => s
     const result = schema.safeParse(fields);
     if (!result.success) {
       const first = String(result.error.issues[0].path[0] ?? "");
-      throw badRequest(`${title(first)}: ${result.error.issues.map((i) => i.message).join("; ")}.`);
+      // Each problem once: a field's two rules may word one problem alike.
+      throw badRequest(`${title(first)}: ${[...new Set(result.error.issues.map((i) => i.message))].join("; ")}.`);
     }
     next();
   };
