@@ -104,6 +104,33 @@ export function matching<S extends z.ZodString>(schema: S, pattern: RegExp, sent
     .meta({ pattern: pattern.source });
 }
 
+/** An alternation matching each of `words` in any case ('Transfer', 'transfer', 'TRANSFER'): ECMA-262 patterns have no flag for it. */
+export function anyCaseOf(words: readonly string[]): string {
+  const distinct = [...new Set(words.map((word) => word.toLowerCase()))];
+  const letters = (word: string) =>
+    [...word]
+      .map((c) => (c.toLowerCase() !== c.toUpperCase() ? `[${c.toUpperCase()}${c}]` : c.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")))
+      .join("");
+  return distinct.map(letters).join("|");
+}
+
+/**
+ * A query's range in order: `from<What>` after `to<What>` is refused, naming both ends. JSON Schema
+ * cannot compare two parameters, so it is a refinement stated in words (the parameters say it).
+ */
+export function rangeInOrder(what: "Block" | "Date") {
+  return (query: Record<string, unknown>, ctx: z.core.$RefinementCtx) => {
+    const [from, to] = [query[`from${what}`], query[`to${what}`]] as (number | string | undefined)[];
+    if (from !== undefined && to !== undefined && from > to)
+      ctx.addIssue({
+        code: "custom",
+        path: [`from${what}`],
+        message: `from${what} (${from}) is after to${what} (${to}).`,
+        params: WHOLE_IN_WORDS,
+      });
+  };
+}
+
 /** Whether mixed case is a right EIP-55 checksum (all lower or all upper case carries none). */
 export function checksumHolds(address: string): boolean {
   try {
