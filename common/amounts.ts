@@ -8,6 +8,8 @@ const DECIMAL = /^(\d+)(?:\.(\d*))?$|^\.(\d+)$/;
 const TOKEN_DECIMAL = `(?:\\d+(?:\\.\\d{0,${TOKEN_DECIMALS}})?|\\.\\d{1,${TOKEN_DECIMALS}})`;
 /** The text parseTokenAmount takes (the API's declarations state it as a JSON Schema pattern). */
 export const TOKEN_AMOUNT_TYPED = new RegExp(`^\\s*${TOKEN_DECIMAL}\\s*$`);
+/** The same, or nothing but spaces: a field left empty. */
+export const TOKEN_AMOUNT_OR_BLANK_TYPED = new RegExp(`^\\s*${TOKEN_DECIMAL}?\\s*$`);
 /** The text parsePositiveTokenAmount takes: the same, with a digit other than 0 in it. */
 export const POSITIVE_TOKEN_AMOUNT_TYPED = new RegExp(`^\\s*(?=[\\d.]*[1-9])${TOKEN_DECIMAL}\\s*$`);
 /** A positive amount of at least 1 (a reward multiplier set: never below 1.0): a digit other than 0 before any point. */
