@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ADDRESS_TYPED, parseAddress } from "../addresses";
+import { ADDRESS_TYPED, parseAddress, ZERO_ADDRESS_TYPED } from "../addresses";
 import { TOKEN_DECIMALS } from "../token";
 import { endpoints } from "./endpoint";
 import {
@@ -203,8 +203,6 @@ export const NewBankAccount = z.object({
 });
 export type NewBankAccount = z.output<typeof NewBankAccount>;
 
-// The zero address, as typed: no one holds its key, so it cannot hold tokens.
-const ZERO_ADDRESS_TYPED = /^\s*0x0{40}\s*$/;
 /** parseAddress's own sentence for a text it refuses ('... is not a valid address: ...'). */
 const addressProblem = (input: unknown) => {
   try {

@@ -8,6 +8,7 @@ import {
   BaseUnits,
   Bytes32,
   checksumHolds,
+  csvText,
   IsoDate,
   ok,
   TokenAmount,
@@ -330,7 +331,7 @@ export const batchApi = endpoints({
       "The limit of CSV uploads an address may send a minute (RATE_LIMIT_CSV_PER_MINUTE) is counted before the sign-in is checked, so a 429 may come before a 401.",
     access: "user",
     body: z.object({
-      csvData: z.string({ message: "must be the CSV file's text" }).meta({
+      csvData: csvText(z.string({ message: "must be the CSV file's text" })).meta({
         description: "The file's text (at most 1 MB, the body's limit).",
         example:
           "Name,Address,Amount\nAlice,0x70997970C51812dc3A010C7d01b50e0d17dc79C8,12.5\nBob,0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC,7\n",

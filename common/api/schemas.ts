@@ -131,6 +131,13 @@ export function rangeInOrder(what: "Block" | "Date") {
   };
 }
 
+/**
+ * A CSV file's text in a body: one with nothing but spaces in it is refused here, in the CSV
+ * reader's words; the reader (server/src/lib/csv.ts) says what else is wrong with a file.
+ */
+export const csvText = <S extends z.ZodString>(schema: S) =>
+  matching(schema, /\S/, () => "The CSV file is empty: it needs a header row and at least one row of data.");
+
 /** Whether mixed case is a right EIP-55 checksum (all lower or all upper case carries none). */
 export function checksumHolds(address: string): boolean {
   try {
