@@ -165,9 +165,13 @@ const pathId = z.object({ id: rowId("the").meta({ description: "The id of one of
 // As for contacts: no control characters (Postgres refuses a NUL outright) and no bidi overrides.
 const NAME_ALLOWED = /^[^\p{Cc}\u202A-\u202E\u2066-\u2069]*$/u;
 
+// A required text with nothing but spaces is missing (the route answers it as 'Missing Information').
+const NOT_BLANK = /\S/;
+
 const name = (what: string) =>
   z
     .string({ message: `the ${what} name must be text` })
+    .regex(NOT_BLANK, `the ${what} name is missing`)
     .max(100, `the ${what} name must be at most 100 characters`)
     .regex(NAME_ALLOWED, `the ${what} name cannot contain control characters such as line breaks or tabs`);
 

@@ -13,7 +13,8 @@ import { declaredRoutes } from "./declared";
  * Checks a declared body in the bank's words, before the declared validation (which then passes):
  * a required field that is absent, null or blank answers 'Missing Information: {missing} (missing:
  * ...)'; a wrong one '{title}: ...' with every problem. A path id is checked first, as the bank
- * always has. Required are the fields the declared body does not mark optional.
+ * always has. Required are the fields the declared body does not mark optional; each one's
+ * declaration refuses a blank text too, so the document says what this answers as missing.
  */
 function bankBody(key: EndpointKey, missing: string, title: (field: string) => string): RequestHandler {
   const endpoint: Endpoint = API[key];
