@@ -8,7 +8,7 @@
  *
  * This file runs them; the cases are in badInput/: the endpoints and the builders (table.ts), bad
  * bodies (bodies.ts), bad values (values.ts), query strings and paths (paths.ts), tokens and other
- * users (access.ts).
+ * users (access.ts), and each rule a declaration took over from a service (declared.ts).
  */
 import { expect } from "chai";
 import { Wallet } from "ethers";
@@ -32,6 +32,7 @@ import { checkAnswer } from "./answerCheck";
 import { checkWithDocument } from "./documentCheck";
 import { authCases, claims, otherUserCases } from "./badInput/access";
 import { bigBodyCases, contentTypeCases, malformedJsonCases, wrongTypeCases } from "./badInput/bodies";
+import { declaredRuleCases } from "./badInput/declared";
 import { queryAndPathCases } from "./badInput/paths";
 import { A, B, C, D, E, ENDPOINTS, describeValue, endpoint, type Category, type Req, type Who, type World } from "./badInput/table";
 import { addressCases, amountCases, unicodeCases } from "./badInput/values";
@@ -50,6 +51,7 @@ const cases = [
   ...queryAndPathCases,
   ...authCases,
   ...otherUserCases,
+  ...declaredRuleCases,
 ];
 
 // ---------------------------------------------------------------- running them

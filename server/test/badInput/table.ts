@@ -44,7 +44,8 @@ export type Category =
   | "10 MB body"
   | "query/path"
   | "auth"
-  | "other user";
+  | "other user"
+  | "declared rule";
 
 // ---------------------------------------------------------------- the world the cases run in
 
