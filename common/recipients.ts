@@ -5,7 +5,7 @@ import { MAX_UINT256 } from "./token";
 /**
  * A batch payment's recipient (PRODUCT.md section 5): the one rule for a row of an uploaded CSV
  * (server/src/services/batch/recipients.ts) and for each recipient of a batch the API starts (its
- * declaration, common/api/batch.ts, which states the patterns below in the OpenAPI document).
+ * declaration, common/api/batchInput.ts, which states the patterns below in the OpenAPI document).
  * No zod here: the dashboard may read it at run time.
  */
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { EVENT_FILTERS } from "../events";
-import { jobPath } from "./batch";
+import { jobPath } from "./batchInput";
 import { endpoints } from "./endpoint";
 import { AddressInput, rangeInOrder } from "./schemas";
 import { blockRange, eventName } from "./token";

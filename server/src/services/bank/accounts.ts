@@ -1,5 +1,5 @@
 import { and, count, eq, lte, ne } from "drizzle-orm";
-import type { NewBankAccount } from "@common/api/bank";
+import type { NewBankAccount } from "@common/api/bankInput";
 import type { BankAccount } from "@common/apiTypes";
 import type { BankConfig } from "../../config";
 import type { Database } from "../../db/client";
@@ -25,7 +25,7 @@ export class BankAccounts {
   }
 
   async add(uid: string, input: NewBankAccount): Promise<BankAccount> {
-    // The numbers' digits are the declaration's to check (common/api/bank.ts), trimmed there.
+    // The numbers' digits are the declaration's to check (common/api/bankInput.ts), trimmed there.
     const name = input.name.trim();
     const { accountNumber } = input;
     const row = await this.db.transaction(async (tx) => {

@@ -1,5 +1,5 @@
 import { and, desc, eq, lte, ne } from "drizzle-orm";
-import type { NewDeposit } from "@common/api/bank";
+import type { NewDeposit } from "@common/api/bankInput";
 import type { Deposit } from "@common/apiTypes";
 import type { BankConfig } from "../../config";
 import type { Database } from "../../db/client";
@@ -52,7 +52,7 @@ export class Deposits {
    * due accounts and adopted the sign-in wallet first.
    */
   async create(user: SessionUser, input: NewDeposit, clientIp: string): Promise<Deposit> {
-    // In USDX base units: the declaration checked the dollars and converted them (common/api/bank.ts).
+    // In USDX base units: the declaration checked the dollars and converted them (common/api/bankInput.ts).
     const { amount } = input;
     const uid = user.uid;
     const { row, account } = await this.db.transaction(async (tx) => {

@@ -1,5 +1,5 @@
 import { Wallet } from "ethers";
-import { MAX_DEPOSIT_USD, type NewBankAccount, type NewDeposit, type WalletProof } from "@common/api/bank";
+import { MAX_DEPOSIT_USD, type NewBankAccount, type NewDeposit, type WalletProof } from "@common/api/bankInput";
 import type { BankAccount, BankTerms, BankWallet, BankWalletChallenge, Deposit } from "@common/apiTypes";
 import type { Chain } from "../../chain/client";
 import type { HeadCache } from "../../chain/headCache";

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { and, eq, isNull, lt, sql } from "drizzle-orm";
 import { formatUnits, getAddress, verifyMessage } from "ethers";
 import { parseAddress } from "@common/addresses";
-import type { WalletProof } from "@common/api/bank";
+import type { WalletProof } from "@common/api/bankInput";
 import type { BankWallet, BankWalletChallenge } from "@common/apiTypes";
 import { TOKEN_DECIMALS } from "@common/token";
 import type { Chain } from "../../chain/client";

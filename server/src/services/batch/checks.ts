@@ -15,7 +15,7 @@ import { count as grouped, plural } from "@common/wording";
 
 /*
  * What a new batch must pass before anything is stored, beyond its declaration (which checks every
- * recipient's address and amount: common/api/batch.ts): the server's row limit, the user's limits
+ * recipient's address and amount: common/api/batchInput.ts): the server's row limit, the user's limits
  * on batches in progress and recipients a day, and a paying wallet that can pay. Each refusal is the
  * sentence the person reads.
  */
@@ -23,7 +23,7 @@ import { count as grouped, plural } from "@common/wording";
 /** The per-user limits a new batch is held to. */
 export type Limits = Pick<Config["limits"], "openBatchJobs" | "batchRowsPerDay">;
 
-/** A batch to start, as its declaration hands it over: every recipient checked (common/api/batch.ts). */
+/** A batch to start, as its declaration hands it over: every recipient checked (common/api/batchInput.ts). */
 export type ExecuteRequest = InputOf<Api["POST /api/batch/execute"]>["body"];
 
 const DAY_MS = 24 * 3_600_000;
