@@ -191,6 +191,12 @@ function checkAnswerShape(at: Located, status: number, body: unknown, contentTyp
     );
 }
 
+/** Why the server's document calls a request invalid: nothing when it is valid, or names no operation. */
+export function documentRefusal(request: SentRequest): string[] {
+  const at = locate(servedDocument(), request.method.toUpperCase(), request.path);
+  return at === undefined || at === "undecodable" ? [] : documentProblems(at, request);
+}
+
 /** Throws when a request and its answer disagree with the OpenAPI document (see above). */
 export function checkWithDocument(
   request: SentRequest,

@@ -1,8 +1,8 @@
 /**
  * Rules that moved from a service into an endpoint's declaration (issue 29, item 12), so the OpenAPI
- * document states them or says them in words: a request the document calls invalid gets the 400
- * sentence the service used to answer, each rule once here (the other case files break the same
- * fields in more ways).
+ * document states them or says them in words: a request the document calls invalid (each case
+ * checks that it does, or that its rule is one stated in words) gets the 400 sentence the service
+ * used to answer, each rule once here (the other case files break the same fields in more ways).
  */
 import {
   A,
@@ -44,11 +44,15 @@ function alertRuleCase(what: string, body: Record<string, unknown>, error: strin
   };
 }
 
-export const declaredRuleCases = casesOf((add) => {
+const IN_WORDS = { document: "in words" } as const;
+
+export const declaredRuleCases = casesOf((push) => {
+  // Each request is invalid by the document's schemas, unless its rule is one stated in words.
+  const add = (c: Case) => push({ document: "invalid", ...c });
   // The mock bank: the numbers' digits, a name not blank, a wallet's address, the dollars.
   const accounts = endpoint("POST", "/api/bank/accounts");
-  const bankCase = (e: typeof accounts, at: string, what: string, value: unknown, error: string) =>
-    fieldCase("declared rule", e, [at], what, value, { status: 400, error });
+  const bankCase = (e: typeof accounts, at: string, what: string, value: unknown, error: string, more: Partial<Case> = {}) =>
+    fieldCase("declared rule", e, [at], what, value, { status: 400, error, ...more });
   add(bankCase(accounts, "accountNumber", "3 digits", "123", "Invalid Bank Account: the account number must be 4 to 17 digits."));
   add(bankCase(accounts, "routingNumber", "8 digits", "02100002", "Invalid Bank Account: the routing number must be exactly 9 digits."));
   add(
@@ -69,6 +73,7 @@ export const declaredRuleCases = casesOf((add) => {
       "a wrong checksum",
       BAD_CHECKSUM,
       `Invalid Address: '${BAD_CHECKSUM}' has a wrong checksum (mixed upper and lower case that does not match): check it for a typo.`,
+      IN_WORDS,
     ),
   );
   add(
@@ -99,32 +104,23 @@ export const declaredRuleCases = casesOf((add) => {
     fieldCase("declared rule", multiplier, ["value"], "2^256 - 1 whole tokens", MAX_UINT256.toString(), {
       status: 400,
       error: "Invalid value: the number is larger than the contract can hold (2^256 - 1 in 18-decimal units).",
+      ...IN_WORDS,
     }),
   );
 
   // Event reads: a range in order (in words), the cursor, the filter.
-  add(q("declared rule", "GET", "/api/events?fromBlock=5&toBlock=3", "nobody", 400, "fromBlock (5) is after toBlock (3)."));
-  add(q("declared rule", "GET", "/api/events/export?fromBlock=9&toBlock=8", "alice", 400, "fromBlock (9) is after toBlock (8)."));
-  add(
-    q(
-      "declared rule",
-      "GET",
-      `/api/accounts/${A}/history/export?fromBlock=5&toBlock=3`,
-      "alice",
-      400,
-      "fromBlock (5) is after toBlock (3).",
-    ),
-  );
-  add(
-    q(
-      "declared rule",
-      "GET",
+  // A reversed range is a rule stated in words: JSON Schema cannot compare two parameters.
+  for (const [path, who, error] of [
+    ["/api/events?fromBlock=5&toBlock=3", "nobody", "fromBlock (5) is after toBlock (3)."],
+    ["/api/events/export?fromBlock=9&toBlock=8", "alice", "fromBlock (9) is after toBlock (8)."],
+    [`/api/accounts/${A}/history/export?fromBlock=5&toBlock=3`, "alice", "fromBlock (5) is after toBlock (3)."],
+    [
       `/api/accounts/${A}/history/export?fromDate=2026-02-01&toDate=2026-01-31`,
       "alice",
-      400,
       "fromDate (2026-02-01) is after toDate (2026-01-31).",
-    ),
-  );
+    ],
+  ] as const)
+    add({ ...q("declared rule", "GET", path, who, 400, error), ...IN_WORDS });
   add(q("declared rule", "GET", "/api/events?cursor=abc", "nobody", 400, "cursor must be the cursor of an earlier page."));
   add(q("declared rule", "GET", `/api/accounts/${A}/history?cursor=1-2-3`, "nobody", 400, "cursor must be the cursor of an earlier page."));
   for (const path of ["/api/events", "/api/events/export"])
@@ -152,13 +148,14 @@ export const declaredRuleCases = casesOf((add) => {
       "Invalid step: '0.0000000000000000001' has 19 decimals; USDX has 18. Enter a number such as 0.01, or leave it empty.",
     ),
   );
-  add(
-    alertRuleCase(
+  add({
+    ...alertRuleCase(
       "an amount past uint256",
       { kind: "burn", threshold: "9".repeat(60) },
       "Invalid amount: larger than the contract can hold.",
     ),
-  );
+    ...IN_WORDS,
+  });
   add(
     alertRuleCase(
       "a step percentage over 1000",
@@ -213,6 +210,7 @@ export const declaredRuleCases = casesOf((add) => {
     fieldCase("declared rule", execute, ["recipients", 0, "address"], "a wrong checksum", BAD_CHECKSUM, {
       status: 400,
       error: `The batch has invalid recipients, so nothing was started: recipient 1: Invalid Ethereum address ('${BAD_CHECKSUM}' has a wrong checksum (mixed upper and lower case that does not match): check it for a typo).`,
+      ...IN_WORDS,
     }),
   );
   add({
@@ -234,11 +232,13 @@ export const declaredRuleCases = casesOf((add) => {
     },
     status: 400,
     error: "The batch's total is larger than any USDX amount can be (2^256 - 1 base units), so nothing was started.",
+    ...IN_WORDS,
   });
   add(
     fieldCase("declared rule", execute, ["payer"], "a wrong checksum", BAD_CHECKSUM, {
       status: 400,
       error: `payer: '${BAD_CHECKSUM}' has a wrong checksum (mixed upper and lower case that does not match): check it for a typo.`,
+      ...IN_WORDS,
     }),
   );
 
