@@ -2,6 +2,11 @@ import { keccak256 } from "js-sha3";
 
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 
+/** An address as typed: 0x and 40 hex characters, surrounding spaces allowed (parseAddress trims them). */
+export const ADDRESS_TYPED = /^\s*0x[0-9a-fA-F]{40}\s*$/;
+/** The zero address as typed: no one holds its key, so it holds no tokens (mints come from it, burns go to it). */
+export const ZERO_ADDRESS_TYPED = /^\s*0x0{40}\s*$/;
+
 /** The spec's rule: valid only if 0x followed by exactly 40 hex characters. */
 export function isValidAddress(input: string): boolean {
   return ADDRESS.test(input.trim());

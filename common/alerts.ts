@@ -98,3 +98,38 @@ export const ALERT_LIMITS = {
   /** Characters of a receiver's answer kept per attempt. */
   excerptChars: 500,
 } as const;
+
+/**
+ * A webhook URL's form, as typed (surrounding spaces allowed): http:// or https:// written out, a
+ * host with no user name or password in front of it, and no spaces. The API's document states it;
+ * webhookUrlProblem checks it and the rest, for a rule's creation and for every attempt alike.
+ */
+export const WEBHOOK_URL_TYPED = /^\s*[hH][tT][tT][pP][sS]?:\/\/[^\s/?#\\@]+(?:[/?#\\]\S*)?\s*$/;
+
+const notAUrl = (text: string) => `'${text.slice(0, 100)}' is not a URL: enter a full address such as https://hooks.example.com/usdx.`;
+
+/**
+ * Why a webhook URL's form is refused, in a sentence the admin can act on; null when it is a URL
+ * WEBHOOK_URL_TYPED matches and a URL parser reads (whether its host may be reached, and whether
+ * plain http is allowed here, are the server's to say).
+ */
+export function webhookUrlProblem(raw: string): string | null {
+  const text = raw.trim();
+  if (text === "") return "Enter the webhook's URL (https://...).";
+  if (text.length > ALERT_LIMITS.urlLength) return `The webhook URL is longer than ${ALERT_LIMITS.urlLength} characters.`;
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return notAUrl(text);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:")
+    return `The webhook URL must start with http:// or https://, not ${url.protocol}//.`;
+  // An '@' before the host is a user name, even an empty one ('http://@host/').
+  if (url.username || url.password || /^[^/?#\\]*\/\/[^/?#\\]*@/.test(text))
+    return "The webhook URL may not carry a user name or password: receivers check each delivery's signature instead.";
+  if (!url.hostname) return "The webhook URL has no host.";
+  // What the parser forgives and the form does not: 'http:/host', spaces inside.
+  if (!WEBHOOK_URL_TYPED.test(text)) return notAUrl(text);
+  return null;
+}

@@ -4,6 +4,17 @@ import { MULTIPLIER_BASE, TOKEN_DECIMALS } from "./token";
 // Plain decimals only: no sign, no exponent, no thousands separators, at most 18 decimals.
 const DECIMAL = /^(\d+)(?:\.(\d*))?$|^\.(\d+)$/;
 
+// A plain decimal of USDX (at most its 18 decimals), surrounding spaces allowed.
+const TOKEN_DECIMAL = `(?:\\d+(?:\\.\\d{0,${TOKEN_DECIMALS}})?|\\.\\d{1,${TOKEN_DECIMALS}})`;
+/** The text parseTokenAmount takes (the API's declarations state it as a JSON Schema pattern). */
+export const TOKEN_AMOUNT_TYPED = new RegExp(`^\\s*${TOKEN_DECIMAL}\\s*$`);
+/** The same, or nothing but spaces: a field left empty. */
+export const TOKEN_AMOUNT_OR_BLANK_TYPED = new RegExp(`^\\s*${TOKEN_DECIMAL}?\\s*$`);
+/** The text parsePositiveTokenAmount takes: the same, with a digit other than 0 in it. */
+export const POSITIVE_TOKEN_AMOUNT_TYPED = new RegExp(`^\\s*(?=[\\d.]*[1-9])${TOKEN_DECIMAL}\\s*$`);
+/** A positive amount of at least 1 (a reward multiplier set: never below 1.0): a digit other than 0 before any point. */
+export const AT_LEAST_ONE_TYPED = new RegExp(`^\\s*0*[1-9]\\d*(?:\\.\\d{0,${TOKEN_DECIMALS}})?\\s*$`);
+
 /**
  * Parses a token amount a person typed ("12.5", "0.01", "1000") into base units.
  * Throws an Error saying what is wrong: empty, not a plain decimal, too many decimals.

@@ -25,6 +25,12 @@ const MAX_BOUND_HUNDREDTHS = 100_000;
 const HUNDREDTHS = 100n;
 
 /**
+ * The text parseStepBound takes, or nothing but spaces (a field left empty): up to four digits, at
+ * most two decimals, at most 1000.
+ */
+export const STEP_BOUND_OR_BLANK_TYPED = /^\s*(?:(?:\d{1,3}|0\d{3})(?:\.\d{1,2})?|1000(?:\.0{1,2})?)?\s*$/;
+
+/**
  * The bound as hundredths of a percent ("1" is 100, "0.25" is 25): a percentage with at most two
  * decimals, from 0 (every increase is typed again) to 1000. Throws a sentence otherwise.
  */

@@ -1,7 +1,19 @@
 import { z } from "zod";
-import { ALERT_HEADERS, ALERT_KINDS, ALERT_LIMITS, DELIVERY_STATUSES, SAFE_ALERT_STEPS } from "../alerts";
+import {
+  ALERT_HEADERS,
+  ALERT_KIND_INFO,
+  ALERT_KINDS,
+  ALERT_LIMITS,
+  DELIVERY_STATUSES,
+  SAFE_ALERT_STEPS,
+  WEBHOOK_URL_TYPED,
+  webhookUrlProblem,
+} from "../alerts";
+import { parseTokenAmount, TOKEN_AMOUNT_OR_BLANK_TYPED } from "../amounts";
+import { STEP_BOUND_OR_BLANK_TYPED } from "../multiplierStep";
+import { MAX_UINT256 } from "../token";
 import { endpoints } from "./endpoint";
-import { BlockNumber, Bytes32, IsoDate, TokenAmount, TxHash, ok, rowId, wholeNumber } from "./schemas";
+import { BlockNumber, Bytes32, IsoDate, TokenAmount, TxHash, ok, rowId, WHOLE, WHOLE_IN_WORDS, wholeNumber } from "./schemas";
 
 /**
  * /api/alerts: operators' alert rules on the event index, each delivered to a webhook as signed
@@ -99,6 +111,104 @@ const SECRET = z.string().meta({
 
 const TAG = "Alerts";
 
+// ---------------------------------------------------------------- a new rule's body
+
+const BLANK_OR_NULL = { anyOf: [{ type: "null" }, { type: "string", pattern: "^\\s*$" }] };
+const KINDS_WITHOUT_THRESHOLD = ALERT_KINDS.filter((kind) => !ALERT_KIND_INFO[kind].threshold);
+const KINDS_WITHOUT_STEP = ALERT_KINDS.filter((kind) => !ALERT_KIND_INFO[kind].stepPercent);
+
+const webhookUrl = z
+  .string({ message: "a webhook URL is needed" })
+  .max(ALERT_LIMITS.urlLength, { message: `must be at most ${ALERT_LIMITS.urlLength} characters`, abort: true })
+  .refine((text) => WEBHOOK_URL_TYPED.test(text), {
+    error: (issue) => `Invalid webhook URL: ${webhookUrlProblem(String(issue.input))}`,
+    params: WHOLE,
+    abort: true,
+  })
+  // What a URL parser refuses beyond the pattern (a host no host may be): JSON Schema has no URL parser of WHATWG's kind.
+  .refine((text) => webhookUrlProblem(text) === null, {
+    error: (issue) => `Invalid webhook URL: ${webhookUrlProblem(String(issue.input))}`,
+    params: WHOLE_IN_WORDS,
+  })
+  .meta({ pattern: WEBHOOK_URL_TYPED.source, example: "https://hooks.example.com/usdx" });
+
+/** A threshold or step percentage for its kind: the first problem, in the sentence the admin reads. */
+function thresholdsProblem(body: { kind: (typeof ALERT_KINDS)[number]; threshold?: string | null; stepPercent?: string | null }) {
+  const info = ALERT_KIND_INFO[body.kind];
+  const threshold = body.threshold ?? "";
+  if (threshold.trim() !== "") {
+    if (!info.threshold) return { path: "threshold", message: `A '${info.label}' rule takes no threshold: leave it empty.`, params: WHOLE };
+    const noun = body.kind === "multiplier" ? "step" : "amount";
+    try {
+      const value = parseTokenAmount(threshold);
+      if (value > MAX_UINT256)
+        return { path: "threshold", message: `Invalid ${noun}: larger than the contract can hold.`, params: WHOLE_IN_WORDS };
+    } catch (error) {
+      const message = `Invalid ${noun}: ${(error as Error).message}. Enter a number such as ${info.threshold.example}, or leave it empty.`;
+      return { path: "threshold", message, params: WHOLE };
+    }
+  }
+  const step = body.stepPercent ?? "";
+  if (step.trim() !== "") {
+    if (!info.stepPercent)
+      return { path: "stepPercent", message: `A '${info.label}' rule takes no step percentage: leave it empty.`, params: WHOLE };
+    if (!STEP_BOUND_OR_BLANK_TYPED.test(step))
+      return {
+        path: "stepPercent",
+        message: `Invalid step percentage: '${step.trim()}' is not a percentage from 0 to 1000 with at most two decimals. Enter a number such as 1 or 0.5, or leave it empty.`,
+        params: WHOLE,
+      };
+  }
+  return null;
+}
+
+/**
+ * POST /api/alerts/rules' body. Whether a kind takes a threshold or a step percentage, and in what
+ * form, is stated for the document by the fields' patterns and the object's if/then; the check
+ * answers the first problem as the admin reads it.
+ */
+const newRule = z
+  .object({
+    kind: z.enum(ALERT_KINDS, { message: `the kind must be one of ${ALERT_KINDS.join(", ")}` }),
+    threshold: z
+      .string()
+      .max(100, "must be at most 100 characters")
+      .meta({ pattern: TOKEN_AMOUNT_OR_BLANK_TYPED.source })
+      .nullable()
+      .optional()
+      .meta({
+        description: `For ${ALERT_KINDS.filter((k) => ALERT_KIND_INFO[k].threshold).join(", ")} only (empty or null for the others): a decimal with at most 18 decimals, USDX for mint and burn, a step of the multiplier for multiplier. At most 2^256 - 1 in 18-decimal units: JSON Schema cannot compare a decimal's value with that, so this says it.`,
+        example: "10000",
+      }),
+    stepPercent: z
+      .string()
+      .max(20, "must be at most 20 characters")
+      .meta({ pattern: STEP_BOUND_OR_BLANK_TYPED.source })
+      .nullable()
+      .optional()
+      .meta({
+        description: "multiplier only (empty or null for the others): a percentage of every balance, 0 to 1000, at most two decimals.",
+        example: "1",
+      }),
+    webhookUrl,
+  })
+  .superRefine((body, ctx) => {
+    const problem = thresholdsProblem(body);
+    if (problem) ctx.addIssue({ code: "custom", path: [problem.path], message: problem.message, params: problem.params });
+  })
+  .meta({
+    allOf: [
+      {
+        if: { properties: { kind: { enum: KINDS_WITHOUT_THRESHOLD } }, required: ["kind"] },
+        then: { properties: { threshold: BLANK_OR_NULL } },
+      },
+      {
+        if: { properties: { kind: { enum: KINDS_WITHOUT_STEP } }, required: ["kind"] },
+        then: { properties: { stepPercent: BLANK_OR_NULL } },
+      },
+    ],
+  });
+
 export const alertsApi = endpoints({
   "GET /api/alerts/rules": {
     tag: TAG,
@@ -112,24 +222,11 @@ export const alertsApi = endpoints({
     summary: "Add an alert rule",
     description: [
       "The rule alerts on events indexed after it is made, each once, once the index holds `ALERT_CONFIRMATIONS` blocks above it.",
-      `The webhook must be http or https with no user name or password, and its host must resolve to public addresses only (not loopback, private, link-local, CGNAT, multicast or unspecified, IPv4 or IPv6) unless the server allows private receivers (\`ALERT_ALLOW_PRIVATE_URLS\`); at most ${ALERT_LIMITS.urlLength} characters.`,
+      `The webhook must be http:// or https:// written out (https:// only off the local chain) with no user name or password and no spaces, a URL a WHATWG parser reads (JSON Schema has no such parser: this says it), and its host must resolve to public addresses only (not loopback, private, link-local, CGNAT, multicast or unspecified, IPv4 or IPv6) unless the server allows private receivers (\`ALERT_ALLOW_PRIVATE_URLS\`); at most ${ALERT_LIMITS.urlLength} characters.`,
       "The answer carries the rule's secret, the only time it is shown (rotate it to get a new one).",
     ].join(" "),
     access: "admin",
-    body: z.object({
-      kind: z.enum(ALERT_KINDS, { message: `the kind must be one of ${ALERT_KINDS.join(", ")}` }),
-      threshold: z.string().max(100, "must be at most 100 characters").nullable().optional().meta({ example: "10000" }),
-      stepPercent: z
-        .string()
-        .max(20, "must be at most 20 characters")
-        .nullable()
-        .optional()
-        .meta({ description: "multiplier only: a percentage of every balance, 0 to 1000, at most two decimals.", example: "1" }),
-      webhookUrl: z
-        .string({ message: "a webhook URL is needed" })
-        .max(ALERT_LIMITS.urlLength, `must be at most ${ALERT_LIMITS.urlLength} characters`)
-        .meta({ example: "https://hooks.example.com/usdx" }),
-    }),
+    body: newRule,
     status: 201,
     answer: ok({ rule: AlertRule, secret: SECRET }),
     noStore: true,

@@ -1,6 +1,7 @@
 import { z } from "zod";
+import { BankAccountType, NewBankAccount, NewDeposit, newWallet, pathId, WalletAddress, WalletProof } from "./bankInput";
 import { endpoints } from "./endpoint";
-import { Address, BaseUnits, Dollars, digitsUpTo, IsoDate, MAX_SERIAL_ID, TokenAmount, TxHash, ok, rowId } from "./schemas";
+import { Address, BaseUnits, Dollars, IsoDate, TokenAmount, TxHash, ok } from "./schemas";
 
 /**
  * /api/bank: the mock bank. Bank accounts that verify themselves after a delay, the user's wallets,
@@ -10,8 +11,7 @@ import { Address, BaseUnits, Dollars, digitsUpTo, IsoDate, MAX_SERIAL_ID, TokenA
 
 // ---------------------------------------------------------------- records
 
-export const BankAccountType = z.enum(["checking", "savings"]);
-export type BankAccountType = z.infer<typeof BankAccountType>;
+export { BankAccountType } from "./bankInput";
 
 export const DepositStatus = z
   .enum(["pending", "processing", "completed", "failed"])
@@ -134,92 +134,6 @@ export const BankTerms = z.strictObject({
 });
 export type BankTerms = z.infer<typeof BankTerms>;
 
-// ---------------------------------------------------------------- input
-
-// The digits of 1 to the integer column's largest: the document states the bound of the text form too.
-const ID_TEXT = digitsUpTo(MAX_SERIAL_ID);
-
-/** An id as a JSON number or a string of digits (form values are strings). */
-const id = (what: string) =>
-  z.union([z.number().int().min(1).max(MAX_SERIAL_ID), z.string().regex(ID_TEXT).transform(Number)], {
-    message: `${what} must be the id (a whole number) of one of yours`,
-  });
-
-const pathId = z.object({ id: rowId("the").meta({ description: "The id of one of yours.", example: 1 }) });
-
-// As for contacts: no control characters (Postgres refuses a NUL outright) and no bidi overrides.
-const NAME_ALLOWED = /^[^\p{Cc}\u202A-\u202E\u2066-\u2069]*$/u;
-
-const name = (what: string) =>
-  z
-    .string({ message: `the ${what} name must be text` })
-    .max(100, `the ${what} name must be at most 100 characters`)
-    .regex(NAME_ALLOWED, `the ${what} name cannot contain control characters such as line breaks or tabs`);
-
-/**
- * The bodies are checked by shape here; the digits of the account numbers, the address's checksum
- * and the amount are the service's to check, in the bank's words.
- */
-export const NewBankAccount = z.object({
-  name: name("account").meta({ example: "Everyday Checking" }),
-  type: z.enum(BankAccountType.options, { message: "the type must be 'checking' or 'savings'" }),
-  accountNumber: z
-    .string({ message: "the account number must be text of 4 to 17 digits" })
-    .max(40, "the account number must be 4 to 17 digits")
-    .meta({ description: "4 to 17 digits; only the last four are kept.", example: "000123456789" }),
-  routingNumber: z
-    .string({ message: "the routing number must be text of exactly 9 digits" })
-    .max(40, "the routing number must be exactly 9 digits")
-    .meta({ description: "9 digits.", example: "021000021" }),
-});
-export type NewBankAccount = z.output<typeof NewBankAccount>;
-
-const address = z
-  .string({ message: "the address must be text: 0x followed by 40 hex characters" })
-  .max(100, "the address must be 0x followed by 40 hex characters")
-  .meta({
-    description: "0x and 40 hex characters; mixed case must be a right EIP-55 checksum. Not the zero address.",
-    example: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
-  });
-const challenge = z
-  .string({ message: "the challenge must be the text the server issued" })
-  .regex(/^[0-9a-f]{32}$/, "the challenge must be the 32 hex characters the server issued")
-  .meta({ description: "The challenge of POST /api/bank/wallets/challenge.", example: "3f8a1c0e9b7d4a2f6e5c1b0a9d8e7f6a" });
-const signature = z
-  .string({ message: "the signature must be text: 0x followed by 130 hex characters" })
-  .regex(/^0x[0-9a-fA-F]{130}$/, "the signature must be 0x followed by 130 hex characters")
-  .meta({ description: "The wallet's personal_sign signature of the challenge's message." });
-
-/** A signature of a challenge the server issued: proof that the user controls the wallet. */
-export const WalletProof = z.object({ challenge, signature });
-export type WalletProof = z.output<typeof WalletProof>;
-
-const newWallet = z
-  .object({
-    name: name("wallet").meta({ example: "Main wallet" }),
-    address,
-    challenge: challenge.optional(),
-    signature: signature.optional(),
-  })
-  .refine((b) => (b.challenge === undefined) === (b.signature === undefined), {
-    message: "send both the challenge and its signature, or neither",
-    path: ["signature"],
-  })
-  .meta({ dependentRequired: { challenge: ["signature"], signature: ["challenge"] } });
-
-export const NewDeposit = z.object({
-  bankAccountId: id("bankAccountId").meta({ description: "One of your verified bank accounts." }),
-  amount: z
-    .string({ message: "the amount must be a decimal string in US dollars, such as '125.50'" })
-    .max(40, "the amount is too long")
-    .meta({ description: "US dollars: digits and at most 2 decimals, more than 0 and at most the terms' maxDeposit.", example: "125.50" }),
-  walletId: id("walletId")
-    .nullish()
-    .transform((v) => v ?? undefined)
-    .meta({ description: "The wallet to mint to; your primary wallet when absent or null." }),
-});
-export type NewDeposit = z.output<typeof NewDeposit>;
-
 // ---------------------------------------------------------------- endpoints
 
 /** Every bank answer says it is a mock. */
@@ -282,7 +196,7 @@ export const bankApi = endpoints({
     description:
       "A single-use message for you and this address, good for five minutes. Sign it with the wallet (personal_sign: it costs nothing and sends no transaction) and send the challenge and signature to POST /api/bank/wallets or POST /api/bank/wallets/{id}/verify. In 'faucet' mode deposits go only to wallets proved this way or by a wallet sign-in. Rate limited per user, in one budget with wallet additions and verifications.",
     access: "user",
-    body: z.object({ address }),
+    body: z.object({ address: WalletAddress }),
     status: 201,
     answer: bankOk(BankWalletChallenge.shape),
     errors: [429, 503],

@@ -1,6 +1,7 @@
 import { z } from "zod";
+import { executeBody, jobPath } from "./batchInput";
 import { endpoints } from "./endpoint";
-import { Address, BaseUnits, Bytes32, IsoDate, ok, TokenAmount, TxHash, wholeNumber } from "./schemas";
+import { Address, BaseUnits, Bytes32, csvText, IsoDate, ok, TokenAmount, TxHash, wholeNumber } from "./schemas";
 
 /**
  * /api/batch: batch payments (PRODUCT.md section 7, with each row's own amount). Parse a CSV, start a
@@ -172,48 +173,6 @@ export const RecipientDetail = z
   .meta({ id: "RecipientDetail" });
 export type RecipientDetail = z.infer<typeof RecipientDetail>;
 
-// ---------------------------------------------------------------- inputs
-
-// Strings in a recipient stay short: an address is 42 characters, an amount at most ~80 digits.
-const text = (max: number) => z.string({ message: "must be a string" }).max(max, `is longer than ${max} characters`);
-
-const executeBody = z
-  .union(
-    [
-      z.object({
-        recipients: z.array(
-          z.object({
-            name: text(200).optional().meta({ example: "Alice" }),
-            address: text(100).meta({ example: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8" }),
-            amount: text(100).meta({ example: "1.5" }),
-          }),
-          { message: "must be a list" },
-        ),
-        payer: text(100).optional().meta({
-          description: "The wallet that will pay: its balance, blocklist entry and the token's pause are checked first.",
-          example: "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266",
-        }),
-      }),
-      // The spec's form: a list of addresses that each receive `amount`.
-      z.object({
-        recipients: z.array(text(100), { message: "must be a list" }),
-        amount: text(100).meta({ description: "What each address receives, in USDX.", example: "25" }),
-        payer: text(100).optional(),
-      }),
-    ],
-    { message: "must be {recipients: [{name, address, amount}]} or {recipients: [address], amount}" },
-  )
-  .meta({
-    description:
-      "Each recipient with its own amount, or a list of addresses that each receive the same `amount`. Amounts are decimal USDX strings ('12.5').",
-  });
-
-export const jobPath = z.object({
-  id: z
-    .uuid({ message: "must be a batch job id" })
-    .meta({ description: "The job's id, as execute answered it.", example: "5b0e8c5e-4c1a-4d5e-9f0a-2b7c3d4e5f60" }),
-});
-
 // ---------------------------------------------------------------- endpoints
 
 // In the docs' order: the flow's steps, then the lists.
@@ -228,7 +187,7 @@ export const batchApi = endpoints({
       "The limit of CSV uploads an address may send a minute (RATE_LIMIT_CSV_PER_MINUTE) is counted before the sign-in is checked, so a 429 may come before a 401.",
     access: "user",
     body: z.object({
-      csvData: z.string({ message: "must be the CSV file's text" }).meta({
+      csvData: csvText(z.string({ message: "must be the CSV file's text" })).meta({
         description: "The file's text (at most 1 MB, the body's limit).",
         example:
           "Name,Address,Amount\nAlice,0x70997970C51812dc3A010C7d01b50e0d17dc79C8,12.5\nBob,0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC,7\n",

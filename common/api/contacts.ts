@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { endpoints } from "./endpoint";
 import { EXPORT_LIMITS, SAFE_CELLS } from "./exports";
-import { Address, checksumHolds, IN_WORDS, IsoDate, OFFSET_MAX, ok, rowId, wholeNumber } from "./schemas";
+import { Address, checksumHolds, csvText, IN_WORDS, IsoDate, OFFSET_MAX, ok, rowId, wholeNumber } from "./schemas";
 
 /** /api/contacts: the signed-in user's own address book, and only theirs. */
 
@@ -150,10 +150,9 @@ export const contactsApi = endpoints({
       "CSV text with Name and Address columns (Notes optional). Each line that cannot be added is skipped with its reason; the rest are added.",
     access: "user",
     body: z.object({
-      csvData: z
-        .string()
-        .max(CSV_MAX_CHARS, "must be at most 1 MB of CSV text")
-        .meta({ example: "Name,Address\nAlice,0x70997970C51812dc3A010C7d01b50e0d17dc79C8\n" }),
+      csvData: csvText(z.string().max(CSV_MAX_CHARS, { message: "must be at most 1 MB of CSV text", abort: true })).meta({
+        example: "Name,Address\nAlice,0x70997970C51812dc3A010C7d01b50e0d17dc79C8\n",
+      }),
     }),
     answer: ok(ImportResult.shape),
     errors: [409, 429, 503],

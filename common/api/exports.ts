@@ -1,9 +1,9 @@
 import { z } from "zod";
 import { EVENT_FILTERS } from "../events";
-import { jobPath } from "./batch";
+import { jobPath } from "./batchInput";
 import { endpoints } from "./endpoint";
-import { AddressInput } from "./schemas";
-import { blockNumber } from "./token";
+import { AddressInput, rangeInOrder } from "./schemas";
+import { blockRange, eventName } from "./token";
 
 /**
  * CSV exports for the books (issue 18): an account's history, Contract Events with a filter, and a
@@ -37,12 +37,16 @@ export const exportsApi = endpoints({
       `${SAFE_CELLS} ${EXPORT_LIMITS}`,
     access: "user",
     params: z.object({ address: AddressInput }),
-    query: z.object({
-      fromBlock: blockNumber.optional().meta({ description: "The first block to include." }),
-      toBlock: blockNumber.optional().meta({ description: "The last block to include." }),
-      fromDate: date("The first day to include (UTC), by block time."),
-      toDate: date("The last day to include (UTC), by block time."),
-    }),
+    query: z
+      .object({
+        ...blockRange,
+        fromDate: date(
+          "The first day to include (UTC), by block time; not after toDate (JSON Schema cannot compare two parameters, so this says it).",
+        ),
+        toDate: date("The last day to include (UTC), by block time; not before fromDate."),
+      })
+      .superRefine(rangeInOrder("Block"))
+      .superRefine(rangeInOrder("Date")),
     answer: {
       contentType: "text/csv; charset=utf-8",
       description: "A CSV file (usdx_history_<address>.csv).",
@@ -63,11 +67,7 @@ export const exportsApi = endpoints({
       "Arguments (name=value pairs separated by '; ', USDX amounts as exact decimals, the reward multiplier as a decimal, roles by name) and Amount moved (Transfer only: what its shares were worth in USDX). " +
       `${SAFE_CELLS} ${EXPORT_LIMITS}`,
     access: "user",
-    query: z.object({
-      fromBlock: blockNumber.optional(),
-      toBlock: blockNumber.optional(),
-      eventName: z.string().max(64).optional().meta({ example: "Transfer" }),
-    }),
+    query: z.object({ ...blockRange, eventName }).superRefine(rangeInOrder("Block")),
     answer: {
       contentType: "text/csv; charset=utf-8",
       description: "A CSV file (usdx_events.csv).",

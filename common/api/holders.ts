@@ -2,7 +2,8 @@ import { z } from "zod";
 import { endpoints } from "./endpoint";
 import { EXPORT_LIMITS, SAFE_CELLS } from "./exports";
 import { HOLDER_SEARCH, HOLDER_SEARCH_MAX, HOLDER_SORTS, HOLDERS_DEFAULT_LIMIT, HOLDERS_MAX_LIMIT } from "../holders";
-import { Address, AddressInput, BaseUnits, BlockNumber, OFFSET_MAX, UnixSeconds, wholeNumber } from "./schemas";
+import { ZERO_ADDRESS_TYPED } from "../addresses";
+import { Address, AddressInput, BaseUnits, BlockNumber, OFFSET_MAX, UnixSeconds, WHOLE, wholeNumber } from "./schemas";
 
 /** /api/holders and /api/rewards: who holds USDX, and what a balance earned from the multiplier. */
 
@@ -136,7 +137,16 @@ export const holdersApi = endpoints({
       "floor(shares * new / 1e18) - floor(shares * old / 1e18) for the shares held then (negative if the multiplier went down). " +
       "All time, and over the 30 days of block time that end at the index's newest block.",
     access: "user",
-    params: z.object({ address: AddressInput }),
+    params: z.object({
+      address: AddressInput.refine((address) => !ZERO_ADDRESS_TYPED.test(address), {
+        message: "The zero address holds no USDX: it is where mints come from and burns go.",
+        params: WHOLE,
+      }).meta({
+        not: { pattern: ZERO_ADDRESS_TYPED.source },
+        description:
+          "An Ethereum address: 0x and 40 hex characters. All lower or all upper case is taken as it is; mixed case must be a right EIP-55 checksum. Not the zero address, which holds no USDX.",
+      }),
+    }),
     answer: Rewards,
     errors: [503],
   },

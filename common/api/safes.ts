@@ -1,6 +1,7 @@
+import { ZeroAddress } from "ethers";
 import { z } from "zod";
 import { endpoints } from "./endpoint";
-import { Address, AddressInput, Bytes32, IsoDate, TxHash, ok } from "./schemas";
+import { Address, AddressInput, Bytes32, IsoDate, TxHash, ok, WHOLE } from "./schemas";
 
 /**
  * /api/safes: admin writes proposed to a Safe that holds a USDX role, the owners' approvals, and what
@@ -24,21 +25,46 @@ const Hex = z.string().meta({ description: "Bytes as 0x and hex characters." });
 
 const Decimal = z.string().meta({ description: "A whole number as a decimal string." });
 
-/** A SafeTx as the owners sign it (EIP-712, domain: chain id and the Safe's address). */
+const WHOLE_NUMBER = /^\d{1,78}$/;
+const ZEROS = /^0+$/;
+const NO_REFUND = "a proposal pays no refund (the owner who executes it pays the gas)";
+
+/** A number a proposal leaves at 0 (no ether, no refund), refused in `sentence(value)` otherwise. */
+const zero = (sentence: (value: bigint) => string) =>
+  z
+    .string()
+    .regex(WHOLE_NUMBER, "must be a whole number")
+    .refine((text) => !WHOLE_NUMBER.test(text) || ZEROS.test(text), {
+      error: (issue) => sentence(BigInt(String(issue.input))),
+      params: WHOLE,
+    })
+    .meta({ allOf: [{ pattern: ZEROS.source }], description: "0." });
+/** An address a proposal leaves as the zero address (no refund in a token, to no one). */
+const zeroAddress = (field: string) =>
+  AddressInput.refine((address) => address === ZeroAddress, {
+    message: `${field} must be the zero address: ${NO_REFUND}.`,
+    params: WHOLE,
+  }).meta({ const: ZeroAddress, description: "The zero address." });
+
+/**
+ * A SafeTx as the owners sign it (EIP-712, domain: chain id and the Safe's address). What a proposal
+ * may never carry (ether, a refund) is declared here; what depends on the Safe (its nonce, roles,
+ * the call) is the service's (server/src/services/safes/checks.ts).
+ */
 export const SafeTxSchema = z
   .strictObject({
     to: AddressInput,
-    value: z.string().regex(/^\d{1,78}$/, "must be a whole number"),
+    value: zero((value) => `A proposal sends no ether: value must be 0, not ${value}.`),
     data: z
       .string()
       .max(2 + 2 * SAFE_TX_DATA_MAX_BYTES, `must be at most ${SAFE_TX_DATA_MAX_BYTES.toLocaleString("en-US")} bytes`)
       .regex(/^0x([0-9a-fA-F]{2})*$/, "must be 0x followed by whole bytes in hex"),
-    operation: z.number().int().min(0).max(1),
-    safeTxGas: z.string().regex(/^\d{1,78}$/, "must be a whole number"),
-    baseGas: z.string().regex(/^\d{1,78}$/, "must be a whole number"),
-    gasPrice: z.string().regex(/^\d{1,78}$/, "must be a whole number"),
-    gasToken: AddressInput,
-    refundReceiver: AddressInput,
+    operation: z.number().int().min(0).max(1).meta({ description: "0, a call; or 1, a batch chunk's delegatecall of MultiSendCallOnly." }),
+    safeTxGas: zero((value) => `safeTxGas must be 0, not ${value}: ${NO_REFUND}.`),
+    baseGas: zero((value) => `baseGas must be 0, not ${value}: ${NO_REFUND}.`),
+    gasPrice: zero((value) => `gasPrice must be 0, not ${value}: ${NO_REFUND}.`),
+    gasToken: zeroAddress("gasToken"),
+    refundReceiver: zeroAddress("refundReceiver"),
     nonce: z.string().regex(/^\d{1,20}$/, "must be a whole number"),
   })
   .meta({ id: "SafeTx" });

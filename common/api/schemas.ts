@@ -83,6 +83,61 @@ const ADDRESS_TEXT = /^0x[0-9a-fA-F]{40}$/;
  */
 export const IN_WORDS = { documentedInWords: true } as const;
 
+/**
+ * Marks a refinement whose message is the whole sentence a person reads: a rule that moved here
+ * from a service keeps the service's words, which server/src/middleware/validate.ts answers as they
+ * are rather than after 'Invalid request body: <field>:'. Such a rule states its JSON Schema with
+ * meta (pattern, minItems, if/then) built from the constant its check tests, so the two cannot part.
+ */
+export const WHOLE = { wholeSentence: true } as const;
+/** A whole sentence for a rule JSON Schema cannot state (see IN_WORDS). */
+export const WHOLE_IN_WORDS = { ...WHOLE, ...IN_WORDS } as const;
+
+/**
+ * `schema` refusing a text that `pattern` does not match, with `sentence(text)` answered whole; the
+ * document states the same pattern. `abort` stops the checks after it (and the object's own rules)
+ * once it fails, for a field whose later rules would only say the same thing again.
+ */
+export function matching<S extends z.ZodString>(schema: S, pattern: RegExp, sentence: (text: string) => string, abort = false): S {
+  return schema
+    .refine((text) => pattern.test(text), { error: (issue) => sentence(String(issue.input)), params: WHOLE, abort })
+    .meta({ pattern: pattern.source });
+}
+
+/** An alternation matching each of `words` in any case ('Transfer', 'transfer', 'TRANSFER'): ECMA-262 patterns have no flag for it. */
+export function anyCaseOf(words: readonly string[]): string {
+  const distinct = [...new Set(words.map((word) => word.toLowerCase()))];
+  const letters = (word: string) =>
+    [...word]
+      .map((c) => (c.toLowerCase() !== c.toUpperCase() ? `[${c.toUpperCase()}${c}]` : c.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")))
+      .join("");
+  return distinct.map(letters).join("|");
+}
+
+/**
+ * A query's range in order: `from<What>` after `to<What>` is refused, naming both ends. JSON Schema
+ * cannot compare two parameters, so it is a refinement stated in words (the parameters say it).
+ */
+export function rangeInOrder(what: "Block" | "Date") {
+  return (query: Record<string, unknown>, ctx: z.core.$RefinementCtx) => {
+    const [from, to] = [query[`from${what}`], query[`to${what}`]] as (number | string | undefined)[];
+    if (from !== undefined && to !== undefined && from > to)
+      ctx.addIssue({
+        code: "custom",
+        path: [`from${what}`],
+        message: `from${what} (${from}) is after to${what} (${to}).`,
+        params: WHOLE_IN_WORDS,
+      });
+  };
+}
+
+/**
+ * A CSV file's text in a body: one with nothing but spaces in it is refused here, in the CSV
+ * reader's words; the reader (server/src/lib/csv.ts) says what else is wrong with a file.
+ */
+export const csvText = <S extends z.ZodString>(schema: S) =>
+  matching(schema, /\S/, () => "The CSV file is empty: it needs a header row and at least one row of data.");
+
 /** Whether mixed case is a right EIP-55 checksum (all lower or all upper case carries none). */
 export function checksumHolds(address: string): boolean {
   try {

@@ -1,7 +1,28 @@
 import { z } from "zod";
-import { EVENT_FILTERS, EVENTS_DEFAULT_LIMIT, EVENTS_MAX_LIMIT, HISTORY_DEFAULT_LIMIT, HISTORY_MAX_LIMIT } from "../events";
+import {
+  EVENT_FILTERS,
+  EVENTS_DEFAULT_LIMIT,
+  EVENTS_MAX_LIMIT,
+  HISTORY_DEFAULT_LIMIT,
+  HISTORY_MAX_LIMIT,
+  INDEXED_EVENT_NAMES,
+  resolveEventName,
+} from "../events";
 import { endpoints } from "./endpoint";
-import { Address, AddressInput, BaseUnits, BlockNumber, Bytes32, TokenAmount, TxHash, UnixSeconds, wholeNumber } from "./schemas";
+import {
+  Address,
+  AddressInput,
+  anyCaseOf,
+  BaseUnits,
+  BlockNumber,
+  Bytes32,
+  matching,
+  rangeInOrder,
+  TokenAmount,
+  TxHash,
+  UnixSeconds,
+  wholeNumber,
+} from "./schemas";
 
 /** Reads of the token and its events: GET /api/token, /events, /accounts/:address/history, /roles, /blocklist, /stats/supply. */
 
@@ -137,11 +158,49 @@ export const blockNumber = wholeNumber(0, 999_999_999_999_999, {
   invalid: "must be a block number (digits only)",
   outOfRange: "must be a block number (digits only)",
 });
+/** A block range's ends, each inclusive; fromBlock after toBlock is refused (rangeInOrder). */
+export const blockRange = {
+  fromBlock: blockNumber.optional().meta({
+    description: "The first block to include; not after toBlock (JSON Schema cannot compare two parameters, so this says it).",
+  }),
+  toBlock: blockNumber.optional().meta({ description: "The last block to include; not before fromBlock." }),
+};
+
 const limit = (fallback: number, max: number) =>
   wholeNumber(1, max)
     .default(fallback)
     .meta({ description: `1 to ${max}; ${fallback} when left out.` });
-const cursor = z.string().max(40).optional().meta({ description: "The previous page's cursor, for the next, older page." });
+
+/** Where a page stopped, in chain order: the next, older page starts after it. */
+export interface EventPosition {
+  blockNumber: number;
+  logIndex: number;
+}
+// A cursor as a page hands it out: 'block-logIndex'.
+const CURSOR_TYPED = /^\d{1,15}-\d{1,9}$/;
+const cursor = matching(z.string().max(40, { abort: true }), CURSOR_TYPED, () => "cursor must be the cursor of an earlier page.")
+  .transform((text): EventPosition => {
+    const [blockNumber, logIndex] = text.split("-").map(Number);
+    return { blockNumber, logIndex };
+  })
+  .optional()
+  .meta({ description: "The previous page's cursor ('block-logIndex'), for the next, older page." });
+
+const FILTER_LABELS = EVENT_FILTERS.map((f) => f.label);
+// A filter's label or an indexed event's name, in any case, surrounding spaces allowed (resolveEventName).
+const EVENT_NAME_TYPED = new RegExp(`^\\s*(?:${anyCaseOf([...FILTER_LABELS, ...INDEXED_EVENT_NAMES])})\\s*$`);
+/** An eventName filter, as the stored event name (null: every event). */
+export const eventName = matching(
+  z.string().max(64, { abort: true }),
+  EVENT_NAME_TYPED,
+  (text) => `Unknown eventName '${text}': use one of ${FILTER_LABELS.join(", ")}.`,
+)
+  .transform((text) => resolveEventName(text) ?? null)
+  .optional()
+  .meta({
+    description: `A filter (${FILTER_LABELS.join(", ")}) or an indexed event's name, in any case; All Events, or none, is every event.`,
+    example: "Transfer",
+  });
 
 export const tokenApi = endpoints({
   "GET /api/token": {
@@ -157,13 +216,9 @@ export const tokenApi = endpoints({
     summary: "Contract events, newest first",
     description: `Events of USDX and BatchPayments from the index, newest first, a page at a time. eventName filters: ${EVENT_FILTERS.map((f) => f.label).join(", ")}.`,
     access: "public",
-    query: z.object({
-      fromBlock: blockNumber.optional(),
-      toBlock: blockNumber.optional(),
-      limit: limit(EVENTS_DEFAULT_LIMIT, EVENTS_MAX_LIMIT),
-      eventName: z.string().max(64).optional().meta({ example: "Transfer" }),
-      cursor,
-    }),
+    query: z
+      .object({ ...blockRange, limit: limit(EVENTS_DEFAULT_LIMIT, EVENTS_MAX_LIMIT), eventName, cursor })
+      .superRefine(rangeInOrder("Block")),
     answer: EventPage,
     errors: [503],
   },

@@ -8,7 +8,7 @@
  *
  * This file runs them; the cases are in badInput/: the endpoints and the builders (table.ts), bad
  * bodies (bodies.ts), bad values (values.ts), query strings and paths (paths.ts), tokens and other
- * users (access.ts).
+ * users (access.ts), and each rule a declaration took over from a service (declared.ts).
  */
 import { expect } from "chai";
 import { Wallet } from "ethers";
@@ -29,9 +29,10 @@ import {
 } from "../src/db/schema";
 import type { RunningServer } from "../src/index";
 import { checkAnswer } from "./answerCheck";
-import { checkWithDocument } from "./documentCheck";
+import { checkWithDocument, documentRefusal } from "./documentCheck";
 import { authCases, claims, otherUserCases } from "./badInput/access";
 import { bigBodyCases, contentTypeCases, malformedJsonCases, wrongTypeCases } from "./badInput/bodies";
+import { declaredRuleCases } from "./badInput/declared";
 import { queryAndPathCases } from "./badInput/paths";
 import { A, B, C, D, E, ENDPOINTS, describeValue, endpoint, type Category, type Req, type Who, type World } from "./badInput/table";
 import { addressCases, amountCases, unicodeCases } from "./badInput/values";
@@ -50,6 +51,7 @@ const cases = [
   ...queryAndPathCases,
   ...authCases,
   ...otherUserCases,
+  ...declaredRuleCases,
 ];
 
 // ---------------------------------------------------------------- running them
@@ -282,6 +284,12 @@ describe("Bad input, everywhere (a table-driven suite)", function () {
         if (typeof c.error === "string") expect(error).to.equal(c.error);
         else if (c.error) expect(error).to.match(c.error);
         tally.refused4xx++;
+      }
+      if (c.document) {
+        const sent = request.json === undefined ? undefined : JSON.stringify(request.json);
+        const problems = documentRefusal({ method: request.method, path: request.path, contentType: "application/json", body: sent });
+        if (c.document === "invalid") expect(problems, "the OpenAPI document must call this request invalid").not.to.deep.equal([]);
+        else expect(problems, "a rule stated in words: the document's schemas let this request through").to.deep.equal([]);
       }
       expect(await userRows(), "the database must be unchanged").to.deep.equal(before);
       tally.passed++;

@@ -11,7 +11,8 @@ import { declaredEndpoint } from "./answerCheck";
  * - a request the document calls invalid must not be accepted (2xx);
  * - a request the declaration refuses (a validation 400, recomputed with the endpoint's zod) must be
  *   invalid by the document too, unless every reason is one JSON Schema cannot state and the
- *   document states in words (a refinement marked IN_WORDS in common/api: an EIP-55 checksum);
+ *   document states in words (a refinement marked IN_WORDS in common/api: an EIP-55 checksum, a
+ *   decimal's value against 2^256 - 1, two parameters compared);
  * - an answer must be one of the operation's responses, its JSON matching that response's schema.
  * So the document cannot promise what the server refuses, nor refuse what it takes.
  */
@@ -190,6 +191,12 @@ function checkAnswerShape(at: Located, status: number, body: unknown, contentTyp
     );
 }
 
+/** Why the server's document calls a request invalid: nothing when it is valid, or names no operation. */
+export function documentRefusal(request: SentRequest): string[] {
+  const at = locate(servedDocument(), request.method.toUpperCase(), request.path);
+  return at === undefined || at === "undecodable" ? [] : documentProblems(at, request);
+}
+
 /** Throws when a request and its answer disagree with the OpenAPI document (see above). */
 export function checkWithDocument(
   request: SentRequest,
@@ -212,7 +219,7 @@ export function checkWithDocument(
     throw new Error(`${what}: the OpenAPI document calls this request invalid, but the server took it: ${problems.join("; ")}`);
   if (status === 400 && problems.length === 0) {
     const issues = declarationIssues(at, request);
-    // A refinement JSON Schema cannot state (an EIP-55 checksum), marked IN_WORDS: the document says it in words.
+    // A refinement JSON Schema cannot state (an EIP-55 checksum, fromBlock after toBlock), marked IN_WORDS: the document says it in words.
     const inWords = (issue: z.core.$ZodIssue) => issue.code === "custom" && issue.params?.documentedInWords === true;
     if (issues.length > 0 && !issues.every(inWords))
       throw new Error(

@@ -3,9 +3,12 @@ import { badRequest } from "../lib/errors";
 
 /**
  * A problem already worded as the dashboard's 'Title - what to do' sentence (a contact's checks,
- * common/api/contacts.ts): answered as it is, since the page shows the answer whole.
+ * common/api/contacts.ts), or marked WHOLE (a rule that moved from a service into the declaration
+ * with its words): answered as it is, since the person reads the answer whole.
  */
-const WHOLE_SENTENCE = /^[A-Z][a-z]+(?: [a-z]+)* - [A-Z]/;
+const TITLE_DASH = /^[A-Z][a-z]+(?: [a-z]+)* - [A-Z]/;
+const isWhole = (issue: z.core.$ZodIssue) =>
+  TITLE_DASH.test(issue.message) || (issue.code === "custom" && issue.params?.wholeSentence === true);
 
 /**
  * Parses `data` with `schema`, or throws a 400 naming each wrong field and what it wants (or the
@@ -17,8 +20,8 @@ export function parse<S extends z.ZodType>(schema: S, data: unknown, where: "bod
     throw badRequest("Invalid request body: send it as JSON, with Content-Type: application/json.");
   const result = schema.safeParse(data);
   if (result.success) return result.data;
-  const first = result.error.issues[0].message;
-  if (WHOLE_SENTENCE.test(first)) throw badRequest(first);
+  const first = result.error.issues[0];
+  if (isWhole(first)) throw badRequest(first.message);
   const problems = result.error.issues.map((issue) => {
     const field = issue.path.join(".");
     return field ? `${field}: ${issue.message}` : issue.message;

@@ -13,7 +13,8 @@ import { declaredRoutes } from "./declared";
  * Checks a declared body in the bank's words, before the declared validation (which then passes):
  * a required field that is absent, null or blank answers 'Missing Information: {missing} (missing:
  * ...)'; a wrong one '{title}: ...' with every problem. A path id is checked first, as the bank
- * always has. Required are the fields the declared body does not mark optional.
+ * always has. Required are the fields the declared body does not mark optional; each one's
+ * declaration refuses a blank text too, so the document says what this answers as missing.
  */
 function bankBody(key: EndpointKey, missing: string, title: (field: string) => string): RequestHandler {
   const endpoint: Endpoint = API[key];
@@ -34,7 +35,8 @@ function bankBody(key: EndpointKey, missing: string, title: (field: string) => s
     const result = schema.safeParse(fields);
     if (!result.success) {
       const first = String(result.error.issues[0].path[0] ?? "");
-      throw badRequest(`${title(first)}: ${result.error.issues.map((i) => i.message).join("; ")}.`);
+      // Each problem once: a field's two rules may word one problem alike.
+      throw badRequest(`${title(first)}: ${[...new Set(result.error.issues.map((i) => i.message))].join("; ")}.`);
     }
     next();
   };

@@ -1,6 +1,4 @@
 import { Router } from "express";
-import { EVENT_FILTERS, resolveEventName } from "@common/events";
-import { badRequest } from "../lib/errors";
 import type { Services } from "../services";
 import { declaredRoutes } from "./declared";
 
@@ -11,7 +9,7 @@ export function chainReadRoutes(services: Services): Router {
 
   on("GET /api/token", [], () => services.tokenState.token());
 
-  on("GET /api/events", [], ({ query }) => services.events.list({ ...query, eventName: eventNameOf(query.eventName) }));
+  on("GET /api/events", [], ({ query }) => services.events.list({ ...query, eventName: query.eventName ?? null }));
 
   // The address is checked before the query (path parameters come first), by the one address rule (common/api/schemas.ts).
   on("GET /api/accounts/:address/history", [], ({ params, query }) => services.events.history(params.address, query.limit, query.cursor));
@@ -21,12 +19,4 @@ export function chainReadRoutes(services: Services): Router {
   on("GET /api/stats/supply", [], async ({ query }) => ({ points: await services.tokenState.supplyHistory(query.points) }));
 
   return router;
-}
-
-/** The stored event name for a filter label or event name (null: every event), or a 400 listing the filters; GET /api/events and its export read it alike. */
-export function eventNameOf(input: string | undefined): string | null {
-  if (input === undefined) return null;
-  const resolved = resolveEventName(input);
-  if (resolved === undefined) throw badRequest(`Unknown eventName '${input}': use one of ${EVENT_FILTERS.map((f) => f.label).join(", ")}.`);
-  return resolved;
 }

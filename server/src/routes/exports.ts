@@ -4,7 +4,6 @@ import { currentUser, requireUser } from "../middleware/auth";
 import { exportGuards } from "../middleware/exportLimits";
 import type { Services } from "../services";
 import { sendCsv } from "../lib/csv";
-import { eventNameOf } from "./chainReads";
 import { declaredRoutes, VALIDATE } from "./declared";
 
 /**
@@ -29,10 +28,7 @@ export function exportRoutes(services: Services): Router {
   );
 
   on("GET /api/events/export", [signedIn, VALIDATE, ...exportLimit], async ({ query }, res) =>
-    sendCsv(
-      res,
-      await exports.contractEvents({ fromBlock: query.fromBlock, toBlock: query.toBlock, eventName: eventNameOf(query.eventName) }),
-    ),
+    sendCsv(res, await exports.contractEvents({ fromBlock: query.fromBlock, toBlock: query.toBlock, eventName: query.eventName ?? null })),
   );
 
   on("GET /api/batch/:id/export", [signedIn, VALIDATE, ...exportLimit], async ({ params }, res) =>

@@ -44,7 +44,8 @@ export type Category =
   | "10 MB body"
   | "query/path"
   | "auth"
-  | "other user";
+  | "other user"
+  | "declared rule";
 
 // ---------------------------------------------------------------- the world the cases run in
 
@@ -265,6 +266,11 @@ export interface Case {
   error?: string | RegExp;
   /** A 200 whose body the case checks (a CSV row refused in the parser's report, a listing without Alice's rows). */
   accepted?(body: LooseJson, w: World): void;
+  /**
+   * What the OpenAPI document makes of the request: 'invalid' by its schemas, or 'in words' (its
+   * schemas let it through and a description says the rule JSON Schema cannot state).
+   */
+  document?: "invalid" | "in words";
 }
 
 /** The cases `build` adds, in the order it adds them: each case file builds its lists with it. */

@@ -2,7 +2,7 @@ import { useQuery } from "@tanstack/react-query";
 import { ApiError, call, errorSentence } from "@/lib/api";
 import { useSession } from "@/lib/auth/session";
 import type { Api, EndpointKey } from "@common/api";
-import type { WalletProof } from "@common/api/bank";
+import type { WalletProof } from "@common/api/bankInput";
 import type { RequestOf } from "@common/api/endpoint";
 import type { Deposit } from "@common/apiTypes";
 

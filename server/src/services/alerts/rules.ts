@@ -1,10 +1,9 @@
 import { randomBytes } from "node:crypto";
 import { and, asc, count, eq } from "drizzle-orm";
 import { exactTokenAmount, parseTokenAmount } from "@common/amounts";
-import { ALERT_KIND_INFO, type AlertKind } from "@common/alerts";
+import type { AlertKind } from "@common/alerts";
 import type { AlertRule } from "@common/api/alerts";
 import { formatStepBound, parseStepBound } from "@common/multiplierStep";
-import { MAX_UINT256 } from "@common/token";
 import type { Config } from "../../config";
 import type { Database } from "../../db/client";
 import { xactLock } from "../../db/locks";
@@ -36,42 +35,23 @@ export function toRule(row: Row): AlertRule {
 }
 
 /**
- * The threshold as base units, or null for none. mint and burn take an amount of USDX, multiplier a
- * step of the multiplier (both 18 decimals); the other kinds take none.
+ * The threshold as base units, or null for none: mint and burn take an amount of USDX, multiplier a
+ * step of the multiplier (both 18 decimals). Whether the kind takes one, and its form, the
+ * declaration has checked (common/api/alerts.ts).
  */
-export function parseThreshold(kind: AlertKind, raw: string | null | undefined): string | null {
+function thresholdUnits(raw: string | null | undefined): string | null {
   const text = raw?.trim() ?? "";
-  if (text === "") return null;
-  const what = ALERT_KIND_INFO[kind].threshold;
-  if (!what) throw badRequest(`A '${ALERT_KIND_INFO[kind].label}' rule takes no threshold: leave it empty.`);
-  const noun = kind === "multiplier" ? "step" : "amount";
-  let value: bigint;
-  try {
-    value = parseTokenAmount(text);
-  } catch (error) {
-    throw badRequest(`Invalid ${noun}: ${(error as Error).message}. Enter a number such as ${what.example}, or leave it empty.`);
-  }
-  if (value > MAX_UINT256) throw badRequest(`Invalid ${noun}: larger than the contract can hold.`);
-  return value.toString();
+  return text === "" ? null : parseTokenAmount(text).toString();
 }
 
 /**
  * A multiplier rule's step as a percentage of every balance (the oracle's tools weigh a change the
- * same way: common/multiplierStep.ts), in hundredths of a percent, or null for none.
+ * same way: common/multiplierStep.ts), in hundredths of a percent, or null for none; checked by the
+ * declaration.
  */
-export function parseStepPercent(kind: AlertKind, raw: string | null | undefined): number | null {
+function stepHundredths(raw: string | null | undefined): number | null {
   const text = raw?.trim() ?? "";
-  if (text === "") return null;
-  if (kind !== "multiplier") {
-    throw badRequest(`A '${ALERT_KIND_INFO[kind].label}' rule takes no step percentage: leave it empty.`);
-  }
-  try {
-    return parseStepBound(text);
-  } catch {
-    throw badRequest(
-      `Invalid step percentage: '${text}' is not a percentage from 0 to 1000 with at most two decimals. Enter a number such as 1 or 0.5, or leave it empty.`,
-    );
-  }
+  return text === "" ? null : parseStepBound(text);
 }
 
 /** The admins' alert rules: made, listed, turned on and off, deleted, given a new secret. */
@@ -124,8 +104,8 @@ export class AlertRules {
     uid: string,
     input: { kind: AlertKind; threshold?: string | null; stepPercent?: string | null; webhookUrl: string },
   ): Promise<{ rule: AlertRule; secret: string }> {
-    const threshold = parseThreshold(input.kind, input.threshold);
-    const stepPercent = parseStepPercent(input.kind, input.stepPercent);
+    const threshold = thresholdUnits(input.threshold);
+    const stepPercent = stepHundredths(input.stepPercent);
     const webhookUrl = await this.checkUrl(input.webhookUrl);
     const startBlock = await this.startBlock();
     const secret = newSecret();

@@ -1,6 +1,6 @@
 import { lookup } from "node:dns/promises";
 import ipaddr from "ipaddr.js";
-import { ALERT_LIMITS } from "@common/alerts";
+import { webhookUrlProblem } from "@common/alerts";
 
 /**
  * Where a webhook may point (docs/SECURITY.md, "Alerts"). The server makes the request, from inside
@@ -53,29 +53,18 @@ export function refusedAddress(address: string, allowPrivate: boolean): string |
 }
 
 /**
- * The URL's form alone: https (or http, on the local chain only: `httpsOnly` off it), no user name or
- * password, a host, not too long.
+ * The URL's form (common/alerts.ts webhookUrlProblem, which the API's declaration runs too), then
+ * https only off the local chain (`httpsOnly`): an attempt checks an old rule's URL again.
  */
 export function parseWebhookUrl(raw: string, httpsOnly: boolean): URL {
-  const text = raw.trim();
-  if (text === "") throw new RefusedUrl("Enter the webhook's URL (https://...).");
-  if (text.length > ALERT_LIMITS.urlLength) throw new RefusedUrl(`The webhook URL is longer than ${ALERT_LIMITS.urlLength} characters.`);
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    throw new RefusedUrl(`'${text.slice(0, 100)}' is not a URL: enter a full address such as https://hooks.example.com/usdx.`);
-  }
-  if (url.protocol !== "http:" && url.protocol !== "https:")
-    throw new RefusedUrl(`The webhook URL must start with http:// or https://, not ${url.protocol}//.`);
+  const problem = webhookUrlProblem(raw);
+  if (problem) throw new RefusedUrl(problem);
+  const url = new URL(raw.trim());
   // Signed is not secret: over plain http anyone on the way reads every alert, and could answer for the receiver.
   if (httpsOnly && url.protocol === "http:")
     throw new RefusedUrl(
       "Off the local chain the webhook URL must start with https://: plain http would carry every alert across the network in the clear.",
     );
-  if (url.username || url.password)
-    throw new RefusedUrl("The webhook URL may not carry a user name or password: receivers check each delivery's signature instead.");
-  if (!url.hostname) throw new RefusedUrl("The webhook URL has no host.");
   return url;
 }
 

@@ -1,10 +1,10 @@
 import { and, count, eq, lte, ne } from "drizzle-orm";
-import type { NewBankAccount } from "@common/api/bank";
+import type { NewBankAccount } from "@common/api/bankInput";
 import type { BankAccount } from "@common/apiTypes";
 import type { BankConfig } from "../../config";
 import type { Database } from "../../db/client";
 import { bankAccounts, deposits } from "../../db/schema";
-import { badRequest, conflict, notFound } from "../../lib/errors";
+import { conflict, notFound } from "../../lib/errors";
 import { REMOVED, accountView, lock } from "./shared";
 
 /** Mock bank accounts: pending, then verified once verifyAt passes; at most `maxAccounts` per user. */
@@ -25,11 +25,9 @@ export class BankAccounts {
   }
 
   async add(uid: string, input: NewBankAccount): Promise<BankAccount> {
+    // The numbers' digits are the declaration's to check (common/api/bankInput.ts), trimmed there.
     const name = input.name.trim();
-    const accountNumber = input.accountNumber.trim();
-    const routingNumber = input.routingNumber.trim();
-    if (!/^\d{4,17}$/.test(accountNumber)) throw badRequest("Invalid Bank Account: the account number must be 4 to 17 digits.");
-    if (!/^\d{9}$/.test(routingNumber)) throw badRequest("Invalid Bank Account: the routing number must be exactly 9 digits.");
+    const { accountNumber } = input;
     const row = await this.db.transaction(async (tx) => {
       // One user's additions one at a time, so two at once cannot both take the last place.
       await lock(tx, "bankAccounts", uid);

@@ -1,5 +1,5 @@
 import { and, desc, eq, lte, ne } from "drizzle-orm";
-import type { NewDeposit } from "@common/api/bank";
+import type { NewDeposit } from "@common/api/bankInput";
 import type { Deposit } from "@common/apiTypes";
 import type { BankConfig } from "../../config";
 import type { Database } from "../../db/client";
@@ -7,7 +7,7 @@ import { bankAccounts, bankWallets, deposits } from "../../db/schema";
 import { badRequest, forbidden, notFound } from "../../lib/errors";
 import type { SessionUser } from "../auth/firebaseAuth";
 import type { FaucetLimits } from "./faucet";
-import { REMOVED, type WalletRow, depositView, parseDepositAmount } from "./shared";
+import { REMOVED, type WalletRow, depositView } from "./shared";
 import { isProved } from "./wallets";
 
 const DEPOSIT_LIST_LIMIT = 500;
@@ -52,7 +52,8 @@ export class Deposits {
    * due accounts and adopted the sign-in wallet first.
    */
   async create(user: SessionUser, input: NewDeposit, clientIp: string): Promise<Deposit> {
-    const amount = parseDepositAmount(input.amount);
+    // In USDX base units: the declaration checked the dollars and converted them (common/api/bankInput.ts).
+    const { amount } = input;
     const uid = user.uid;
     const { row, account } = await this.db.transaction(async (tx) => {
       // Locked so the account cannot be removed while this deposit is being added.

@@ -1,5 +1,5 @@
 import { Wallet } from "ethers";
-import type { NewBankAccount, NewDeposit, WalletProof } from "@common/api/bank";
+import { MAX_DEPOSIT_USD, type NewBankAccount, type NewDeposit, type WalletProof } from "@common/api/bankInput";
 import type { BankAccount, BankTerms, BankWallet, BankWalletChallenge, Deposit } from "@common/apiTypes";
 import type { Chain } from "../../chain/client";
 import type { HeadCache } from "../../chain/headCache";
@@ -12,11 +12,11 @@ import { BankAccounts } from "./accounts";
 import { Deposits } from "./deposits";
 import { FaucetLimits } from "./faucet";
 import { MintWorker } from "./mintWorker";
-import { DEPOSIT_FEE, MAX_DEPOSIT_USD, USD_PER_USDX } from "./shared";
+import { DEPOSIT_FEE, USD_PER_USDX } from "./shared";
 import { BankWallets, balanceKey } from "./wallets";
 
 export { chainRefusal } from "./mintWorker";
-export { DEPOSIT_FEE, MAX_DEPOSIT_USD, USD_PER_USDX, parseDepositAmount } from "./shared";
+export { DEPOSIT_FEE, USD_PER_USDX } from "./shared";
 
 const TICK_MS = 250;
 

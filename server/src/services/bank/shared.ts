@@ -4,16 +4,11 @@ import { TOKEN_DECIMALS } from "@common/token";
 import type { Database } from "../../db/client";
 import { xactLock } from "../../db/locks";
 import { bankAccounts, bankWallets, deposits } from "../../db/schema";
-import { badRequest } from "../../lib/errors";
 
 /** PRODUCT.md section 9: no fee, 1 USD = 1 USDX. */
 export const DEPOSIT_FEE = "0.00";
 export const USD_PER_USDX = "1";
-/** A mock limit per deposit, in whole dollars. */
-export const MAX_DEPOSIT_USD = 1_000_000n;
 export const USD_IN_BASE_UNITS = 10n ** BigInt(TOKEN_DECIMALS);
-const CENT_IN_BASE_UNITS = 10n ** BigInt(TOKEN_DECIMALS - 2);
-const MAX_DEPOSIT_CENTS = MAX_DEPOSIT_USD * 100n;
 
 /** Removed accounts that deposits still name stay as rows with this status, out of every list. */
 export const REMOVED = "removed";
@@ -22,25 +17,6 @@ export type AccountRow = typeof bankAccounts.$inferSelect;
 export type WalletRow = typeof bankWallets.$inferSelect;
 export type DepositRow = typeof deposits.$inferSelect;
 export type Tx = Parameters<Parameters<Database["transaction"]>[0]>[0];
-
-/**
- * Parses a deposit amount in US dollars ("125.50") into USDX base units (1 USD = 1 USDX).
- * Throws a 400 'Invalid Deposit: ...' saying what is wrong.
- */
-export function parseDepositAmount(input: string): bigint {
-  const text = input.trim();
-  if (/^-\s*\d/.test(text)) throw badRequest(`Invalid Deposit: the amount must be greater than 0, and '${input}' is negative.`);
-  const match = /^(\d+)(?:\.(\d+))?$/.exec(text);
-  if (!match)
-    throw badRequest(`Invalid Deposit: '${input}' is not an amount in US dollars: use digits and at most 2 decimals, such as '125.50'.`);
-  const fraction = match[2] ?? "";
-  if (fraction.length > 2)
-    throw badRequest(`Invalid Deposit: '${input}' has ${fraction.length} decimals; a US dollar amount has at most 2 (cents).`);
-  const cents = BigInt(match[1]) * 100n + BigInt(fraction.padEnd(2, "0"));
-  if (cents === 0n) throw badRequest("Invalid Deposit: the amount must be greater than 0.");
-  if (cents > MAX_DEPOSIT_CENTS) throw badRequest("Invalid Deposit: a mock deposit is at most 1,000,000.00 USD.");
-  return cents * CENT_IN_BASE_UNITS;
-}
 
 /** Base units as dollars and cents with thousands separators: '1,000.00' (rounded down). */
 export function dollars(baseUnits: bigint): string {

@@ -1,8 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { and, eq, isNull, lt, sql } from "drizzle-orm";
-import { ZeroAddress, formatUnits, getAddress, verifyMessage } from "ethers";
+import { formatUnits, getAddress, verifyMessage } from "ethers";
 import { parseAddress } from "@common/addresses";
-import type { WalletProof } from "@common/api/bank";
+import type { WalletProof } from "@common/api/bankInput";
 import type { BankWallet, BankWalletChallenge } from "@common/apiTypes";
 import { TOKEN_DECIMALS } from "@common/token";
 import type { Chain } from "../../chain/client";
@@ -10,7 +10,7 @@ import type { HeadCache } from "../../chain/headCache";
 import type { BankConfig } from "../../config";
 import type { Database } from "../../db/client";
 import { bankWalletChallenges, bankWallets } from "../../db/schema";
-import { badRequest, conflict, forbidden, notFound } from "../../lib/errors";
+import { conflict, forbidden, notFound } from "../../lib/errors";
 import { errorText, type Logger } from "../../lib/logger";
 import type { SessionUser } from "../auth/firebaseAuth";
 import { fromChain } from "../indexing/tokenState";
@@ -65,7 +65,8 @@ export class BankWallets {
    * the chain; single-use; expires in five minutes. Only the issued text is ever checked.
    */
   async issueChallenge(user: SessionUser, addressInput: string): Promise<BankWalletChallenge> {
-    const address = checkedAddress(addressInput);
+    // Checked by the declaration (0x and 40 hex, its checksum, not the zero address): here only checksummed.
+    const address = parseAddress(addressInput);
     const nonce = randomBytes(16).toString("hex");
     const issuedAt = this.now();
     const expiresAt = new Date(issuedAt.getTime() + CHALLENGE_TTL_MS);
@@ -90,7 +91,7 @@ export class BankWallets {
 
   /** Adds a wallet; with a proof (a signed challenge) it is verified at once. */
   async add(user: SessionUser, input: { name: string; address: string; proof?: WalletProof }): Promise<BankWallet> {
-    const address = checkedAddress(input.address);
+    const address = parseAddress(input.address);
     const uid = user.uid;
     const row = await this.db.transaction(async (tx) => {
       await lockUserWallets(tx, uid);
@@ -276,18 +277,6 @@ export class BankWallets {
       };
     });
   }
-}
-
-/** An address a wallet may have: EIP-55 checked, not the zero address. Throws 'Invalid Address: ...'. */
-function checkedAddress(input: string): string {
-  let address: string;
-  try {
-    address = parseAddress(input);
-  } catch (error) {
-    throw badRequest(`Invalid Address: ${(error as Error).message}.`);
-  }
-  if (address === ZeroAddress) throw badRequest("Invalid Address: the zero address cannot hold tokens.");
-  return address;
 }
 
 /** Serialises one user's wallet changes (the one-primary rule, the count), on Postgres and PGlite alike. */

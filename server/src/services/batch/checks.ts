@@ -4,58 +4,35 @@ import type { Config } from "../../config";
 import type { Database } from "../../db/client";
 import { batchJobs } from "../../db/schema";
 import { badRequest, tooMany } from "../../lib/errors";
-import { MAX_UINT256 } from "@common/token";
 import { exactTokenAmount } from "@common/amounts";
 import { parseAddress } from "@common/addresses";
 import type { Api } from "@common/api";
 import type { InputOf } from "@common/api/endpoint";
-import { checkRecipient, Recipient } from "./recipients";
+import type { Recipient } from "@common/recipients";
 import { duration, utcTime } from "../../lib/timeWords";
 import { fromChain } from "../indexing/tokenState";
 import { count as grouped, plural } from "@common/wording";
 
 /*
- * What a new batch must pass before anything is stored (BatchService.create asks each): every
- * recipient's address and amount, the user's limits on batches in progress and recipients a day,
- * and a paying wallet that can pay. Each refusal is the sentence the person reads.
+ * What a new batch must pass before anything is stored, beyond its declaration (which checks every
+ * recipient's address and amount: common/api/batchInput.ts): the server's row limit, the user's limits
+ * on batches in progress and recipients a day, and a paying wallet that can pay. Each refusal is the
+ * sentence the person reads.
  */
 
 /** The per-user limits a new batch is held to. */
 export type Limits = Pick<Config["limits"], "openBatchJobs" | "batchRowsPerDay">;
 
-/** What the dashboard sends to start a batch: each recipient with its own amount, or the spec's one amount for all. */
+/** A batch to start, as its declaration hands it over: every recipient checked (common/api/batchInput.ts). */
 export type ExecuteRequest = InputOf<Api["POST /api/batch/execute"]>["body"];
 
 const DAY_MS = 24 * 3_600_000;
 
-/** Every recipient checked (the spec's one amount for all spread first); all of them, or a 400 naming the first five wrong ones. */
-export function checkRecipients(request: ExecuteRequest, maxRows: number): Recipient[] {
-  const items =
-    "amount" in request && typeof request.amount === "string"
-      ? (request.recipients as string[]).map((address) => ({ address, amount: request.amount as string }))
-      : (request.recipients as { name?: string; address: string; amount: string }[]);
-  if (items.length === 0) throw badRequest("No valid recipients found: the batch has no recipients.");
-  if (items.length > maxRows) {
-    throw badRequest(`The batch has ${grouped(items.length)} recipients; at most ${grouped(maxRows)} can be paid in one batch.`);
+/** At most `maxRows` recipients (BATCH_MAX_ROWS, a setting, so the declaration cannot state it). */
+export function checkBatchSize(recipients: Recipient[], maxRows: number): void {
+  if (recipients.length > maxRows) {
+    throw badRequest(`The batch has ${grouped(recipients.length)} recipients; at most ${grouped(maxRows)} can be paid in one batch.`);
   }
-  const recipients: Recipient[] = [];
-  const problems: string[] = [];
-  items.forEach((item, i) => {
-    const check = checkRecipient(item);
-    if (check.ok) recipients.push(check.recipient);
-    else problems.push(...check.problems.map((p) => `recipient ${i + 1}: ${p.reason} (${p.detail.replace(/\.$/, "")})`));
-  });
-  if (problems.length > 0) {
-    const shown = problems.slice(0, 5).join("; ");
-    throw badRequest(
-      `The batch has invalid recipients, so nothing was started: ${shown}${problems.length > 5 ? `; and ${problems.length - 5} more` : ""}.`,
-    );
-  }
-  // Each amount fits a uint256; their sum must too, or no chunk's transfers could ever be paid.
-  const total = recipients.reduce((sum, r) => sum + r.amountRaw, 0n);
-  if (total > MAX_UINT256)
-    throw badRequest("The batch's total is larger than any USDX amount can be (2^256 - 1 base units), so nothing was started.");
-  return recipients;
 }
 
 /**
@@ -112,12 +89,8 @@ export async function checkBatchLimits(db: Database, uid: string, rows: number, 
  */
 export async function checkPayer(chain: Chain, input: string | undefined, recipients: Recipient[]): Promise<string | null> {
   if (input === undefined) return null;
-  let payer: string;
-  try {
-    payer = parseAddress(input);
-  } catch (error) {
-    throw badRequest(`payer: ${(error as Error).message}.`);
-  }
+  // The declaration checked a payer given; the sign-in's wallet is one.
+  const payer = parseAddress(input);
   const total = recipients.reduce((sum, r) => sum + r.amountRaw, 0n);
   const { usdx } = chain;
   const [balance, blocked, paused] = await fromChain("the payer's balance", () =>

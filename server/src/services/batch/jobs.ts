@@ -8,7 +8,7 @@ import { xactLock } from "../../db/locks";
 import { batchChunks, batchJobs, batchRecipients, safeProposals } from "../../db/schema";
 import { badRequest, conflict, notFound } from "../../lib/errors";
 import type { SessionUser } from "../auth/firebaseAuth";
-import { checkBatchLimits, checkPayer, checkRecipients, type ExecuteRequest, type Limits } from "./checks";
+import { checkBatchLimits, checkBatchSize, checkPayer, type ExecuteRequest, type Limits } from "./checks";
 import { exactTokenAmount } from "@common/amounts";
 import { maxRecipientsPerSafeChunk } from "@common/gasLimits";
 import { multiSendCallOnlyOf } from "@common/safeDeployments";
@@ -79,7 +79,8 @@ export class BatchService {
     user: SessionUser,
     request: ExecuteRequest,
   ): Promise<{ job: JobSummary; chunks: ChunkPlan[]; multiSendCallOnly: string | null }> {
-    const recipients = checkRecipients(request, this.options.maxRows);
+    const { recipients } = request;
+    checkBatchSize(recipients, this.options.maxRows);
     // Asked before the chain is, and again below under the user's lock (two requests at once).
     await checkBatchLimits(this.db, user.uid, recipients.length, this.limits, this.options.submitWindowMs);
     const payer = await checkPayer(this.chain, request.payer ?? user.wallet ?? undefined, recipients);

@@ -1,67 +1,12 @@
-import { parseAddress } from "@common/addresses";
-import { exactTokenAmount, parsePositiveTokenAmount } from "@common/amounts";
-import { MAX_UINT256 } from "@common/token";
+import { exactTokenAmount } from "@common/amounts";
+import { checkRecipient, INVALID_ROW } from "@common/recipients";
 import { readCsv } from "../../lib/csv";
-import type { ParsedRecipients, RecipientProblem } from "@common/apiTypes";
+import type { ParsedRecipients } from "@common/apiTypes";
 
-/** The spec's reasons for a bad CSV row, shown under the cell they concern. */
-export const INVALID_ADDRESS = "Invalid Ethereum address";
-export const INVALID_AMOUNT = "Invalid amount";
-export const INVALID_NAME = "Invalid name";
-export const INVALID_ROW = "Invalid row";
-
-/** Names longer than this are refused: it is a label in a table, not a document. */
-export const MAX_RECIPIENT_NAME = 100;
-
-/** A row that can be paid: checksummed address, amount in base units and as an exact decimal. */
-export interface Recipient {
-  name: string;
-  address: string;
-  amount: string;
-  amountRaw: bigint;
-}
-
-export type RecipientCheck = { ok: true; recipient: Recipient } | { ok: false; problems: RecipientProblem[] };
-
-// Control characters would corrupt a CSV export or a log line, and bidi overrides make a name read as
-// another ("Bob\u202Egnp.exe"); a name never needs either (contacts refuse the same). \p{Cc} is the
-// C0 and C1 controls, U+0000-U+001F and U+007F-U+009F.
-const CONTROL = /[\p{Cc}\u202A-\u202E\u2066-\u2069]/u;
-
-/** The largest amount the token (and BatchPayments' sum) can hold, in base units. */
-
-/** Checks one recipient (a CSV row or an item of an execute request); every problem is reported. */
-export function checkRecipient(input: { name?: string; address: string; amount: string }): RecipientCheck {
-  const problems: RecipientProblem[] = [];
-  const name = (input.name ?? "").trim();
-  if (name.length > MAX_RECIPIENT_NAME) {
-    problems.push({
-      field: "name",
-      reason: INVALID_NAME,
-      detail: `The name has ${name.length} characters; at most ${MAX_RECIPIENT_NAME}.`,
-    });
-  } else if (CONTROL.test(name)) {
-    problems.push({ field: "name", reason: INVALID_NAME, detail: "The name contains control or text-direction characters." });
-  }
-  let address = "";
-  try {
-    address = parseAddress(input.address);
-  } catch (error) {
-    const detail = input.address.trim() === "" ? "The address is empty." : `${(error as Error).message}.`;
-    problems.push({ field: "address", reason: INVALID_ADDRESS, detail });
-  }
-  let amountRaw = 0n;
-  try {
-    amountRaw = parsePositiveTokenAmount(input.amount);
-    if (amountRaw > MAX_UINT256) throw new Error("The amount is larger than any USDX amount can be (2^256 - 1 base units)");
-  } catch (error) {
-    problems.push({ field: "amount", reason: INVALID_AMOUNT, detail: `${(error as Error).message}.` });
-  }
-  if (problems.length > 0) return { ok: false, problems };
-  return { ok: true, recipient: { name, address, amount: exactTokenAmount(amountRaw), amountRaw } };
-}
-
-/** POST /api/batch/parse-csv: the recipients of a CSV with a Name, Address, Amount header. */
+/**
+ * POST /api/batch/parse-csv: the recipients of a CSV with a Name, Address, Amount header, each row
+ * checked by the recipient's one rule (common/recipients.ts), which execute's declaration runs too.
+ */
 export function parseRecipientsCsv(csvData: string, maxRows: number): ParsedRecipients {
   const rows = readCsv(csvData, { required: ["address", "amount"], optional: ["name"], maxRows, rowsAre: "recipients" });
   const result: ParsedRecipients = {

@@ -5,7 +5,7 @@ import { chainEvents, indexedBlocks, indexerState } from "../../db/schema";
 import { historyType } from "@common/events";
 import { exactTokenAmount, transferMoved } from "@common/amounts";
 import { MULTIPLIER_BASE } from "@common/token";
-import { badRequest } from "../../lib/errors";
+import type { EventPosition } from "@common/api/token";
 import { AnswersPerVersion } from "./answersPerVersion";
 import type { ContractEvent, EventPage, HistoryEntry, HistoryPage, SafeVia, TransferMoved } from "@common/apiTypes";
 
@@ -42,11 +42,9 @@ export interface IndexHead {
   hash: string | null;
 }
 
-/** Events older than a cursor ("block-logIndex", as a page hands it out). */
-function before(cursor: string): SQL {
-  const match = /^(\d{1,15})-(\d{1,9})$/.exec(cursor);
-  if (!match) throw badRequest("cursor must be the cursor of an earlier page.");
-  return sql`(${chainEvents.blockNumber}, ${chainEvents.logIndex}) < (${Number(match[1])}, ${Number(match[2])})`;
+/** Events older than a cursor's place (the declaration reads "block-logIndex", as a page hands it out). */
+function before(cursor: EventPosition): SQL {
+  return sql`(${chainEvents.blockNumber}, ${chainEvents.logIndex}) < (${cursor.blockNumber}, ${cursor.logIndex})`;
 }
 
 function toEvent(row: RowWithMultiplier): ContractEvent {
@@ -100,10 +98,10 @@ export class EventsService {
     toBlock?: number;
     limit: number;
     eventName: string | null;
-    cursor?: string;
+    cursor?: EventPosition;
   }): Promise<EventPage> {
     const key = JSON.stringify([query.fromBlock, query.toBlock, query.limit, query.eventName, query.cursor]);
-    // A refusal (bad range or cursor) or a failed read is not kept.
+    // A failed read is not kept.
     const page = await this.pages.get(await this.indexVersion(), key, () => this.readPage(query));
     // Read past the cache: a proposal is found executed without the index changing.
     return { ...page, events: await this.viaSafes(page.events, (e) => e.transactionHash) };
@@ -124,14 +122,11 @@ export class EventsService {
     toBlock?: number;
     limit: number;
     eventName: string | null;
-    cursor?: string;
+    cursor?: EventPosition;
   }): Promise<EventPage> {
     const latest = await this.indexedBlock();
     const toBlock = Math.min(query.toBlock ?? latest ?? this.deploymentBlock, latest ?? -1);
     const fromBlock = query.fromBlock ?? this.deploymentBlock;
-    if (query.fromBlock !== undefined && query.toBlock !== undefined && query.fromBlock > query.toBlock) {
-      throw badRequest(`fromBlock (${query.fromBlock}) is after toBlock (${query.toBlock}).`);
-    }
     if (latest === null || toBlock < fromBlock) {
       return { events: [], range: { fromBlock, toBlock: Math.max(toBlock, fromBlock), hasMore: false }, cursor: null };
     }
@@ -163,7 +158,7 @@ export class EventsService {
    * make the database sort every transfer the account ever made. Each entry says what really moved
    * (`sharesMoved`, `amountMoved`) at the multiplier of its log.
    */
-  async history(address: string, limit: number, cursor: string | undefined): Promise<HistoryPage> {
+  async history(address: string, limit: number, cursor: EventPosition | undefined): Promise<HistoryPage> {
     const account = address.toLowerCase();
     const older = cursor !== undefined ? before(cursor) : undefined;
     const side = (column: typeof chainEvents.fromAddress | typeof chainEvents.toAddress) =>

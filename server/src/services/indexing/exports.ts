@@ -6,7 +6,7 @@ import { argumentNames, historyType, TOKEN_AMOUNT_ARGS } from "@common/events";
 import { roleNameOfHash } from "@common/roles";
 import type { Database } from "../../db/client";
 import { batchChunks, batchJobs, batchRecipients, chainEvents } from "../../db/schema";
-import { badRequest, notFound } from "../../lib/errors";
+import { notFound } from "../../lib/errors";
 import type { CsvChunk, CsvDownload } from "../../lib/csv";
 import { movedBy, multiplierAtLog, type EventRecord, type EventsService } from "./events";
 import type { SessionUser } from "../auth/firebaseAuth";
@@ -81,10 +81,6 @@ interface Position {
 const DAY_SECONDS = 86_400;
 const isoTime = (seconds: number) => new Date(seconds * 1000).toISOString();
 const dayStart = (date: string) => Date.parse(`${date}T00:00:00Z`) / 1000;
-/** A range whose start is after its end (block numbers, or YYYY-MM-DD days, which compare as text) is a 400 naming both ends. */
-function refuseReversed<T extends number | string>(what: "Block" | "Date", from: T | undefined, to: T | undefined): void {
-  if (from !== undefined && to !== undefined && from > to) throw badRequest(`from${what} (${from}) is after to${what} (${to}).`);
-}
 
 const after = (position: Position | null): SQL | undefined =>
   position ? sql`(${chainEvents.blockNumber}, ${chainEvents.logIndex}) > (${position.blockNumber}, ${position.logIndex})` : undefined;
@@ -102,8 +98,6 @@ export class ExportsService {
    * separately, each on its own index (chain_events_from_order, _to_order), and merged.
    */
   async history(address: string, range: HistoryRange): Promise<CsvDownload> {
-    refuseReversed("Block", range.fromBlock, range.toBlock);
-    refuseReversed("Date", range.fromDate, range.toDate);
     const account = address.toLowerCase();
     const blocks = await this.blockBounds(range.fromBlock, range.toBlock);
     const fileName = `usdx_history_${address}.csv`;
@@ -139,7 +133,6 @@ export class ExportsService {
 
   /** Contract Events in chain order with GET /api/events' filter (an event name, a block range); by name on chain_events_name_order, else by the primary key. */
   async contractEvents(filter: { eventName: string | null; fromBlock?: number; toBlock?: number }): Promise<CsvDownload> {
-    refuseReversed("Block", filter.fromBlock, filter.toBlock);
     const blocks = await this.blockBounds(filter.fromBlock, filter.toBlock);
     const fileName = "usdx_events.csv";
     if (!blocks) return { fileName, header: EVENTS_CSV_HEADER, chunks: [] };

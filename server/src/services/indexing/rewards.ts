@@ -1,5 +1,4 @@
 import { eq } from "drizzle-orm";
-import { ZeroAddress } from "ethers";
 import { parseAddress } from "@common/addresses";
 import { transferMoved } from "@common/amounts";
 import { REWARDS_WINDOW_SECONDS } from "@common/holders";
@@ -7,7 +6,6 @@ import { MULTIPLIER_BASE } from "@common/token";
 import type { Rewards } from "@common/apiTypes";
 import type { Database } from "../../db/client";
 import { indexedBlocks, indexerState } from "../../db/schema";
-import { badRequest } from "../../lib/errors";
 import { AnswersPerVersion } from "./answersPerVersion";
 import type { EventRecord, EventsService } from "./events";
 
@@ -70,15 +68,9 @@ export class RewardsService {
     private readonly indexVersion: () => Promise<number>,
   ) {}
 
-  /** `address`: 0x and 40 hex digits, a mixed-case one with a right checksum; not the zero address. */
+  /** `address`: as the declaration checked it (common/api/holders.ts): an address, not the zero address. */
   async rewards(address: string): Promise<Rewards> {
-    let account: string;
-    try {
-      account = parseAddress(address);
-    } catch (error) {
-      throw badRequest(`${(error as Error).message}.`);
-    }
-    if (account === ZeroAddress) throw badRequest("The zero address holds no USDX: it is where mints come from and burns go.");
+    const account = parseAddress(address);
     return this.answers.get(await this.indexVersion(), account.toLowerCase(), () => this.replay(account));
   }
 

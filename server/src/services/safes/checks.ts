@@ -3,7 +3,7 @@ import { badRequest } from "../../lib/errors";
 import type { SafeState } from "./reader";
 import { SAFE_QUEUE_MAX } from "@common/api/safes";
 import { ROLE_PERMITS } from "@common/roles";
-import { SAFE_CALL, SAFE_DELEGATECALL, plainSafeTx, recoverSafeSigner, type SafeTx } from "@common/safe";
+import { SAFE_DELEGATECALL, plainSafeTx, recoverSafeSigner, type SafeTx } from "@common/safe";
 import { decodeChunkSafeTx, type BatchAddresses, type ChunkPayment } from "@common/safeBatch";
 import { PROPOSABLE_FUNCTIONS, decodeTokenCall, type DecodedTokenCall } from "@common/safeCalls";
 
@@ -36,20 +36,7 @@ const capitalised = (text: string) => text[0].toUpperCase() + text.slice(1);
  */
 export function checkSafeTx(input: SafeTx, safe: SafeState, batch: BatchTargets, pendingNonces: ReadonlySet<number>): CheckedProposal {
   const token = batch.token;
-  if (BigInt(input.value) !== 0n) throw badRequest(`A proposal sends no ether: value must be 0, not ${BigInt(input.value)}.`);
-  if (input.operation !== SAFE_CALL && input.operation !== SAFE_DELEGATECALL)
-    throw badRequest(`A proposal's operation must be 0 (a call) or 1 (a batch chunk's MultiSend), not ${input.operation}.`);
-  for (const field of ["safeTxGas", "baseGas", "gasPrice"] as const) {
-    if (BigInt(input[field]) !== 0n)
-      throw badRequest(
-        `${field} must be 0, not ${BigInt(input[field])}: a proposal pays no refund (the owner who executes it pays the gas).`,
-      );
-  }
-  for (const field of ["gasToken", "refundReceiver"] as const) {
-    if (BigInt(input[field]) !== 0n)
-      throw badRequest(`${field} must be the zero address: a proposal pays no refund (the owner who executes it pays the gas).`);
-  }
-
+  // No ether, no refund, a call or a MultiSend's delegatecall: the declaration's (common/api/safes.ts SafeTxSchema).
   const nonce = BigInt(input.nonce);
   if (nonce < safe.nonce) throw badRequest(`Nonce ${nonce} is already used: the Safe's next nonce is ${safe.nonce}.`);
   const last = safe.nonce + BigInt(SAFE_QUEUE_MAX);
