@@ -14,6 +14,11 @@
  *                 the printout; safeContracts.ts Safe v1.4.1 deployed and Safes created)
  *   shipped.ts    the shipped scenarios listed and applied by name: the panel's list and apply
  *   snapshots.ts  named node snapshots (evm_snapshot / evm_revert), kept beside the manifest
+ *                 (snapshotCommand.ts: the CLI's snapshot, restore and snapshots)
+ *   user.ts       a file's Firebase test user, applied through the API server as a client would
+ *                 (userApi.ts the HTTP calls, userBatch.ts its half-paid batch job); not yet run
+ *                 by the CLI or the panel, whose plan says so
+ *   runs.ts       the panel's one run at a time, its progress kept for the page to poll
  * The CLI (scripts/scenario.ts), `npm start -- --scenario` and the dashboard's Scenarios panel
  * (routes/scenarios.ts) all go through the types below.
  */
