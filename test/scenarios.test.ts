@@ -412,6 +412,8 @@ describe("scripts/scenario.ts: the CLI [scenario]", () => {
     this.timeout(60_000);
     const { code, output } = await cli(["apply"]);
     expect(code).to.equal(2);
-    expect(output.trim()).to.equal("Which scenario? usage: npm run scenario -- apply <file> [--dry-run] [--rpc-url <url>] | list");
+    expect(output.trim()).to.equal(
+      "Which scenario? usage: npm run scenario -- apply <file> [--dry-run] [--rpc-url <url>] | list | snapshot <name> | restore <name> | snapshots",
+    );
   });
 });
