@@ -211,7 +211,12 @@ describe("Bad input, everywhere (a table-driven suite)", function () {
 
   it("the table names every endpoint of the API's declaration (openapi.test.ts checks that the server mounts exactly those)", () => {
     expect(Object.keys(API).length).to.be.greaterThan(30);
-    expect(ENDPOINTS.map((e) => `${e.method} ${e.route}`).sort()).to.deep.equal(Object.keys(API).sort());
+    // The Scenarios panel's endpoints are left out on purpose: a valid request there applies a scenario
+    // or restores a snapshot, changing the chain every other case reads. Their bad input (names, one
+    // run at a time, sign-in, off the local chain) is server/test/scenarios.test.ts's.
+    const table = Object.keys(API).filter((key) => !/ \/api\/(scenarios|snapshots)\b/.test(key));
+    expect(Object.keys(API).length - table.length).to.equal(5);
+    expect(ENDPOINTS.map((e) => `${e.method} ${e.route}`).sort()).to.deep.equal(table.sort());
   });
 
   it("the forged-claims control: the same claims unchanged are accepted (the emulator's unsigned tokens), so each variant fails for its one change", async () => {
