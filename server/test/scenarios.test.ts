@@ -127,7 +127,7 @@ describe("The Scenarios panel's API (issue 31, part 4)", function () {
     await server?.close();
   });
 
-  describe("on the local chain, with no scenario engine on this server", () => {
+  describe("on the local chain, the server's own engine", () => {
     it("answers every endpoint signed out with 401 'Sign in first'", async () => {
       for (const [method, route, body] of ENDPOINTS) {
         const answer = await call(server, method, route, { body });
@@ -135,12 +135,11 @@ describe("The Scenarios panel's API (issue 31, part 4)", function () {
       }
     });
 
-    it("answers every endpoint signed in with 503 and the sentence, and pretends nothing", async () => {
+    it("signed in, lists the shipped scenarios from the engine compose.ts wires on the local chain", async () => {
       const { idToken } = await emailUser();
-      for (const [method, route, body] of ENDPOINTS) {
-        const answer = await call(server, method, route, { body, token: idToken });
-        expect([answer.status, answer.body.error], `${method} ${route}`).to.deep.equal([503, NO_ENGINE]);
-      }
+      const answer = await call(server, "GET", "/api/scenarios", { token: idToken });
+      expect(answer.status, JSON.stringify(answer.body)).to.equal(200);
+      expect(answer.body.scenarios.map((s: { name: string }) => s.name)).to.include.members(["default", "paused"]);
     });
   });
 
