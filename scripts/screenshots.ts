@@ -4,7 +4,9 @@
  * .local/screenshots/, printing any console error a page raised. For looking at the dashboard; the
  * browser test suite asserts behaviour.
  *   DASHBOARD_URL (default http://127.0.0.1:5173), SCREENSHOT_ACCOUNT (default admin),
- *   CHROMIUM_PATH (default /usr/bin/chromium), SCREENSHOT_ROUTES (comma-separated, default all).
+ *   CHROMIUM_PATH (default /usr/bin/chromium), SCREENSHOT_ROUTES (comma-separated, default all),
+ *   SCREENSHOT_EMAIL and SCREENSHOT_PASSWORD (sign in as that user, e.g. a scenario's test user;
+ *   by default a new user signs up).
  */
 import { mkdirSync } from "node:fs";
 import path from "node:path";
@@ -82,14 +84,21 @@ async function main(): Promise<void> {
     await shoot(page, route);
   }
 
-  // Sign up a fresh user through the Login screen.
+  // Sign in as the given user, or sign up a fresh one, through the Login screen.
   await page.goto(`${BASE}/login`, { waitUntil: "networkidle" });
-  await page.getByRole("tab", { name: "Sign Up" }).click();
-  const email = `look-${Date.now()}@example.com`;
-  await page.getByRole("textbox", { name: "Email" }).fill(email);
-  await page.getByLabel("Password", { exact: true }).fill("correct-horse-1");
-  await page.getByLabel("Confirm Password", { exact: true }).fill("correct-horse-1");
-  await page.getByRole("button", { name: "Sign Up" }).click();
+  const given = process.env.SCREENSHOT_EMAIL;
+  const email = given || `look-${Date.now()}@example.com`;
+  if (given) {
+    await page.getByRole("textbox", { name: "Email" }).fill(email);
+    await page.getByLabel("Password", { exact: true }).fill(process.env.SCREENSHOT_PASSWORD ?? "");
+    await page.getByRole("button", { name: "Sign In" }).click();
+  } else {
+    await page.getByRole("tab", { name: "Sign Up" }).click();
+    await page.getByRole("textbox", { name: "Email" }).fill(email);
+    await page.getByLabel("Password", { exact: true }).fill("correct-horse-1");
+    await page.getByLabel("Confirm Password", { exact: true }).fill("correct-horse-1");
+    await page.getByRole("button", { name: "Sign Up" }).click();
+  }
   await page.waitForURL(`${BASE}/`, { timeout: 15_000 });
   if (wanted("/")) await shoot(page, "/not-connected");
 
