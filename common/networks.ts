@@ -85,6 +85,14 @@ export function describeChain(chainId: number): string {
 export const LOCAL_RPC_HOST = "127.0.0.1";
 export const DEFAULT_LOCAL_RPC_PORT = 8545;
 
+/** The API server's port where `npm start` runs it, unless SERVER_PORT says another. */
+export const DEFAULT_SERVER_PORT = 3001;
+
+/** The local API server's URL, as `npm start` runs it: http://127.0.0.1:SERVER_PORT. */
+export function localApiUrl(env: NodeJS.ProcessEnv = process.env): string {
+  return `http://${LOCAL_RPC_HOST}:${envPort("SERVER_PORT", DEFAULT_SERVER_PORT, env)}`;
+}
+
 /** A port from the environment variable `name`, or `fallback` when it is unset or empty. */
 export function envPort(name: string, fallback: number, env: NodeJS.ProcessEnv = process.env): number {
   const raw = env[name];

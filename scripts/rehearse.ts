@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { HDNodeWallet } from "ethers";
-import { SEPOLIA } from "@common/networks";
+import { DEFAULT_SERVER_PORT, SEPOLIA } from "@common/networks";
 import { LOCAL_DEV_MNEMONIC, SEEDED_ACCOUNTS, localAccountPath } from "@common/seedAccounts";
 import { SEPOLIA_BLOCK_MS, startRehearsal } from "./lib/rehearsal";
 
@@ -33,7 +33,7 @@ async function main(): Promise<void> {
   const rehearsal = await startRehearsal({
     blockMs,
     dashboardDist: dist,
-    serverPort: port("SERVER_PORT", 3001),
+    serverPort: port("SERVER_PORT", DEFAULT_SERVER_PORT),
     publicRpcPort: port("REHEARSAL_RPC_PORT", 8546),
     serverEnv: { LOG_LEVEL: process.env.LOG_LEVEL || "warn" },
     log: console.log,

@@ -17,7 +17,7 @@ import "dotenv/config";
 import type { ChildProcess } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import path from "node:path";
-import { LOCAL_CHAIN, LOCAL_RPC_HOST, envPort, localRpcPort, localRpcUrl } from "@common/networks";
+import { DEFAULT_SERVER_PORT, LOCAL_CHAIN, LOCAL_RPC_HOST, envPort, localRpcPort, localRpcUrl } from "@common/networks";
 import { manifestPath, readManifest } from "@common/manifestFile";
 import type { ForkInfo } from "@common/manifest";
 import { SEEDED_ACCOUNTS, seededAccount, seededAddresses } from "@common/seedAccounts";
@@ -87,14 +87,23 @@ function stopAll(): void {
   for (const child of started) signalGroup(child, "SIGTERM");
 }
 
-/** Applies a scenario file (after deploy, or on an adopted fork) and prints its report. */
-async function applyScenarioFile(scenario: Scenario, rpcUrl: string): Promise<void> {
+/**
+ * Applies a scenario file (after deploy, or on an adopted fork) and prints its report. A file's
+ * Firebase test user needs the API server: the chain's part is applied before the server starts
+ * (so it starts knowing the file's Safes), and the user's once it answers (`apiUrl`).
+ */
+async function applyScenarioFile(scenario: Scenario, rpcUrl: string, apiUrl?: string): Promise<void> {
   // Loaded only now: the engine needs the bindings the compile just wrote.
   const { applyScenario } = await import("../server/src/services/scenarios/apply");
+  const { userPartThrough } = await import("../server/src/services/scenarios/user");
   const provider = new JsonRpcProvider(rpcUrl, LOCAL_CHAIN.chainId, { staticNetwork: true, pollingInterval: 250 });
+  const user = apiUrl
+    ? { userPart: userPartThrough({ url: apiUrl }) }
+    : { userPartNote: "the Firebase test user's part is applied once the API server is up" };
   try {
-    const result = await applyScenario(scenario, { provider, log: console.log });
-    console.log(`\n${result.report.join("\n")}\n`);
+    const result = await applyScenario(scenario, { provider, log: console.log, ...user });
+    // The printout once: with the second apply when the file has a user.
+    if (!scenario.user || apiUrl) console.log(`\n${result.report.join("\n")}\n`);
   } finally {
     provider.destroy();
   }
@@ -110,7 +119,7 @@ async function main(): Promise<void> {
     if (scenario) await applyScenarioFile(scenario, rpcUrl);
     else await runHardhat("Seeding", ["run", "--network", "localhost", "scripts/seed.ts"], hardhatTask);
   };
-  const API_PORT = envPort("SERVER_PORT", 3001);
+  const API_PORT = envPort("SERVER_PORT", DEFAULT_SERVER_PORT);
   const DASHBOARD_PORT = envPort("DASHBOARD_PORT", 5173);
   const DASHBOARD_URL = `http://127.0.0.1:${DASHBOARD_PORT}`;
   mkdirSync(logDir, { recursive: true });
@@ -190,6 +199,10 @@ async function main(): Promise<void> {
     startProcess(bin("vite"), ["--config", "frontend/vite.config.mts"], { env: dashboardEnv, output }),
   );
   await ready("The API server", serverHealthy(apiUrl), 60_000);
+  if (scenario?.user) {
+    console.log("Applying the scenario's Firebase test user through the API server...");
+    await applyScenarioFile(scenario, rpcUrl, apiUrl);
+  }
   await ready("The dashboard", async () => (await fetch(`${DASHBOARD_URL}/api/config`)).ok, 60_000);
 
   console.log(`

@@ -11,7 +11,7 @@ import hre from "hardhat";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { BrowserProvider, JsonRpcProvider, Wallet, type Eip1193Provider } from "ethers";
+import { BrowserProvider, JsonRpcProvider, Wallet, parseUnits, type Eip1193Provider } from "ethers";
 import { deployUSDX } from "../scripts/deploy";
 import { parseTokenAmount } from "@common/amounts";
 import type { DeploymentManifest } from "@common/manifest";
@@ -19,7 +19,7 @@ import { readManifest, writeManifest } from "@common/manifestFile";
 import { ROLE_NAMES, ROLES } from "@common/roles";
 import { SEEDED_ACCOUNTS, SEEDED_SAFE } from "@common/seedAccounts";
 import { crowdAddress, generatedKey, namedAccounts } from "../server/src/services/scenarios/accounts";
-import { applyScenario, USER_PART_NOT_APPLIED, type ApplyOptions } from "../server/src/services/scenarios/apply";
+import { applyScenario, USER_PART_NOT_APPLIED, type ApplyOptions, type UserPart } from "../server/src/services/scenarios/apply";
 import { DEFAULT_SCENARIO, listScenarios, loadScenario, parseScenario } from "../server/src/services/scenarios/load";
 import { targetMultiplier } from "../server/src/services/scenarios/plan";
 import { shippedScenarios } from "../server/src/services/scenarios/shipped";
@@ -350,20 +350,65 @@ describe("scenarios: the state a file states [scenario]", () => {
     expect(await provider.getBlockNumber()).to.equal(block);
   });
 
-  it("a file's user part: said not to be applied without the API server's hook; given to the hook, with the accounts' addresses, when there is one", async () => {
-    const s = scenario(`${BASE}user:\n  email: tester@example.com\n  password: secret1\n  wallet: alice\n`);
+  it("a file's user part: said not to be applied without the API server's hook; with one, planned first and its steps sent after the balances, its payer funded and unblocked, then blocked again", async () => {
+    const s = scenario(
+      `${BASE}balances:\n  alice: "10"\nblocked: [alice]\nuser:\n  email: tester@example.com\n  password: secret1\n  wallet: alice\n`,
+    );
     const without = await apply(s, { dryRun: true });
     expect(without.lines).to.contain(`  - ${USER_PART_NOT_APPLIED}`);
+    expect((await apply(s, { dryRun: true, userPartNote: "not now" })).lines).to.contain("  - not now");
+
+    // A stand-in for the API server's part: it pays 3 USDX of alice's to an address the file does not name, as a batch chunk would.
+    const usdx = tokenAt(deployed, provider);
+    const signers = await hre.ethers.getSigners();
+    const [alice, stranger] = [signers[7], signers[11]];
     const seen: string[] = [];
-    const hooked = await apply(s, {
-      userPart: async (given, ctx) => {
-        seen.push(`${given.user!.email} ${ctx.addressOf(given.user!.wallet!)} ${ctx.dryRun}`);
-        return [{ label: "create the Firebase test user tester@example.com" }];
-      },
-    });
-    expect(seen).to.deep.equal([`tester@example.com ${(await hre.ethers.getSigners())[7].address} false`]);
+    let paid = false;
+    const userPart: UserPart = async (given, ctx) => {
+      seen.push(`${given.user!.email} ${ctx.addressOf(given.user!.wallet!)}`);
+      if (paid) return { actions: [], payer: null, report: ["the user"] };
+      return {
+        actions: [
+          { label: "create the Firebase test user tester@example.com", transactions: 0, run: async () => undefined },
+          {
+            label: "pay 3 USDX from alice",
+            transactions: 1,
+            run: async () => {
+              const signer = await ctx.signer("alice");
+              // The key's own signer: it signs messages too (the bank's challenge).
+              expect(await signer.signMessage("hello")).to.match(/^0x[0-9a-f]{130}$/);
+              await (await usdx.connect(signer).transfer(stranger.address, parseUnits("3", 18))).wait();
+              paid = true;
+            },
+          },
+        ],
+        payer: { address: ctx.addressOf("alice"), amounts: [parseUnits("3", 18)] },
+        report: ["the user"],
+      };
+    };
+    const hooked = await apply(s, { userPart });
+    expect(seen).to.deep.equal([`tester@example.com ${alice.address}`]);
     expect(hooked.lines).to.not.contain(`  - ${USER_PART_NOT_APPLIED}`);
-    expect(hooked.steps.at(-1)).to.deep.equal({ label: "create the Firebase test user tester@example.com" });
+    const labels = hooked.steps.map((step) => step.label);
+    expect(labels).to.deep.equal([
+      "grant MINTER_ROLE to admin for the moment (as admin)",
+      "mint 13 USDX to alice (as admin)",
+      "create the Firebase test user tester@example.com",
+      "pay 3 USDX from alice",
+      "grant BLOCKLIST_ROLE to admin for the moment (as admin)",
+      "block alice (as admin)",
+      "revoke MINTER_ROLE from admin (as admin)",
+      "revoke BLOCKLIST_ROLE from admin (as admin)",
+    ]);
+    expect(hooked.lines).to.contain("Sent 7 transactions and made 1 request to the API server.");
+    expect(hooked.report.at(-1)).to.equal("the user");
+    expect(await usdx.balanceOf(alice.address)).to.equal(parseUnits("10", 18));
+    expect(await usdx.isBlocked(alice.address)).to.equal(true);
+
+    // Applied again, the user part has nothing to do: nothing is sent, alice stays blocked.
+    const again = await apply(s, { userPart });
+    expect(again.sent).to.equal(0);
+    expect(again.steps).to.deep.equal([]);
   });
 });
 
@@ -413,7 +458,7 @@ describe("scripts/scenario.ts: the CLI [scenario]", () => {
     const { code, output } = await cli(["apply"]);
     expect(code).to.equal(2);
     expect(output.trim()).to.equal(
-      "Which scenario? usage: npm run scenario -- apply <file> [--dry-run] [--rpc-url <url>] | list | snapshot <name> | restore <name> | snapshots",
+      "Which scenario? usage: npm run scenario -- apply <file> [--dry-run] [--rpc-url <url>] [--api-url <url>] | list | snapshot <name> | restore <name> | snapshots",
     );
   });
 });

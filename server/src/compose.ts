@@ -33,7 +33,9 @@ import { safesExecuting } from "./services/safes/executed";
 import { SafeReader, safeName } from "./services/safes/reader";
 import type { ScenarioEngine } from "./services/scenarios";
 import { ScenarioRuns, offLocalChain } from "./services/scenarios/runs";
+import type { UserPart } from "./services/scenarios/apply";
 import { shippedScenarios } from "./services/scenarios/shipped";
+import { userPartThrough } from "./services/scenarios/user";
 import { listSnapshots, restoreSnapshot, takeSnapshot } from "./services/scenarios/snapshots";
 
 /**
@@ -148,24 +150,29 @@ export function buildServices(config: Config, chain: Chain, db: DatabaseHandle, 
     log.child({ component: "monitoring" }),
   );
   const exports = new ExportsService(db.db, events, chain.manifest.deploymentBlock);
-  const scenarios = new ScenarioRuns(scenarioEngine(config, chain), offLocalChain(config), log.child({ component: "scenarios" }));
+  const serving = { draining: false, url: null as string | null };
+  const scenarios = new ScenarioRuns(scenarioEngine(config, chain, serving), offLocalChain(config), log.child({ component: "scenarios" }));
   return {
     ...{ config, chain, db, auth, indexer, events, exports, tokenState, holders, rewards, siwe, audit },
     ...{ batch, batchWatcher, heads, contacts, bank, alerts, safes, safeReader, scenarios },
-    ...{ leadership, rateLimits, exportLimits, metrics, monitoring, serving: { draining: false } },
+    ...{ leadership, rateLimits, exportLimits, metrics, monitoring, serving },
   };
 }
 
 /**
  * The engine and the snapshots behind the Scenarios panel, on this server's own chain. Never built
  * off the local chain: it sends from Hardhat's unlocked or impersonated accounts and reverts the
- * node. A file's Firebase test user (user.ts) is not applied from here yet: the plan says so.
+ * node. A file's Firebase test user (user.ts) is made through this server's own API, as a client would.
  */
-function scenarioEngine(config: Config, chain: Chain): ScenarioEngine | null {
+function scenarioEngine(config: Config, chain: Chain, serving: { url: string | null }): ScenarioEngine | null {
   if (offLocalChain(config)) return null;
   // The manifest the server was started with: the engine and the snapshots read and write it too.
   const options = { env: { ...process.env, DEPLOYMENTS_DIR: config.deploymentsDir } };
-  const shipped = shippedScenarios({ provider: chain.provider, network: config.network, ...options });
+  const userPart: UserPart = (scenario, ctx) => {
+    if (!serving.url) throw new Error("The API server is not listening yet: apply the scenario again in a moment.");
+    return userPartThrough({ url: serving.url })(scenario, ctx);
+  };
+  const shipped = shippedScenarios({ provider: chain.provider, network: config.network, userPart, ...options });
   const node = { send: chain.rawRpc };
   return {
     list: shipped.list,

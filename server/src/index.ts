@@ -54,6 +54,9 @@ export async function startServer(config: Config, log: Logger = createLogger(con
   server.on("clientError", (error: NodeJS.ErrnoException, socket: Duplex) => answerClientError(error, socket));
   const { port } = server.address() as AddressInfo;
   const url = `http://${config.host}:${port}`;
+  // The server's own address for a request it makes to itself: a wildcard host is not one to send to.
+  const self = ["0.0.0.0", "::", ""].includes(config.host) ? "127.0.0.1" : config.host;
+  services.serving.url = `http://${self.includes(":") ? `[${self}]` : self}:${port}`;
   log.info(
     { url, network: config.network, proxy: chain.manifest.proxy, database: db.kind, auth: auth.mode, dashboard: dashboard ?? "off" },
     "USDX API listening",

@@ -182,6 +182,11 @@ export function unsignedToken(claims: Record<string, unknown>): string {
 
 let emailCounter = 0;
 
+/** An ID token for an email user the emulator has, as the dashboard's email sign-in gets one. */
+export async function passwordSignIn(email: string, password: string): Promise<string> {
+  return (await identityToolkit("accounts:signInWithPassword", { email, password })).idToken;
+}
+
 /** A new email user in the emulator; returns its ID token. */
 export async function emailUser(): Promise<{ idToken: string; uid: string; email: string }> {
   const email = `user${Date.now()}-${emailCounter++}@example.com`;

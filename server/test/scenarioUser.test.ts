@@ -1,11 +1,18 @@
 import { expect } from "chai";
+import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { parseUnits } from "ethers";
 import { USDX__factory } from "@bindings";
 import type { BankAccount, BankWallet, ChunkDetail, Contact, JobSummary, RecipientDetail } from "@common/apiTypes";
+import { manifestPath, readManifest } from "@common/manifestFile";
 import { seededAccount } from "@common/seedAccounts";
 import { shortAddress } from "@common/wording";
 import type { RunningServer } from "../src/index";
 import type { ScenarioProgress } from "../src/services/scenarios";
+import { applyScenario } from "../src/services/scenarios/apply";
+import { applyCommand } from "../src/services/scenarios/applyCommand";
+import { SCENARIOS_DIR, loadScenario } from "../src/services/scenarios/load";
 import {
   type ScenarioAccounts,
   type UserChain,
@@ -13,10 +20,11 @@ import {
   applyUser,
   planUser,
   planUserPayments,
+  userPartThrough,
 } from "../src/services/scenarios/user";
 import { batchRecipients } from "../src/services/scenarios/userBatch";
 import { ScenarioUser } from "../src/services/scenarios/userSchema";
-import { call, provider, revert, seeded, snapshot, stack, startTestServer } from "./helpers";
+import { call, passwordSignIn, provider, revert, seeded, snapshot, stack, startTestServer } from "./helpers";
 
 /**
  * Issue 31, part 1: a scenario's Firebase test user, applied through a real API server (and the
@@ -34,18 +42,6 @@ const chain = (): UserChain => ({ provider: provider(), accounts });
 
 let counter = 0;
 const newEmail = () => `scenario-${Date.now()}-${counter++}@example.com`;
-
-/** An ID token for the user, as the dashboard's email sign-in gets one. */
-async function signIn(email: string, password: string): Promise<string> {
-  const res = await fetch(`http://${stack().emulatorHost}/identitytoolkit.googleapis.com/v1/accounts:signInWithPassword?key=test-key`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ email, password, returnSecureToken: true }),
-  });
-  const body = (await res.json()) as { idToken: string };
-  expect(res.status).to.equal(200);
-  return body.idToken;
-}
 
 const refused = (promise: Promise<unknown>) =>
   promise.then(
@@ -103,7 +99,7 @@ describe("a scenario's Firebase test user, applied through the API (issue 31)", 
     expect((await planUserPayments(api(), chain(), user)).payments).to.deep.equal({
       payer: "alice",
       address: seeded("alice").address,
-      amount: parseUnits("4", 18),
+      amounts: [parseUnits("2", 18), parseUnits("2", 18)],
     });
 
     const progress: ScenarioProgress[] = [];
@@ -113,15 +109,13 @@ describe("a scenario's Firebase test user, applied through the API (issue 31)", 
     expect(progress.map((p) => `${p.done}/${p.total}`)).to.deep.equal(planned.map((_, i) => `${i + 1}/${planned.length}`));
     expect(applied.report[0]).to.equal(`Firebase test user: ${user.email}, password tester-password (sign in to the dashboard with them).`);
 
-    expect(await planUserPayments(api(), chain(), user)).to.deep.equal({
-      steps: [],
-      payments: { payer: "alice", address: seeded("alice").address, amount: 0n },
-    });
+    // Nothing left to do: nothing asked of the payer either (the token may stay paused, the payer blocked).
+    expect(await planUserPayments(api(), chain(), user)).to.deep.equal({ steps: [], payments: null });
     const again = await applyUser(api(), chain(), user);
     expect(again.sent).to.equal(0);
 
     // Read back through the API, as the user.
-    const token = await signIn(user.email, user.password);
+    const token = await passwordSignIn(user.email, user.password);
     const get = async <T>(path: string) => {
       const answer = await call<T>(server, "GET", path, { token });
       expect(answer.status, path).to.equal(200);
@@ -173,7 +167,7 @@ describe("a scenario's Firebase test user, applied through the API (issue 31)", 
       batch: { recipients: 3, amountEach: "1", paidChunks: 1 },
     });
     await applyUser(api(), chain(), first);
-    const token = await signIn(first.email, first.password);
+    const token = await passwordSignIn(first.email, first.password);
     const contacts = (await call<{ contacts: Contact[] }>(server, "GET", "/api/contacts", { token })).body.contacts;
     // The tester deletes Carol and points Erin elsewhere.
     await call(server, "DELETE", `/api/contacts/${contacts.find((c) => c.name === "Carol")!.id}`, { token });
@@ -188,7 +182,7 @@ describe("a scenario's Firebase test user, applied through the API (issue 31)", 
       "pay chunk 2 of 2 of 'Scenario batch' from bob",
     ]);
     // The stored job's second chunk: its one recipient's 1 USDX.
-    expect((await planUserPayments(api(), chain(), second)).payments?.amount).to.equal(parseUnits("1", 18));
+    expect((await planUserPayments(api(), chain(), second)).payments?.amounts).to.deep.equal([parseUnits("1", 18)]);
     await applyUser(api(), chain(), second);
     expect(await planUser(api(), chain(), second)).to.deep.equal([]);
     const after = (await call<{ contacts: Contact[] }>(server, "GET", "/api/contacts", { token })).body.contacts;
@@ -246,5 +240,95 @@ describe("a scenario's Firebase test user, applied through the API (issue 31)", 
       `Could not start the batch job 'Scenario batch': the API answered 400, The paying wallet ${seeded("dave").address} is blocked: it cannot send USDX.`,
     );
     expect(seededAccount("dave").blocked).to.equal(true);
+  });
+
+  it("the engine applies blocked-payer.yaml with its user through this API server: dave funded and unblocked, the first chunk paid, dave blocked again at his balance; a second apply sends nothing", async () => {
+    const file = loadScenario(path.join(SCENARIOS_DIR, "blocked-payer.yaml"));
+    // The file's user under an email of this test's own.
+    const scenario = { ...file, user: { ...file.user!, email: newEmail() } };
+    // The manifest in a directory of the test's own: the engine writes a Safe it creates into it.
+    const dir = mkdtempSync(path.join(tmpdir(), "usdx-scenario-user-"));
+    const env = { DEPLOYMENTS_DIR: dir };
+    copyFileSync(manifestPath("localhost", { DEPLOYMENTS_DIR: stack().deploymentsDir }), manifestPath("localhost", env));
+    const options = { provider: provider(), network: "localhost", env, userPart: userPartThrough(api()) };
+    try {
+      const first = await applyScenario(scenario, options);
+      const labels = first.steps.map((s) => s.label);
+      const userSteps = [
+        `create the Firebase test user ${scenario.user.email}`,
+        "add the contact Alice",
+        "add the contact Bob",
+        "add the bank account Everyday Checking",
+        "add the wallet dave",
+        "start the batch job 'Scenario batch'",
+        "pay chunk 1 of 500 of 'Scenario batch' from dave",
+      ];
+      const at = userSteps.map((prefix) => labels.findIndex((l) => l.startsWith(prefix)));
+      expect(at, labels.join("\n")).to.not.include(-1);
+      expect(at).to.deep.equal([...at].sort((a, b) => a - b));
+      // Dave (blocked in the seed) is unblocked before the user's steps and blocked again after them,
+      // his balance set beforehand (the seed's, less what the chunk pays, is burned down to it).
+      const unblock = labels.findIndex((l) => l.startsWith("unblock dave "));
+      const balance = labels.findIndex((l) => / USDX (to|from) dave /.test(l));
+      const block = labels.indexOf("block dave (as blocklister)");
+      const order = [unblock, balance, at[0], at.at(-1)!, block];
+      expect(order, labels.join("\n")).to.deep.equal([...order].sort((a, b) => a - b));
+      expect(unblock).to.not.equal(-1);
+      expect(first.report.at(-2)).to.equal(
+        `Firebase test user: ${scenario.user.email}, password blocked-payer-test (sign in to the dashboard with them).`,
+      );
+
+      const usdx = USDX__factory.connect(readManifest("localhost", env).proxy, provider());
+      expect(await usdx.isBlocked(seeded("dave").address)).to.equal(true);
+      // His balance is the file's: at most the multiplier's rounding (a wei or so) above it.
+      expect(Number((await usdx.balanceOf(seeded("dave").address)) - parseUnits("1000", 18))).to.be.within(0, 2);
+
+      const again = await applyScenario(scenario, options);
+      expect(again.steps).to.deep.equal([]);
+      expect(again.sent).to.equal(0);
+
+      // The job, as its user sees it: the first chunk confirmed, the rest waiting for dave.
+      const token = await passwordSignIn(scenario.user.email, scenario.user.password);
+      const jobs = (await call<{ jobs: JobSummary[] }>(server, "GET", "/api/batch", { token })).body.jobs;
+      expect(jobs.map((j) => [j.recipients, j.recipientsPaid])).to.deep.equal([[1000, 2]]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("the CLI's apply: the user's part through --api-url, or npm start's server when one answers; without one, the chain's part and a note; a named server that does not answer is refused", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "usdx-scenario-cli-"));
+    const env = { ...process.env, DEPLOYMENTS_DIR: dir, SERVER_PORT: "9" };
+    copyFileSync(manifestPath("localhost", { DEPLOYMENTS_DIR: stack().deploymentsDir }), manifestPath("localhost", env));
+    const file = path.join(SCENARIOS_DIR, "blocked-payer.yaml");
+    const lines: string[] = [];
+    const cli = (...args: string[]) => applyCommand(["--rpc-url", stack().rpcUrl, ...args], (line) => lines.push(line), { env });
+    try {
+      await cli(file, "--dry-run");
+      expect(lines).to.include(
+        "  - the Firebase test user's part needs the API server, and none answers at http://127.0.0.1:9 (start the stack with npm start, or pass --api-url): not applied",
+      );
+      lines.length = 0;
+      await cli(file, "--dry-run", "--api-url", server.url);
+      // The file's user, planned through this server (made, unless an earlier run made it already).
+      expect(
+        lines.some((l) => / (create the Firebase test user|add the contact Alice|start the batch job)/.test(l)),
+        lines.join("\n"),
+      ).to.equal(true);
+      expect(lines).to.include("Dry run: nothing sent.");
+      const failure = (promise: Promise<unknown>) =>
+        promise.then(
+          () => expect.fail("it was not refused"),
+          (error: unknown) => (error as Error).message,
+        );
+      const block = await provider().getBlockNumber();
+      expect(await failure(cli(file, "--api-url=http://127.0.0.1:9"))).to.match(
+        /^Could not read the server's settings: the API server at http:\/\/127\.0\.0\.1:9 does not answer/,
+      );
+      expect(await provider().getBlockNumber(), "nothing was sent").to.equal(block);
+      expect(await failure(cli(file, "--api-url"))).to.match(/^--api-url needs a URL/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -15,7 +15,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect } from "chai";
-import type { ScenarioRun } from "@common/apiTypes";
+import type { JobSummary, ScenarioRun } from "@common/apiTypes";
 import { createApp } from "../src/app";
 import { loadConfig } from "../src/config";
 import { startServer, type RunningServer } from "../src/index";
@@ -23,7 +23,7 @@ import { createLogger } from "../src/lib/logger";
 import type { ApplyResult, ScenarioEngine, ScenarioProgress, ScenarioSummary, SnapshotSummary } from "../src/services/scenarios";
 import { NO_ENGINE, ScenarioRuns } from "../src/services/scenarios/runs";
 import { deployToStandIn, startStandIn, type RunningNode } from "../../scripts/lib/standIn";
-import { type ApiBase, call, emailUser, stack, startTestServer, until } from "./helpers";
+import { type ApiBase, call, emailUser, passwordSignIn, revert, snapshot, stack, startTestServer, until } from "./helpers";
 import { FIREBASE_PROJECT } from "./stack";
 
 /** Every endpoint of the panel, as a request a person's dashboard would send (good names, a good body). */
@@ -140,6 +140,35 @@ describe("The Scenarios panel's API (issue 31, part 4)", function () {
       const answer = await call(server, "GET", "/api/scenarios", { token: idToken });
       expect(answer.status, JSON.stringify(answer.body)).to.equal(200);
       expect(answer.body.scenarios.map((s: { name: string }) => s.name)).to.include.members(["default", "paused"]);
+    });
+
+    it("applies blocked-payer, its Firebase test user made through the server's own API: the job half paid, its user able to sign in", async () => {
+      const chainSnapshot = await snapshot();
+      try {
+        const { idToken } = await emailUser();
+        const started = await call(server, "POST", "/api/scenarios/blocked-payer/apply", { token: idToken });
+        expect(started.status, JSON.stringify(started.body)).to.equal(202);
+        const read = async () =>
+          (await call<{ run: ScenarioRun | null }>(server, "GET", "/api/scenarios/run", { token: idToken })).body.run;
+        const ended = (await until("the run to end", read, (r) => r?.state !== "running", 90_000))!;
+        expect([ended.state, ended.error]).to.deep.equal(["done", null]);
+        expect(ended.lines).to.include("create the Firebase test user payer@example.com");
+        expect(
+          ended.lines.some((l) => /^pay chunk 1 of \d+ of 'Scenario batch' from dave$/.test(l)),
+          ended.lines.join("\n"),
+        ).to.equal(true);
+        expect(ended.lines).to.include(
+          "Firebase test user: payer@example.com, password blocked-payer-test (sign in to the dashboard with them).",
+        );
+
+        const payer = await passwordSignIn("payer@example.com", "blocked-payer-test");
+        const jobs = (await call<{ jobs: JobSummary[] }>(server, "GET", "/api/batch", { token: payer })).body.jobs;
+        expect(jobs).to.have.length(1);
+        expect(jobs[0].recipients).to.equal(1000);
+        expect(jobs[0].recipientsPaid).to.be.within(1, 999);
+      } finally {
+        await revert(chainSnapshot);
+      }
     });
   });
 

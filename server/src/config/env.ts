@@ -8,7 +8,15 @@ import path from "node:path";
 import { z } from "zod";
 import { maxRecipientsPerChunk } from "@common/gasLimits";
 import { DEFAULT_MULTIPLIER_MAX_STEP_PERCENT, parseStepBound } from "@common/multiplierStep";
-import { DEFAULT_LOCAL_RPC_PORT, LOCAL_CHAIN, LOCAL_RPC_HOST, SEPOLIA, describeChain, isMainnet } from "@common/networks";
+import {
+  DEFAULT_LOCAL_RPC_PORT,
+  DEFAULT_SERVER_PORT,
+  LOCAL_CHAIN,
+  LOCAL_RPC_HOST,
+  SEPOLIA,
+  describeChain,
+  isMainnet,
+} from "@common/networks";
 import { RPC_PLAN_NAMES } from "./rpcPlans";
 import {
   address,
@@ -240,7 +248,7 @@ export function envSchema(on: Network) {
         group: "http",
         description: "The address the server listens on (loopback: this machine only).",
       }),
-      SERVER_PORT: setting(wholeNumber(0, 65_535).default(3001), {
+      SERVER_PORT: setting(wholeNumber(0, 65_535).default(DEFAULT_SERVER_PORT), {
         group: "http",
         description: "The port it listens on (0: any free port).",
       }),

@@ -65,6 +65,10 @@ export interface Services {
   metrics: Metrics;
   /** What /monitoring shows: the parts' health and the last minutes' figures, sampled by startServer's timer. */
   monitoring: MonitoringHistory;
-  /** Set when the server drains (SIGTERM): /api/ready answers 503 and requests are answered with Connection: close. */
-  serving: { draining: boolean };
+  /**
+   * `draining`: set when the server drains (SIGTERM): /api/ready answers 503 and requests are
+   * answered with Connection: close. `url`: where it listens, once it does (the Scenarios panel's
+   * Firebase test user is made through it, as a client would).
+   */
+  serving: { draining: boolean; url: string | null };
 }

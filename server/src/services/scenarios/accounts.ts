@@ -31,6 +31,12 @@ export function mnemonicAddress(index: number): string {
   return address;
 }
 
+/** The key of account `index` of Hardhat's test mnemonic: a scenario's user part signs the bank's challenge with it. */
+export function mnemonicKey(index: number): string {
+  mnemonicRoot ??= HDNodeWallet.fromPhrase(LOCAL_DEV_MNEMONIC, undefined, "m/44'/60'/0'/0");
+  return mnemonicRoot.deriveChild(index).privateKey;
+}
+
 /** A test key of this scenario's: the same scenario and account name give the same key. */
 export function generatedKey(scenario: string, account: string): string {
   return keccak256(toUtf8Bytes(`usdx scenario ${scenario}: account ${account}`));

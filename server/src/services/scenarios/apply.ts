@@ -1,4 +1,4 @@
-import { JsonRpcSigner, parseEther, toQuantity, type JsonRpcApiProvider } from "ethers";
+import { JsonRpcSigner, Wallet, parseEther, toQuantity, type JsonRpcApiProvider, type Signer } from "ethers";
 import { describeError } from "@common/contractErrors";
 import type { DeploymentManifest, NamedSafe, SafeContracts } from "@common/manifest";
 import { writeManifest } from "@common/manifestFile";
@@ -8,7 +8,8 @@ import { planScenario, type Plan, type PlanOptions } from "./plan";
 import { tokenAt } from "./read";
 import { scenarioReport, type AccountRow, type SafeRow } from "./report";
 import type { Scenario } from "./schema";
-import { PENDING_SAFE, type SendContext } from "./steps";
+import { mnemonicKey } from "./accounts";
+import { PENDING_SAFE, type SendContext, type Step } from "./steps";
 
 /*
  * Applying a scenario: the plan printed as numbered lines, then each step as it is sent, through
@@ -19,22 +20,39 @@ import { PENDING_SAFE, type SendContext } from "./steps";
 /** What an impersonated sender gets for gas when it has less than half of it. */
 export const IMPERSONATED_GAS_ETH = parseEther("10");
 
-/** What the plan says of a file's `user:` part when no one applies it (the CLI). */
+/** What the plan says of a file's `user:` part when no one applies it. */
 export const USER_PART_NOT_APPLIED = "the Firebase test user's part needs the API server: not applied here";
 
+/** What the user part is given: the chain, and the scenario's accounts by name. */
 export interface UserPartContext {
   provider: JsonRpcApiProvider;
   manifest: DeploymentManifest;
   /** The address of an account or Safe the scenario names. */
   addressOf(name: string): string;
-  /** A signer for any address, through the node (unlocked or impersonated). */
-  signer(address: string): Promise<JsonRpcSigner>;
-  dryRun: boolean;
-  log(line: string): void;
+  /** A signer for an account the scenario names: its key when the scenario knows it (it can sign messages then), else the node's. */
+  signer(name: string): Promise<Signer>;
 }
 
-/** The Firebase test user's part (server/src/services/scenarios/user.ts): it plans, and unless dryRun applies, what the file's `user:` asks. */
-export type UserPart = (scenario: Scenario, ctx: UserPartContext) => Promise<PlanStep[]>;
+/** One step of the user part: a request to the API server, or a payment from the batch's payer. */
+export interface UserPartAction {
+  label: string;
+  /** The transactions it sends (none for a request). */
+  transactions: number;
+  /** Resolves with the transactions it sent, when fewer than `transactions`. */
+  run(): Promise<void | number>;
+}
+
+/** The user part's plan, made before the chain's: where it pays, the chain's plan makes room. */
+export interface UserPartPlan {
+  actions: UserPartAction[];
+  /** What its batch needs of the payer (user.ts UserPayments); null when nothing on chain. */
+  payer: { address: string; amounts: bigint[] } | null;
+  /** Lines for the printout: the user's email and password, the job. */
+  report: string[];
+}
+
+/** The Firebase test user's part (user.ts userPartThrough): plans what the file's `user:` asks, from what the API server holds. */
+export type UserPart = (scenario: Scenario, ctx: UserPartContext) => Promise<UserPartPlan>;
 
 export interface ApplyOptions extends PlanOptions {
   /** The node: the local chain, or a fork of it (chain 31337). */
@@ -45,8 +63,9 @@ export interface ApplyOptions extends PlanOptions {
   log?: (line: string) => void;
   /** After each step; awaited, so a panel may store it before the next one is sent. */
   onProgress?: (progress: ScenarioProgress) => void | Promise<void>;
-  /** Without it, a file's `user:` part is said not to be applied. */
+  /** Without it, a file's `user:` part is said not to be applied (in `userPartNote`'s words, when given). */
   userPart?: UserPart;
+  userPartNote?: string;
 }
 
 export interface ApplyOutcome extends ApplyResult {
@@ -54,46 +73,54 @@ export interface ApplyOutcome extends ApplyResult {
   safes: SafeRow[];
 }
 
-/** Plans the scenario on the chain, prints the plan, sends it (unless dryRun), and reads back the printout. */
+/**
+ * Plans the scenario on the chain, prints the plan, sends it (unless dryRun), and reads back the
+ * printout. A file's user part is planned first, through the API server: its steps go after the
+ * balances and before the blocks and the pause (the server refuses a blocked payer and a paused
+ * token), and what its batch pays is minted to the payer beforehand, so the payer ends at its balance.
+ */
 export async function applyScenario(scenario: Scenario, options: ApplyOptions): Promise<ApplyOutcome> {
   const log = options.log ?? (() => undefined);
-  const plan = await planScenario(scenario, options.provider, options);
+  let plan = await planScenario(scenario, options.provider, options);
+  const sender = new NodeSender(options.provider, plan.unlocked, plan.manifest, options.env ?? process.env);
+  let user: UserPartPlan | null = null;
+  if (scenario.user && options.userPart) {
+    user = await options.userPart(scenario, userContext(sender, plan, options));
+    if (user.actions.length > 0) {
+      const steps = user.actions.map((a): Step => ({ label: a.label, transactions: a.transactions, api: true, run: () => a.run() }));
+      plan = await planScenario(scenario, options.provider, { ...options, user: { payer: user.payer, steps } });
+    }
+  }
   const notes = [...plan.notes];
-  if (scenario.user && !options.userPart) notes.push(USER_PART_NOT_APPLIED);
+  if (scenario.user && !options.userPart) notes.push(options.userPartNote ?? USER_PART_NOT_APPLIED);
   printPlan(plan, notes, log);
 
-  const sender = new NodeSender(options.provider, plan, options.env ?? process.env);
   const steps: PlanStep[] = plan.steps.map(({ label }) => ({ label }));
   let sent = 0;
   try {
     if (!options.dryRun && plan.steps.length > 0) {
       log("Sending:");
       for (const [i, step] of plan.steps.entries()) {
+        let made: void | number;
         try {
-          await step.run(sender);
+          made = await step.run(sender);
         } catch (error) {
           throw new Error(
             `Step ${i + 1} of ${plan.steps.length} (${step.label}) failed: ${describeError(error)} ${plural(sent, "transaction")} had been sent; applying the file again plans only what is still missing.`,
             { cause: error },
           );
         }
-        sent += step.transactions;
+        sent += typeof made === "number" ? made : step.transactions;
         log(`  [${i + 1}/${plan.steps.length}] ${step.label}`);
         await options.onProgress?.({ done: i + 1, total: plan.steps.length, label: step.label });
       }
-    }
-    if (scenario.user && options.userPart) {
-      steps.push(...(await options.userPart(scenario, userContext(sender, plan, options, log))));
     }
   } finally {
     await sender.stopImpersonating();
   }
   if (options.dryRun) log("Dry run: nothing sent.");
   else if (plan.steps.length === 0) log("The chain is already in this state: nothing sent.");
-  else {
-    const calls = plan.steps.filter((s) => s.transactions === 0).length;
-    log(`Sent ${plural(sent, "transaction")}${calls > 0 ? ` and made ${plural(calls, "node call")}` : ""}.`);
-  }
+  else log(sentLine(plan.steps, sent));
 
   const safes: NamedSafe[] = [...plan.safes]
     .map(([name, address]) => ({ name, address: address ?? sender.created.get(name) ?? "" }))
@@ -105,7 +132,18 @@ export async function applyScenario(scenario: Scenario, options: ApplyOptions): 
     safes,
     options.dryRun ? 0 : plan.clockSeconds,
   );
-  return { sent, steps, report: report.lines, accounts: report.accounts, safes: report.safes };
+  const lines = [...report.lines, ...(user?.report ?? [])];
+  return { sent, steps, report: lines, accounts: report.accounts, safes: report.safes };
+}
+
+/** "Sent 12 transactions, made 1 node call and 5 requests to the API server." */
+function sentLine(steps: Step[], sent: number): string {
+  const calls = steps.filter((s) => s.transactions === 0 && !s.api).length;
+  const requests = steps.filter((s) => s.api && s.transactions === 0).length;
+  const made = [calls > 0 ? plural(calls, "node call") : "", requests > 0 ? plural(requests, "request") + " to the API server" : ""].filter(
+    Boolean,
+  );
+  return `Sent ${plural(sent, "transaction")}${made.length > 0 ? `${made.length === 2 ? ", made " : " and made "}${made.join(" and ")}` : ""}.`;
 }
 
 function printPlan(plan: Plan, notes: string[], log: (line: string) => void): void {
@@ -119,19 +157,23 @@ function printPlan(plan: Plan, notes: string[], log: (line: string) => void): vo
   for (const note of notes) log(`  - ${note}`);
 }
 
-function userContext(sender: NodeSender, plan: Plan, options: ApplyOptions, log: (line: string) => void): UserPartContext {
-  const byName = new Map<string, string>(plan.accounts.map((a) => [a.name, a.address]));
+function userContext(sender: NodeSender, plan: Plan, options: ApplyOptions): UserPartContext {
+  const byName = new Map(plan.accounts.map((a) => [a.name, a]));
+  const addressOf = (name: string): string => {
+    const address = byName.get(name)?.address ?? plan.safes.get(name);
+    if (address) return address;
+    if (plan.safes.has(name)) throw new Error(`The ${name} is created by this apply: apply the file again to name it in the user's part.`);
+    throw new Error(`The scenario names no account or Safe '${name}' on this chain.`);
+  };
   return {
     provider: options.provider,
     manifest: sender.manifest,
-    addressOf(name) {
-      const address = byName.get(name) ?? plan.safes.get(name) ?? sender.created.get(name);
-      if (!address) throw new Error(`The scenario names no account or Safe '${name}' on this chain.`);
-      return address;
+    addressOf,
+    async signer(name) {
+      const account = byName.get(name);
+      const key = account ? (account.privateKey ?? (account.index !== null ? mnemonicKey(account.index) : null)) : null;
+      return sender.signer(addressOf(name), key);
     },
-    signer: (address) => sender.signer(address),
-    dryRun: options.dryRun === true,
-    log,
   };
 }
 
@@ -143,10 +185,11 @@ class NodeSender implements SendContext {
 
   constructor(
     readonly provider: JsonRpcApiProvider,
-    private readonly plan: Plan,
+    private readonly unlocked: string[],
+    manifest: DeploymentManifest,
     private readonly env: NodeJS.ProcessEnv,
   ) {
-    this.manifest = plan.manifest;
+    this.manifest = manifest;
   }
 
   address(who: string): string {
@@ -156,15 +199,17 @@ class NodeSender implements SendContext {
     return address;
   }
 
-  async signer(who: string): Promise<JsonRpcSigner> {
+  /** With `key`, messages are signed by the key (the node's impersonated accounts cannot sign one); transactions still go through the node, which keeps the nonce. */
+  async signer(who: string, key?: string | null): Promise<JsonRpcSigner> {
     // Not provider.getSigner: ethers asks eth_accounts, which does not list impersonated accounts.
-    return new JsonRpcSigner(this.provider, await this.sender(who));
+    const address = await this.sender(who);
+    return key ? new KeyedNodeSigner(this.provider, address, new Wallet(key)) : new JsonRpcSigner(this.provider, address);
   }
 
   /** The address that sends as `who`: the node signs for it, unlocked or impersonated (with gas money). */
   private async sender(who: string): Promise<string> {
     const address = this.address(who);
-    if (!this.plan.unlocked.includes(address) && !this.impersonated.has(address)) {
+    if (!this.unlocked.includes(address) && !this.impersonated.has(address)) {
       await this.provider.send("hardhat_impersonateAccount", [address]);
       this.impersonated.add(address);
       if ((await this.provider.getBalance(address)) < IMPERSONATED_GAS_ETH / 2n) {
@@ -198,5 +243,28 @@ class NodeSender implements SendContext {
   async stopImpersonating(): Promise<void> {
     for (const address of this.impersonated) await this.provider.send("hardhat_stopImpersonatingAccount", [address]);
     this.impersonated.clear();
+  }
+}
+
+/**
+ * A node account whose key the scenario knows: it sends through the node as its other steps do
+ * (a Wallet of its own would pick its nonce from a provider that caches the count for a moment, and
+ * send a used one), and signs messages and typed data with the key.
+ */
+class KeyedNodeSigner extends JsonRpcSigner {
+  constructor(
+    provider: JsonRpcApiProvider,
+    address: string,
+    private readonly key: Wallet,
+  ) {
+    super(provider, address);
+  }
+
+  override signMessage(message: string | Uint8Array): Promise<string> {
+    return this.key.signMessage(message);
+  }
+
+  override signTypedData(...args: Parameters<Wallet["signTypedData"]>): Promise<string> {
+    return this.key.signTypedData(...args);
   }
 }

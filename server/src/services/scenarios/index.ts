@@ -16,8 +16,9 @@
  *   snapshots.ts  named node snapshots (evm_snapshot / evm_revert), kept beside the manifest
  *                 (snapshotCommand.ts: the CLI's snapshot, restore and snapshots)
  *   user.ts       a file's Firebase test user, applied through the API server as a client would
- *                 (userApi.ts the HTTP calls, userBatch.ts its half-paid batch job); not yet run
- *                 by the CLI or the panel, whose plan says so
+ *                 (userApi.ts the HTTP calls, userBatch.ts its half-paid batch job); apply.ts
+ *                 plans it first and sends its steps after the balances
+ *   applyCommand.ts  the CLI's apply (the API server: --api-url, or npm start's when it answers)
  *   runs.ts       the panel's one run at a time, its progress kept for the page to poll
  * The CLI (scripts/scenario.ts), `npm start -- --scenario` and the dashboard's Scenarios panel
  * (routes/scenarios.ts) all go through the types below.

@@ -17,7 +17,7 @@ import {
   type Crowd,
   type Target,
 } from "./movements";
-import { Planner, sharesFor } from "./planner";
+import { Planner, sharesFor, sharesMoved } from "./planner";
 import {
   assertLocalChain,
   existingSafe,
@@ -36,7 +36,8 @@ import { PENDING_SAFE, type Step } from "./steps";
  * Reads the chain and plans only the transactions needed to reach the scenario's state, in this
  * order: unpause (when tokens must move); roles and Safes; the history, when not made yet (funded
  * up front); the multiplier; the crowd of holders, then mints and burns to the target balances;
- * blocklist entries; pause; roles lent for the moment given back.
+ * the Firebase test user's steps (through the API server); blocklist entries; pause; roles lent for
+ * the moment given back.
  */
 
 /** ETH a generated account gets for gas, so a tester can send from it in a wallet. */
@@ -46,6 +47,8 @@ export interface PlanOptions {
   /** Whose manifest: deployments/<network>.json; "localhost" by default (the in-process Hardhat network's is "hardhat"). */
   network?: string;
   env?: NodeJS.ProcessEnv;
+  /** The Firebase test user's steps (apply.ts plans them first), and what its batch needs of the payer. */
+  user?: { payer: { address: string; amounts: bigint[] } | null; steps: Step[] };
 }
 
 export interface Plan {
@@ -103,6 +106,14 @@ export async function planScenario(scenario: Scenario, provider: JsonRpcApiProvi
     } else targets.set(who, { shares: BigInt(wanted.shares), balance: null });
   }
 
+  // The user's batch pays from the payer after the balances: it gets the shares those transfers take first.
+  const payer = options.user?.payer ? getAddress(options.user.payer.address) : null;
+  const payerTarget = payer ? targets.get(payer) : undefined;
+  if (payer && payerTarget) {
+    const paid = options.user!.payer!.amounts.reduce((sum, amount) => sum + sharesMoved(amount, finalMultiplier), 0n);
+    targets.set(payer, { shares: payerTarget.shares + paid, balance: null });
+  }
+
   const transfers = historyTransfers(scenario, keyOf);
   const pendingInHistory = transfers.some((t) => t.from.startsWith(PENDING_SAFE) || t.to.startsWith(PENDING_SAFE));
   const historyMade = !pendingInHistory && (await transfersMade(usdx, manifest, transfers));
@@ -131,6 +142,7 @@ export async function planScenario(scenario: Scenario, provider: JsonRpcApiProvi
 
   // Tokens move when the history is to be made, a balance is off its target, or a holder of the crowd is missing.
   const moves =
+    payer !== null ||
     !historyMade ||
     order.some((who) => !reached(p.sharesOf(who), targets.get(who)!, finalMultiplier)) ||
     (crowd !== null && crowdMissing(crowd, finalMultiplier).length > 0);
@@ -154,6 +166,10 @@ export async function planScenario(scenario: Scenario, provider: JsonRpcApiProvi
   }
   if (crowd) planCrowd(p, crowd, targets.get(crowd.payer) ?? { shares: 0n, balance: 0n });
   planBalances(p, targets, order);
+  if (options.user) {
+    if (payer) p.unblock(payer, " so it can pay the user's batch");
+    p.steps.push(...options.user.steps);
+  }
   const blocked = new Set((scenario.blocked ?? []).map(keyOf));
   for (const who of order) p.setBlocked(who, blocked.has(who));
   if (scenario.paused) p.setPaused(true);

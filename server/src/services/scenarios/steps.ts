@@ -25,7 +25,10 @@ export interface SendContext {
 }
 
 export interface Step extends PlanStep {
-  /** The transactions it sends: one, or four for Safe's contracts; none for a node call (hardhat_setBalance). */
+  /** The transactions it sends: one, or four for Safe's contracts; none for a node call (hardhat_setBalance) or a request to the API server. */
   transactions: number;
-  run(ctx: SendContext): Promise<void>;
+  /** A step of the Firebase test user's part, through the API server (apply.ts). */
+  api?: boolean;
+  /** Resolves with the transactions it sent, when fewer than `transactions`. */
+  run(ctx: SendContext): Promise<void | number>;
 }

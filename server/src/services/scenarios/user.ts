@@ -2,6 +2,7 @@ import type { Provider, Signer } from "ethers";
 import type { BankAccount, BankWallet, BankWalletChallenge, Contact } from "@common/apiTypes";
 import { CONTACTS_LIST_LIMIT_MAX } from "@common/api/contacts";
 import { plural, shortAddress } from "@common/wording";
+import type { UserPart } from "./apply";
 import type { ApplyResult, PlanStep, ScenarioProgress } from "./index";
 import { ApiClient, type UserApi, UserPartRefused } from "./userApi";
 import { type BatchContext, type UserAction, planBatch } from "./userBatch";
@@ -46,11 +47,16 @@ function addressOf(chain: UserChain, field: string, name: string): string {
   }
 }
 
-/** What the batch's payments still take from its payer: the engine funds it first, so the payer ends at the scenario's balance. */
+/**
+ * What the batch still needs of its payer on chain: the token unpaused and the payer unblocked while
+ * it starts and pays, and the shares its transfers take, which the engine mints to the payer first
+ * so that it ends at the scenario's balance.
+ */
 export interface UserPayments {
   payer: string;
   address: string;
-  amount: bigint;
+  /** Each transfer's amount (none when the job is only to be started). */
+  amounts: bigint[];
 }
 
 interface UserPlan {
@@ -68,6 +74,7 @@ async function planActions(client: ApiClient, chain: UserChain, user: ScenarioUs
   if (!session)
     actions.push({
       label: `create the Firebase test user ${user.email}`,
+      transactions: 0,
       run: async () => {
         token = (await client.signIn(user.email, user.password, true))!.idToken;
       },
@@ -91,11 +98,13 @@ async function planActions(client: ApiClient, chain: UserChain, user: ScenarioUs
     if (!held)
       actions.push({
         label: `add the contact ${wanted.name} (${shortAddress(address)})`,
+        transactions: 0,
         run: () => client.call(`add the contact ${wanted.name}`, "POST", "/api/contacts", as(), body),
       });
     else if (held.address.toLowerCase() !== address.toLowerCase() || (wanted.notes !== undefined && (held.notes ?? "") !== wanted.notes))
       actions.push({
         label: `change the contact ${wanted.name} to ${shortAddress(address)}${wanted.notes !== undefined ? ", with its notes" : ""}`,
+        transactions: 0,
         run: () => client.call(`change the contact ${wanted.name}`, "PATCH", `/api/contacts/${held.id}`, as(), body),
       });
   });
@@ -109,6 +118,7 @@ async function planActions(client: ApiClient, chain: UserChain, user: ScenarioUs
       if (accounts.some((a) => a.name === wanted.name)) continue;
       actions.push({
         label: `add the bank account ${wanted.name} (${wanted.type}, ending ${wanted.accountNumber.slice(-4)})`,
+        transactions: 0,
         run: () => client.call(`add the bank account ${wanted.name}`, "POST", "/api/bank/accounts", as(), wanted),
       });
     }
@@ -142,6 +152,7 @@ async function planActions(client: ApiClient, chain: UserChain, user: ScenarioUs
     if (!held)
       actions.push({
         label: `add the wallet ${name} (${shortAddress(address)}) to the user's bank wallets, signed by it`,
+        transactions: 0,
         run: async () => {
           await client.call(`add the wallet ${name}`, "POST", "/api/bank/wallets", as(), { name, address, ...(await proof()) });
         },
@@ -149,6 +160,7 @@ async function planActions(client: ApiClient, chain: UserChain, user: ScenarioUs
     else if (!held.verified)
       actions.push({
         label: `prove the wallet ${name} (${shortAddress(address)}) with its signature`,
+        transactions: 0,
         run: async () => {
           await client.call(`prove the wallet ${name}`, "POST", `/api/bank/wallets/${held.id}/verify`, as(), await proof());
         },
@@ -163,13 +175,17 @@ async function planActions(client: ApiClient, chain: UserChain, user: ScenarioUs
     const context: BatchContext = { token: as, job: null };
     const batch = await planBatch(client, chain.provider, user.email, user.batch, payer, token, context);
     actions.push(...batch.actions);
-    payments = { payer: payerName, address: payer.address, amount: batch.pays };
+    if (batch.payer) payments = { payer: payerName, address: payer.address, amounts: batch.payer.amounts };
     report.push(
-      `Its batch job '${user.batch.name}': ${plural(user.batch.recipients, "recipient")}, the first ${plural(user.batch.paidChunks, "chunk")} paid from ${payerName} (${shortAddress(payer.address)}).`,
+      `Its batch job '${user.batch.name}': ${plural(user.batch.recipients, "recipient")}, ${paidText(user.batch.paidChunks)}; its payer ${payerName} (${shortAddress(payer.address)}).`,
     );
   }
   return { actions, report, payments };
 }
+
+/** "none of its chunks paid yet", "the first chunk paid", "the first 3 chunks paid". */
+const paidText = (chunks: number): string =>
+  chunks === 0 ? "none of its chunks paid yet" : chunks === 1 ? "the first chunk paid" : `the first ${chunks} chunks paid`;
 
 /** The user part's plan, in words: empty when the API already holds the user's state. Refuses (UserPartRefused) a server off the local chain, before anything. */
 export async function planUser(api: UserApi, chain: UserChain, user: ScenarioUser): Promise<PlanStep[]> {
@@ -177,7 +193,7 @@ export async function planUser(api: UserApi, chain: UserChain, user: ScenarioUse
 }
 
 /**
- * The plan with what its batch payments take from the payer (null without a batch). A batch moves
+ * The plan with what its batch needs of the payer (null without a batch, or when it needs nothing). A batch moves
  * the payer's balance away from the one the scenario states: the engine mints this much more to the
  * payer before the user part, so the payer ends at its balance and a second apply sends nothing.
  */
@@ -203,4 +219,22 @@ export async function applyUser(
     onProgress({ done: i + 1, total: actions.length, label: action.label });
   }
   return { sent: actions.length, steps: actions.map((a) => ({ label: a.label })), report };
+}
+
+/**
+ * The engine's hook (apply.ts's UserPart): the file's user part through the API server at `api`,
+ * planned from what the server holds. Refuses, before anything is sent, a server off the local
+ * chain or one that follows another USDX than the chain the scenario is applied to.
+ */
+export function userPartThrough(api: UserApi): UserPart {
+  return async (scenario, ctx) => {
+    const client = await ApiClient.open(api);
+    if (client.config.contracts.proxy.toLowerCase() !== ctx.manifest.proxy.toLowerCase())
+      throw new UserPartRefused(
+        `The API server at ${api.url} follows the USDX at ${client.config.contracts.proxy}, and this chain's is at ${ctx.manifest.proxy}: start the server on this chain, or pass its address. Nothing was sent.`,
+      );
+    const chain: UserChain = { provider: ctx.provider, accounts: { address: ctx.addressOf, signer: ctx.signer } };
+    const { actions, report, payments } = await planActions(client, chain, scenario.user!);
+    return { actions, report, payer: payments && { address: payments.address, amounts: payments.amounts } };
+  };
 }

@@ -1,6 +1,7 @@
 import { getAddress, keccak256, toUtf8Bytes, type Provider, type Signer } from "ethers";
 import { BatchPayments__factory, USDX__factory } from "@bindings";
 import { exactTokenAmount, formatTokenAmount, parsePositiveTokenAmount, parseTokenAmount } from "@common/amounts";
+import { chunkGasLimit } from "@common/gasLimits";
 import type { ChunkDetail, ChunkPlan, JobSummary, RecipientDetail } from "@common/apiTypes";
 import { plural } from "@common/wording";
 import { type ApiClient, UserPartRefused } from "./userApi";
@@ -21,7 +22,10 @@ const CONFIRM_POLL_MS = 250;
 /** One thing the user part does, planned with what it reads first. */
 export interface UserAction {
   label: string;
-  run(): Promise<void>;
+  /** The transactions it sends from the payer: none for a request to the API. */
+  transactions: number;
+  /** Resolves with the transactions it sent, when that differs from `transactions` (an allowance already given). */
+  run(): Promise<void | number>;
 }
 
 /** What the batch's steps share as they run: the session's token (a new user has one only once made), and the job once started. */
@@ -86,10 +90,17 @@ function chunkPlans(chunks: ChunkDetail[], recipients: RecipientDetail[]): Chunk
   });
 }
 
+/** What the batch's steps need of its payer on chain; null when they need nothing (the job is there and its paid chunks confirmed). */
+export interface PayerNeeds {
+  /** Each transfer the payments make, in order: the engine mints the shares they take to the payer first. */
+  amounts: bigint[];
+}
+
 /**
  * The steps that leave the job started with its first `paidChunks` chunks confirmed (none when it
- * is so already), and what the payments among them take from the payer. `token` is null for a
- * user not made yet (then nothing of theirs exists).
+ * is so already), and what they need of the payer: the token unpaused and the payer unblocked to
+ * start the job (the server refuses it otherwise) and to pay, and each payment's amount. `token`
+ * is null for a user not made yet (then nothing of theirs exists).
  */
 export async function planBatch(
   client: ApiClient,
@@ -99,7 +110,7 @@ export async function planBatch(
   payer: BatchPayer,
   token: string | null,
   context: BatchContext,
-): Promise<{ actions: UserAction[]; pays: bigint }> {
+): Promise<{ actions: UserAction[]; payer: PayerNeeds | null }> {
   const recipients = batchRecipients(email, batch);
   const each = parsePositiveTokenAmount(batch.amountEach);
   const chunkSize = client.config.batch.chunkSize;
@@ -110,11 +121,12 @@ export async function planBatch(
     );
   const jobId = token ? await findJob(client, token, batch, each * BigInt(batch.recipients)) : null;
   const actions: UserAction[] = [];
-  let pays = 0n;
+  const amounts: bigint[] = [];
   let chunks: ChunkDetail[] = [];
   if (!jobId) {
     actions.push({
       label: `start the batch job '${batch.name}': ${plural(batch.recipients, "recipient")} of ${batch.amountEach} USDX, paid from ${payer.name}`,
+      transactions: 0,
       run: async () => {
         const started: { jobId: string; chunks: ChunkPlan[]; payerIsSafe: boolean } = await client.call(
           `start the batch job '${batch.name}'`,
@@ -145,22 +157,26 @@ export async function planBatch(
     // Paid and reported already, the watcher not there yet: wait for it rather than pay twice.
     const receipt = chunk?.status === "submitted" && chunk.txHash ? await provider.getTransactionReceipt(chunk.txHash) : null;
     if (receipt?.status === 1) {
-      actions.push({ label: `wait for the server to confirm ${of}`, run: () => untilConfirmed(client, context, index) });
+      actions.push({ label: `wait for the server to confirm ${of}`, transactions: 0, run: () => untilConfirmed(client, context, index) });
       continue;
     }
     actions.push({
       label: `pay ${of} from ${payer.name}`,
+      transactions: 2,
       run: () => payChunk(client, context, payer, index, chunk?.status ?? "pending"),
     });
     // The server's chunks, or as it will cut them: chunkSize recipients each, the last what is left.
     const planned = context.job?.chunks.find((c) => c.index === index);
-    pays += planned ? BigInt(planned.total) : each * BigInt(Math.min(chunkSize, batch.recipients - index * chunkSize));
+    if (planned) amounts.push(...planned.amounts.map(BigInt));
+    else amounts.push(...Array<bigint>(Math.min(chunkSize, batch.recipients - index * chunkSize)).fill(each));
   }
-  return { actions, pays };
+  // Waiting for the watcher needs nothing of the payer; starting the job or paying does.
+  const needsPayer = !jobId || amounts.length > 0;
+  return { actions, payer: needsPayer ? { amounts } : null };
 }
 
-/** Approves what the chunk needs (if the allowance is short), pays it as planned, reports it, and waits for the server to confirm it. */
-async function payChunk(client: ApiClient, context: BatchContext, payer: BatchPayer, index: number, status: string): Promise<void> {
+/** Approves what the chunk needs (if the allowance is short), pays it as planned, reports it, and waits for the server to confirm it; resolves with the transactions sent. */
+async function payChunk(client: ApiClient, context: BatchContext, payer: BatchPayer, index: number, status: string): Promise<number> {
   const job = context.job!;
   const plan = job.chunks.find((c) => c.index === index);
   if (!plan) throw new UserPartRefused(`The batch job ${job.id} has no chunk ${index + 1}.`);
@@ -179,10 +195,13 @@ async function payChunk(client: ApiClient, context: BatchContext, payer: BatchPa
       );
     }
   };
-  if ((await usdx.allowance(payer.address, batchPayments)) < total)
-    await sent("approve the batch payment contract", () => usdx.approve(batchPayments, total));
+  const approve = (await usdx.allowance(payer.address, batchPayments)) < total;
+  if (approve) await sent("approve the batch payment contract", () => usdx.approve(batchPayments, total));
   const txHash = await sent("pay the chunk", () =>
-    BatchPayments__factory.connect(batchPayments, signer).pay(plan.recipients, plan.amounts, plan.reference),
+    // The gas given, as the dashboard gives it: Hardhat's estimate refuses a chunk of a few hundred (gasLimits.ts).
+    BatchPayments__factory.connect(batchPayments, signer).pay(plan.recipients, plan.amounts, plan.reference, {
+      gasLimit: chunkGasLimit(plan.recipients.length),
+    }),
   );
   // A closed chunk takes no report: the watcher confirms its payment from the index alone.
   if (status !== "closed")
@@ -191,6 +210,7 @@ async function payChunk(client: ApiClient, context: BatchContext, payer: BatchPa
       txHash,
     });
   await untilConfirmed(client, context, index);
+  return approve ? 2 : 1;
 }
 
 async function untilConfirmed(client: ApiClient, context: BatchContext, index: number): Promise<void> {
