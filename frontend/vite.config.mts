@@ -6,6 +6,7 @@ import { fileURLToPath } from "node:url";
 import { defineConfig, type Plugin } from "vite";
 import react from "@vitejs/plugin-react";
 import tailwindcss from "@tailwindcss/vite";
+import { compression } from "vite-plugin-compression2";
 import { DEV_HEADERS, PREVIEW_HEADERS } from "../common/securityHeaders";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -57,7 +58,15 @@ export default defineConfig({
     // dependencies (safe-buffer, for /docs) reads when it loads; browsers only have globalThis.
     global: "globalThis",
   },
-  plugins: [react(), tailwindcss(), dropFactoryBytecode()],
+  plugins: [
+    react(),
+    tailwindcss(),
+    dropFactoryBytecode(),
+    // Each file of the build beside its brotli and gzip copies (x.js.br, x.js.gz), made once at build
+    // time at the highest levels: the server sends the one the browser accepts (server/src/dashboard.ts)
+    // and compresses nothing per request. Source maps stay as they are: only a developer opens them.
+    compression({ algorithms: ["brotliCompress", "gzip"], exclude: [/\.map$/, /\.(png|jpe?g|webp|woff2?)$/], threshold: 1024 }),
+  ],
   resolve: {
     // The same aliases as frontend/tsconfig.json's paths: the dashboard's own tree, the code it
     // shares with the server, and the contracts' generated bindings.

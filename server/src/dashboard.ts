@@ -1,15 +1,18 @@
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { STATUS_CODES } from "node:http";
 import path from "node:path";
 import compression from "compression";
 import express, { ErrorRequestHandler, RequestHandler, Response, Router } from "express";
+import expressStaticGzip from "express-static-gzip";
 import { PREVIEW_HEADERS } from "../../common/securityHeaders";
 
 /**
  * The built dashboard, served by the API server on the API's origin (`npm run start:production`): the same
- * origin means no proxy in between, and SIWE and CORS name one origin. The files are served by
- * express.static (serve-static: no directory listings, no path outside the folder) and compressed
- * by `compression`; this module only decides headers and which paths are the single-page app's.
+ * origin means no proxy in between, and SIWE and CORS name one origin. Served as a good static host
+ * serves it: each file's brotli or gzip copy, made at build time (frontend/vite.config.mts), chosen
+ * by Accept-Encoding (express-static-gzip, over serve-static: no directory listings, no path outside
+ * the folder); `compression` only for a file that has no copy. This module decides the headers and
+ * which paths are the single-page app's.
  */
 
 /** Vite names every file under assets/ by its content's hash: a new build never reuses a name. */
@@ -18,6 +21,50 @@ export const IMMUTABLE = "public, max-age=31536000, immutable";
 export const REVALIDATE = "no-cache";
 
 const ASSETS = "assets";
+
+/**
+ * The modules a route shows first that index.html does not already preload: the router loads them
+ * lazily (frontend/src/app/router.tsx, whose prefetchLandingPage starts them for "/"), so a browser
+ * would find them only once the entry has run. Named in a Link header with the page, they load
+ * alongside the entry. Sources as Vite's manifest names them, from frontend/.
+ */
+export const ROUTE_MODULES: Record<string, string[]> = {
+  "/": ["src/app/layout/Frame.tsx", "src/app/pages/DashboardRoute.tsx"],
+};
+
+interface ManifestChunk {
+  file: string;
+  imports?: string[];
+  css?: string[];
+}
+
+/**
+ * Each route of ROUTE_MODULES with its Link header value (modulepreload for its chunks and the ones
+ * they import, preload for their styles), from the build's manifest (dist/.vite/manifest.json);
+ * none when the build has no manifest.
+ */
+export function routePreloads(root: string): Map<string, string> {
+  const file = path.join(root, ".vite", "manifest.json");
+  const links = new Map<string, string>();
+  if (!existsSync(file)) return links;
+  const manifest = JSON.parse(readFileSync(file, "utf8")) as Record<string, ManifestChunk>;
+  const graph = (keys: string[], into = new Set<string>()): Set<string> => {
+    for (const key of keys) {
+      if (into.has(key) || !manifest[key]) continue;
+      into.add(key);
+      graph(manifest[key].imports ?? [], into);
+    }
+    return into;
+  };
+  const preloadedByPage = graph(["index.html"]);
+  for (const [route, sources] of Object.entries(ROUTE_MODULES)) {
+    const chunks = [...graph(sources)].filter((key) => !preloadedByPage.has(key)).map((key) => manifest[key]);
+    const scripts = chunks.map((c) => `</${c.file}>; rel=modulepreload`);
+    const styles = chunks.flatMap((c) => c.css ?? []).map((css) => `</${css}>; rel=preload; as=style`);
+    if (scripts.length + styles.length > 0) links.set(route, [...scripts, ...styles].join(", "));
+  }
+  return links;
+}
 
 /** The folder holds a build (it has an index.html), or null: without one there is nothing to serve. */
 export function builtDashboard(dir: string | null): string | null {
@@ -39,6 +86,8 @@ function isClientRoute(p: string): boolean {
   } catch {
     return false;
   }
+  // A "." or ".." segment is for serve-static to refuse (403), not a route.
+  if (clean.split("/").some((segment) => segment === "." || segment === "..")) return false;
   return !new RegExp(`^/${ASSETS}(/|$)`, "i").test(clean) && !path.posix.basename(clean).includes(".");
 }
 
@@ -56,7 +105,6 @@ function plain(res: Response, status: number): void {
  */
 export function dashboardRoutes(dist: string): Router {
   const root = path.resolve(dist);
-  const indexHtml = path.join(root, "index.html");
   const router = express.Router();
 
   const dashboardOnly: RequestHandler = (req, res, next) => {
@@ -65,20 +113,37 @@ export function dashboardRoutes(dist: string): Router {
     next();
   };
   router.use(dashboardOnly);
+  // Every route the dashboard's router shows is index.html, sent like any file (its compressed copy),
+  // with the modules the route needs first named in a Link header.
+  const preloads = routePreloads(root);
+  router.use((req, res, next) => {
+    if (isClientRoute(req.path)) {
+      const link = preloads.get(req.path);
+      if (link) res.setHeader("Link", link);
+      req.url = "/index.html";
+    }
+    next();
+  });
   // Only the dashboard's files: API answers carry tokens beside text a caller chose, which is what
-  // compression side channels (BREACH) need; static files carry no secret.
+  // compression side channels (BREACH) need; static files carry no secret. A file served from its
+  // compressed copy already has its Content-Encoding, which `compression` leaves alone.
   router.use(compression());
   router.use(
-    express.static(root, {
-      index: false, // "/" is the app's route like any other: the fallback below answers it
-      redirect: false, // a folder is a 404, never a redirect or a listing
-      dotfiles: "ignore",
-      // Errors (a 404, a 403 for "..") come to the handler below rather than falling through.
-      fallthrough: false,
-      cacheControl: false,
-      setHeaders(res, file) {
-        const hashed = path.relative(root, file).split(path.sep)[0] === ASSETS;
-        res.setHeader("Cache-Control", hashed ? IMMUTABLE : REVALIDATE);
+    expressStaticGzip(root, {
+      enableBrotli: true,
+      // Brotli when the browser takes both: about a fifth smaller than gzip for the dashboard's scripts.
+      orderPreference: ["br", "gz"],
+      index: false, // "/" is the app's route like any other: index.html comes from the rewrite above
+      serveStatic: {
+        redirect: false, // a folder is a 404, never a redirect or a listing
+        dotfiles: "ignore",
+        // Errors (a 404, a 403 for "..") come to the handler below rather than falling through.
+        fallthrough: false,
+        cacheControl: false,
+        setHeaders(res, file) {
+          const hashed = path.relative(root, file).split(path.sep)[0] === ASSETS;
+          res.setHeader("Cache-Control", hashed ? IMMUTABLE : REVALIDATE);
+        },
       },
     }),
   );
@@ -86,12 +151,6 @@ export function dashboardRoutes(dist: string): Router {
   const notAFile: ErrorRequestHandler = (error, req, res, next) => {
     const status = typeof error?.status === "number" ? error.status : 500;
     if (status >= 500) return next(error);
-    if (status === 404 && isClientRoute(req.path)) {
-      // The single-page app: index.html for every route it knows, and it shows its own 404 page.
-      res.setHeader("Cache-Control", REVALIDATE);
-      res.sendFile(indexHtml, { cacheControl: false }, (sendError) => sendError && next(sendError));
-      return;
-    }
     // 400 (a malformed or NUL-bearing path), 403 (a ".." segment, however encoded), 404.
     plain(res, status);
   };

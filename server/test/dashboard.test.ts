@@ -1,15 +1,15 @@
 import { execFile } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { Writable } from "node:stream";
-import { gunzipSync } from "node:zlib";
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from "node:zlib";
 import { expect } from "chai";
 import pino from "pino";
 import { contentSecurityPolicy, PREVIEW_HEADERS } from "../../common/securityHeaders";
 import { servingEnv } from "../src/config";
-import { IMMUTABLE, REVALIDATE } from "../src/dashboard";
+import { IMMUTABLE, REVALIDATE, ROUTE_MODULES } from "../src/dashboard";
 import { startServer, type RunningServer } from "../src/index";
 import { startTestServer, testConfig } from "./helpers";
 
@@ -65,6 +65,24 @@ describe("The built dashboard, served by the API server (npm run start:productio
     writeFileSync(path.join(dist, "robots.txt"), "User-agent: *\n");
     writeFileSync(path.join(dist, "assets", "index-Bx3k9Q.js"), SCRIPT);
     writeFileSync(path.join(dist, "assets", "index-Dq81Za.css"), "body{margin:0}\n");
+    // As the build leaves them (vite-plugin-compression2): a script and the page beside their copies.
+    writeFileSync(path.join(dist, "assets", "app-Kq2PRE.js"), SCRIPT);
+    for (const file of [path.join(dist, "assets", "app-Kq2PRE.js"), path.join(dist, "index.html")]) {
+      writeFileSync(`${file}.br`, brotliCompressSync(readFileSync(file)));
+      writeFileSync(`${file}.gz`, gzipSync(readFileSync(file), { level: 9 }));
+    }
+    // Vite's manifest: the page preloads _shared; the Dashboard's route chunks import it and _cards.
+    mkdirSync(path.join(dist, ".vite"));
+    writeFileSync(
+      path.join(dist, ".vite", "manifest.json"),
+      JSON.stringify({
+        "index.html": { file: "assets/index-Bx3k9Q.js", isEntry: true, imports: ["_shared-A1.js"] },
+        "_shared-A1.js": { file: "assets/shared-A1.js" },
+        "_cards-B2.js": { file: "assets/cards-B2.js", css: ["assets/cards-B2.css"] },
+        "src/app/layout/Frame.tsx": { file: "assets/Frame-C3.js", imports: ["_shared-A1.js"] },
+        "src/app/pages/DashboardRoute.tsx": { file: "assets/DashboardRoute-D4.js", imports: ["_shared-A1.js", "_cards-B2.js"] },
+      }),
+    );
     server = await startTestServer({ DASHBOARD_DIST: dist });
   });
   after(async () => {
@@ -124,6 +142,56 @@ describe("The built dashboard, served by the API server (npm run start:productio
       const plain = await request(server, "/assets/index-Bx3k9Q.js");
       expect(plain.headers["content-encoding"]).to.equal(undefined);
       expect(plain.body.toString("utf8")).to.equal(SCRIPT);
+    });
+  });
+
+  describe("compressed ahead of time", () => {
+    it("sends the build's brotli copy to a browser that takes br, its gzip copy to one that takes only gzip, the file to one that takes neither", async () => {
+      const file = path.join(dist, "assets", "app-Kq2PRE.js");
+      for (const [accepts, encoding, copy] of [
+        ["gzip, deflate, br, zstd", "br", `${file}.br`],
+        ["gzip", "gzip", `${file}.gz`],
+        ["identity", undefined, file],
+      ] as const) {
+        const answer = await request(server, "/assets/app-Kq2PRE.js", { headers: { "Accept-Encoding": accepts } });
+        expect(answer.status, accepts).to.equal(200);
+        expect(answer.headers["content-encoding"], accepts).to.equal(encoding);
+        // The copy's own bytes, with its length: nothing compressed per request.
+        expect(answer.body.equals(readFileSync(copy)), accepts).to.equal(true);
+        expect(answer.headers["content-length"], accepts).to.equal(String(readFileSync(copy).length));
+        expect(answer.headers["content-type"]?.toLowerCase(), accepts).to.equal("text/javascript; charset=utf-8");
+        expect(answer.headers["cache-control"], accepts).to.equal(IMMUTABLE);
+        expect(answer.headers.vary, accepts).to.match(/accept-encoding/i);
+      }
+      expect(brotliDecompressSync(readFileSync(`${file}.br`)).toString("utf8")).to.equal(SCRIPT);
+    });
+
+    it("sends the page's brotli copy for every client route, revalidated on each load", async () => {
+      for (const route of ["/", "/payments", "/tx/0xabc"]) {
+        const answer = await request(server, route, { headers: { "Accept-Encoding": "br, gzip" } });
+        expect([answer.status, answer.headers["content-encoding"]], route).to.deep.equal([200, "br"]);
+        expect(brotliDecompressSync(answer.body).toString("utf8"), route).to.equal(INDEX);
+        expect(answer.headers["content-type"]?.toLowerCase(), route).to.equal("text/html; charset=utf-8");
+        expect(answer.headers["cache-control"], route).to.equal(REVALIDATE);
+      }
+    });
+  });
+
+  describe("modulepreload", () => {
+    it("names the Dashboard's lazily loaded chunks in a Link header with the page at /, leaving out what index.html preloads already", async () => {
+      const answer = await request(server, "/");
+      expect(answer.headers.link).to.equal(
+        "</assets/Frame-C3.js>; rel=modulepreload, </assets/DashboardRoute-D4.js>; rel=modulepreload, </assets/cards-B2.js>; rel=modulepreload, </assets/cards-B2.css>; rel=preload; as=style",
+      );
+      for (const route of ["/payments", "/login", "/assets/index-Bx3k9Q.js"])
+        expect((await request(server, route)).headers.link, route).to.equal(undefined);
+      // The manifest is the build's own, not a file to serve.
+      expect((await request(server, "/.vite/manifest.json")).status).to.equal(404);
+    });
+
+    it("names modules the dashboard's sources still have", () => {
+      for (const sources of Object.values(ROUTE_MODULES))
+        for (const source of sources) expect(existsSync(path.join(ROOT, "frontend", source)), source).to.equal(true);
     });
   });
 
