@@ -26,6 +26,8 @@ interface LaneResult {
   failedCommand: string | null;
   ms: number;
   log: string;
+  /** Each command's wall time, in words. */
+  times: string[];
 }
 
 export async function runLane(lane: { name: string; commands: string[] }): Promise<LaneResult> {
@@ -34,7 +36,9 @@ export async function runLane(lane: { name: string; commands: string[] }): Promi
   const file = createWriteStream(log);
   const started = Date.now();
   let failedCommand: string | null = null;
+  const times: string[] = [];
   for (const command of lane.commands) {
+    const commandStarted = Date.now();
     const code = await new Promise<number>((resolve) => {
       const child = spawn(command, { shell: true, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, FORCE_COLOR: "0" } });
       for (const stream of [child.stdout, child.stderr]) {
@@ -45,14 +49,15 @@ export async function runLane(lane: { name: string; commands: string[] }): Promi
       }
       child.on("close", (status) => resolve(status ?? 1));
     });
-    file.write(`--> ${command} exited with code ${code}\n`);
+    times.push(`${command}: ${((Date.now() - commandStarted) / 60_000).toFixed(1)} min`);
+    file.write(`--> ${command} exited with code ${code} after ${times.at(-1)!.split(": ").at(-1)}\n`);
     if (code !== 0) {
       failedCommand = command;
       break;
     }
   }
   await new Promise<void>((resolve) => file.end(resolve));
-  return { name: lane.name, failedCommand, ms: Date.now() - started, log };
+  return { name: lane.name, failedCommand, ms: Date.now() - started, log, times };
 }
 
 /** The part of a failed lane's output worth reading: mocha's or vitest's failure list, else its last lines. */
@@ -68,8 +73,10 @@ async function main(): Promise<void> {
   const results = await Promise.all(LANES.map(runLane));
   const minutes = (ms: number) => `${(ms / 60_000).toFixed(1)} min`;
   console.log("\n--> Lanes:");
-  for (const r of results)
+  for (const r of results) {
     console.log(`    ${r.name}: ${r.failedCommand ? `FAILED in '${r.failedCommand}'` : "passed"} after ${minutes(r.ms)}`);
+    for (const time of r.times) console.log(`      ${time}`);
+  }
   const failed = results.filter((r) => r.failedCommand);
   for (const r of failed) {
     console.log(
