@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { chartNumber, errorText, groupDigits, multiplierAxisDomain, shownMultiplier, shownUsdx } from "./figures";
+import { chartNumber, errorText, groupDigits, multiplierAxisRange, shownMultiplier, shownUsdx } from "./figures";
 
 describe("Dashboard figures", () => {
   it("groups thousands without touching the decimals", () => {
@@ -20,10 +20,9 @@ describe("Dashboard figures", () => {
     expect(chartNumber("1500000000000000000")).toBe(1.5);
   });
 
-  it("leaves the multiplier axis to recharts unless the multiplier never changed; then a percent either side, not -1x to 3x", () => {
-    expect(multiplierAxisDomain([1, 1.0125, 1.015])).toEqual(["auto", "auto"]);
-    expect(multiplierAxisDomain([])).toEqual(["auto", "auto"]);
-    const [low, high] = multiplierAxisDomain([1, 1, 1]) as [number, number];
+  it("leaves the multiplier axis to the chart unless the multiplier never changed; then a percent either side, not -1x to 3x", () => {
+    expect(multiplierAxisRange(1, 1.015)).toBeNull();
+    const [low, high] = multiplierAxisRange(1, 1) as [number, number];
     expect(low).toBeCloseTo(0.99, 12);
     expect(high).toBeCloseTo(1.01, 12);
   });

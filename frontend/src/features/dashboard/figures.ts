@@ -24,14 +24,13 @@ export function errorText(error: unknown): string {
 }
 
 /**
- * The chart's multiplier axis: recharts' own range, except for a multiplier that never changed
- * (a live token nobody rebased), which 'auto' pads by two whole units (1.0 drawn from -1x to 3x,
- * below the contract's floor of 1.0): a percent either side of it instead (0.990x to 1.010x).
+ * The chart's multiplier axis for data from min to max: null (the chart's own range), except for a
+ * multiplier that never changed (a live token nobody rebased), which an automatic range pads by
+ * whole units (recharts drew 1.0 from -1x to 3x, below the contract's floor of 1.0): a percent
+ * either side of it instead (0.990x to 1.010x).
  */
-export function multiplierAxisDomain(values: number[]): [number, number] | ["auto", "auto"] {
-  if (values.length === 0) return ["auto", "auto"];
-  const [min, max] = [Math.min(...values), Math.max(...values)];
-  if (max > min) return ["auto", "auto"];
+export function multiplierAxisRange(min: number, max: number): [number, number] | null {
+  if (max > min) return null;
   return [min * 0.99, min * 1.01];
 }
 

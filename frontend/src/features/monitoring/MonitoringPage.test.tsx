@@ -105,7 +105,7 @@ describe("/monitoring", () => {
     expect(within(parts).getAllByRole("listitem")).toHaveLength(7);
 
     expect(screen.getByRole("heading", { name: "Last 10 seconds" })).toBeInTheDocument();
-    // The charts are a lazy chunk (recharts): its first import took over the default second in CI's loaded lane.
+    // The charts are a lazy chunk: its first import has taken over the default second in CI's loaded lane.
     expect(
       await screen.findByRole("img", { name: "Requests per second over the last 2 samples" }, { timeout: 10_000 }),
     ).toBeInTheDocument();

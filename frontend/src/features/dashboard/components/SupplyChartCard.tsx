@@ -7,9 +7,9 @@ import { CardNote, DataCard } from "./DataCard";
 const SupplyChart = lazy(() => import("./SupplyChart"));
 
 /**
- * Whether the element is on screen or close to it (within a screen's height). The chart (recharts,
- * the largest chunk the Dashboard can load) waits for this: below the fold it would be downloaded
- * and run while the figures above are still loading. Without IntersectionObserver: at once.
+ * Whether the element is on screen or close to it (within a screen's height). The chart (its own
+ * chunk, with the chart library) waits for this: below the fold it would be downloaded and run
+ * while the figures above are still loading. Without IntersectionObserver: at once.
  */
 function useNearViewport<T extends Element>() {
   // A callback ref held in state: the area mounts only once the figures have arrived, after the
