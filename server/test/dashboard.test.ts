@@ -1,28 +1,21 @@
 import { execFile } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import http from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { Writable } from "node:stream";
-import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from "node:zlib";
+import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { expect } from "chai";
 import pino from "pino";
 import { contentSecurityPolicy, PREVIEW_HEADERS } from "../../common/securityHeaders";
 import { servingEnv } from "../src/config";
 import { IMMUTABLE, REVALIDATE, ROUTE_MODULES } from "../src/dashboard";
 import { startServer, type RunningServer } from "../src/index";
+import { type DashboardBuild, dashboardBuild, INDEX, ROOT_PRELOADS, SCRIPT, SECRET } from "./dashboardBuild";
 import { startTestServer, testConfig } from "./helpers";
 
-/**
- * `npm run start:production`: the API server serves a built dashboard beside /api. A tiny fake build
- * in a temp folder stands in for Vite's (an index.html and hashed assets), with a secret file beside
- * it that no path may reach.
- */
+/** `npm run start:production`: the API server serves a built dashboard beside /api (a fake build: dashboardBuild.ts). */
 const ROOT = path.resolve(__dirname, "..", "..");
-const SECRET = "the-file-beside-the-build";
-const INDEX = `<!doctype html><html><head><script type="module" src="/assets/index-Bx3k9Q.js"></script></head><body><div id="root"></div></body></html>`;
-// Over compression's 1 KB threshold, and compressible.
-const SCRIPT = `console.log(${JSON.stringify("usdx ".repeat(600))});\n`;
 
 interface Answer {
   status: number;
@@ -51,43 +44,18 @@ function request(
 const json = (a: Answer) => JSON.parse(a.body.toString("utf8"));
 
 describe("The built dashboard, served by the API server (npm run start:production)", () => {
-  let dir: string;
+  let build: DashboardBuild;
   let dist: string;
   let server: RunningServer;
 
   before(async () => {
-    dir = mkdtempSync(path.join(tmpdir(), "usdx-dashboard-test-"));
-    dist = path.join(dir, "dist");
-    mkdirSync(path.join(dist, "assets"), { recursive: true });
-    writeFileSync(path.join(dir, "secret.txt"), SECRET);
-    writeFileSync(path.join(dist, ".env"), SECRET);
-    writeFileSync(path.join(dist, "index.html"), INDEX);
-    writeFileSync(path.join(dist, "robots.txt"), "User-agent: *\n");
-    writeFileSync(path.join(dist, "assets", "index-Bx3k9Q.js"), SCRIPT);
-    writeFileSync(path.join(dist, "assets", "index-Dq81Za.css"), "body{margin:0}\n");
-    // As the build leaves them (vite-plugin-compression2): a script and the page beside their copies.
-    writeFileSync(path.join(dist, "assets", "app-Kq2PRE.js"), SCRIPT);
-    for (const file of [path.join(dist, "assets", "app-Kq2PRE.js"), path.join(dist, "index.html")]) {
-      writeFileSync(`${file}.br`, brotliCompressSync(readFileSync(file)));
-      writeFileSync(`${file}.gz`, gzipSync(readFileSync(file), { level: 9 }));
-    }
-    // Vite's manifest: the page preloads _shared; the Dashboard's route chunks import it and _cards.
-    mkdirSync(path.join(dist, ".vite"));
-    writeFileSync(
-      path.join(dist, ".vite", "manifest.json"),
-      JSON.stringify({
-        "index.html": { file: "assets/index-Bx3k9Q.js", isEntry: true, imports: ["_shared-A1.js"] },
-        "_shared-A1.js": { file: "assets/shared-A1.js" },
-        "_cards-B2.js": { file: "assets/cards-B2.js", css: ["assets/cards-B2.css"] },
-        "src/app/layout/Frame.tsx": { file: "assets/Frame-C3.js", imports: ["_shared-A1.js"] },
-        "src/app/pages/DashboardRoute.tsx": { file: "assets/DashboardRoute-D4.js", imports: ["_shared-A1.js", "_cards-B2.js"] },
-      }),
-    );
+    build = dashboardBuild();
+    dist = build.dist;
     server = await startTestServer({ DASHBOARD_DIST: dist });
   });
   after(async () => {
     await server?.close();
-    rmSync(dir, { recursive: true, force: true });
+    build?.remove();
   });
 
   describe("headers", () => {
@@ -180,9 +148,7 @@ describe("The built dashboard, served by the API server (npm run start:productio
   describe("modulepreload", () => {
     it("names the Dashboard's lazily loaded chunks in a Link header with the page at /, leaving out what index.html preloads already", async () => {
       const answer = await request(server, "/");
-      expect(answer.headers.link).to.equal(
-        "</assets/Frame-C3.js>; rel=modulepreload, </assets/DashboardRoute-D4.js>; rel=modulepreload, </assets/cards-B2.js>; rel=modulepreload, </assets/cards-B2.css>; rel=preload; as=style",
-      );
+      expect(answer.headers.link).to.equal(ROOT_PRELOADS);
       for (const route of ["/payments", "/login", "/assets/index-Bx3k9Q.js"])
         expect((await request(server, route)).headers.link, route).to.equal(undefined);
       // The manifest is the build's own, not a file to serve.

@@ -274,6 +274,17 @@ export function envSchema(on: Network) {
           default: "`frontend/dist`",
         },
       ),
+      // Both or neither (refusals below); loadConfig reads the files and checks the key is the certificate's.
+      TLS_CERT: setting(text("path").optional(), {
+        group: "http",
+        description:
+          "A PEM certificate (with its chain after it) the server listens with on TLS: HTTP/2 for the clients that offer it, HTTP/1.1 for the others, on SERVER_PORT. Needs TLS_KEY.",
+        default: "none: plain HTTP/1.1 (behind a TLS proxy)",
+      }),
+      TLS_KEY: setting(text("path").optional(), {
+        group: "http",
+        description: "The PEM private key of TLS_CERT, without a passphrase (the file is a secret).",
+      }),
       TRUST_PROXY: setting(
         typed(
           "`loopback`, `off`, or a number of proxies (0 to 99)",
@@ -615,6 +626,12 @@ function refusals(env: EnvSettings): string[] {
   }
   if (env.INDEXER_BACKFILL === "explorer" && !env.ETHERSCAN_API_KEY)
     found.push("INDEXER_BACKFILL=explorer needs ETHERSCAN_API_KEY: the key the explorer's logs API is asked with.");
+  if (Boolean(env.TLS_CERT) !== Boolean(env.TLS_KEY)) {
+    const [set, unset] = env.TLS_CERT ? ["TLS_CERT", "TLS_KEY"] : ["TLS_KEY", "TLS_CERT"];
+    found.push(
+      `${set} is set and ${unset} is not: TLS needs both, the certificate (TLS_CERT) and its private key (TLS_KEY), as PEM files. Set both to serve HTTPS, or neither for plain HTTP.`,
+    );
+  }
   const mode = bankModeOf(env);
   if (mode !== "off" && isMainnet(CHAIN_IDS[env.NETWORK])) {
     found.push(

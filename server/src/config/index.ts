@@ -1,3 +1,5 @@
+import { X509Certificate, createPrivateKey } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { HDNodeWallet } from "ethers";
 import { z } from "zod";
 import { describeChain } from "@common/networks";
@@ -57,6 +59,8 @@ export interface Config {
   publicRpcUrl: string | null;
   host: string;
   port: number;
+  /** The certificate and key the server listens with on TLS (HTTP/2 and HTTP/1.1: listen.ts), PEM; null: plain HTTP/1.1. */
+  tls: { cert: string; key: string } | null;
   /** Origins allowed by CORS; the first is the dashboard's, whose host SIWE messages must name. */
   dashboardOrigins: string[];
   /** Domains a SIWE message may be for (host[:port] of each dashboard origin). */
@@ -237,6 +241,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadOp
     publicRpcUrl: s.PUBLIC_RPC_URL ?? (local ? rpcUrl : null),
     host: s.SERVER_HOST,
     port: s.SERVER_PORT,
+    tls: tlsFiles(s),
     dashboardOrigins: s.DASHBOARD_ORIGIN,
     siweDomains: s.DASHBOARD_ORIGIN.map((origin) => new URL(origin).host),
     adminWallets: s.ADMIN_WALLETS,
@@ -317,6 +322,45 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadOp
   };
 }
 
+/**
+ * TLS_CERT and TLS_KEY read (the schema has refused one without the other): a file that cannot be
+ * read, a certificate or key that is none, or a key that is not the certificate's stops the server
+ * at start rather than at its first handshake.
+ */
+function tlsFiles(s: EnvSettings): Config["tls"] {
+  if (!s.TLS_CERT || !s.TLS_KEY) return null;
+  const read = (name: string, file: string) => {
+    try {
+      return readFileSync(file, "utf8");
+    } catch (error) {
+      throw new ConfigError(
+        `${name} names '${file}', which the server cannot read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}).`,
+      );
+    }
+  };
+  const [cert, key] = [read("TLS_CERT", s.TLS_CERT), read("TLS_KEY", s.TLS_KEY)];
+  let certificate: X509Certificate;
+  try {
+    certificate = new X509Certificate(cert);
+  } catch {
+    throw new ConfigError(`TLS_CERT names '${s.TLS_CERT}', which holds no PEM certificate ('-----BEGIN CERTIFICATE-----').`);
+  }
+  let privateKey: ReturnType<typeof createPrivateKey>;
+  try {
+    privateKey = createPrivateKey(key);
+  } catch {
+    throw new ConfigError(
+      `TLS_KEY names '${s.TLS_KEY}', which holds no PEM private key the server can use (one with a passphrase cannot be).`,
+    );
+  }
+  if (!certificate.checkPrivateKey(privateKey)) {
+    throw new ConfigError(
+      `TLS_KEY '${s.TLS_KEY}' is not the private key of the certificate in TLS_CERT '${s.TLS_CERT}' (${certificate.subject.replace(/\n/g, ", ")}): name the key the certificate was issued for.`,
+    );
+  }
+  return { cert, key };
+}
+
 /** Why the bank is off where MOCK_BANK does not say: its default off the local chain. */
 function offByDefault(network: Config["network"]): string {
   return (
@@ -339,8 +383,10 @@ export function servingEnv(env: NodeJS.ProcessEnv = process.env): NodeJS.Process
       `DASHBOARD_ORIGIN must name the origin browsers open the dashboard at (like https://usdx.example.com) when the server listens on '${host}': SIWE messages and CORS are bound to it.`,
     );
   }
-  const own = `http://${host.includes(":") ? `[${host.replace(/^\[|\]$/g, "")}]` : host}:${port}`;
-  return { ...env, DASHBOARD_ORIGIN: host === "127.0.0.1" ? `${own},http://localhost:${port}` : own };
+  // With a certificate the server's own origin is https (listen.ts): the browser's Origin says so.
+  const scheme = givenValues(env).TLS_CERT ? "https" : "http";
+  const own = `${scheme}://${host.includes(":") ? `[${host.replace(/^\[|\]$/g, "")}]` : host}:${port}`;
+  return { ...env, DASHBOARD_ORIGIN: host === "127.0.0.1" ? `${own},${scheme}://localhost:${port}` : own };
 }
 
 /** SERVER_HOST and SERVER_PORT alone, read through the schema (their defaults are the same on every network). */
