@@ -1,4 +1,3 @@
-import { formatUnits } from "ethers";
 import { MULTIPLIER_BASE, TOKEN_DECIMALS } from "./token";
 
 // Plain decimals only: no sign, no exponent, no thousands separators, at most 18 decimals.
@@ -56,7 +55,8 @@ export function parsePositiveTokenAmount(input: string, decimals: number = TOKEN
 export function formatTokenAmount(value: bigint, places = 2, decimals: number = TOKEN_DECIMALS): string {
   const negative = value < 0n;
   const abs = negative ? -value : value;
-  const [whole, fraction = ""] = formatUnits(abs, decimals).split(".");
+  // exactTokenAmount, not ethers' formatUnits: the same digits, and no Ethereum library on /login.
+  const [whole, fraction = ""] = exactTokenAmount(abs, decimals).split(".");
   const shown = places > 0 ? `${whole}.${fraction.padEnd(places, "0").slice(0, places)}` : whole;
   return negative ? `-${shown}` : shown;
 }

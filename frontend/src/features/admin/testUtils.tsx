@@ -7,7 +7,7 @@ import { vi } from "vitest";
 import { create } from "zustand";
 import { ROLE_NAMES, type RoleName } from "@common/roles";
 import { useToasts } from "@/components/ui/toast";
-import type { AccountFigures, RoleFlags, TokenFigures } from "@/lib/chain/contracts";
+import type { AccountFigures, RoleFlags, TokenFigures } from "@/lib/chain/reads";
 import { ConfigContext, type AppConfig } from "@/lib/config";
 import type { TxOutcome, TxRequest } from "@/lib/tx/runner";
 import { initialWalletState, useWallet } from "@/lib/wallet/store";

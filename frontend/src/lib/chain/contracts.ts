@@ -12,7 +12,6 @@ import {
 import type { TypedContractMethod } from "@bindings/common";
 import { PERMIT_TYPES, permitDomain } from "@common/permit";
 import { SAFE_ABI, safeTypedData, type SafeTx } from "@common/safe";
-import { ROLE_NAMES, ROLES, type RoleName } from "@common/roles";
 import { USDX__factory } from "@bindings/factories/contracts/USDX__factory";
 import { BatchPayments__factory } from "@bindings/factories/contracts/BatchPayments__factory";
 import type { USDX } from "@bindings/contracts/USDX";
@@ -110,57 +109,6 @@ export async function writeContracts(config: AppConfig, wallet: Eip1193Provider,
     batch: BatchPayments__factory.connect(config.contracts.batchPayments, signer),
     safe: (address) => safeContract(address, signer),
   };
-}
-
-export interface TokenFigures {
-  name: string;
-  symbol: string;
-  decimals: number;
-  totalSupply: bigint;
-  totalShares: bigint;
-  rewardMultiplier: bigint;
-  paused: boolean;
-  /** Unix ms of the read, for the cards' 'Last updated' line. */
-  readAt: number;
-}
-
-export async function readTokenFigures(usdx: USDX): Promise<TokenFigures> {
-  const [name, symbol, decimals, totalSupply, totalShares, rewardMultiplier, paused] = await Promise.all([
-    usdx.name(),
-    usdx.symbol(),
-    usdx.decimals(),
-    usdx.totalSupply(),
-    usdx.totalShares(),
-    usdx.rewardMultiplier(),
-    usdx.paused(),
-  ]);
-  return { name, symbol, decimals: Number(decimals), totalSupply, totalShares, rewardMultiplier, paused, readAt: Date.now() };
-}
-
-export interface AccountFigures {
-  balance: bigint;
-  shares: bigint;
-  blocked: boolean;
-  readAt: number;
-}
-
-export async function readAccountFigures(usdx: USDX, address: string): Promise<AccountFigures> {
-  const [balance, shares, blocked] = await Promise.all([usdx.balanceOf(address), usdx.sharesOf(address), usdx.isBlocked(address)]);
-  return { balance, shares, blocked, readAt: Date.now() };
-}
-
-export type RoleFlags = Record<RoleName, boolean>;
-
-/** PRODUCT.md section 6: the UI asks the contract (hasRole); a failed check counts as false. */
-export async function readRoleFlags(usdx: USDX, address: string): Promise<RoleFlags> {
-  const held = await Promise.all(ROLE_NAMES.map((name) => usdx.hasRole(ROLES[name], address).catch(() => false)));
-  return Object.fromEntries(ROLE_NAMES.map((name, i) => [name, held[i]])) as RoleFlags;
-}
-
-/** Whether each address is blocked now (the blocklist page's status column). */
-export async function readBlocked(usdx: USDX, addresses: string[]): Promise<Record<string, boolean>> {
-  const flags = await Promise.all(addresses.map((a) => usdx.isBlocked(a)));
-  return Object.fromEntries(addresses.map((a, i) => [a, flags[i]]));
 }
 
 export interface SignedPermit {

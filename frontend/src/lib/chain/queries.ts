@@ -1,6 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
-import { useConfig, type AppConfig } from "@/lib/config";
-import { useWallet, type Eip1193Provider } from "@/lib/wallet/store";
+import { useConfig } from "@/lib/config";
+import { useWallet } from "@/lib/wallet/store";
+import type { ReadSource } from "./reads";
 import { useRpcSetting } from "./rpc";
 
 /**
@@ -15,26 +16,15 @@ export const chainKeys = {
   blocked: (addresses: string[]) => ["chain", "blocked", ...addresses] as const,
 };
 
-// ethers and the bindings load with the first chain read, not with the page.
-const chain = () => import("./contracts");
+// The reads load with the first one, not with the page (ethers and the bindings only with a write).
+const chain = () => import("./reads");
 
-interface Source {
-  config: AppConfig;
-  rpcUrl: string | null;
-  wallet: Eip1193Provider | null;
-}
-
-function useSource(): Source & { canRead: boolean } {
+function useSource(): ReadSource & { canRead: boolean } {
   const config = useConfig();
   const custom = useRpcSetting((s) => s.customRpcUrl);
   const wallet = useWallet((s) => (s.status === "connected" ? s.provider : null));
   const rpcUrl = custom || config.rpcUrl;
   return { config, rpcUrl, wallet, canRead: rpcUrl !== null || wallet !== null };
-}
-
-async function reader({ config, rpcUrl, wallet }: Source) {
-  const m = await chain();
-  return { m, usdx: m.usdxReader(config, m.readProvider(config, rpcUrl, wallet)) };
 }
 
 export function useTokenFigures() {
@@ -43,8 +33,7 @@ export function useTokenFigures() {
     queryKey: chainKeys.token,
     enabled: source.canRead,
     queryFn: async () => {
-      const { m, usdx } = await reader(source);
-      return m.readTokenFigures(usdx);
+      return (await chain()).readTokenFigures(source);
     },
   });
 }
@@ -55,8 +44,7 @@ export function useAccountFigures(address: string | null) {
     queryKey: chainKeys.account(address ?? ""),
     enabled: source.canRead && address !== null,
     queryFn: async () => {
-      const { m, usdx } = await reader(source);
-      return m.readAccountFigures(usdx, address!);
+      return (await chain()).readAccountFigures(source, address!);
     },
   });
 }
@@ -67,8 +55,7 @@ export function useRoleFlags(address: string | null) {
     queryKey: chainKeys.roles(address ?? ""),
     enabled: source.canRead && address !== null,
     queryFn: async () => {
-      const { m, usdx } = await reader(source);
-      return m.readRoleFlags(usdx, address!);
+      return (await chain()).readRoleFlags(source, address!);
     },
   });
 }
@@ -96,8 +83,7 @@ export function useBlockedFlags(addresses: string[]) {
     queryKey: chainKeys.blocked(addresses),
     enabled: source.canRead && addresses.length > 0,
     queryFn: async () => {
-      const { m, usdx } = await reader(source);
-      return m.readBlocked(usdx, addresses);
+      return (await chain()).readBlocked(source, addresses);
     },
   });
 }

@@ -1,4 +1,3 @@
-import { describeError, findRevertData, isCallException } from "@common/contractErrors";
 import type { AppConfig } from "@/lib/config";
 import type { WriteContracts } from "@/lib/chain/contracts";
 import { useRpcSetting } from "@/lib/chain/rpc";
@@ -52,7 +51,13 @@ export type CallOf = (contracts: WriteContracts) => ContractCall;
  * NotSentError (or NetworkSwitchError, already told).
  */
 export async function dryRun(call: CallOf, config: AppConfig, wallet: SigningWallet, from: string = wallet.address): Promise<ContractCall> {
-  const chain = await import("@/lib/chain/contracts");
+  // With the first write, not with the page: ethers, the bindings and every ABI's errors.
+  const [chain, { describeError, findRevertData, isCallException }] = await Promise.all([
+    import("@/lib/chain/contracts"),
+    import("@common/contractErrors"),
+  ]);
+  /** The contract reverted: ethers' CALL_EXCEPTION (with or without data), or revert data anywhere in what the node said. */
+  const isRevert = (error: unknown) => isCallException(error) || findRevertData(error) !== null;
   const rpcUrl = useRpcSetting.getState().customRpcUrl || config.rpcUrl;
   if (!rpcUrl) await onDashboardChain(wallet, config);
   const provider = chain.readProvider(config, rpcUrl, rpcUrl ? null : wallet.provider);
@@ -107,11 +112,6 @@ async function caughtUp(provider: { getBlockNumber(): Promise<number> }): Promis
       throw new Error(`the RPC node is at block ${head}, behind block ${newestOwnBlock} where your last transaction was mined`);
     await new Promise((resolve) => setTimeout(resolve, 1000));
   }
-}
-
-/** The contract reverted: ethers' CALL_EXCEPTION (with or without data), or revert data anywhere in what the node said. */
-function isRevert(error: unknown): boolean {
-  return isCallException(error) || findRevertData(error) !== null;
 }
 
 function withTimeout<T>(work: Promise<T>): Promise<T> {

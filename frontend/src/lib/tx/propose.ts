@@ -1,6 +1,5 @@
 import { useCallback, useContext } from "react";
 import { QueryClientContext, type QueryClient } from "@tanstack/react-query";
-import { plainSafeTx } from "@common/safe";
 import { plural } from "@common/wording";
 import { ApiError, call } from "@/lib/api";
 import { chainKeys } from "@/lib/chain/queries";
@@ -33,6 +32,7 @@ export async function proposeTransaction(
     // The list on screen may be minutes old: the nonce is asked afresh, so two proposals made a
     // while apart do not claim the same one.
     const fresh = (await call("GET /api/safes")).safes.find((s) => s.address.toLowerCase() === safe.address.toLowerCase()) ?? safe;
+    const { plainSafeTx } = await import("@common/safe");
     const tx = plainSafeTx(to, data, fresh.nextNonce);
     // The signature names the chain: a wallet on another one would sign for the wrong domain, or refuse.
     await onDashboardChain(wallet, config);
@@ -43,7 +43,7 @@ export async function proposeTransaction(
     void queryClient.invalidateQueries({ queryKey: safesKey });
     return { ok: true, hash: null, error: null };
   } catch (error) {
-    const failure = writeFailure(error);
+    const failure = await writeFailure(error);
     // The server's refusal is its own sentence ('This nonce is already taken...'), not 'status: sentence'.
     const message = error instanceof ApiError ? error.sentence : failure.message;
     if (failure.told) return { ok: false, hash: null, error: message };

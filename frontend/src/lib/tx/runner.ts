@@ -89,7 +89,7 @@ export async function runTransaction(request: TxRequest, config: AppConfig, quer
     refreshAfterChainChange(queryClient);
     return { ok: true, hash, error: null };
   } catch (error) {
-    const { message, told } = writeFailure(error);
+    const { message, told } = await writeFailure(error);
     if (told) {
       // The 'Network Error' toast said it; the 'Checking' modal has nothing more to show.
       if (modal) useTxModal.getState().hide();

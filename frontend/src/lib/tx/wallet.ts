@@ -1,4 +1,3 @@
-import { describeError } from "@common/contractErrors";
 import type { AppConfig } from "@/lib/config";
 import { notify, type Notice } from "@/lib/notices";
 import { ensureChain, NetworkSwitchError } from "@/lib/wallet/connect";
@@ -72,10 +71,13 @@ export async function stillOnDashboardChain(wallet: SigningWallet, config: AppCo
 /**
  * A write that failed, in words: the contract's custom error or the wallet's refusal
  * (common/contractErrors.ts); `told` when the person has been told already (the 'Network Error' toast).
+ * The words load with the first failure: they carry ethers and every ABI, which a page that only
+ * reads should not download.
  */
-export function writeFailure(error: unknown): { message: string; told: boolean } {
+export async function writeFailure(error: unknown): Promise<{ message: string; told: boolean }> {
   if (error instanceof NetworkSwitchError) return { message: error.message, told: true };
   // The dry run's words are final: the contract's reason (or why it could not be checked) and that nothing was asked.
   if (error instanceof NotSentError) return { message: error.message, told: false };
+  const { describeError } = await import("@common/contractErrors");
   return { message: describeError(error), told: false };
 }

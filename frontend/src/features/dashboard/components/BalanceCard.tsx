@@ -2,7 +2,7 @@ import { useNavigate } from "react-router-dom";
 import { ArrowUpRight, History, Wallet } from "lucide-react";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
-import type { AccountFigures } from "@/lib/chain/contracts";
+import type { AccountFigures } from "@/lib/chain/reads";
 import { formatMultiplier } from "@/lib/format";
 import { shownUsdx } from "../figures";
 import { CardNote, DataCard } from "./DataCard";

@@ -1,6 +1,6 @@
 import { Coins } from "lucide-react";
 import { Badge } from "@/components/ui/badge";
-import type { TokenFigures } from "@/lib/chain/contracts";
+import type { TokenFigures } from "@/lib/chain/reads";
 import { formatTokenAmount } from "@common/amounts";
 import { groupDigits } from "../figures";
 import { CardNote, DataCard } from "./DataCard";

@@ -54,7 +54,7 @@ export async function proposeChunks(job: StartedJob, indexes: number[], runNumbe
     if (!isCurrent(runNumber)) return;
     const active = usePayments.getState().activeChunk;
     if (active !== null) updateChunk(active, { status: "waiting", txHash: null });
-    const failure = writeFailure(error);
+    const failure = await writeFailure(error);
     const message = error instanceof ApiError ? error.sentence : failure.message;
     if (!failure.told) toast({ title: `Could not propose to ${safe.name}`, description: message, variant: "destructive" });
     fail(message);

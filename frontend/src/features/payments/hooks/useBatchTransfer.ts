@@ -110,7 +110,7 @@ export async function sendChunks(job: StartedJob, indexes: number[], runNumber: 
       permit = await signBatchPermit(config, wallet.provider, wallet.address, value, deadline);
     } catch (error) {
       if (!isCurrent(runNumber)) return;
-      const { message, told } = writeFailure(error);
+      const { message, told } = await writeFailure(error);
       if (!told) transferFailed(message);
       fail(message);
       return;

@@ -19,7 +19,7 @@ export const OWNER_NOT_CONNECTED = "Please connect an owner's wallet to approve,
 export type ProposalAction = "approve" | "execute" | "reject";
 
 /** A failure in words: the server's own sentence for a refusal, else the wallet's or the contract's. */
-function failure(error: unknown): { message: string; told: boolean } {
+async function failure(error: unknown): Promise<{ message: string; told: boolean }> {
   if (error instanceof ApiError) return { message: error.sentence, told: false };
   return writeFailure(error);
 }
@@ -59,7 +59,7 @@ export function useProposalActions(safe: SafeInfo) {
     try {
       await work(wallet);
     } catch (error) {
-      const { message, told } = failure(error);
+      const { message, told } = await failure(error);
       if (!told) notify({ title, description: message, variant: "destructive" });
       refresh();
     } finally {
