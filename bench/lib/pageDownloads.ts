@@ -40,19 +40,30 @@ async function settle(page: Page): Promise<void> {
 }
 
 /**
- * The Dashboard loaded signed in (a page load leaves the wallet disconnected, as for a person
- * coming back) at a desktop and a phone width; then, on the desktop page, what connecting the
- * development wallet as the seeded admin adds (Quick Actions, Admin Functions, account reads).
+ * /login on a first visit (a new browser profile, at a phone's width); then the Dashboard loaded
+ * signed in (a page load leaves the wallet disconnected, as for a person coming back) at a desktop
+ * and a phone width; then, on the desktop page, what connecting the development wallet as the
+ * seeded admin adds (Quick Actions, Admin Functions, account reads).
  */
 export async function signedInDashboardDownloads(dist: string): Promise<PageDownload[]> {
   const local = await startLocalDashboard(dist);
   const browser = await launchChromium();
   try {
+    const results: PageDownload[] = [];
+    // A first visit: a browser that has never been here (no Firebase state, no cache), on a phone.
+    const fresh = await browser.newContext({ viewport: VIEWPORTS[1] });
+    const login = await fresh.newPage();
+    const loginFiles = await recordAssets(fresh, login);
+    await login.goto(`${local.dashboardUrl}/login`);
+    await login.getByRole("button", { name: "Sign In", exact: true }).first().waitFor();
+    await settle(login);
+    results.push({ what: "/login, first visit, 390 x 844", files: [...loginFiles] });
+    await fresh.close();
+
     const context = await browser.newContext({ viewport: VIEWPORTS[0] });
     const signIn = await context.newPage();
     await signInWithDevWallet(signIn, local.dashboardUrl);
     await signIn.close();
-    const results: PageDownload[] = [];
     let desktop: Page | null = null;
     for (const viewport of VIEWPORTS) {
       const page = await context.newPage();

@@ -18,7 +18,7 @@ startWalletDiscovery();
 prefetchLandingPage(window.location.pathname);
 fetchConfig()
   .then((config) => {
-    startAuth(config);
+    void startAuth(config);
     root.render(
       <StrictMode>
         <App config={config} />

@@ -7,6 +7,7 @@ import ForgotPasswordPage from "./pages/ForgotPasswordPage";
 import { deferred, lastToast, renderAt } from "./testUtils";
 
 vi.mock("@/lib/auth/firebase", () => ({
+  prepareAuth: vi.fn(),
   signInWithEmail: vi.fn(),
   signUpWithEmail: vi.fn(),
   signInWithWallet: vi.fn(),

@@ -1,7 +1,7 @@
 import { act, screen, within } from "@testing-library/react";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { useToasts } from "@/components/ui/toast";
-import { signInWithEmail, signInWithWallet, signUpWithEmail } from "@/lib/auth/firebase";
+import { prepareAuth, signInWithEmail, signInWithWallet, signUpWithEmail } from "@/lib/auth/firebase";
 import { AuthFailure } from "@/lib/auth/messages";
 import { initialWalletState, useWallet } from "@/lib/wallet/store";
 import LoginPage from "./pages/LoginPage";
@@ -9,6 +9,7 @@ import { deferred, lastToast, renderAt, testConfig } from "./testUtils";
 
 // The real module talks to Firebase; these screens only need its three calls.
 vi.mock("@/lib/auth/firebase", () => ({
+  prepareAuth: vi.fn(),
   signInWithEmail: vi.fn(),
   signUpWithEmail: vi.fn(),
   signInWithWallet: vi.fn(),
@@ -42,6 +43,14 @@ describe("LoginPage layout", () => {
     expect(field("Email")).toHaveAttribute("type", "email");
     expect(field("Password")).toHaveAttribute("type", "password");
     expect(screen.getByRole("link", { name: "Forgot your password?" })).toHaveAttribute("href", "/forgot-password");
+  });
+
+  it("starts loading sign-in (Firebase) when a person first touches the form, not when the page draws", async () => {
+    vi.mocked(prepareAuth).mockClear();
+    const user = renderLogin();
+    expect(prepareAuth).not.toHaveBeenCalled();
+    await user.click(field("Email"));
+    expect(prepareAuth).toHaveBeenCalled();
   });
 
   it("lets a person reveal the password they typed", async () => {

@@ -11,6 +11,7 @@ import LoginPage from "./pages/LoginPage";
 import { lastToast, renderAt } from "./testUtils";
 
 vi.mock("@/lib/auth/firebase", () => ({
+  prepareAuth: vi.fn(),
   signInWithEmail: vi.fn(),
   signUpWithEmail: vi.fn(),
   signInWithWallet: vi.fn(),

@@ -1,139 +1,88 @@
-import { initializeApp, type FirebaseApp } from "firebase/app";
-import {
-  browserLocalPersistence,
-  connectAuthEmulator,
-  createUserWithEmailAndPassword,
-  indexedDBLocalPersistence,
-  initializeAuth,
-  onIdTokenChanged,
-  sendPasswordResetEmail,
-  signInWithCustomToken,
-  signInWithEmailAndPassword,
-  signOut,
-  type Auth,
-  type User,
-} from "firebase/auth";
 import type { AppConfig } from "@/lib/config";
-import { type Answer, call, setTokenGetter } from "@/lib/api";
-import type { ErrorAnswer } from "@common/api/endpoint";
-import { useWallet } from "@/lib/wallet/store";
-import { AuthFailure, resetFailure, signInFailure, signUpFailure, walletAuthFailure } from "./messages";
-import { useSession, type SessionUser } from "./session";
-import { siweMessage, utf8ToHex } from "./siwe";
+import { AuthFailure } from "./messages";
+import { useSession } from "./session";
 
 /**
- * Sign-in through Firebase Authentication (the Auth emulator on the local stack, a real project by
- * configuration), and wallet sign-in with SIWE against the API server. Session state lives in
- * `useSession`; Firebase keeps the tokens (IndexedDB) and refreshes them, and the API client asks it
- * for a fresh ID token on every call.
+ * The sign-in functions pages call. Firebase (about 30 KB gzipped, ./firebaseSdk.ts) loads behind
+ * them when it is first needed, not with the page: a browser that has never signed in here has no
+ * session for Firebase to restore, so /login draws at once and Firebase loads when the person
+ * starts on the form (prepareAuth) or submits it. A browser that may hold a session (Firebase's
+ * stored state is there) loads it at start, as before, and the guards wait for its answer.
  */
 
-let auth: Auth | null = null;
+type Sdk = typeof import("./firebaseSdk");
 
-/** Starts Firebase once, from the server's configuration, and follows who is signed in. */
-export function startAuth(config: AppConfig): Auth {
-  if (auth) return auth;
-  const app: FirebaseApp = initializeApp({
-    apiKey: config.firebase.apiKey,
-    authDomain: config.firebase.authDomain,
-    projectId: config.firebase.projectId,
-  });
-  // initializeAuth without the popup resolver: the dashboard signs in with email or a wallet only.
-  auth = initializeAuth(app, { persistence: [indexedDBLocalPersistence, browserLocalPersistence] });
-  if (config.firebase.emulatorUrl) connectAuthEmulator(auth, config.firebase.emulatorUrl, { disableWarnings: true });
-  setTokenGetter(async () => (auth?.currentUser ? auth.currentUser.getIdToken() : null));
-  onIdTokenChanged(auth, (user) => {
-    void sessionUser(user).then((u) => useSession.getState().setUser(u));
-  });
-  return auth;
+let config: AppConfig | null = null;
+let sdk: Promise<Sdk> | null = null;
+
+/** Firebase's own storage names (its IndexedDB database; its localStorage keys when IndexedDB is unavailable). */
+const FIREBASE_DB = "firebaseLocalStorageDb";
+const FIREBASE_KEY_PREFIX = "firebase:";
+
+/**
+ * Whether Firebase may have a signed-in user to restore in this browser: its database or keys exist.
+ * Unsure (no indexedDB.databases, storage refused) counts as yes: loading Firebase is the safe side.
+ */
+export async function mayHaveSession(): Promise<boolean> {
+  try {
+    if (Object.keys(localStorage).some((key) => key.startsWith(FIREBASE_KEY_PREFIX))) return true;
+    if (typeof indexedDB === "undefined" || typeof indexedDB.databases !== "function") return true;
+    return (await indexedDB.databases()).some((db) => db.name === FIREBASE_DB);
+  } catch {
+    return true;
+  }
 }
 
-function requireAuth(): Auth {
-  if (!auth) throw new AuthFailure("Sign-in is not ready yet. Reload the page.");
-  return auth;
+/** Firebase, started once from the server's configuration. */
+function loaded(): Promise<Sdk> {
+  if (!config) return Promise.reject(new AuthFailure("Sign-in is not ready yet. Reload the page."));
+  const started = config;
+  sdk ??= import("./firebaseSdk").then(
+    (m) => {
+      m.startAuth(started);
+      return m;
+    },
+    () => {
+      sdk = null; // the next attempt downloads it again
+      throw new AuthFailure("Sign-in could not be loaded: check your connection and try again.");
+    },
+  );
+  return sdk;
 }
 
-async function sessionUser(user: User | null): Promise<SessionUser | null> {
-  if (!user) return null;
-  // The claims come from the server (wallet address, admin for ADMIN_WALLETS), never from the browser.
-  const { claims } = await user.getIdTokenResult();
-  return {
-    uid: user.uid,
-    email: user.email,
-    wallet: typeof claims.wallet === "string" ? claims.wallet : null,
-    admin: claims.admin === true,
-  };
+/**
+ * Starts sign-in: Firebase now when this browser may hold a session (it says who is signed in);
+ * else nobody is, at once, and Firebase waits for prepareAuth or a sign-in.
+ */
+export async function startAuth(appConfig: AppConfig): Promise<void> {
+  config = appConfig;
+  if (await mayHaveSession()) await loaded();
+  else if (!useSession.getState().ready) useSession.getState().setUser(null);
+}
+
+/** Loads Firebase ahead of a sign-in (the person has started on a form); failures surface at the sign-in. */
+export function prepareAuth(): void {
+  loaded().catch(() => undefined);
 }
 
 export async function signInWithEmail(email: string, password: string): Promise<void> {
-  try {
-    await signInWithEmailAndPassword(requireAuth(), email.trim(), password);
-  } catch (error) {
-    throw signInFailure(error);
-  }
+  return (await loaded()).signInWithEmail(email, password);
 }
 
 export async function signUpWithEmail(email: string, password: string): Promise<void> {
-  try {
-    await createUserWithEmailAndPassword(requireAuth(), email.trim(), password);
-  } catch (error) {
-    throw signUpFailure(error);
-  }
+  return (await loaded()).signUpWithEmail(email, password);
 }
 
 /** PRODUCT.md section 2: a real reset email (the emulator prints the link in its log). */
 export async function sendPasswordReset(email: string): Promise<void> {
-  try {
-    await sendPasswordResetEmail(requireAuth(), email.trim());
-  } catch (error) {
-    throw resetFailure(error);
-  }
+  return (await loaded()).sendPasswordReset(email);
 }
 
 export async function signOutUser(): Promise<void> {
-  await signOut(requireAuth());
+  return (await loaded()).signOutUser();
 }
 
-/** What POST /api/auth/wallet-auth answers (common/api/signIn.ts), or its error. */
-type WalletAuthAnswer = Answer<"POST /api/auth/wallet-auth"> | ErrorAnswer;
-
-/**
- * Wallet sign-in: a single-use nonce from the server, an EIP-4361 message signed with the connected
- * wallet (personal_sign), then the server's custom token exchanged with Firebase.
- */
+/** Wallet sign-in with SIWE (firebaseSdk.ts's signInWithWallet). */
 export async function signInWithWallet(chainId: number): Promise<void> {
-  const { address, provider } = useWallet.getState();
-  if (!address || !provider) throw new AuthFailure("Wallet not connected - Please connect your wallet first");
-  try {
-    const { nonce, expiresAt } = await call("POST /api/auth/nonce");
-    const message = siweMessage({
-      domain: window.location.host,
-      address,
-      uri: window.location.origin,
-      chainId,
-      nonce,
-      issuedAt: new Date(),
-      expiresAt: new Date(expiresAt),
-    });
-    const signature = (await provider.request({ method: "personal_sign", params: [utf8ToHex(message), address] })) as string;
-    const res = await fetch("/api/auth/wallet-auth", {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ address, signature, message }),
-    });
-    // PRODUCT.md section 7: read as text, then parsed; a non-JSON answer names the status.
-    const text = await res.text();
-    let answer: WalletAuthAnswer;
-    try {
-      answer = JSON.parse(text) as WalletAuthAnswer;
-    } catch {
-      throw new AuthFailure(`Failed to authenticate wallet: ${res.status} ${res.statusText}`);
-    }
-    if (!res.ok || !answer.success) throw new AuthFailure(("error" in answer && answer.error) || "Failed to authenticate wallet");
-    if (!answer.customToken) throw new AuthFailure("No custom token received from server");
-    await signInWithCustomToken(requireAuth(), answer.customToken);
-  } catch (error) {
-    if ((error as { code?: unknown }).code === 4001) throw new AuthFailure("You rejected the sign-in request in your wallet.");
-    throw walletAuthFailure(error);
-  }
+  return (await loaded()).signInWithWallet(chainId);
 }

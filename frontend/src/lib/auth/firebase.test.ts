@@ -1,0 +1,106 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { testConfig } from "@/test/config";
+
+// Firebase itself is not started here (the browser suite signs in through it for real): what is
+// tested is when this module loads it.
+const sdk = vi.hoisted(() => ({
+  loads: 0,
+  fail: false,
+  startAuth: vi.fn(),
+  signInWithEmail: vi.fn(async () => undefined),
+}));
+
+/** Fresh copies of the module (its loaded Firebase is module state), the session and the stand-in SDK. */
+async function freshModule() {
+  vi.resetModules();
+  vi.doMock("./firebaseSdk", () => {
+    sdk.loads += 1;
+    if (sdk.fail) throw new Error("Failed to fetch dynamically imported module");
+    return { startAuth: sdk.startAuth, signInWithEmail: sdk.signInWithEmail };
+  });
+  const { useSession } = await import("./session");
+  useSession.setState({ user: null, ready: false });
+  return { ...(await import("./firebase")), useSession };
+}
+
+function databases(names: string[] | Error) {
+  vi.stubGlobal("indexedDB", {
+    databases: vi.fn(async () => {
+      if (names instanceof Error) throw names;
+      return names.map((name) => ({ name, version: 1 }));
+    }),
+  });
+}
+
+beforeEach(() => {
+  sdk.loads = 0;
+  sdk.fail = false;
+  sdk.startAuth.mockClear();
+  sdk.signInWithEmail.mockClear();
+  localStorage.clear();
+});
+afterEach(() => vi.unstubAllGlobals());
+
+describe("sign-in's Firebase, loaded when it is needed", () => {
+  it("a browser that never signed in: nobody is signed in at once, and Firebase is not loaded", async () => {
+    databases(["other-app-db"]);
+    const auth = await freshModule();
+    await auth.startAuth(testConfig());
+    expect(auth.useSession.getState()).toMatchObject({ ready: true, user: null });
+    expect(sdk.loads).toBe(0);
+  });
+
+  it("a sign-in loads it, starts it once with the configuration, then signs in", async () => {
+    databases([]);
+    const auth = await freshModule();
+    const config = testConfig();
+    await auth.startAuth(config);
+    auth.prepareAuth();
+    await auth.signInWithEmail("a@example.com", "secret-pass");
+    await auth.signInWithEmail("a@example.com", "secret-pass");
+    expect(sdk.startAuth).toHaveBeenCalledTimes(1);
+    expect(sdk.startAuth).toHaveBeenCalledWith(config);
+    expect(sdk.signInWithEmail).toHaveBeenCalledWith("a@example.com", "secret-pass");
+  });
+
+  it("a browser that may hold a session loads Firebase at start, which then says who is signed in", async () => {
+    for (const setUp of [
+      () => databases(["firebaseLocalStorageDb"]),
+      () => {
+        databases([]);
+        localStorage.setItem("firebase:authUser:key:[DEFAULT]", "{}");
+      },
+      () => databases(new Error("SecurityError")),
+      () => vi.stubGlobal("indexedDB", {}), // no indexedDB.databases: unsure counts as yes
+    ]) {
+      setUp();
+      sdk.startAuth.mockClear();
+      const auth = await freshModule();
+      await auth.startAuth(testConfig());
+      expect(sdk.startAuth).toHaveBeenCalledTimes(1);
+      // Firebase's first answer sets the session; this module does not say 'nobody' first.
+      expect(auth.useSession.getState().ready).toBe(false);
+      localStorage.clear();
+      vi.unstubAllGlobals();
+    }
+  });
+
+  it("a download that fails says so in a sentence, and the next attempt downloads again", async () => {
+    databases([]);
+    const auth = await freshModule();
+    await auth.startAuth(testConfig());
+    sdk.fail = true;
+    await expect(auth.signInWithEmail("a@example.com", "secret-pass")).rejects.toThrow(
+      "Sign-in could not be loaded: check your connection and try again.",
+    );
+    sdk.fail = false;
+    await auth.signInWithEmail("a@example.com", "secret-pass");
+    expect(sdk.signInWithEmail).toHaveBeenCalledTimes(1);
+    expect(sdk.loads).toBe(2);
+  });
+
+  it("before the configuration has arrived, a sign-in says to reload", async () => {
+    const auth = await freshModule();
+    await expect(auth.signInWithEmail("a@example.com", "x")).rejects.toThrow("Sign-in is not ready yet. Reload the page.");
+  });
+});
