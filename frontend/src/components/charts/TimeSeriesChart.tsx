@@ -129,7 +129,8 @@ export function TimeSeriesChart({ spec, data, label, className, legend = true }:
           >
             <p className="mb-1">{spec.timeReadout(time)}</p>
             {spec.series.map((s, i) => (
-              <p key={s.label} style={{ color: s.colour }}>
+              <p key={s.label} className="flex items-center gap-1.5">
+                <span aria-hidden className="inline-block size-2 shrink-0 rounded-full" style={{ backgroundColor: s.colour }} />
                 {s.label} : {s.readout(data[i + 1][hover.idx] ?? null)}
               </p>
             ))}
@@ -140,8 +141,12 @@ export function TimeSeriesChart({ spec, data, label, className, legend = true }:
         // A point larger than the tick labels, as before.
         <ul className="flex flex-wrap justify-center gap-x-4 gap-y-1 pt-2" style={{ fontSize: spec.fontSize + 1 }}>
           {spec.series.map((s) => (
-            <li key={s.label} className="flex items-center gap-1" style={{ color: s.colour }}>
-              {legendMark}
+            <li key={s.label} className="flex items-center gap-1">
+              {/* The series' colour on its mark; the name in the text colour, readable on the card
+                  whatever the line's colour (a #22c55e name would be 2.3:1 on white). */}
+              <span className="flex" style={{ color: s.colour }}>
+                {legendMark}
+              </span>
               {s.label}
             </li>
           ))}
