@@ -4,17 +4,60 @@ import path from "node:path";
 import { createInterface } from "node:readline";
 
 /**
- * `npm run test:stacks`: the suites that start stacks, in two lanes that run side by side (the
- * machines have 2 cores): each lane's suites one after another, each line prefixed with its lane,
- * as concurrently did. What this adds: every lane's whole output is kept in .local/test-lanes/,
- * and when a lane fails its failures are printed again at the very end. CI shows only the tail of
- * a run, where two interleaved lanes would otherwise bury the one failure that matters.
+ * `npm run test:lanes` (what `npm test` runs once the contracts are compiled): every check and
+ * suite, in two lanes that run side by side (the machines have 2 cores): each lane's commands one
+ * after another, each line prefixed with its lane, as concurrently did. What this adds: every
+ * lane's whole output is kept in .local/test-lanes/, and when a lane fails its failures are
+ * printed again at the very end. CI shows only the tail of a run, where two interleaved lanes
+ * would otherwise bury the one failure that matters.
+ *
+ * `npm run coverage` compiles instrumented contracts over artifacts/ while it runs (and compiles
+ * them back at its end), so nothing that deploys contracts may run beside it: the dashboard's
+ * tests (which read only the bindings' TypeScript, which coverage leaves alone) go first in the
+ * other lane, and the server suite waits for coverage to be done.
  */
 
-const LANES: { name: string; commands: string[] }[] = [
-  { name: "dashboard+server", commands: ["npm run test:frontend -- --maxWorkers=1", "npm run test:server"] },
-  { name: "browsers", commands: ["npm run test:e2e:network", "npm run test:server:postgres", "npm run test:e2e"] },
+const COVERAGE = "npm run coverage";
+
+/** A command, and the command of the other lane that must have finished before it starts. */
+type LaneCommand = string | { run: string; after: string };
+
+const LANES: { name: string; commands: LaneCommand[] }[] = [
+  {
+    name: "dashboard+server",
+    commands: ["npm run test:frontend -- --maxWorkers=1", { run: "npm run test:server", after: COVERAGE }],
+  },
+  {
+    name: "checks+browsers",
+    commands: [
+      "npm run test:contracts:uncovered",
+      COVERAGE,
+      "npm run typecheck",
+      "npm run lint",
+      "npm run test:e2e:network",
+      "npm run test:server:postgres",
+      "npm run test:e2e",
+    ],
+  },
 ];
+
+/**
+ * Each command's end (whether it passed), for a command of the other lane that waits on it. A
+ * lane that stops early ends its remaining commands as not passed, so no lane waits forever.
+ */
+const ends = new Map<string, { promise: Promise<boolean>; settle: (passed: boolean) => void }>();
+function endOf(command: string) {
+  let end = ends.get(command);
+  if (!end) {
+    let settle!: (passed: boolean) => void;
+    const promise = new Promise<boolean>((resolve) => (settle = resolve));
+    end = { promise, settle };
+    ends.set(command, end);
+  }
+  return end;
+}
+
+const commandOf = (entry: LaneCommand) => (typeof entry === "string" ? entry : entry.run);
 
 const LOG_DIR = path.resolve(__dirname, "..", ".local", "test-lanes");
 
@@ -30,14 +73,26 @@ interface LaneResult {
   times: string[];
 }
 
-export async function runLane(lane: { name: string; commands: string[] }): Promise<LaneResult> {
+export async function runLane(lane: { name: string; commands: LaneCommand[] }): Promise<LaneResult> {
   mkdirSync(LOG_DIR, { recursive: true });
   const log = path.join(LOG_DIR, `${lane.name.replace(/[^a-z0-9]+/gi, "-")}.log`);
   const file = createWriteStream(log);
   const started = Date.now();
   let failedCommand: string | null = null;
   const times: string[] = [];
-  for (const command of lane.commands) {
+  for (const entry of lane.commands) {
+    const command = commandOf(entry);
+    if (typeof entry !== "string") {
+      const waitStarted = Date.now();
+      const passed = await endOf(entry.after).promise;
+      const waited = Date.now() - waitStarted;
+      if (waited >= 1000) times.push(`waiting for '${entry.after}': ${(waited / 60_000).toFixed(1)} min`);
+      if (!passed) {
+        file.write(`--> '${command}' was not started: '${entry.after}', which it waits for, did not pass\n`);
+        failedCommand = command;
+        break;
+      }
+    }
     const commandStarted = Date.now();
     const code = await new Promise<number>((resolve) => {
       const child = spawn(command, { shell: true, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, FORCE_COLOR: "0" } });
@@ -51,11 +106,14 @@ export async function runLane(lane: { name: string; commands: string[] }): Promi
     });
     times.push(`${command}: ${((Date.now() - commandStarted) / 60_000).toFixed(1)} min`);
     file.write(`--> ${command} exited with code ${code} after ${times.at(-1)!.split(": ").at(-1)}\n`);
+    endOf(command).settle(code === 0);
     if (code !== 0) {
       failedCommand = command;
       break;
     }
   }
+  // What this lane did not reach will not pass: the other lane stops waiting for it.
+  for (const entry of lane.commands) endOf(commandOf(entry)).settle(false);
   await new Promise<void>((resolve) => file.end(resolve));
   return { name: lane.name, failedCommand, ms: Date.now() - started, log, times };
 }
