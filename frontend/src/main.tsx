@@ -3,6 +3,7 @@ import { createRoot } from "react-dom/client";
 import { App } from "./app/App";
 import { toast } from "./components/ui/toast";
 import { prefetchLandingPage } from "./app/router";
+import { PUBLIC_PATHS } from "./app/routes";
 import { startAuth } from "./lib/auth/firebase";
 import { fetchConfig } from "./lib/config";
 import { setNotifier } from "./lib/notices";
@@ -18,7 +19,7 @@ startWalletDiscovery();
 prefetchLandingPage(window.location.pathname);
 fetchConfig()
   .then((config) => {
-    void startAuth(config);
+    void startAuth(config, { signInScreen: (PUBLIC_PATHS as readonly string[]).includes(window.location.pathname) });
     root.render(
       <StrictMode>
         <App config={config} />

@@ -29,7 +29,8 @@ const ASSETS = "assets";
  * alongside the entry. Sources as Vite's manifest names them, from frontend/.
  */
 export const ROUTE_MODULES: Record<string, string[]> = {
-  "/": ["src/app/layout/Frame.tsx", "src/app/pages/DashboardRoute.tsx"],
+  // Firebase too: a signed-in page waits for it to say who is signed in (frontend/src/lib/auth/firebase.ts).
+  "/": ["src/app/layout/Frame.tsx", "src/app/pages/DashboardRoute.tsx", "src/lib/auth/firebaseSdk.ts"],
 };
 
 interface ManifestChunk {

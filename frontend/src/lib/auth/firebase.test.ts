@@ -3,6 +3,8 @@ import { testConfig } from "@/test/config";
 
 // Firebase itself is not started here (the browser suite signs in through it for real): what is
 // tested is when this module loads it.
+const onLogin = { signInScreen: true };
+
 const sdk = vi.hoisted(() => ({
   loads: 0,
   fail: false,
@@ -45,16 +47,25 @@ describe("sign-in's Firebase, loaded when it is needed", () => {
   it("a browser that never signed in: nobody is signed in at once, and Firebase is not loaded", async () => {
     databases(["other-app-db"]);
     const auth = await freshModule();
-    await auth.startAuth(testConfig());
+    await auth.startAuth(testConfig(), onLogin);
     expect(auth.useSession.getState()).toMatchObject({ ready: true, user: null });
     expect(sdk.loads).toBe(0);
+  });
+
+  it("a page that needs a session loads it at once, without asking this browser's storage", async () => {
+    const ask = vi.fn(async () => []);
+    vi.stubGlobal("indexedDB", { databases: ask });
+    const auth = await freshModule();
+    await auth.startAuth(testConfig(), { signInScreen: false });
+    expect(sdk.startAuth).toHaveBeenCalledTimes(1);
+    expect(ask).not.toHaveBeenCalled();
   });
 
   it("a sign-in loads it, starts it once with the configuration, then signs in", async () => {
     databases([]);
     const auth = await freshModule();
     const config = testConfig();
-    await auth.startAuth(config);
+    await auth.startAuth(config, onLogin);
     auth.prepareAuth();
     await auth.signInWithEmail("a@example.com", "secret-pass");
     await auth.signInWithEmail("a@example.com", "secret-pass");
@@ -76,7 +87,7 @@ describe("sign-in's Firebase, loaded when it is needed", () => {
       setUp();
       sdk.startAuth.mockClear();
       const auth = await freshModule();
-      await auth.startAuth(testConfig());
+      await auth.startAuth(testConfig(), onLogin);
       expect(sdk.startAuth).toHaveBeenCalledTimes(1);
       // Firebase's first answer sets the session; this module does not say 'nobody' first.
       expect(auth.useSession.getState().ready).toBe(false);
@@ -88,7 +99,7 @@ describe("sign-in's Firebase, loaded when it is needed", () => {
   it("a download that fails says so in a sentence, and the next attempt downloads again", async () => {
     databases([]);
     const auth = await freshModule();
-    await auth.startAuth(testConfig());
+    await auth.startAuth(testConfig(), onLogin);
     sdk.fail = true;
     await expect(auth.signInWithEmail("a@example.com", "secret-pass")).rejects.toThrow(
       "Sign-in could not be loaded: check your connection and try again.",

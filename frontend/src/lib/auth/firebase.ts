@@ -6,8 +6,9 @@ import { useSession } from "./session";
  * The sign-in functions pages call. Firebase (about 30 KB gzipped, ./firebaseSdk.ts) loads behind
  * them when it is first needed, not with the page: a browser that has never signed in here has no
  * session for Firebase to restore, so /login draws at once and Firebase loads when the person
- * starts on the form (prepareAuth) or submits it. A browser that may hold a session (Firebase's
- * stored state is there) loads it at start, as before, and the guards wait for its answer.
+ * starts on the form (prepareAuth) or submits it. A page that needs a session, or a browser that
+ * may hold one (Firebase's stored state is there), loads it at start, as before, and the guards
+ * wait for its answer.
  */
 
 type Sdk = typeof import("./firebaseSdk");
@@ -51,12 +52,14 @@ function loaded(): Promise<Sdk> {
 }
 
 /**
- * Starts sign-in: Firebase now when this browser may hold a session (it says who is signed in);
- * else nobody is, at once, and Firebase waits for prepareAuth or a sign-in.
+ * Starts sign-in. On a page that needs a session, Firebase at once (it says who is signed in; a
+ * visitor without one is sent to /login). On a sign-in screen (`signInScreen`), Firebase only
+ * when this browser may hold a session; else nobody is signed in, at once, and Firebase waits for
+ * prepareAuth or a sign-in.
  */
-export async function startAuth(appConfig: AppConfig): Promise<void> {
+export async function startAuth(appConfig: AppConfig, { signInScreen }: { signInScreen: boolean }): Promise<void> {
   config = appConfig;
-  if (await mayHaveSession()) await loaded();
+  if (!signInScreen || (await mayHaveSession())) await loaded();
   else if (!useSession.getState().ready) useSession.getState().setUser(null);
 }
 
