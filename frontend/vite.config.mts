@@ -8,6 +8,7 @@ import react from "@vitejs/plugin-react";
 import tailwindcss from "@tailwindcss/vite";
 import { compression } from "vite-plugin-compression2";
 import { DEV_HEADERS, PREVIEW_HEADERS } from "../common/securityHeaders";
+import { testProjects } from "./vitest.projects";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const resolvePackage = createRequire(import.meta.url).resolve;
@@ -104,7 +105,6 @@ export default defineConfig({
   test: {
     environment: "jsdom",
     setupFiles: ["./src/test/setup.ts"],
-    include: ["src/**/*.test.{ts,tsx}"],
     css: false,
     // jsdom renders the long tables (130 contacts, 1,200 recipients) slowly on a busy two-core CI
     // machine; 5 s (vitest's default) failed there while the same test takes about 1 s alone.
@@ -120,5 +120,7 @@ export default defineConfig({
     // Through Vite's resolver (resolve.dedupe), or Node would give swagger-ui and the packages
     // installed beside it the React 18 there.
     server: { deps: { inline: [/[\\/]swagger-ui[\\/]/] } },
+    // The test files (src/**/*.test.{ts,tsx}) as two projects, most of them sharing a worker: see vitest.projects.ts.
+    projects: testProjects(here),
   },
 });

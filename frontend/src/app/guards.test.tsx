@@ -14,6 +14,10 @@ vi.mock("@/lib/chain/queries", async (original) => ({
   useMyRoles: () => ({ address: null, loading: false, flags: undefined, isAdmin: roles.isAdmin, hasAnyAdminRole: roles.isAdmin }),
 }));
 
+// A route's page, and the frame around it, load lazily: the first visit waits for Vite to transform
+// them, which on a busy machine can take longer than findBy's one second.
+const FIRST_VISIT = { timeout: 10_000 };
+
 function renderAt(path: string) {
   const router = createMemoryRouter(routes, { initialEntries: [path] });
   render(
@@ -35,7 +39,7 @@ describe("redirect rules (PRODUCT.md section 2)", () => {
   it("sends a visitor who is not signed in to /login", async () => {
     const router = renderAt("/payments");
     expect(router.state.location.pathname).toBe("/login");
-    expect(await screen.findByRole("heading", { name: "Login" })).toBeInTheDocument();
+    expect(await screen.findByRole("heading", { name: "Login" }, FIRST_VISIT)).toBeInTheDocument();
   });
 
   it("lets a signed-out visitor open /forgot-password", () => {
@@ -55,7 +59,7 @@ describe("redirect rules (PRODUCT.md section 2)", () => {
   it("shows the Admin Panel link to admins only, and highlights the current route", async () => {
     act(() => useSession.setState({ user: { uid: "u1", email: "a@example.com", wallet: null, admin: false }, ready: true }));
     renderAt("/contacts");
-    expect(await screen.findByRole("heading", { name: "Contacts" })).toBeInTheDocument();
+    expect(await screen.findByRole("heading", { name: "Contacts" }, FIRST_VISIT)).toBeInTheDocument();
     expect(screen.queryByRole("link", { name: "Admin Panel" })).toBeNull();
     expect(screen.getByRole("link", { name: "Contacts" })).toHaveAttribute("aria-current", "page");
   });
@@ -64,7 +68,7 @@ describe("redirect rules (PRODUCT.md section 2)", () => {
     roles.isAdmin = true;
     act(() => useSession.setState({ user: { uid: "u1", email: "a@example.com", wallet: null, admin: false }, ready: true }));
     renderAt("/contacts");
-    expect(await screen.findByRole("heading", { name: "Contacts" })).toBeInTheDocument();
+    expect(await screen.findByRole("heading", { name: "Contacts" }, FIRST_VISIT)).toBeInTheDocument();
     expect(screen.getAllByRole("link", { name: "Admin Panel" })[0]).toHaveAttribute("href", "/admin");
   });
 });

@@ -1,10 +1,22 @@
 import "@testing-library/jest-dom/vitest";
 import { cleanup } from "@testing-library/react";
-import { afterEach } from "vitest";
+import { afterAll, afterEach, vi } from "vitest";
 import { toast } from "@/components/ui/toast";
 import { setNotifier } from "@/lib/notices";
 
 afterEach(() => cleanup());
+
+// Most files share a worker and its jsdom (vitest.projects.ts): what a file stubbed, faked or stored
+// ends with it, as it would in a worker of its own. The app's modules load afresh for the next file
+// (their stores start empty); the packages under node_modules stay loaded, which is the time saved.
+afterAll(() => {
+  vi.unstubAllGlobals();
+  vi.unstubAllEnvs();
+  vi.useRealTimers();
+  localStorage.clear();
+  sessionStorage.clear();
+  vi.resetModules();
+});
 
 // As main.tsx does: what lib has to say (the runner, the wallet layer) shows as a toast.
 setNotifier(toast);

@@ -1,5 +1,6 @@
-import { screen, waitFor, within } from "@testing-library/react";
-import { beforeEach, describe, expect, it } from "vitest";
+import { act, screen, waitFor, within } from "@testing-library/react";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { PENDING_HISTORY_POLL_MS } from "./api/queries";
 import { RecentTransactions } from "./components/RecentTransactions";
 import { json, ME, OTHER, renderAtHome, stubApi, testConfig } from "./testUtils";
 import { usePendingEntries } from "@/lib/tx/pending";
@@ -148,7 +149,11 @@ describe("Recent Transactions", () => {
   describe("a transaction this browser sent that the index has not taken yet (Sepolia: until it is final)", () => {
     const SENT = `0x${"cd".repeat(32)}`;
 
+    afterEach(() => vi.useRealTimers());
+
     it("shows it first as 'Pending', then as the history's confirmed entry once the index has it", async () => {
+      // The clock moves on to the list's next look rather than the test waiting for it.
+      vi.useFakeTimers({ shouldAdvanceTime: true });
       let indexed = false;
       const fetchMock = stubApi({
         [historyUrl]: () =>
@@ -174,7 +179,8 @@ describe("Recent Transactions", () => {
 
       // The list looks again while something waits for the index (every few seconds).
       indexed = true;
-      await waitFor(() => expect(within(table).queryByText("Pending")).toBeNull(), { timeout: 8000 });
+      await act(() => vi.advanceTimersByTimeAsync(PENDING_HISTORY_POLL_MS));
+      await waitFor(() => expect(within(table).queryByText("Pending")).toBeNull());
       expect(within(table).getAllByText("Confirmed")).toHaveLength(2);
       expect(usePendingEntries.getState().entries).toEqual([]);
       expect(fetchMock.mock.calls.length).toBeGreaterThan(1);

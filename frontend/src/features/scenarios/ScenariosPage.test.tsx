@@ -1,10 +1,10 @@
-import { cleanup, screen, waitFor, within } from "@testing-library/react";
-import { beforeEach, describe, expect, it, vi } from "vitest";
+import { act, cleanup, screen, waitFor, within } from "@testing-library/react";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { useToasts } from "@/components/ui/toast";
 import { setTokenGetter } from "@/lib/api";
 import { usePendingEntries } from "@/lib/tx/pending";
 import { renderAtHome } from "@/test/render";
-import type { ScenarioRun, ScenarioSummary, SnapshotSummary } from "./api";
+import { RUN_POLL_MS, type ScenarioRun, type ScenarioSummary, type SnapshotSummary } from "./api";
 import ScenariosPage from "./pages/ScenariosPage";
 
 const json = (body: unknown, status = 200) =>
@@ -88,8 +88,10 @@ function fakeServer(override?: (call: Call) => Response | undefined) {
   return { store, calls, progress, posts: () => calls.filter((c) => c.method === "POST") };
 }
 
-// A run's progress is polled every second: what the page shows next may take that long.
-const POLLED = { timeout: 3000 };
+// A run's progress is polled every RUN_POLL_MS. A test that follows a run fakes the clock (which
+// still runs on its own) and moves it on to the next poll rather than waiting for it.
+const followRuns = () => vi.useFakeTimers({ shouldAdvanceTime: true });
+const nextPoll = () => act(() => vi.advanceTimersByTimeAsync(RUN_POLL_MS));
 
 function renderPage() {
   return renderAtHome(<ScenariosPage />);
@@ -100,6 +102,7 @@ beforeEach(() => {
   useToasts.setState({ toasts: [] });
   setTokenGetter(async () => "id-token-1");
 });
+afterEach(() => vi.useRealTimers());
 
 describe("Scenarios page (/scenarios)", () => {
   it("lists the shipped scenarios with their sentences and 'Apply', the snapshots with 'Restore', and the field to take one", async () => {
@@ -139,6 +142,7 @@ describe("Scenarios page (/scenarios)", () => {
   });
 
   it("applies a scenario once confirmed: the progress bar with 'Step 2 of 3: ...' and the lines, then the outcome, and every read refreshed", async () => {
+    followRuns();
     const server = fakeServer();
     const { user, client } = renderPage();
     const invalidate = vi.spyOn(client, "invalidateQueries");
@@ -153,7 +157,8 @@ describe("Scenarios page (/scenarios)", () => {
     expect(screen.getByRole("button", { name: "Take Snapshot" })).toBeDisabled();
 
     server.progress({ done: 2, total: 3, label: STEPS[1], lines: STEPS.slice(0, 2) });
-    await screen.findByText("Step 2 of 3: mint 10,000 USDX to alice", {}, POLLED);
+    await nextPoll();
+    await screen.findByText("Step 2 of 3: mint 10,000 USDX to alice");
     const bar = screen.getByRole("progressbar", { name: "Run progress" });
     expect([bar.getAttribute("aria-valuenow"), bar.getAttribute("aria-valuemax")]).toEqual(["2", "3"]);
     expect(bar).toHaveAttribute("aria-valuetext", "Step 2 of 3: mint 10,000 USDX to alice");
@@ -166,7 +171,8 @@ describe("Scenarios page (/scenarios)", () => {
 
     const report = "alice 0x14dC79964da2C08b23698B3D3cc7Ca32193d9955";
     server.progress({ state: "done", done: 3, label: STEPS[2], lines: [...STEPS, report], sent: 3, finishedAt: new Date().toISOString() });
-    await screen.findByText("Scenario applied", {}, POLLED);
+    await nextPoll();
+    await screen.findByText("Scenario applied");
     expect(screen.getByRole("heading", { name: "Applied 'paused'" })).toBeInTheDocument();
     expect(screen.getByText("'paused' is applied: 3 transactions sent.")).toBeInTheDocument();
     expect(screen.getByRole("list", { name: "What the run said" })).toHaveTextContent(report);
@@ -196,6 +202,7 @@ describe("Scenarios page (/scenarios)", () => {
   });
 
   it("shows a failed run's sentence", async () => {
+    followRuns();
     const server = fakeServer();
     const { user } = renderPage();
     await user.click(await screen.findByRole("button", { name: "Apply paused" }));
@@ -209,12 +216,14 @@ describe("Scenarios page (/scenarios)", () => {
       lines: [STEPS[0]],
       error: "The node at RPC_URL is not answering.",
     });
-    const alert = await screen.findByRole("alert", {}, POLLED);
+    await nextPoll();
+    const alert = await screen.findByRole("alert");
     expect(alert).toHaveTextContent("The run failedThe node at RPC_URL is not answering.");
     expect(screen.getByRole("heading", { name: "Applying 'paused' failed" })).toBeInTheDocument();
   });
 
   it("restores a snapshot once confirmed, and forgets what this browser sent since", async () => {
+    followRuns();
     const server = fakeServer();
     usePendingEntries
       .getState()
@@ -239,7 +248,8 @@ describe("Scenarios page (/scenarios)", () => {
       lines: ["revert the node"],
       finishedAt: new Date().toISOString(),
     });
-    await screen.findByText("Snapshot restored", {}, POLLED);
+    await nextPoll();
+    await screen.findByText("Snapshot restored");
     expect(screen.getByText("The chain is back as it was when 'before-payments' was taken.")).toBeInTheDocument();
     expect(usePendingEntries.getState().entries).toEqual([]);
     expect(invalidate).toHaveBeenCalledWith();
