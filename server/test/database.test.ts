@@ -78,6 +78,36 @@ describe("Database", () => {
     }
   });
 
+  it("starts each in-memory test database as a copy of one migrated database, with the schema a new data directory migrates to", async function () {
+    if (testPostgres()) this.skip(); // that pass copies a PostgreSQL template instead (postgres.ts)
+    const dir = mkdtempSync(path.join(tmpdir(), "usdx-pglite-"));
+    // Two servers' in-memory databases (server/test/hooks.ts has them copied) and one made by initdb on disk.
+    const opened = await Promise.all([
+      openDatabase({ kind: "pglite", dataDir: "memory://" }),
+      openDatabase({ kind: "pglite", dataDir: "memory://" }),
+      openDatabase({ kind: "pglite", dataDir: dir }),
+    ]);
+    try {
+      const read = async (handle: (typeof opened)[number]) => {
+        const one = async (query: string) =>
+          ((await handle.db.execute(sql.raw(query))) as unknown as { rows: Record<string, unknown>[] }).rows[0];
+        return {
+          id: (await one("select system_identifier::text as id from pg_control_system()")).id,
+          state: (await one(SCHEMA_STATE)).state,
+        };
+      };
+      const [first, second, onDisk] = await Promise.all(opened.map(read));
+      // initdb gives each database cluster an identifier of its own: equal ones are copies of one.
+      expect(first.id).to.equal(second.id);
+      expect(onDisk.id).to.not.equal(first.id);
+      expect(first.state).to.deep.equal(onDisk.state);
+      expect(second.state).to.deep.equal(onDisk.state);
+    } finally {
+      await Promise.all(opened.map((handle) => handle.close()));
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it("applies migrations to a new PGlite data directory, and reopens it with its rows intact", async () => {
     const dir = mkdtempSync(path.join(tmpdir(), "usdx-pglite-"));
     try {

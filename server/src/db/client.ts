@@ -28,22 +28,8 @@ const MIGRATIONS = path.resolve(__dirname, "..", "..", "drizzle");
 export async function openDatabase(database: Config["database"]): Promise<DatabaseHandle> {
   let handle: DatabaseHandle;
   if (database.kind === "pglite") {
-    const { PGlite } = await import("@electric-sql/pglite");
-    const { drizzle } = await import("drizzle-orm/pglite");
-    const { migrate } = await import("drizzle-orm/pglite/migrator");
-    if (!database.dataDir.startsWith("memory://")) mkdirSync(database.dataDir, { recursive: true });
-    const client = new PGlite(database.dataDir);
-    const db = drizzle(client, { schema });
-    try {
-      await refuseNewerSchema(
-        (text) => client.query<Record<string, unknown>>(text).then((r) => r.rows),
-        "PGLITE_DIR at another data directory",
-      );
-      await migrate(db, { migrationsFolder: MIGRATIONS });
-    } catch (error) {
-      await client.close();
-      throw error;
-    }
+    const memory = database.dataDir.startsWith("memory://");
+    const { client, db } = await openPglite(database.dataDir, memory ? await memoryTemplate : undefined);
     handle = {
       db: db as unknown as Database,
       kind: "pglite",
@@ -108,6 +94,53 @@ export async function openDatabase(database: Config["database"]): Promise<Databa
   }
   await handle.db.execute(sql`select 1`);
   return handle;
+}
+
+/**
+ * Opens PGlite in `dataDir` (a new directory is made by PGlite's initdb, or copied from `from`, a
+ * dumped data directory) and migrates it, as openDatabase describes.
+ */
+async function openPglite(dataDir: string, from?: Blob) {
+  const { PGlite } = await import("@electric-sql/pglite");
+  const { drizzle } = await import("drizzle-orm/pglite");
+  const { migrate } = await import("drizzle-orm/pglite/migrator");
+  if (!dataDir.startsWith("memory://")) mkdirSync(dataDir, { recursive: true });
+  const client = new PGlite(dataDir, from ? { loadDataDir: from } : {});
+  const db = drizzle(client, { schema });
+  try {
+    await refuseNewerSchema(
+      (text) => client.query<Record<string, unknown>>(text).then((r) => r.rows),
+      "PGLITE_DIR at another data directory",
+    );
+    await migrate(db, { migrationsFolder: MIGRATIONS });
+  } catch (error) {
+    await client.close();
+    throw error;
+  }
+  return { client, db };
+}
+
+/** The dumped data directory every later in-memory PGlite starts from (copyMigratedMemoryDatabases), or none. */
+let memoryTemplate: Promise<Blob> | undefined;
+
+/**
+ * From now on, every in-memory PGlite ("memory://") this process opens starts as a copy of one new
+ * database migrated once, instead of running PGlite's initdb again (several seconds of CPU each:
+ * most of a server's start). Each copy still goes through the check and the migrator above, which
+ * find every migration applied, as a restarted server does. The server test suite calls it
+ * (server/test/hooks.ts), which starts a server per test; production never does, and a data
+ * directory on disk or PostgreSQL is never affected. Resolves once that copy is made.
+ */
+export async function copyMigratedMemoryDatabases(): Promise<void> {
+  memoryTemplate ??= (async () => {
+    const { client } = await openPglite("memory://");
+    try {
+      return await client.dumpDataDir("none");
+    } finally {
+      await client.close();
+    }
+  })();
+  await memoryTemplate;
 }
 
 /** How long opening a connection to PostgreSQL may take before the request that needed it fails. */
