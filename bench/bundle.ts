@@ -208,7 +208,8 @@ async function browserReport(): Promise<string[]> {
   const problems: string[] = [];
   for (const { download, budget } of rows) {
     const bytes = bytesOf(download.files);
-    if (budget !== null && bytes > budget) problems.push(`${download.what} downloads ${kb(bytes)} of JavaScript, over the ${kb(budget)} budget.`);
+    if (budget !== null && bytes > budget)
+      problems.push(`${download.what} downloads ${kb(bytes)} of JavaScript, over the ${kb(budget)} budget.`);
   }
   console.log(
     formatTable(
