@@ -13,6 +13,7 @@ import {
   openBrowser,
   openTransfer,
   type Session,
+  settle,
   signUp,
   url,
 } from "./browser";
@@ -74,12 +75,6 @@ const SIGNED_OUT: Screen[] = [
   { route: "/monitoring", ready: (p) => p.getByRole("list", { name: "Health of each part" }).waitFor() },
   { route: "/docs", ready: (p) => p.getByRole("button", { name: /^GET \/api\/token / }).waitFor() },
 ];
-
-/** Late reads (chain, server) finished and animations over, so axe sees the screen as a person does. */
-async function settle(page: Page): Promise<void> {
-  await page.waitForLoadState("networkidle").catch(() => undefined);
-  await page.waitForTimeout(600);
-}
 
 const describeNodes = (v: Result) =>
   v.nodes

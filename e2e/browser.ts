@@ -34,11 +34,46 @@ export async function openBrowser(account = "alice", viewport = { width: 1280, h
   const { browser, stack } = e2e();
   const context = await browser.newContext({ viewport });
   await context.addInitScript(walletInitScript(stack.rpcUrl, addressOf(account)));
+  watchRequests(context);
   const page = await context.newPage();
   const errors: string[] = [];
   page.on("console", (msg) => msg.type() === "error" && errors.push(msg.text()));
   page.on("pageerror", (error) => errors.push(error.message));
   return { context, page, errors };
+}
+
+/** Requests a context has in flight, and when that number last changed (settle waits on both). */
+const traffic = new WeakMap<BrowserContext, { inFlight: number; changedAt: number }>();
+
+function watchRequests(context: BrowserContext): void {
+  const state = { inFlight: 0, changedAt: Date.now() };
+  traffic.set(context, state);
+  const change = (by: number) => () => {
+    state.inFlight += by;
+    state.changedAt = Date.now();
+  };
+  context.on("request", change(1));
+  context.on("requestfinished", change(-1));
+  context.on("requestfailed", change(-1));
+}
+
+/** How long no request may start or end before the page counts as settled. */
+const QUIET_MS = 300;
+
+/**
+ * Late reads (chain, server) finished and drawn: no request in flight for QUIET_MS, then two
+ * animation frames, so what the last answer changed is on screen. Playwright's "networkidle" does
+ * not serve here: it is a load state, reached once per page load, so after an in-app navigation it
+ * answers at once. Gives up after `timeoutMs` (a page that polls without pause), as a person would
+ * look anyway.
+ */
+export async function settle(page: Page, timeoutMs = 10_000): Promise<void> {
+  const state = traffic.get(page.context());
+  const deadline = Date.now() + timeoutMs;
+  while (state && Date.now() < deadline && (state.inFlight > 0 || Date.now() - state.changedAt < QUIET_MS)) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
 }
 
 export const url = (route: string) => `${e2e().dashboardUrl}${route}`;
@@ -58,8 +93,23 @@ export async function signUp(page: Page): Promise<string> {
   return email;
 }
 
+/** Below this width toasts show at the top of the screen, over the header (PRODUCT.md section 9). */
+const TOASTS_AT_TOP_BELOW_PX = 640;
+
+/**
+ * Closes the toast showing, if any, with its Close button, as a person on a phone does to reach the
+ * header beneath it: otherwise a click there waits out the toast's 5 seconds.
+ */
+export async function dismissToast(page: Page): Promise<void> {
+  const close = page.getByRole("region", { name: /^Notifications/ }).getByRole("button", { name: "Close", exact: true });
+  if ((await close.count()) === 0) return;
+  await close.first().click();
+  await close.first().waitFor({ state: "detached" });
+}
+
 /** Connects the injected wallet through the header's 'Connect Wallet' and the chooser. */
 export async function connectWallet(page: Page): Promise<void> {
+  if ((page.viewportSize()?.width ?? Infinity) < TOASTS_AT_TOP_BELOW_PX) await dismissToast(page);
   await page.getByRole("banner").getByRole("button", { name: "Connect Wallet" }).click();
   await page.getByRole("button", { name: E2E_WALLET_NAME }).click();
   await page

@@ -2,7 +2,21 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { expect } from "chai";
 import type { BrowserContext, Page } from "playwright-core";
-import { ARTIFACTS, connectWallet, isolateEachTest, navigate, openBrowser, type Session, signUp, url } from "./browser";
+import {
+  ARTIFACTS,
+  connectWallet,
+  dismissToast,
+  isolateEachTest,
+  keepFailure,
+  navigate,
+  openBrowser,
+  revert,
+  type Session,
+  settle,
+  signUp,
+  snapshot,
+  url,
+} from "./browser";
 
 /**
  * Every route of PRODUCT.md section 2 loads without a console error, and leaves a full-page screenshot
@@ -82,12 +96,6 @@ interface OpenApiDocument {
 const operationButton = (doc: OpenApiDocument, method: string, route: string) =>
   `${method.toUpperCase()} ${route} ${doc.paths[route][method].summary}`;
 
-/** Lets late reads (chain, server) finish, so their errors would be caught and the shot is complete. */
-async function settle(page: Page): Promise<void> {
-  await page.waitForLoadState("networkidle").catch(() => undefined);
-  await page.waitForTimeout(1_000);
-}
-
 async function shoot(page: Page, name: string, width: number): Promise<void> {
   mkdirSync(SCREENS, { recursive: true });
   await page.screenshot({ path: path.join(SCREENS, `${name}-${width}.png`), fullPage: true });
@@ -104,6 +112,8 @@ async function openFooterLink(
   name: string,
   pathname: string,
 ): Promise<{ tab: Page; tabErrors: string[] }> {
+  // The sign-in toast sits over the footer's links (bottom right): closed first, as a person would.
+  await dismissToast(page);
   const link = page.getByRole("contentinfo").getByRole("link", { name });
   expect(await link.getAttribute("target")).to.equal("_blank");
   const tabErrors: string[] = [];
@@ -116,35 +126,84 @@ async function openFooterLink(
   return { tab, tabErrors };
 }
 
+/** The route at desktop width, then at the phone's, each shot once its reads have settled (their errors caught). */
+async function showAtBothWidths(page: Page, r: RouteCase): Promise<void> {
+  await r.ready(page);
+  await settle(page);
+  expect(new URL(page.url()).pathname).to.equal(r.route);
+  await shoot(page, r.name, DESKTOP.width);
+
+  await page.setViewportSize(PHONE);
+  await r.ready(page);
+  await settle(page);
+  await shoot(page, r.name, PHONE.width);
+  expect(new URL(page.url()).pathname).to.equal(r.route);
+}
+
+const title = (r: RouteCase) =>
+  `${r.route} loads with no console errors (${r.access === "connected" ? `signed in, ${r.account ?? "alice"}'s wallet connected` : "visitor"}) at 1280 and 390 px`;
+
+/**
+ * The signed-in routes of one account, in one browser: signed up and connected once, then each
+ * route reached by in-app navigation, as a person moves through the dashboard. None of them
+ * changes the chain or the account, so the tests share the session; the chain is put back after
+ * the last. Each test counts only the console errors raised while it ran.
+ */
+function connectedRoutes(account: string, routes: RouteCase[]): void {
+  describe(`signed in, ${account}'s wallet connected`, () => {
+    let session: Session;
+    let chain = "";
+    before(async function () {
+      this.timeout(90_000);
+      chain = await snapshot();
+      session = await openBrowser(account, DESKTOP);
+      await signUp(session.page);
+      await connectWallet(session.page);
+    });
+    afterEach(async function () {
+      await keepFailure(this, session);
+    });
+    after(async () => {
+      await session?.context.close();
+      await revert(chain);
+    });
+
+    for (const r of routes) {
+      it(title(r), async function () {
+        this.timeout(90_000);
+        const { page, errors } = session;
+        const seen = errors.length;
+        await page.setViewportSize(DESKTOP);
+        await navigate(page, r.route);
+        await showAtBothWidths(page, r);
+        expect(errors.slice(seen)).to.deep.equal([]);
+      });
+    }
+  });
+}
+
 describe("Routes (browser)", () => {
+  const connected = (account: string) => ROUTES.filter((r) => r.access === "connected" && (r.account ?? "alice") === account);
+  connectedRoutes("alice", connected("alice"));
+  connectedRoutes("admin", connected("admin"));
+  describe("each in a fresh browser", freshBrowserTests);
+});
+
+/** A visitor's page loads, the footer's links and the phone's drawer: each test in a browser of its own. */
+function freshBrowserTests(): void {
   let session: Session | null;
   isolateEachTest(() => session);
   beforeEach(() => {
     session = null;
   });
 
-  for (const r of ROUTES) {
-    it(`${r.route} loads with no console errors (${r.access === "connected" ? `signed in, ${r.account ?? "alice"}'s wallet connected` : "visitor"}) at 1280 and 390 px`, async function () {
+  for (const r of ROUTES.filter((route) => route.access === "visitor")) {
+    it(title(r), async function () {
       this.timeout(90_000);
       session = await openBrowser(r.account ?? "alice", DESKTOP);
       const { page, errors } = session;
-      if (r.access === "connected") {
-        await signUp(page);
-        await connectWallet(page);
-        await navigate(page, r.route);
-      } else {
-        await page.goto(url(r.route));
-      }
-      await r.ready(page);
-      await settle(page);
-      expect(new URL(page.url()).pathname).to.equal(r.route);
-      await shoot(page, r.name, DESKTOP.width);
-
-      await page.setViewportSize(PHONE);
-      await r.ready(page);
-      await settle(page);
-      await shoot(page, r.name, PHONE.width);
-      expect(new URL(page.url()).pathname).to.equal(r.route);
+      await page.goto(url(r.route));
+      await showAtBothWidths(page, r);
       expect(errors).to.deep.equal([]);
     });
   }
@@ -228,6 +287,8 @@ describe("Routes (browser)", () => {
     const { page, errors } = session;
     await signUp(page);
     await connectWallet(page);
+    // 'Wallet Connected' shows over the header on a phone: closed, as a person would to reach the menu.
+    await dismissToast(page);
     // The desktop sidebar is hidden on a phone.
     expect(await page.locator("aside").isVisible()).to.equal(false);
     const menuButton = page.getByRole("banner").getByRole("button", { name: "Menu", exact: true });
@@ -256,4 +317,4 @@ describe("Routes (browser)", () => {
     await drawer.waitFor({ state: "detached" });
     expect(errors).to.deep.equal([]);
   });
-});
+}
