@@ -1,4 +1,6 @@
 import { expect } from "chai";
+import type { Page } from "playwright-core";
+import { e2e } from "./hooks";
 import { connectWallet, expectToast, isolateEachTest, openBrowser, type Session, signUp, url } from "./browser";
 
 describe("Sign-in (browser)", () => {
@@ -46,6 +48,46 @@ describe("Sign-in (browser)", () => {
     await page.goto(url("/login"));
     await page.waitForURL(url("/"));
     expect(errors).to.deep.equal([]);
+  });
+
+  it("/login arrives drawn: the Login screen is in the HTML (no script needed), inert, and the app's screen replaces it in the same place", async () => {
+    const { browser } = e2e();
+    const noScript = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 390, height: 844 } });
+    try {
+      const before = await noScript.newPage();
+      await before.goto(url("/login"));
+      const drawn = before.locator("#root > main[inert]");
+      expect(await drawn.locator("h1").textContent()).to.equal("USDX Dashboard");
+      expect(await drawn.getByText("Sign in to manage your USDX").count()).to.equal(1);
+      expect(await drawn.locator('input[type="email"]').count()).to.equal(1);
+      const boxes = async (page: Page) =>
+        Promise.all(["h1", 'input[type="email"]', 'button[type="submit"]'].map((css) => page.locator(`#root > main ${css}`).boundingBox()));
+      const drawnBoxes = await boxes(before);
+
+      const { page, errors } = session;
+      await page.setViewportSize({ width: 390, height: 844 });
+      await page.goto(url("/login"));
+      // The app renders over it once the page has painted: one screen, live (not inert), where the drawn one was.
+      await page.locator("main[inert]").waitFor({ state: "detached" });
+      await page.getByRole("tab", { name: "Sign Up" }).waitFor();
+      expect(await page.locator("#root > main").count()).to.equal(1);
+      expect(await boxes(page)).to.deep.equal(drawnBoxes);
+      await page.getByRole("textbox", { name: "Email" }).fill("someone@example.com");
+      expect(await page.getByRole("textbox", { name: "Email" }).inputValue()).to.equal("someone@example.com");
+      expect(errors).to.deep.equal([]);
+    } finally {
+      await noScript.close();
+    }
+  });
+
+  it("/login whose app cannot load says so in place of the drawn screen, instead of leaving a form that does nothing", async () => {
+    const { page } = session;
+    const entry = (await (await fetch(url("/login"))).text()).match(/data-modules="(\/assets\/[^" ]+\.js)/)?.[1];
+    expect(entry, "the app's entry named in /login's page").to.be.a("string");
+    await page.route(url(entry!), (route) => route.abort());
+    await page.goto(url("/login"));
+    await page.getByText(/^The dashboard could not start \(.+\)\. Reload the page\.$/).waitFor();
+    expect(await page.locator("main").count()).to.equal(0);
   });
 
   it("shows '404 Page Not Found' for an unknown path", async () => {

@@ -7,6 +7,7 @@ import { defineConfig, type Plugin } from "vite";
 import react from "@vitejs/plugin-react";
 import tailwindcss from "@tailwindcss/vite";
 import { compression } from "vite-plugin-compression2";
+import { prerenderLogin } from "./build/prerenderLogin";
 import { DEV_HEADERS, PREVIEW_HEADERS } from "../common/securityHeaders";
 import { testProjects } from "./vitest.projects";
 
@@ -50,6 +51,16 @@ function dropFactoryBytecode(): Plugin {
   };
 }
 
+// The same aliases as frontend/tsconfig.json's paths: the dashboard's own tree, the code it shares
+// with the server, and the contracts' generated bindings.
+const ALIAS = {
+  "@common": path.resolve(here, "../common"),
+  "@bindings": path.resolve(here, "../typechain-types"),
+  "@": path.resolve(here, "src"),
+  // ethers' ENS name normalisation, which the dashboard never reaches: see the stand-in's comment.
+  "@adraffy/ens-normalize": path.resolve(here, "src/lib/chain/ensNormalize.ts"),
+};
+
 export default defineConfig({
   root: here,
   // What /monitoring shows as the dashboard's build: fixed at build time.
@@ -63,21 +74,15 @@ export default defineConfig({
     react(),
     tailwindcss(),
     dropFactoryBytecode(),
+    // /login's page with the Login screen already drawn in it (build/prerenderLogin.ts).
+    prerenderLogin(here, ALIAS),
     // Each file of the build beside its brotli and gzip copies (x.js.br, x.js.gz), made once at build
     // time at the highest levels: the server sends the one the browser accepts (server/src/dashboard.ts)
     // and compresses nothing per request. Source maps stay as they are: only a developer opens them.
     compression({ algorithms: ["brotliCompress", "gzip"], exclude: [/\.map$/, /\.(png|jpe?g|webp|woff2?)$/], threshold: 1024 }),
   ],
   resolve: {
-    // The same aliases as frontend/tsconfig.json's paths: the dashboard's own tree, the code it
-    // shares with the server, and the contracts' generated bindings.
-    alias: {
-      "@common": path.resolve(here, "../common"),
-      "@bindings": path.resolve(here, "../typechain-types"),
-      "@": path.resolve(here, "src"),
-      // ethers' ENS name normalisation, which the dashboard never reaches: see the stand-in's comment.
-      "@adraffy/ens-normalize": path.resolve(here, "src/lib/chain/ensNormalize.ts"),
-    },
+    alias: ALIAS,
     // One React: swagger-ui (the /docs viewer) has React 18 installed beside it for two of its
     // dependencies' peer ranges, and elements from a second React break under the app's React 19.
     dedupe: ["react", "react-dom"],
@@ -101,7 +106,15 @@ export default defineConfig({
     headers: { ...PREVIEW_HEADERS },
   },
   // The manifest (dist/.vite/manifest.json) tells bench/bundle.ts what each route loads.
-  build: { outDir: "dist", emptyOutDir: true, sourcemap: true, manifest: true },
+  build: {
+    outDir: "dist",
+    emptyOutDir: true,
+    sourcemap: true,
+    manifest: true,
+    // React DOM in a chunk of its own: /login's page runs each module in a task of its own
+    // (build/prerenderLogin.ts), and React DOM inside the entry made one long task of the two.
+    rolldownOptions: { output: { codeSplitting: { groups: [{ name: "react-dom", test: /node_modules[\\/]react-dom[\\/]/ }] } } },
+  },
   test: {
     environment: "jsdom",
     setupFiles: ["./src/test/setup.ts"],

@@ -1,4 +1,4 @@
-import { StrictMode } from "react";
+import { startTransition, StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { App } from "./app/App";
 import { toast } from "./components/ui/toast";
@@ -20,10 +20,14 @@ prefetchLandingPage(window.location.pathname);
 fetchConfig()
   .then((config) => {
     void startAuth(config, { signInScreen: (PUBLIC_PATHS as readonly string[]).includes(window.location.pathname) });
-    root.render(
-      <StrictMode>
-        <App config={config} />
-      </StrictMode>,
+    // In a transition: React renders the app in short slices, yielding to the browser between
+    // them, instead of one long task that holds off a tap on the screen drawn from the HTML (/login).
+    startTransition(() =>
+      root.render(
+        <StrictMode>
+          <App config={config} />
+        </StrictMode>,
+      ),
     );
   })
   .catch((error: Error) =>

@@ -4,6 +4,7 @@ import path from "node:path";
 import compression from "compression";
 import express, { ErrorRequestHandler, RequestHandler, Response, Router } from "express";
 import expressStaticGzip from "express-static-gzip";
+import { PRERENDERED_PAGES } from "../../common/prerenderedPages";
 import { PREVIEW_HEADERS } from "../../common/securityHeaders";
 
 /**
@@ -67,6 +68,11 @@ export function routePreloads(root: string): Map<string, string> {
   return links;
 }
 
+/** The build's pages with a route's screen drawn in (PRERENDERED_PAGES) that this build has; index.html serves the others. */
+function prerenderedPages(root: string): Map<string, string> {
+  return new Map(Object.entries(PRERENDERED_PAGES).filter(([, file]) => existsSync(path.join(root, file))));
+}
+
 /** The folder holds a build (it has an index.html), or null: without one there is nothing to serve. */
 export function builtDashboard(dir: string | null): string | null {
   return dir !== null && existsSync(path.join(dir, "index.html")) ? dir : null;
@@ -117,11 +123,12 @@ export function dashboardRoutes(dist: string): Router {
   // Every route the dashboard's router shows is index.html, sent like any file (its compressed copy),
   // with the modules the route needs first named in a Link header.
   const preloads = routePreloads(root);
+  const prerendered = prerenderedPages(root);
   router.use((req, res, next) => {
     if (isClientRoute(req.path)) {
       const link = preloads.get(req.path);
       if (link) res.setHeader("Link", link);
-      req.url = "/index.html";
+      req.url = `/${prerendered.get(req.path) ?? "index.html"}`;
     }
     next();
   });

@@ -1,12 +1,13 @@
 import { execFile } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { Writable } from "node:stream";
-import { brotliDecompressSync, gunzipSync } from "node:zlib";
+import { brotliCompressSync, brotliDecompressSync, gunzipSync } from "node:zlib";
 import { expect } from "chai";
 import pino from "pino";
+import { PRERENDERED_PAGES } from "../../common/prerenderedPages";
 import { contentSecurityPolicy, PREVIEW_HEADERS } from "../../common/securityHeaders";
 import { servingEnv } from "../src/config";
 import { IMMUTABLE, REVALIDATE, ROUTE_MODULES } from "../src/dashboard";
@@ -231,6 +232,41 @@ describe("The built dashboard, served by the API server (npm run start:productio
         expect(body).to.not.include(SECRET);
         expect(body).to.not.include('"name": "usdx-dashboard"');
       });
+    }
+  });
+});
+
+describe("A page drawn at build time (the build's login.html, common/prerenderedPages.ts)", () => {
+  const LOGIN = INDEX.replace('<div id="root"></div>', '<div id="root"><main inert><h1>USDX Dashboard</h1></main></div>');
+  let build: DashboardBuild;
+  let server: RunningServer;
+
+  before(async () => {
+    build = dashboardBuild();
+    const file = path.join(build.dist, PRERENDERED_PAGES["/login"]);
+    writeFileSync(file, LOGIN);
+    writeFileSync(`${file}.br`, brotliCompressSync(LOGIN));
+    server = await startTestServer({ DASHBOARD_DIST: build.dist });
+  });
+  after(async () => {
+    await server?.close();
+    build?.remove();
+  });
+
+  it("answers /login with it (its brotli copy, revalidated on each load), and every other route with index.html", async () => {
+    for (const route of ["/login", "/login?next=%2Fadmin"]) {
+      const answer = await request(server, route, { headers: { "Accept-Encoding": "br, gzip" } });
+      expect([answer.status, answer.headers["content-encoding"], answer.headers["cache-control"]], route).to.deep.equal([
+        200,
+        "br",
+        REVALIDATE,
+      ]);
+      expect(brotliDecompressSync(answer.body).toString("utf8"), route).to.equal(LOGIN);
+      expect(answer.headers["content-security-policy"], route).to.equal(PREVIEW_HEADERS["Content-Security-Policy"]);
+    }
+    for (const route of ["/", "/forgot-password", "/login/extra", "/LOGIN"]) {
+      const answer = await request(server, route);
+      expect([answer.status, answer.body.toString("utf8")], route).to.deep.equal([200, INDEX]);
     }
   });
 });
