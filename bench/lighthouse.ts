@@ -13,9 +13,14 @@
  * best-practices audit that did not pass; the full reports go to .local/lighthouse/.
  * LIGHTHOUSE_RUNS (default 3) runs per page: simulated scores move by a point or two between runs,
  * more on a busy machine. DASHBOARD_DIST measures another build (an older one, to compare).
+ * LIGHTHOUSE_TLS=1 serves it on HTTPS with HTTP/2, as the production path does with TLS_CERT and
+ * TLS_KEY set, with a certificate made for the run; without it, plain HTTP/1.1.
  */
-import { mkdirSync, writeFileSync } from "node:fs";
+import { createHash, X509Certificate } from "node:crypto";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
+import { generate } from "selfsigned";
 import { chromium } from "playwright-core";
 import { formatTable } from "@common/textTable";
 import { startLocalDashboard } from "../e2e/hooks";
@@ -150,6 +155,24 @@ async function measure(
   }
 }
 
+/**
+ * A certificate for 127.0.0.1, made for this run (selfsigned: no network, no openssl), in PEM files
+ * for TLS_CERT and TLS_KEY, with the base64 SHA-256 of its public key, which Chromium is told to trust.
+ */
+async function testCertificate(): Promise<{ dir: string; cert: string; key: string; spki: string }> {
+  const pems = await generate([{ name: "commonName", value: "127.0.0.1" }], {
+    keyType: "ec",
+    algorithm: "sha256",
+    extensions: [{ name: "subjectAltName", altNames: [{ type: 7, ip: "127.0.0.1" }] }],
+  });
+  const dir = mkdtempSync(path.join(tmpdir(), "usdx-lighthouse-tls-"));
+  const files = { cert: path.join(dir, "cert.pem"), key: path.join(dir, "key.pem") };
+  writeFileSync(files.cert, pems.cert);
+  writeFileSync(files.key, pems.private);
+  const spki = new X509Certificate(pems.cert).publicKey.export({ type: "spki", format: "der" });
+  return { dir, ...files, spki: createHash("sha256").update(spki).digest("base64") };
+}
+
 const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);
@@ -161,8 +184,10 @@ async function main(): Promise<void> {
   const dist = ensureBuild();
   const lighthouse = await loadLighthouse();
   console.log("Starting the stack (Hardhat node, Auth emulator, deploy, seed, API server serving frontend/dist)...");
-  const local = await startLocalDashboard(dist);
-  const chrome = await launchDebuggableChromium();
+  const tls = process.env.LIGHTHOUSE_TLS === "1" ? await testCertificate() : null;
+  const local = await startLocalDashboard(dist, tls ?? undefined);
+  // Chromium trusts this run's certificate alone (by its public key), as a browser trusts a real one.
+  const chrome = await launchDebuggableChromium(tls ? [`--ignore-certificate-errors-spki-list=${tls.spki}`] : []);
   const results = new Map<string, RunFigures[]>(GOALS.map((g) => [g.page, []]));
   try {
     for (let run = 1; run <= RUNS; run++) {
@@ -177,6 +202,7 @@ async function main(): Promise<void> {
   } finally {
     await chrome.stop();
     await local.stop();
+    if (tls) rmSync(tls.dir, { recursive: true, force: true });
   }
 
   const problems: string[] = [];

@@ -88,13 +88,13 @@ export interface LocalDashboard {
 /**
  * The whole product on free loopback ports: Hardhat node, Auth emulator, deploy and seed as
  * `npm start` does them, and the API server serving the built dashboard in `distDir` as
- * `npm run start:production` does. The browser suite and bench/lighthouse.ts start it the same way.
+ * `npm run start:production` does (on HTTPS and HTTP/2 when given `tls`'s certificate and key files). The browser suite and bench/lighthouse.ts start it the same way.
  */
-export async function startLocalDashboard(distDir: string): Promise<LocalDashboard> {
+export async function startLocalDashboard(distDir: string, tls?: { cert: string; key: string }): Promise<LocalDashboard> {
   const stack = await startStack();
   // One origin for the page and the API, known before the server starts: SIWE and CORS name it.
   const serverPort = await freePort();
-  const dashboardUrl = `http://127.0.0.1:${serverPort}`;
+  const dashboardUrl = `${tls ? "https" : "http"}://127.0.0.1:${serverPort}`;
   const config = loadConfig({
     NETWORK: "localhost",
     RPC_URL: stack.rpcUrl,
@@ -112,6 +112,8 @@ export async function startLocalDashboard(distDir: string): Promise<LocalDashboa
     // As npm start does: the seeded admin's wallet sign-in carries the server's admin claim (the Alerts page).
     ADMIN_WALLETS: seededAddresses()[seededAccount("admin").index],
     LOG_LEVEL: "silent",
+    // PEM files: HTTPS, with HTTP/2 for the browser, as the production path serves it with TLS set.
+    ...(tls ? { TLS_CERT: tls.cert, TLS_KEY: tls.key } : {}),
   });
   const server = await startServer(config, createLogger(config.logLevel));
   return {

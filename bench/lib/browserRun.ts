@@ -43,13 +43,13 @@ export interface DebuggableChromium {
  * here rather than by Lighthouse so a sign-in done over CDP stays in the profile Lighthouse loads
  * the page with (its storage reset is turned off for signed-in pages).
  */
-export async function launchDebuggableChromium(): Promise<DebuggableChromium> {
+export async function launchDebuggableChromium(extraArgs: string[] = []): Promise<DebuggableChromium> {
   if (!existsSync(CHROMIUM_PATH)) throw new Error(`No Chromium at ${CHROMIUM_PATH}: install Debian's chromium or set CHROMIUM_PATH.`);
   const port = await freePort();
   const profile = mkdtempSync(path.join(tmpdir(), "usdx-bench-chromium-"));
   const child: ChildProcess = spawn(
     CHROMIUM_PATH,
-    ["--headless", ...CHROMIUM_ARGS, `--remote-debugging-port=${port}`, `--user-data-dir=${profile}`, "about:blank"],
+    ["--headless", ...CHROMIUM_ARGS, ...extraArgs, `--remote-debugging-port=${port}`, `--user-data-dir=${profile}`, "about:blank"],
     { detached: true, stdio: "ignore" },
   );
   const cdpUrl = `http://127.0.0.1:${port}`;
