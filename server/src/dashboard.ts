@@ -120,8 +120,8 @@ export function dashboardRoutes(dist: string): Router {
     next();
   };
   router.use(dashboardOnly);
-  // Every route the dashboard's router shows is index.html, sent like any file (its compressed copy),
-  // with the modules the route needs first named in a Link header.
+  // Every route the dashboard's router shows is index.html (or the route's own page, PRERENDERED_PAGES),
+  // sent like any file (its compressed copy), with the modules the route needs first named in a Link header.
   const preloads = routePreloads(root);
   const prerendered = prerenderedPages(root);
   router.use((req, res, next) => {
