@@ -108,6 +108,49 @@ describe("Database", () => {
     }
   });
 
+  it("hands a closed in-memory database to the next one opened only emptied (rows gone, identities restarted, session reset), and never one whose schema a test changed", async function () {
+    if (testPostgres()) this.skip(); // that pass makes a new PostgreSQL database each time (postgres.ts)
+    const rowsOf = async (handle: Awaited<ReturnType<typeof openDatabase>>, query: string) =>
+      ((await handle.db.execute(sql.raw(query))) as unknown as { rows: Record<string, unknown>[] }).rows;
+
+    const first = await openDatabase({ kind: "pglite", dataDir: "memory://" });
+    const [written] = await first.db.insert(auditLog).values({ uid: "u1", action: "left behind", details: {} }).returning();
+    await rowsOf(first, "set statement_timeout = 1234");
+    await rowsOf(first, "select pg_advisory_lock(42)");
+    await first.close();
+    // A closed database answers as a closed PGlite does, though it now serves another server.
+    const late = await first.db
+      .select()
+      .from(auditLog)
+      .then(
+        () => "answered",
+        // drizzle's "Failed query", caused by PGlite's refusal
+        (error: Error) => ((error.cause as Error | undefined) ?? error).message,
+      );
+    expect(late).to.equal("PGlite is closed");
+
+    const second = await openDatabase({ kind: "pglite", dataDir: "memory://" });
+    try {
+      expect(await second.db.select().from(auditLog), "rows of the server before").to.deep.equal([]);
+      const [again] = await second.db.insert(auditLog).values({ uid: "u2", action: "new", details: {} }).returning();
+      expect(again.id, "the identity restarted").to.equal(written.id);
+      expect((await rowsOf(second, "show statement_timeout"))[0].statement_timeout).to.equal("0");
+      expect(await rowsOf(second, "select objid from pg_locks where locktype = 'advisory'")).to.deep.equal([]);
+      // A trigger left in the schema: this database is closed, not handed on.
+      await rowsOf(second, "create function refuse() returns trigger language plpgsql as $$ begin raise exception 'refused'; end $$");
+      await rowsOf(second, "create trigger refuse before insert on audit_log for each row execute function refuse()");
+    } finally {
+      await second.close();
+    }
+    const third = await openDatabase({ kind: "pglite", dataDir: "memory://" });
+    try {
+      expect(await rowsOf(third, "select tgname from pg_trigger where not tgisinternal")).to.deep.equal([]);
+      await third.db.insert(auditLog).values({ uid: "u3", action: "allowed", details: {} });
+    } finally {
+      await third.close();
+    }
+  });
+
   it("applies migrations to a new PGlite data directory, and reopens it with its rows intact", async () => {
     const dir = mkdtempSync(path.join(tmpdir(), "usdx-pglite-"));
     try {

@@ -2,13 +2,9 @@ import { expect } from "chai";
 import { MaxUint256, getAddress, hexlify, randomBytes, zeroPadValue, toBeHex } from "ethers";
 import { BatchPayments__factory, USDX__factory } from "@bindings";
 import { readManifest } from "@common/manifestFile";
-import { cpSync, mkdtempSync, rmSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { openDatabase } from "../src/db/client";
 import { startServer, type RunningServer } from "../src/index";
 import { createLogger } from "../src/lib/logger";
-import { chainKeys, provider, revert, seeded, snapshot, stack, testConfig, testPostgres } from "./helpers";
+import { chainKeys, provider, revert, seeded, snapshot, stack, testConfig } from "./helpers";
 import { BATCH_REFUSALS, PROVIDERS, ProviderProxy } from "./providerProxy";
 import { RandomRefusals, prng } from "./randomRefusals";
 import { rpc } from "./stack";
@@ -43,28 +39,10 @@ async function indexRows(server: RunningServer): Promise<string[]> {
 }
 
 /**
- * An empty PGlite database with every migration applied, copied for each server: a new PGlite
- * database costs seconds to create (initdb, then the migrations), its copy almost nothing. In the
- * PostgreSQL pass each server gets a new database instead (testConfig).
- */
-let template: string | null = null;
-const scratch = mkdtempSync(path.join(os.tmpdir(), "usdx-ranges-"));
-let databases = 0;
-
-async function freshDatabase(): Promise<Record<string, string>> {
-  if (testPostgres()) return {};
-  if (!template) {
-    template = path.join(scratch, "template");
-    await (await openDatabase(testConfig({ PGLITE_DIR: template }).database)).close();
-  }
-  const dir = path.join(scratch, `db-${++databases}`);
-  cpSync(template, dir, { recursive: true });
-  return { PGLITE_DIR: dir };
-}
-
-/** A server on `rpcUrl` with a fresh database, indexed up to the chain's head; closed after `use`. */
+ * A server on `rpcUrl` with a new database (testConfig's: in memory on PGlite, where an emptied one
+ * is reused, server/src/db/memoryDatabases.ts; a new database in the PostgreSQL pass), indexed up to the chain's head; closed after `use`. */
 async function indexedThrough<T>(rpcUrl: string, use: (server: RunningServer) => Promise<T>): Promise<T> {
-  const config = testConfig({ RPC_URL: rpcUrl, INDEXER_BATCH_BLOCKS: String(MAX_SPAN), INDEXER_POLL_MS: "50", ...(await freshDatabase()) });
+  const config = testConfig({ RPC_URL: rpcUrl, INDEXER_BATCH_BLOCKS: String(MAX_SPAN), INDEXER_POLL_MS: "50" });
   const started = Date.now();
   const server = await startServer(config, createLogger(config.logLevel));
   if (process.env.USDX_RANGES_VERBOSE) console.log(`    server started in ${Date.now() - started} ms`);
@@ -134,7 +112,6 @@ describe("Ranges that adapt (a server indexing through a provider proxy)", funct
   after(async () => {
     await proxy?.stop();
     await revert(chainSnapshot);
-    rmSync(scratch, { recursive: true, force: true });
   });
 
   describe("random refusal patterns: the index equals the chain (property)", () => {

@@ -1,10 +1,12 @@
 import { mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
+import type { PGlite } from "@electric-sql/pglite";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { sql } from "drizzle-orm";
 import { Config, ConfigError } from "../config";
 import { within } from "../lib/concurrency";
 import { sessionLockSql } from "./locks";
+import { reuseMemoryDatabases as startReusingMemoryDatabases, takeMemoryDatabase } from "./memoryDatabases";
 import * as schema from "./schema";
 
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -28,8 +30,7 @@ const MIGRATIONS = path.resolve(__dirname, "..", "..", "drizzle");
 export async function openDatabase(database: Config["database"]): Promise<DatabaseHandle> {
   let handle: DatabaseHandle;
   if (database.kind === "pglite") {
-    const memory = database.dataDir.startsWith("memory://");
-    const { client, db } = await openPglite(database.dataDir, memory ? await memoryTemplate : undefined);
+    const { client, db } = await openPglite(database.dataDir);
     handle = {
       db: db as unknown as Database,
       kind: "pglite",
@@ -97,51 +98,40 @@ export async function openDatabase(database: Config["database"]): Promise<Databa
 }
 
 /**
- * Opens PGlite in `dataDir` (a new directory is made by PGlite's initdb, or copied from `from`, a
- * dumped data directory) and migrates it, as openDatabase describes.
+ * Opens PGlite in `dataDir` (a new directory is made by PGlite's initdb; in memory, in the server
+ * test suite, a reused or copied one: memoryDatabases.ts) and migrates it, as openDatabase describes.
  */
-async function openPglite(dataDir: string, from?: Blob) {
+async function openPglite(dataDir: string) {
   const { PGlite } = await import("@electric-sql/pglite");
   const { drizzle } = await import("drizzle-orm/pglite");
-  const { migrate } = await import("drizzle-orm/pglite/migrator");
-  if (!dataDir.startsWith("memory://")) mkdirSync(dataDir, { recursive: true });
-  const client = new PGlite(dataDir, from ? { loadDataDir: from } : {});
-  const db = drizzle(client, { schema });
+  const memory = dataDir.startsWith("memory://");
+  if (!memory) mkdirSync(dataDir, { recursive: true });
+  const client = (memory && (await takeMemoryDatabase())) || new PGlite(dataDir);
   try {
-    await refuseNewerSchema(
-      (text) => client.query<Record<string, unknown>>(text).then((r) => r.rows),
-      "PGLITE_DIR at another data directory",
-    );
-    await migrate(db, { migrationsFolder: MIGRATIONS });
+    await migratePglite(client);
   } catch (error) {
     await client.close();
     throw error;
   }
-  return { client, db };
+  return { client, db: drizzle(client, { schema }) };
 }
 
-/** The dumped data directory every later in-memory PGlite starts from (copyMigratedMemoryDatabases), or none. */
-let memoryTemplate: Promise<Blob> | undefined;
+async function migratePglite(client: PGlite): Promise<void> {
+  const { drizzle } = await import("drizzle-orm/pglite");
+  const { migrate } = await import("drizzle-orm/pglite/migrator");
+  await refuseNewerSchema(
+    (text) => client.query<Record<string, unknown>>(text).then((r) => r.rows),
+    "PGLITE_DIR at another data directory",
+  );
+  await migrate(drizzle(client, { schema }), { migrationsFolder: MIGRATIONS });
+}
 
 /**
- * From now on, every in-memory PGlite ("memory://") this process opens starts as a copy of one new
- * database migrated once, instead of running PGlite's initdb again (several seconds of CPU each:
- * most of a server's start). Each copy still goes through the check and the migrator above, which
- * find every migration applied, as a restarted server does. The server test suite calls it
- * (server/test/hooks.ts), which starts a server per test; production never does, and a data
- * directory on disk or PostgreSQL is never affected. Resolves once that copy is made.
+ * From now on, every in-memory PGlite ("memory://") this process opens is a reused or copied one
+ * (memoryDatabases.ts), not a new one made by initdb and every migration. The server test suite
+ * calls it (server/test/hooks.ts); production never does. Resolves once the first copy is made.
  */
-export async function copyMigratedMemoryDatabases(): Promise<void> {
-  memoryTemplate ??= (async () => {
-    const { client } = await openPglite("memory://");
-    try {
-      return await client.dumpDataDir("none");
-    } finally {
-      await client.close();
-    }
-  })();
-  await memoryTemplate;
-}
+export const reuseMemoryDatabases = () => startReusingMemoryDatabases(migratePglite);
 
 /** How long opening a connection to PostgreSQL may take before the request that needed it fails. */
 const CONNECT_TIMEOUT_MS = 5000;
