@@ -30,9 +30,11 @@ export const nodeAnswers = (url: string) => () => rpc(url, "eth_chainId").then((
 /** The Firebase Auth emulator; `configArgs` (`--config <file>`) when its ports are not firebase.json's, `cwd` where it leaves its debug log. */
 export function startAuthEmulator(options: { configArgs: string[]; cwd: string; env: NodeJS.ProcessEnv; output: Output }): StartedProcess {
   const { configArgs, cwd, env, output } = options;
+  // Its request schemas compiled on first use, not all at start (lazyAuthSchemas.cjs says why).
+  const preload = `--require ${JSON.stringify(path.join(__dirname, "lazyAuthSchemas.cjs"))}`;
   return startProcess(bin("firebase"), ["emulators:start", "--only", "auth", "--project", FIREBASE_PROJECT, ...configArgs], {
     cwd,
-    env,
+    env: { ...env, NODE_OPTIONS: [env.NODE_OPTIONS, preload].filter(Boolean).join(" ") },
     output,
   });
 }
@@ -62,8 +64,7 @@ export async function runHardhat(
  * (scenarios/default.yaml).
  */
 export async function deployAndSeed(options: Parameters<typeof runHardhat>[2]): Promise<void> {
-  await deploy(options);
-  await runHardhat("Seeding", ["run", "--network", "localhost", "scripts/seed.ts"], options);
+  await runHardhat("Deploying and seeding", ["run", "--network", "localhost", "scripts/deployAndSeed.ts"], options);
 }
 
 /** USDX and BatchPayments deployed, unseeded: `npm start -- --scenario` applies its own file next. */
