@@ -133,7 +133,7 @@ export default defineConfig({
     // Through Vite's resolver (resolve.dedupe), or Node would give swagger-ui and the packages
     // installed beside it the React 18 there.
     server: { deps: { inline: [/[\\/]swagger-ui[\\/]/] } },
-    // The test files (src/**/*.test.{ts,tsx}) as two projects, most of them sharing a worker: see vitest.projects.ts.
+    // The test files (src/**/*.test.{ts,tsx}) sharing one worker and its jsdom: see vitest.projects.ts.
     projects: testProjects(here),
   },
 });

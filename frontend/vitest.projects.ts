@@ -1,35 +1,44 @@
 import { globSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { configDefaults, type TestProjectInlineConfiguration } from "vitest/config";
+import type { TestProjectInlineConfiguration } from "vitest/config";
 
 /** The dashboard's tests, under frontend/. */
 const TEST_FILES = ["src/**/*.test.{ts,tsx}"];
 
-// vi.mock or vi.doMock called in the file (a comment that names one counts too: that file stays isolated).
-const MOCKS_A_MODULE = /\bvi\.(mock|doMock)\(/;
+/** A module replaced with vi.mock or vi.doMock (a comment that names one counts too: undoing a mock that was never made is harmless). */
+const MOCKED_MODULE = /\bvi\.(?:mock|doMock)\(\s*["']([^"']+)["']/g;
 
-/** The test files under `root` that replace a module with vi.mock or vi.doMock, as paths from `root`. */
-export function filesThatMockModules(root: string): string[] {
-  return globSync(TEST_FILES, { cwd: root })
-    .filter((file) => MOCKS_A_MODULE.test(readFileSync(path.join(root, file), "utf8")))
-    .map((file) => file.split(path.sep).join("/"))
-    .sort();
+/**
+ * Every module a test file under `root` replaces with vi.mock or vi.doMock, as the "@/..." specifier
+ * of the app's module (a relative one is resolved from its file), or a package's name.
+ */
+export function mockedModules(root: string): string[] {
+  const specifiers = globSync(TEST_FILES, { cwd: root }).flatMap((file) => {
+    const dir = path.posix.dirname(file.split(path.sep).join("/"));
+    return [...readFileSync(path.join(root, file), "utf8").matchAll(MOCKED_MODULE)].map(([, specifier]) =>
+      specifier.startsWith(".") ? `@/${path.posix.relative("src", path.posix.join(dir, specifier))}` : specifier,
+    );
+  });
+  return [...new Set(specifiers)].sort();
+}
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    /** mockedModules(): what the setup file undoes after each file. */
+    mockedModules: string[];
+  }
 }
 
 /**
- * The suite as two projects. Starting a worker and jsdom and loading React, Radix and the testing
- * libraries again for each file took a third of the suite's time, so the files share one worker (one
- * per --maxWorkers) and all of that ("shared", isolate: false); the setup file (src/test/setup.ts)
- * undoes what a file leaves behind and has the app's own modules load afresh for the next file. Not
- * the files that mock a module: in a shared worker Vitest keeps a file's module mocks for the files
- * after it, and a module that another file loaded first ignores a mock, so each of those files keeps
- * a fresh worker ("isolated").
+ * The suite as one project whose files share one worker (one per --maxWorkers) and its jsdom
+ * (isolate: false): starting a worker and jsdom and loading React, Radix and the testing libraries
+ * again for each file took a third of the suite's time. The setup file (src/test/setup.ts) undoes
+ * what a file leaves behind: stubs, storage, and the module mocks, which Vitest would otherwise keep
+ * for the files after it (so it is given every mocked module's name); and it has the app's own
+ * modules load afresh for the next file, so a mock applies to a module another file loaded first.
  */
 export function testProjects(root: string): TestProjectInlineConfiguration[] {
-  const mocking = filesThatMockModules(root);
-  // Each project names its files: `extends` would add a shared `include` to each project's own.
   return [
-    { extends: true, test: { name: "shared", include: TEST_FILES, exclude: [...configDefaults.exclude, ...mocking], isolate: false } },
-    { extends: true, test: { name: "isolated", include: mocking } },
+    { extends: true, test: { name: "shared", include: TEST_FILES, isolate: false, provide: { mockedModules: mockedModules(root) } } },
   ];
 }

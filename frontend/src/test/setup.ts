@@ -1,20 +1,22 @@
 import "@testing-library/jest-dom/vitest";
 import { cleanup } from "@testing-library/react";
-import { afterAll, afterEach, vi } from "vitest";
+import { afterAll, afterEach, inject, vi } from "vitest";
 import { toast } from "@/components/ui/toast";
 import { setNotifier } from "@/lib/notices";
 
 afterEach(() => cleanup());
 
-// Most files share a worker and its jsdom (vitest.projects.ts): what a file stubbed, faked or stored
-// ends with it, as it would in a worker of its own. The app's modules load afresh for the next file
-// (their stores start empty); the packages under node_modules stay loaded, which is the time saved.
+// The files share a worker and its jsdom (vitest.projects.ts): what a file stubbed, faked, stored or
+// mocked ends with it, as it would in a worker of its own. The app's modules load afresh for the next
+// file (their stores start empty, and a mock the next file makes applies); the packages under
+// node_modules stay loaded, which is the time saved.
 afterAll(() => {
   vi.unstubAllGlobals();
   vi.unstubAllEnvs();
   vi.useRealTimers();
   localStorage.clear();
   sessionStorage.clear();
+  for (const specifier of inject("mockedModules")) vi.doUnmock(specifier);
   vi.resetModules();
 });
 
