@@ -1,4 +1,4 @@
-import { execFileSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -64,17 +64,22 @@ export async function launchChromium(): Promise<Browser> {
  * The dashboard as it ships: a production build, in a folder of its own so a build elsewhere
  * (another run, npm run build) never empties what this run serves. The caller removes it.
  */
-export function buildDashboard(): string {
+export function buildDashboard(): Promise<string> {
   const dir = mkdtempSync(path.join(tmpdir(), "usdx-e2e-dist-"));
-  execFileSync(
+  const vite = spawn(
     path.join(ROOT, "node_modules", ".bin", "vite"),
     ["build", "--config", "frontend/vite.config.mts", "--logLevel", "error", "--outDir", dir, "--emptyOutDir"],
-    {
-      cwd: ROOT,
-      stdio: "inherit",
-    },
+    { cwd: ROOT, stdio: "inherit" },
   );
-  return dir;
+  const built = new Promise<string>((resolve, reject) => {
+    vite.on("error", reject);
+    vite.on("close", (code) =>
+      code === 0 ? resolve(dir) : reject(new Error(`vite build exited with code ${code} (its output is above).`)),
+    );
+  });
+  // Awaited by the caller once its stack has started: never an unhandled rejection meanwhile.
+  built.catch(() => rmSync(dir, { recursive: true, force: true }));
+  return built;
 }
 
 /** The local stack with the API server serving `distDir` on its own origin, as the browser suite runs it. */
@@ -90,8 +95,16 @@ export interface LocalDashboard {
  * `npm start` does them, and the API server serving the built dashboard in `distDir` as
  * `npm run start:production` does (on HTTPS and HTTP/2 when given `tls`'s certificate and key files). The browser suite and bench/lighthouse.ts start it the same way.
  */
-export async function startLocalDashboard(distDir: string, tls?: { cert: string; key: string }): Promise<LocalDashboard> {
+export async function startLocalDashboard(distDir: string | Promise<string>, tls?: { cert: string; key: string }): Promise<LocalDashboard> {
   const stack = await startStack();
+  // A build still running (buildDashboard) went on beside the stack's start.
+  let dist: string;
+  try {
+    dist = await distDir;
+  } catch (error) {
+    await stack.stop();
+    throw error;
+  }
   // One origin for the page and the API, known before the server starts: SIWE and CORS name it.
   const serverPort = await freePort();
   const dashboardUrl = `${tls ? "https" : "http"}://127.0.0.1:${serverPort}`;
@@ -106,7 +119,7 @@ export async function startLocalDashboard(distDir: string, tls?: { cert: string;
     FIREBASE_PROJECT_ID: FIREBASE_PROJECT,
     SERVER_PORT: String(serverPort),
     DASHBOARD_ORIGIN: dashboardUrl,
-    DASHBOARD_DIST: distDir,
+    DASHBOARD_DIST: dist,
     INDEXER_POLL_MS: "200",
     RATE_LIMIT_AUTH_PER_MINUTE: "1000",
     // As npm start does: the seeded admin's wallet sign-in carries the server's admin claim (the Alerts page).
@@ -132,8 +145,10 @@ let running: LocalDashboard | null = null;
 export const mochaHooks = {
   async beforeAll(this: Mocha.Context) {
     this.timeout(300_000);
-    distDir = buildDashboard();
-    running = await startLocalDashboard(distDir);
+    // The build and the stack start side by side (about 15 s each on CI's cores).
+    const built = buildDashboard();
+    built.then((dir) => (distDir = dir)).catch(() => undefined);
+    running = await startLocalDashboard(built);
     const browser = await launchChromium();
     setE2E({ stack: running.stack, server: running.server, dashboardUrl: running.dashboardUrl, browser });
   },

@@ -74,18 +74,20 @@ async function watchModal(page: Page, done: string, timeoutMs: number): Promise<
 
 describe("A Sepolia-shaped rehearsal (NETWORK=sepolia, a stand-in Sepolia behind a provider proxy)", () => {
   const stack = useStack(async () => {
-    const dist = buildDashboard();
+    // Built while the stand-in starts; removed by buildDashboard itself if the build fails.
+    const built = buildDashboard();
     try {
       // The indexer looks once a block (Sepolia's default, 6 s, is half a Sepolia block).
       rehearsal = await startRehearsal({
         blockMs: BLOCK_MS,
-        dashboardDist: dist,
+        dashboardDist: built,
         serverEnv: { INDEXER_POLL_MS: String(BLOCK_MS), RATE_LIMIT_AUTH_PER_MINUTE: "1000" },
       });
     } catch (error) {
-      rmSync(dist, { recursive: true, force: true });
+      await built.then((dir) => rmSync(dir, { recursive: true, force: true })).catch(() => undefined);
       throw error;
     }
+    const dist = await built;
     return {
       stack: { rpcUrl: rehearsal.upstreamUrl, emulatorHost: rehearsal.emulatorHost },
       server: { url: rehearsal.url },

@@ -40,8 +40,8 @@ export const BROWSER_PROVIDER: ProxySettings = { logs: PROVIDERS.alchemy(10), la
 export interface RehearsalOptions {
   /** The stand-in's block time. */
   blockMs: number;
-  /** A production build of the dashboard (vite build's outDir) for the server to serve. */
-  dashboardDist: string;
+  /** A production build of the dashboard (vite build's outDir) for the server to serve, or a build still running. */
+  dashboardDist: string | Promise<string>;
   /** The server's port (0 or absent: a free one). */
   serverPort?: number;
   /** The browser's (and a wallet's) endpoint's port (0 or absent: a free one). */
@@ -116,7 +116,7 @@ export async function startRehearsal(options: RehearsalOptions): Promise<Rehears
         FIREBASE_PROJECT_ID: FIREBASE_PROJECT,
         SERVER_PORT: String(serverPort),
         DASHBOARD_ORIGIN: `${url},http://localhost:${serverPort}`,
-        DASHBOARD_DIST: options.dashboardDist,
+        DASHBOARD_DIST: await options.dashboardDist,
         LOG_LEVEL: "warn",
         ...options.serverEnv,
       },
