@@ -320,7 +320,7 @@ describe("The API server without a built dashboard", () => {
     const { code, stderr } = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
       const child = execFile(
         process.execPath,
-        [path.join(ROOT, "node_modules", ".bin", "ts-node"), "--transpile-only", "server/src/index.ts", "--dashboard"],
+        ["--import", "tsx", "server/src/index.ts", "--dashboard"], // as package.json's start:production runs it
         { cwd: ROOT, env },
         (_error, _stdout, stderr) => resolve({ code: child.exitCode, stderr }),
       );
