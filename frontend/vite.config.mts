@@ -7,6 +7,7 @@ import { defineConfig, type Plugin } from "vite";
 import react from "@vitejs/plugin-react";
 import tailwindcss from "@tailwindcss/vite";
 import { compression } from "vite-plugin-compression2";
+import { landingChunks } from "./build/landingChunks";
 import { prerenderLogin } from "./build/prerenderLogin";
 import { DEV_HEADERS, PREVIEW_HEADERS } from "../common/securityHeaders";
 import { testProjects } from "./vitest.projects";
@@ -113,7 +114,19 @@ export default defineConfig({
     manifest: true,
     // React DOM in a chunk of its own: /login's page runs each module in a task of its own
     // (build/prerenderLogin.ts), and React DOM inside the entry made one long task of the two.
-    rolldownOptions: { output: { codeSplitting: { groups: [{ name: "react-dom", test: /node_modules[\\/]react-dom[\\/]/ }] } } },
+    // Then the signed-in landing page's code in two chunks (see landingChunk).
+    rolldownOptions: {
+      output: {
+        codeSplitting: {
+          groups: [
+            { name: "react-dom", test: /node_modules[\\/]react-dom[\\/]/, priority: 2 },
+            // Each module's imports are the entry's or in the same closure (landingChunk), so the
+            // default of pulling them in too would only move the entry's modules into these chunks.
+            { name: landingChunks(here), priority: 1, includeDependenciesRecursively: false },
+          ],
+        },
+      },
+    },
   },
   test: {
     environment: "jsdom",
