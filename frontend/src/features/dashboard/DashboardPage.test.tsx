@@ -1,4 +1,4 @@
-import { act, screen, waitFor, within } from "@testing-library/react";
+import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { useToasts } from "@/components/ui/toast";
 import { useAccountFigures, useMyRoles, useTokenFigures } from "@/lib/chain/queries";
@@ -123,6 +123,14 @@ describe("Dashboard, wallet connected", () => {
     expect(screen.getByTestId("balance")).toHaveTextContent("1,234.56 USDX");
     expect(screen.getByTestId("shares")).toHaveTextContent("1,175.77 shares × multiplier 1.0500");
     expect(within(card("Your Balance")).getByText(/^Last updated:/)).toHaveTextContent("Last updated: Just now");
+  });
+
+  it("gives 'Last updated' its full local date and time as a tooltip once pointed at (not with the card: locale data is slow to load)", () => {
+    renderAtHome(<DashboardPage />);
+    const time = within(card("Your Balance")).getByText("Just now");
+    expect(time).not.toHaveAttribute("title");
+    fireEvent.pointerEnter(time);
+    expect(time).toHaveAttribute("title", new Date(ACCOUNT.readAt).toLocaleString());
   });
 
   it("shows a spinner while the balance loads", () => {
@@ -321,5 +329,47 @@ describe("Supply chart", () => {
         .map((item) => item.textContent),
     ).toEqual(["Total Supply", "Reward Multiplier"]);
     await act(async () => {});
+  });
+
+  it("waits for its card to come on screen, or within a screen's height of it once the page has been scrolled", async () => {
+    const margins: string[] = [];
+    const observed: (() => void)[] = [];
+    vi.stubGlobal(
+      "IntersectionObserver",
+      class {
+        constructor(
+          private readonly seen: (entries: { isIntersecting: boolean }[]) => void,
+          options: { rootMargin: string },
+        ) {
+          margins.push(options.rootMargin);
+          observed.push(() => this.seen([{ isIntersecting: true }]));
+        }
+        observe() {}
+        disconnect() {}
+      },
+    );
+    const point = (blockNumber: number) => ({
+      blockNumber,
+      timestamp: 1_700_000_000 + blockNumber,
+      totalSupply: "1.0",
+      totalShares: "1.0",
+      rewardMultiplier: "1.0",
+    });
+    stubApi({
+      "/api/stats/supply": () => json({ points: [point(1), point(2)] }),
+      "/api/": () => json({ items: [], nextCursor: null }),
+    });
+    try {
+      renderAtHome(<DashboardPage />);
+      expect(await screen.findByRole("status", { name: "Loading chart" })).toBeInTheDocument();
+      expect(margins).toEqual(["0px"]);
+      act(() => void window.dispatchEvent(new Event("scroll")));
+      expect(margins).toEqual(["0px", "100% 0px"]);
+      expect(screen.queryByRole("img", { name: /^Chart of total supply/ })).not.toBeInTheDocument();
+      act(() => observed[1]());
+      expect(await screen.findByRole("img", { name: /^Chart of total supply/ }, { timeout: 5000 })).toBeInTheDocument();
+    } finally {
+      vi.unstubAllGlobals();
+    }
   });
 });

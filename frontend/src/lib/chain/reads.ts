@@ -1,5 +1,5 @@
 import { decodeFunctionResult, encodeFunctionData, type Abi, type Hex } from "viem";
-import { ROLE_NAMES, ROLES, type RoleName } from "@common/roles";
+import type { RoleName } from "@common/roles";
 import type { AppConfig } from "@/lib/config";
 import type { Eip1193Provider } from "@/lib/wallet/store";
 
@@ -211,6 +211,8 @@ export type RoleFlags = Record<RoleName, boolean>;
 
 /** PRODUCT.md section 6: the UI asks the contract (hasRole); a failed check counts as false. */
 export async function readRoleFlags(source: ReadSource, address: string): Promise<RoleFlags> {
+  // The role hashes are computed as their module loads: with the first role read (a wallet connected), not with the page.
+  const { ROLE_NAMES, ROLES } = await import("@common/roles");
   const to = source.config.contracts.proxy;
   const held = await readEach(
     source,

@@ -2,7 +2,6 @@ import { Percent, Plus, SlidersHorizontal } from "lucide-react";
 import { Button } from "@/components/ui/button";
 import { MULTIPLIER_QUICK_ADD } from "@common/token";
 import { SafeApprovalNote } from "@/components/SafeApprovalNote";
-import { quickAddCall } from "@/lib/tx/calls";
 import { recordMultiplierRequest } from "@/lib/tx/multiplierAudit";
 import { useTxForm } from "@/lib/tx/useTxForm";
 import { useConfig } from "@/lib/config";
@@ -43,8 +42,11 @@ export function RewardMultiplierCard(props: RewardMultiplierCardProps) {
   const quickBlocked = quick?.blocked ?? false;
 
   // The same audit entry as the dialog's: every multiplier change asked for through the dashboard.
-  const addQuick = () =>
+  // The calls (and the role hashes computed as they load) come with the first click, not the page.
+  const addQuick = async () => {
+    const { quickAddCall } = await import("@/lib/tx/calls");
     form.start(quickAddCall(quick?.change ?? null), { before: () => recordMultiplierRequest("add", MULTIPLIER_QUICK_ADD) });
+  };
 
   return (
     <DataCard
@@ -58,7 +60,7 @@ export function RewardMultiplierCard(props: RewardMultiplierCardProps) {
       footer={
         <div className="space-y-2">
           <div className="flex flex-wrap gap-2">
-            <Button size="sm" variant="outline" onClick={addQuick} disabled={!allowed || adding || quickBlocked}>
+            <Button size="sm" variant="outline" onClick={() => void addQuick()} disabled={!allowed || adding || quickBlocked}>
               <Plus className="h-4 w-4" aria-hidden />
               {form.safe ? "Propose Add 0.01" : "Add 0.01"}
             </Button>

@@ -7,23 +7,33 @@ import { CardNote, DataCard } from "./DataCard";
 const SupplyChart = lazy(() => import("./SupplyChart"));
 
 /**
- * Whether the element is on screen or close to it (within a screen's height). The chart (its own
- * chunk, with the chart library) waits for this: below the fold it would be downloaded and run
- * while the figures above are still loading. Without IntersectionObserver: at once.
+ * Whether the element is on screen, or close to it (within a screen's height) once the page has
+ * been scrolled. The chart (its own chunk, with the chart library) waits for this: below the fold
+ * it would be downloaded and drawn while the figures above are still loading, in long tasks that
+ * hold off a tap, for a page whose visitor may never scroll to it. Someone who scrolls starts it a
+ * screen ahead, as before. Without IntersectionObserver: at once.
  */
 function useNearViewport<T extends Element>() {
   // A callback ref held in state: the area mounts only once the figures have arrived, after the
   // first render, and the observer must start then (a plain ref would leave it never started).
   const [element, setElement] = useState<T | null>(null);
   const [near, setNear] = useState(() => typeof IntersectionObserver === "undefined");
+  const [scrolled, setScrolled] = useState(() => window.scrollY > 0);
+  useEffect(() => {
+    if (near || scrolled) return;
+    // Capturing: a scroll inside an element (which does not bubble) counts too.
+    const onScroll = () => setScrolled(true);
+    window.addEventListener("scroll", onScroll, { capture: true, passive: true });
+    return () => window.removeEventListener("scroll", onScroll, { capture: true });
+  }, [near, scrolled]);
   useEffect(() => {
     if (near || !element) return;
     const observer = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && setNear(true), {
-      rootMargin: "100% 0px",
+      rootMargin: scrolled ? "100% 0px" : "0px",
     });
     observer.observe(element);
     return () => observer.disconnect();
-  }, [near, element]);
+  }, [near, element, scrolled]);
   return [setElement, near] as const;
 }
 
