@@ -4,7 +4,7 @@ import { App } from "./app/App";
 import { toast } from "./components/ui/toast";
 import { prefetchLandingPage } from "./app/router";
 import { PUBLIC_PATHS } from "./app/routes";
-import { startAuth } from "./lib/auth/firebase";
+import { restoreKeptUser, startAuth } from "./lib/auth/firebase";
 import { fetchConfig } from "./lib/config";
 import { setNotifier } from "./lib/notices";
 import { startWalletDiscovery } from "./lib/wallet/discovery";
@@ -18,8 +18,10 @@ setNotifier(toast);
 startWalletDiscovery();
 prefetchLandingPage(window.location.pathname);
 fetchConfig()
-  .then((config) => {
-    void startAuth(config, { signInScreen: (PUBLIC_PATHS as readonly string[]).includes(window.location.pathname) });
+  .then(async (config) => {
+    const signInScreen = (PUBLIC_PATHS as readonly string[]).includes(window.location.pathname);
+    void startAuth(config, { signInScreen });
+    if (!signInScreen) await restoreKeptUser(config);
     // In a transition: React renders the app in short slices, yielding to the browser between
     // them, instead of one long task that holds off a tap on the screen drawn from the HTML (/login).
     startTransition(() =>

@@ -1,3 +1,4 @@
+import { useDeferredValue } from "react";
 import { Navigate, Outlet, useLocation } from "react-router-dom";
 import { useSession } from "@/lib/auth/session";
 import { Spinner } from "@/components/ui/spinner";
@@ -8,7 +9,11 @@ import { PUBLIC_PATHS } from "./routes";
  * /login and /forgot-password; a signed-in user on those two goes to /.
  */
 export function RedirectRules() {
-  const { user, ready } = useSession();
+  const { user } = useSession();
+  // The page a session opens is rendered in the background, in slices the browser can answer a
+  // tap between, not in one long task: the session's store updates synchronously, and the frame
+  // and the Dashboard are the most a load renders at once.
+  const ready = useDeferredValue(useSession((s) => s.ready));
   const { pathname, key } = useLocation();
   if (!ready) {
     return (

@@ -6,19 +6,9 @@
 import type { Api, EndpointKey } from "@common/api";
 import type { AnswerOf, RequestOf } from "@common/api/endpoint";
 import { PATH_PARAM, splitKey } from "@common/api/keys";
+import { currentIdToken } from "./auth/session";
 
-type TokenGetter = () => Promise<string | null>;
-let getToken: TokenGetter = async () => null;
-
-/** The session sets where tokens come from (Firebase refreshes them as they expire). */
-export function setTokenGetter(getter: TokenGetter): void {
-  getToken = getter;
-}
-
-/** The signed-in user's ID token (fresh: Firebase renews it near expiry), or null when signed out. */
-export function currentIdToken(): Promise<string | null> {
-  return getToken();
-}
+export { currentIdToken, setTokenGetter } from "./auth/session";
 
 /**
  * An answer that was not a success, as one structured error: `status` and the server's `sentence`
@@ -119,7 +109,7 @@ export async function apiFile(path: string, fallbackName: string): Promise<{ tex
 
 async function send(path: string, options: { method?: string; body?: unknown }): Promise<Response> {
   const headers: Record<string, string> = {};
-  const token = await getToken();
+  const token = await currentIdToken();
   if (token) headers.authorization = `Bearer ${token}`;
   if (options.body !== undefined) headers["content-type"] = "application/json";
   const res = await fetch(path, {

@@ -10,6 +10,7 @@ const sdk = vi.hoisted(() => ({
   fail: false,
   startAuth: vi.fn(),
   signInWithEmail: vi.fn(async () => undefined),
+  idToken: vi.fn(async (): Promise<string | null> => null),
 }));
 
 /** Fresh copies of the module (its loaded Firebase is module state), the session and the stand-in SDK. */
@@ -18,7 +19,7 @@ async function freshModule() {
   vi.doMock("./firebaseSdk", () => {
     sdk.loads += 1;
     if (sdk.fail) throw new Error("Failed to fetch dynamically imported module");
-    return { startAuth: sdk.startAuth, signInWithEmail: sdk.signInWithEmail };
+    return { startAuth: sdk.startAuth, signInWithEmail: sdk.signInWithEmail, idToken: () => sdk.idToken() };
   });
   const { useSession } = await import("./session");
   useSession.setState({ user: null, ready: false });
@@ -39,6 +40,7 @@ beforeEach(() => {
   sdk.fail = false;
   sdk.startAuth.mockClear();
   sdk.signInWithEmail.mockClear();
+  sdk.idToken.mockReset().mockResolvedValue(null);
   localStorage.clear();
 });
 afterEach(() => vi.unstubAllGlobals());
@@ -52,13 +54,81 @@ describe("sign-in's Firebase, loaded when it is needed", () => {
     expect(sdk.loads).toBe(0);
   });
 
-  it("a page that needs a session loads it at once, without asking this browser's storage", async () => {
-    const ask = vi.fn(async () => []);
-    vi.stubGlobal("indexedDB", { databases: ask });
+  it("a page that needs a session loads it at once, and waits for its answer when this browser kept nobody", async () => {
+    databases([]);
     const auth = await freshModule();
     await auth.startAuth(testConfig(), { signInScreen: false });
     expect(sdk.startAuth).toHaveBeenCalledTimes(1);
-    expect(ask).not.toHaveBeenCalled();
+    await auth.restoreKeptUser(testConfig());
+    expect(auth.useSession.getState().ready).toBe(false);
+  });
+
+  it("a browser whose storage does not answer gets the page once Firebase has answered, as before", async () => {
+    const never = new Promise<never>(() => undefined);
+    vi.stubGlobal("indexedDB", { databases: () => never });
+    vi.useFakeTimers();
+    try {
+      const auth = await freshModule();
+      const restored = auth.restoreKeptUser(testConfig());
+      await vi.advanceTimersByTimeAsync(auth.KEPT_USER_WAIT_MS);
+      await restored;
+      expect(auth.useSession.getState().ready).toBe(false);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("Firebase's answer, when it came first, is not replaced by the user kept here", async () => {
+    const config = testConfig();
+    const claims = btoa(JSON.stringify({}));
+    localStorage.setItem(
+      `firebase:authUser:${config.firebase.apiKey}:[DEFAULT]`,
+      JSON.stringify({ uid: "u1", email: "ann@example.com", stsTokenManager: { accessToken: `h.${claims}.s` } }),
+    );
+    const auth = await freshModule();
+    auth.useSession.getState().setUser(null);
+    await auth.restoreKeptUser(config);
+    expect(auth.useSession.getState()).toMatchObject({ ready: true, user: null });
+  });
+
+  it("a page that needs a session is drawn for the user Firebase kept here while Firebase checks it; Firebase's answer stands", async () => {
+    const config = testConfig();
+    const claims = btoa(JSON.stringify({ admin: true }));
+    localStorage.setItem(
+      `firebase:authUser:${config.firebase.apiKey}:[DEFAULT]`,
+      JSON.stringify({ uid: "u1", email: "ann@example.com", stsTokenManager: { accessToken: `h.${claims}.s` } }),
+    );
+    const auth = await freshModule();
+    await auth.startAuth(config, { signInScreen: false });
+    await auth.restoreKeptUser(config);
+    expect(auth.useSession.getState()).toMatchObject({
+      ready: true,
+      user: { uid: "u1", email: "ann@example.com", wallet: null, admin: true },
+    });
+    // Firebase's server no longer knows that session: nobody is signed in, and the guards send the visitor to /login.
+    auth.useSession.getState().setUser(null);
+    expect(auth.useSession.getState()).toMatchObject({ ready: true, user: null });
+  });
+
+  it("Firebase's answer that it is the same user keeps the session as it was (nothing that shows the user draws again)", async () => {
+    const auth = await freshModule();
+    const user = { uid: "u1", email: "ann@example.com", wallet: null, admin: false };
+    auth.useSession.getState().setUser(user);
+    auth.useSession.getState().setUser({ ...user });
+    expect(auth.useSession.getState().user).toBe(user);
+    auth.useSession.getState().setUser({ ...user, admin: true });
+    expect(auth.useSession.getState().user).toEqual({ ...user, admin: true });
+  });
+
+  it("an API call made while Firebase loads waits for its ID token instead of going without it", async () => {
+    databases([]);
+    const auth = await freshModule();
+    const { currentIdToken } = await import("@/lib/api");
+    sdk.idToken.mockResolvedValue("id-token");
+    await auth.startAuth(testConfig(), onLogin);
+    expect(await currentIdToken()).toBeNull(); // nothing loads Firebase on /login without a session
+    auth.prepareAuth();
+    expect(await currentIdToken()).toBe("id-token");
   });
 
   it("a sign-in loads it, starts it once with the configuration, then signs in", async () => {

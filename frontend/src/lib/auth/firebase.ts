@@ -1,6 +1,7 @@
 import type { AppConfig } from "@/lib/config";
 import { AuthFailure } from "./messages";
-import { useSession } from "./session";
+import { setTokenGetter, useSession } from "./session";
+import { FIREBASE_DB, storedUser } from "./storedUser";
 
 /**
  * The sign-in functions pages call. Firebase (about 30 KB gzipped, ./firebaseSdk.ts) loads behind
@@ -8,7 +9,8 @@ import { useSession } from "./session";
  * session for Firebase to restore, so /login draws at once and Firebase loads when the person
  * starts on the form (prepareAuth) or submits it. A page that needs a session, or a browser that
  * may hold one (Firebase's stored state is there), loads it at start, as before, and the guards
- * wait for its answer.
+ * wait for its answer; on a page that needs a session, only until the user Firebase kept here is
+ * read (restoreKeptUser), when there is one.
  */
 
 type Sdk = typeof import("./firebaseSdk");
@@ -16,8 +18,13 @@ type Sdk = typeof import("./firebaseSdk");
 let config: AppConfig | null = null;
 let sdk: Promise<Sdk> | null = null;
 
-/** Firebase's own storage names (its IndexedDB database; its localStorage keys when IndexedDB is unavailable). */
-const FIREBASE_DB = "firebaseLocalStorageDb";
+/**
+ * How long the first render waits for the user Firebase kept here (read in a few milliseconds):
+ * a browser whose storage does not answer gets the page as before, once Firebase has answered.
+ */
+export const KEPT_USER_WAIT_MS = 300;
+
+/** Firebase's localStorage keys' prefix (when IndexedDB is unavailable). */
 const FIREBASE_KEY_PREFIX = "firebase:";
 
 /**
@@ -38,6 +45,15 @@ export async function mayHaveSession(): Promise<boolean> {
 function loaded(): Promise<Sdk> {
   if (!config) return Promise.reject(new AuthFailure("Sign-in is not ready yet. Reload the page."));
   const started = config;
+  // A call to the API made while Firebase loads waits for it, and for its word on who is signed
+  // in, rather than going without the token (Firebase's own getter takes over once it has started).
+  if (!sdk)
+    setTokenGetter(() =>
+      loaded().then(
+        (m) => m.idToken(),
+        () => null,
+      ),
+    );
   sdk ??= import("./firebaseSdk").then(
     (m) => {
       m.startAuth(started);
@@ -61,6 +77,20 @@ export async function startAuth(appConfig: AppConfig, { signInScreen }: { signIn
   config = appConfig;
   if (!signInScreen || (await mayHaveSession())) await loaded();
   else if (!useSession.getState().ready) useSession.getState().setUser(null);
+}
+
+/**
+ * On a page that needs a session: the user Firebase kept in this browser (./storedUser.ts, read in
+ * a few milliseconds) is the session while Firebase checks it with its server, so the page is drawn
+ * without waiting for that round trip; Firebase's answer then stands (a session ended elsewhere
+ * goes to /login, as before). Nothing when Firebase has answered already, or kept nobody.
+ * Called before the app's first render: a session set during it would make React render it again,
+ * all at once.
+ */
+export async function restoreKeptUser(appConfig: AppConfig): Promise<void> {
+  const gaveUp = new Promise<null>((resolve) => setTimeout(() => resolve(null), KEPT_USER_WAIT_MS));
+  const user = await Promise.race([storedUser(appConfig.firebase.apiKey), gaveUp]);
+  if (user && !useSession.getState().ready) useSession.getState().setUser(user);
 }
 
 /** Loads Firebase ahead of a sign-in (the person has started on a form); failures surface at the sign-in. */

@@ -18,7 +18,7 @@ import { type Answer, call, setTokenGetter } from "@/lib/api";
 import type { ErrorAnswer } from "@common/api/endpoint";
 import { useWallet } from "@/lib/wallet/store";
 import { AuthFailure, resetFailure, signInFailure, signUpFailure, walletAuthFailure } from "./messages";
-import { useSession, type SessionUser } from "./session";
+import { sessionUserOf, useSession, type SessionUser } from "./session";
 import { siweMessage, utf8ToHex } from "./siwe";
 
 /**
@@ -41,11 +41,22 @@ export function startAuth(config: AppConfig): Auth {
   // initializeAuth without the popup resolver: the dashboard signs in with email or a wallet only.
   auth = initializeAuth(app, { persistence: [indexedDBLocalPersistence, browserLocalPersistence] });
   if (config.firebase.emulatorUrl) connectAuthEmulator(auth, config.firebase.emulatorUrl, { disableWarnings: true });
-  setTokenGetter(async () => (auth?.currentUser ? auth.currentUser.getIdToken() : null));
+  setTokenGetter(idToken);
   onIdTokenChanged(auth, (user) => {
     void sessionUser(user).then((u) => useSession.getState().setUser(u));
   });
   return auth;
+}
+
+/**
+ * The signed-in user's ID token (Firebase renews it near expiry), or null when nobody is signed in.
+ * A call made while Firebase is still checking the stored user with its server waits for its
+ * answer: the page may already be drawn from that stored user (./firebase.ts, storedUser).
+ */
+export async function idToken(): Promise<string | null> {
+  if (!auth) return null;
+  await auth.authStateReady();
+  return auth.currentUser ? auth.currentUser.getIdToken() : null;
 }
 
 function requireAuth(): Auth {
@@ -57,12 +68,7 @@ async function sessionUser(user: User | null): Promise<SessionUser | null> {
   if (!user) return null;
   // The claims come from the server (wallet address, admin for ADMIN_WALLETS), never from the browser.
   const { claims } = await user.getIdTokenResult();
-  return {
-    uid: user.uid,
-    email: user.email,
-    wallet: typeof claims.wallet === "string" ? claims.wallet : null,
-    admin: claims.admin === true,
-  };
+  return sessionUserOf(user.uid, user.email, claims);
 }
 
 export async function signInWithEmail(email: string, password: string): Promise<void> {
