@@ -5,9 +5,7 @@
  * The API's own rules (admins only, bad input, URL checks, 'Send test') are in alertRules.test.ts.
  */
 import { expect } from "chai";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
+import { rmSync } from "node:fs";
 import { Wallet, parseUnits } from "ethers";
 import { eq } from "drizzle-orm";
 import { USDX__factory } from "@bindings";
@@ -21,6 +19,7 @@ import { probeParts } from "../src/services/operations/probes";
 import { AlertReceiver, signedBy } from "./alertReceiver";
 import { call, mine, randomAddress, revert, seeded, snapshot, stack, startTestServer, until, walletUser, type ApiBase } from "./helpers";
 import { killServerProcesses, startServerProcess } from "./serverProcess";
+import { migratedDataDir } from "./dataDirs";
 
 const usd = (amount: string) => parseUnits(amount, 18);
 const token = (as: string) =>
@@ -259,7 +258,7 @@ describe("Operators' alerts: a restart", function () {
   });
 
   it("a server SIGKILLed in the middle of the retries resumes them after a restart and delivers exactly once", async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), "usdx-alerts-"));
+    const dir = await migratedDataDir("usdx-alerts-");
     const env = { ADMIN_WALLETS: adminWallet.address, ALERT_POLL_MS: "100", ALERT_RETRY_BASE_MS: "2500", ALERT_RETRY_MAX_MS: "2500" };
     receiver.answer = (n, p) => (p === "/restart" && n === 0 ? 500 : 200);
     try {

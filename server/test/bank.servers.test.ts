@@ -3,14 +3,13 @@
  * carried across restarts (server A to B to C on one database), and the bank turned off.
  */
 import { expect } from "chai";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
+import { rmSync } from "node:fs";
 import { eq } from "drizzle-orm";
 import { deposits } from "../src/db/schema";
 import type { RunningServer } from "../src/index";
 import { FAST, address, expectExact, mintsTo, sleep, units, usdx } from "./bankHelpers";
 import { call, emailUser, provider, revert, snapshot, startTestServer, until } from "./helpers";
+import { migratedDataDir } from "./dataDirs";
 
 const OFF = "The mock bank is off on this server (MOCK_BANK=off).";
 
@@ -86,8 +85,8 @@ describe("Mock bank (/api/bank)", () => {
 
   describe("restart", () => {
     let dir: string;
-    beforeEach(() => {
-      dir = mkdtempSync(path.join(tmpdir(), "usdx-bank-"));
+    beforeEach(async () => {
+      dir = await migratedDataDir("usdx-bank-");
     });
     afterEach(() => rmSync(dir, { recursive: true, force: true }));
 

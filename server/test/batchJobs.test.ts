@@ -1,8 +1,6 @@
 import { expect } from "chai";
 import { eq } from "drizzle-orm";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
+import { rmSync } from "node:fs";
 import { HDNodeWallet, Signature, getAddress, hexlify, keccak256, parseUnits, randomBytes } from "ethers";
 import { BatchPayments__factory, USDX__factory } from "@bindings";
 import { PERMIT_TYPES, permitDomain } from "@common/permit";
@@ -10,6 +8,7 @@ import type { ChunkDetail, ChunkPlan, JobSummary } from "@common/apiTypes";
 import { batchJobs, batchRecipients } from "../src/db/schema";
 import type { RunningServer } from "../src/index";
 import { BatchPlan, call, emailUser, provider, revert, seeded, snapshot, startTestServer, walletUser } from "./helpers";
+import { migratedDataDir } from "./dataDirs";
 
 const randomAddress = () => getAddress(hexlify(randomBytes(20)));
 const usd = (amount: string) => parseUnits(amount, 18);
@@ -352,7 +351,7 @@ describe("batch payment jobs: /api/batch/execute, transactions, status, history"
   });
 
   it("carries a job across a server restart: chunks paid while it was down are found, nothing is counted twice", async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), "usdx-batch-"));
+    const dir = await migratedDataDir("usdx-batch-");
     try {
       const first = await startTestServer({ PGLITE_DIR: dir, BATCH_CHUNK_SIZE: "2" });
       const token = (await walletUser(first, alice as never)).idToken;

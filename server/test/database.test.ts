@@ -14,6 +14,7 @@ import { createLogger } from "../src/lib/logger";
 import { call, startTestServer, testConfig, testPostgres, until } from "./helpers";
 import { killServerProcesses, startServerProcess } from "./serverProcess";
 import { freePort } from "./stack";
+import { migratedDataDir } from "./dataDirs";
 
 const JOURNAL = path.resolve(__dirname, "..", "drizzle", "meta", "_journal.json");
 const journal = () => JSON.parse(readFileSync(JOURNAL, "utf8")) as { entries: { when: number; tag: string }[] };
@@ -202,7 +203,7 @@ describe("Database: a schema newer than this server knows", function () {
   after(() => killServerProcesses());
 
   it("refuses to open a database a newer server migrated, with a sentence; the API server exits 1 saying so; nothing is changed", async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), "usdx-newer-"));
+    const dir = await migratedDataDir("usdx-newer-");
     // On PostgreSQL the database that stands in for this directory, as the server process below finds it.
     const database = testConfig({ PGLITE_DIR: dir }).database;
     const elsewhere = database.kind === "postgres" ? "DATABASE_URL at another database" : "PGLITE_DIR at another data directory";
@@ -252,7 +253,7 @@ describe("Database: a schema newer than this server knows", function () {
   });
 
   it("refuses a database with more applied migrations than this server knows, even when none is dated after its newest", async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), "usdx-newer-"));
+    const dir = await migratedDataDir("usdx-newer-");
     const database = testConfig({ PGLITE_DIR: dir }).database;
     const { entries } = journal();
     const last = entries[entries.length - 1];

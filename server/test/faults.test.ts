@@ -6,10 +6,9 @@
  * finished the way a graceful stop would.
  */
 import { expect } from "chai";
-import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { readdirSync, rmSync } from "node:fs";
 import http from "node:http";
 import type { AddressInfo, Socket } from "node:net";
-import { tmpdir } from "node:os";
 import path from "node:path";
 import { HDNodeWallet, formatUnits, parseUnits } from "ethers";
 import { sql } from "drizzle-orm";
@@ -41,6 +40,7 @@ import {
   walletUser,
 } from "./helpers";
 import { killServerProcesses, startServerProcess } from "./serverProcess";
+import { migratedDataDir } from "./dataDirs";
 
 const ROOT = path.resolve(__dirname, "..", "..");
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -133,8 +133,8 @@ describe("Server faults", function () {
   this.timeout(150_000);
   let chainSnapshot: string;
   const dirs: string[] = [];
-  const tempDir = () => {
-    const dir = mkdtempSync(path.join(tmpdir(), "usdx-faults-"));
+  const tempDir = async () => {
+    const dir = await migratedDataDir("usdx-faults-");
     dirs.push(dir);
     return dir;
   };
@@ -149,7 +149,7 @@ describe("Server faults", function () {
   });
 
   it("a server killed (SIGKILL) in the middle of a batch resumes it on restart: completed, everyone paid once, nothing stored twice", async () => {
-    const dir = tempDir();
+    const dir = await tempDir();
     const alice = seeded("alice");
     const { batchPayments, proxy } = manifest();
     const batch = BatchPayments__factory.connect(batchPayments, alice);
@@ -515,7 +515,7 @@ describe("Server faults", function () {
   it("reopens the database a SIGKILL'd server left (a PGlite directory, or a PostgreSQL database): migrations idempotent, rows intact, the index resumes from its checkpoint", async function () {
     // A child server (compiled by ts-node) and three PGlite opens: on a busy 2-core machine, more than the default.
     this.timeout(150_000);
-    const dir = tempDir();
+    const dir = await tempDir();
     const { batchPayments } = manifest();
     const first = await startServerProcess(dir);
     const user = await emailUser();

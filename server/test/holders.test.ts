@@ -1,8 +1,6 @@
 import { expect } from "chai";
 import fc from "fast-check";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
+import { rmSync } from "node:fs";
 import { getAddress, JsonRpcProvider, keccak256, toUtf8Bytes, ZeroAddress } from "ethers";
 import { BatchPayments__factory, USDX__factory } from "@bindings";
 import { exactTokenAmount } from "@common/amounts";
@@ -11,6 +9,7 @@ import { seededAccount } from "@common/seedAccounts";
 import type { RunningServer } from "../src/index";
 import { HOLDERS_CSV_HEADER } from "../src/services/indexing/holders";
 import { call, emailUser, provider, revert, snapshot, startTestServer } from "./helpers";
+import { migratedDataDir } from "./dataDirs";
 
 /**
  * Issue 18: the Holders screen's API. After a random sequence of mints, transfers, burns, batch
@@ -290,7 +289,7 @@ describe("GET /api/holders and its CSV export", function () {
   });
 
   it("a restarted server has its holders ready before the first request: that request replays no event", async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), "usdx-holders-"));
+    const dir = await migratedDataDir("usdx-holders-");
     try {
       const first = await startTestServer({ PGLITE_DIR: dir });
       await first.close();

@@ -1,7 +1,5 @@
 import { expect } from "chai";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
+import { rmSync } from "node:fs";
 import { parseUnits } from "ethers";
 import { USDX__factory } from "@bindings";
 import { readManifest } from "@common/manifestFile";
@@ -11,6 +9,7 @@ import { BatchCalls } from "../src/chain/batchCalls";
 import { RpcTransport } from "../src/chain/rpcTransport";
 import { chainEvents, indexedBlocks } from "../src/db/schema";
 import { call, mine, provider, revert, signer, snapshot, stack, startTestServer, chainKeys, indexKeys } from "./helpers";
+import { migratedDataDir } from "./dataDirs";
 
 const usdx = () => USDX__factory.connect(readManifest("localhost", { DEPLOYMENTS_DIR: stack().deploymentsDir }).proxy, provider());
 
@@ -31,7 +30,7 @@ describe("Event indexer", () => {
   });
 
   it("resumes from its checkpoint after a restart, storing nothing twice", async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), "usdx-pglite-"));
+    const dir = await migratedDataDir("usdx-pglite-");
     const id = await snapshot();
     try {
       const first = await startTestServer({ PGLITE_DIR: dir });

@@ -6,9 +6,7 @@
  * and the admin claim, which only ADMIN_WALLETS gives, and only while it lists the wallet.
  */
 import { expect } from "chai";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
+import { rmSync } from "node:fs";
 import { Wallet } from "ethers";
 import { and, eq } from "drizzle-orm";
 import type { SiweMessage } from "siwe";
@@ -28,6 +26,7 @@ import {
 } from "./helpers";
 import { expectRefusal } from "./securityHelpers";
 import { FIREBASE_PROJECT } from "./stack";
+import { migratedDataDir } from "./dataDirs";
 
 /** Claims of a Firebase ID token for `uid` in the test project, valid for an hour. */
 function idTokenClaims(uid: string, extra: Record<string, unknown> = {}) {
@@ -236,8 +235,8 @@ describe("Security review", () => {
     const both = `${removed.address},${kept.address}`;
     let dir: string;
     let server: RunningServer | null = null;
-    before(() => {
-      dir = mkdtempSync(path.join(tmpdir(), "usdx-admins-"));
+    before(async () => {
+      dir = await migratedDataDir("usdx-admins-");
     });
     /** Stops the running server (if any) and starts one with `env`. */
     const restart = async (env: Record<string, string>): Promise<RunningServer> => {

@@ -6,7 +6,7 @@ import { sql } from "drizzle-orm";
 import { Config, ConfigError } from "../config";
 import { within } from "../lib/concurrency";
 import { sessionLockSql } from "./locks";
-import { reuseMemoryDatabases as startReusingMemoryDatabases, takeMemoryDatabase } from "./memoryDatabases";
+import { migratedDump, reuseMemoryDatabases as startReusingMemoryDatabases, takeMemoryDatabase } from "./memoryDatabases";
 import * as schema from "./schema";
 
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -132,6 +132,7 @@ async function migratePglite(client: PGlite): Promise<void> {
  * calls it (server/test/hooks.ts); production never does. Resolves once the first copy is made.
  */
 export const reuseMemoryDatabases = () => startReusingMemoryDatabases(migratePglite);
+export { migratedDump };
 
 /** How long opening a connection to PostgreSQL may take before the request that needed it fails. */
 const CONNECT_TIMEOUT_MS = 5000;

@@ -97,6 +97,15 @@ export async function reuseMemoryDatabases(migrate: (client: PGlite) => Promise<
 }
 
 /**
+ * The migrated database, dumped (a PGlite data directory as a tarball): the server test suite also
+ * unpacks it into the data directories on disk its tests start servers on (server/test/dataDirs.ts).
+ */
+export async function migratedDump(): Promise<Blob> {
+  if (!template) throw new Error("reuseMemoryDatabases has not been called: there is no migrated database to copy.");
+  return (await template).dump;
+}
+
+/**
  * An in-memory PGlite for openDatabase: a lease on a reused or copied database when
  * reuseMemoryDatabases is on; otherwise undefined (openDatabase makes a new one itself).
  */
