@@ -10,6 +10,7 @@ import { startServer, RunningServer } from "../src/index";
 import { createLogger } from "../src/lib/logger";
 import { FIREBASE_PROJECT, rpc, Stack } from "./stack";
 import { ON_POSTGRES, TestPostgres } from "./postgres";
+import { localProvider } from "../../scripts/lib/stack/localProvider";
 
 /** The stack the root hooks started (server/test/hooks.ts). */
 export function stack(): Stack {
@@ -247,7 +248,7 @@ export async function refreshSession(refreshToken: string): Promise<{ idToken?: 
 
 export function provider(): JsonRpcProvider {
   // No response cache: ethers would answer a nonce from 250 ms ago, and a wallet's next transaction would reuse it.
-  return new JsonRpcProvider(stack().rpcUrl, 31337, { staticNetwork: true, cacheTimeout: -1 });
+  return localProvider(stack().rpcUrl, 31337, { staticNetwork: true, cacheTimeout: -1 });
 }
 
 export const snapshot = () => rpc<string>(stack().rpcUrl, "evm_snapshot");
