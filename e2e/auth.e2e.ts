@@ -90,6 +90,78 @@ describe("Sign-in (browser)", () => {
     expect(await page.locator("main").count()).to.equal(0);
   });
 
+  /**
+   * Records, from the page's first byte, whether "/"'s page showed the Dashboard it is built with
+   * (data-signed-in-only, hidden until the boot script finds a user Firebase kept here).
+   */
+  async function watchDrawnDashboard(page: Page): Promise<() => Promise<{ inPage: boolean; shown: boolean }>> {
+    await page.addInitScript(() => {
+      const seen = { inPage: false, shown: false };
+      Object.assign(window, { drawnDashboard: seen });
+      new MutationObserver(() => {
+        const drawn = document.querySelector<HTMLElement>("[data-signed-in-only]");
+        if (!drawn) return;
+        seen.inPage = true;
+        if (drawn.style.display !== "none") seen.shown = true;
+      }).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ["style"] });
+    });
+    return () => page.evaluate(() => (window as unknown as { drawnDashboard: { inPage: boolean; shown: boolean } }).drawnDashboard);
+  }
+
+  it("/ never shows the Dashboard drawn in its page to a signed-out visitor, new or after a logout: they go to /login", async () => {
+    const { page, errors } = session;
+    const drawnDashboard = await watchDrawnDashboard(page);
+    await page.goto(url("/"));
+    await page.waitForURL(url("/login"));
+    expect(await drawnDashboard()).to.deep.equal({ inPage: true, shown: false });
+
+    const email = await signUp(page);
+    await page
+      .getByRole("banner")
+      .getByRole("button", { name: new RegExp(email.slice(0, 10)) })
+      .click();
+    await page.getByRole("menuitem", { name: "Logout" }).click();
+    await page.waitForURL(url("/login"));
+    // Firebase's database is still there, holding nobody.
+    await page.goto(url("/"));
+    await page.waitForURL(url("/login"));
+    expect(await drawnDashboard()).to.deep.equal({ inPage: true, shown: false });
+    expect(errors).to.deep.equal([]);
+  });
+
+  it("/ arrives drawn for a signed-in user: the frame and the Dashboard from the HTML, inert, then the app's in the same place", async () => {
+    const { page, context, errors } = session;
+    await page.setViewportSize({ width: 390, height: 844 });
+    await signUp(page);
+    const boxes = async (p: Page) => Promise.all(["header", "h1", "h2"].map((css) => p.locator(`#root ${css}`).first().boundingBox()));
+
+    // The app held back (its entry never arrives): what the page draws on its own.
+    const entry = (await (await fetch(url("/"))).text()).match(/data-modules="(\/assets\/[^" ]+\.js)/)?.[1];
+    expect(entry, "the app's entry named in /'s page").to.be.a("string");
+    const held = await context.newPage();
+    await held.setViewportSize({ width: 390, height: 844 });
+    await held.route(url(entry!), () => undefined);
+    await held.goto(url("/"));
+    const drawn = held.locator("#root > [data-signed-in-only][inert]");
+    await drawn.getByRole("heading", { name: "Dashboard" }).waitFor();
+    // The sidebar, hidden at this width, is in the page too.
+    expect(await drawn.locator('nav[aria-label="Main"] a').allTextContents()).to.include.members(["Dashboard", "Payments"]);
+    expect(await drawn.getByRole("heading", { name: "Connect your wallet" }).count()).to.equal(1);
+    // Nobody's email and no Login button: the page is the same file for everyone.
+    expect(await drawn.getByRole("link", { name: "Login" }).count()).to.equal(0);
+    const drawnBoxes = await boxes(held);
+    await held.close();
+
+    const drawnDashboard = await watchDrawnDashboard(page);
+    await page.goto(url("/"));
+    await page.locator("[inert]").waitFor({ state: "detached" });
+    await page.getByRole("heading", { name: "Dashboard" }).waitFor();
+    expect(await drawnDashboard()).to.deep.equal({ inPage: true, shown: true });
+    expect(await page.locator("#root header").count()).to.equal(1);
+    expect(await boxes(page)).to.deep.equal(drawnBoxes);
+    expect(errors).to.deep.equal([]);
+  });
+
   it("shows '404 Page Not Found' for an unknown path", async () => {
     await session.page.goto(url("/no/such/page"));
     await session.page.getByRole("heading", { name: "404 Page Not Found" }).waitFor();

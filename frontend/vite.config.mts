@@ -8,7 +8,7 @@ import react from "@vitejs/plugin-react";
 import tailwindcss from "@tailwindcss/vite";
 import { compression } from "vite-plugin-compression2";
 import { landingChunks } from "./build/landingChunks";
-import { prerenderLogin } from "./build/prerenderLogin";
+import { prerenderPages } from "./build/prerenderPages";
 import { DEV_HEADERS, PREVIEW_HEADERS } from "../common/securityHeaders";
 import { testProjects } from "./vitest.projects";
 
@@ -75,8 +75,8 @@ export default defineConfig({
     react(),
     tailwindcss(),
     dropFactoryBytecode(),
-    // /login's page with the Login screen already drawn in it (build/prerenderLogin.ts).
-    prerenderLogin(here, ALIAS),
+    // /login's and "/"'s pages with their screens already drawn in them (build/prerenderPages.ts).
+    prerenderPages(here, ALIAS),
     // Each file of the build beside its brotli and gzip copies (x.js.br, x.js.gz), made once at build
     // time at the highest levels: the server sends the one the browser accepts (server/src/dashboard.ts)
     // and compresses nothing per request. Source maps stay as they are: only a developer opens them.
@@ -113,7 +113,7 @@ export default defineConfig({
     sourcemap: true,
     manifest: true,
     // React DOM in a chunk of its own: /login's page runs each module in a task of its own
-    // (build/prerenderLogin.ts), and React DOM inside the entry made one long task of the two.
+    // (build/prerenderPages.ts), and React DOM inside the entry made one long task of the two.
     // Then the signed-in landing page's code in two chunks (see landingChunk).
     rolldownOptions: {
       output: {

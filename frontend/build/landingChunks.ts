@@ -8,7 +8,7 @@ import path from "node:path";
  * Admin Functions, the chart, the chain reads) stays in its own chunk; another page that shares a
  * module with the frame or the Dashboard loads that chunk, as it loads the frame anyway.
  */
-const LANDING_CHUNKS: [name: string, source: string][] = [
+export const LANDING_CHUNKS: [name: string, source: string][] = [
   ["frame", "src/app/layout/Frame.tsx"],
   ["dashboard", "src/app/pages/DashboardRoute.tsx"],
 ];

@@ -16,12 +16,14 @@ const root = createRoot(document.getElementById("root")!);
 setNotifier(toast);
 // Everything starts from the server's configuration; without it, say so plainly.
 startWalletDiscovery();
-prefetchLandingPage(window.location.pathname);
+const landingPage = prefetchLandingPage(window.location.pathname);
 fetchConfig()
   .then(async (config) => {
     const signInScreen = (PUBLIC_PATHS as readonly string[]).includes(window.location.pathname);
     void startAuth(config, { signInScreen });
-    if (!signInScreen) await restoreKeptUser(config);
+    // The Dashboard's modules too: rendered before they are in, it would show a spinner where "/"'s
+    // page has drawn it already. One that fails to load is the router's to report, as before.
+    if (!signInScreen) await Promise.all([restoreKeptUser(config), landingPage.catch(() => undefined)]);
     // In a transition: React renders the app in short slices, yielding to the browser between
     // them, instead of one long task that holds off a tap on the screen drawn from the HTML (/login).
     startTransition(() =>

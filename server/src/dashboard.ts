@@ -27,11 +27,13 @@ const ASSETS = "assets";
  * The modules a route shows first that index.html does not already preload: the router loads them
  * lazily (frontend/src/app/router.tsx, whose prefetchLandingPage starts them for "/"), so a browser
  * would find them only once the entry has run. Named in a Link header with the page, they load
- * alongside the entry. Sources as Vite's manifest names them, from frontend/.
+ * alongside the entry. Sources as Vite's manifest names them, from frontend/. Not for a route sent
+ * its own page (PRERENDERED_PAGES): that page names them itself, to load after its first paint,
+ * which a request started with the page would hold up on a phone's few connections. Not Firebase:
+ * the page is drawn from the user it kept while it loads (frontend/src/lib/auth/firebase.ts).
  */
 export const ROUTE_MODULES: Record<string, string[]> = {
-  // Firebase too: a signed-in page waits for it to say who is signed in (frontend/src/lib/auth/firebase.ts).
-  "/": ["src/app/layout/Frame.tsx", "src/app/pages/DashboardRoute.tsx", "src/lib/auth/firebaseSdk.ts"],
+  "/": ["src/app/layout/Frame.tsx", "src/app/pages/DashboardRoute.tsx"],
 };
 
 interface ManifestChunk {
@@ -121,14 +123,15 @@ export function dashboardRoutes(dist: string): Router {
   };
   router.use(dashboardOnly);
   // Every route the dashboard's router shows is index.html (or the route's own page, PRERENDERED_PAGES),
-  // sent like any file (its compressed copy), with the modules the route needs first named in a Link header.
+  // sent like any file (its compressed copy); index.html with the modules the route needs first named in a Link header.
   const preloads = routePreloads(root);
   const prerendered = prerenderedPages(root);
   router.use((req, res, next) => {
     if (isClientRoute(req.path)) {
+      const page = prerendered.get(req.path);
       const link = preloads.get(req.path);
-      if (link) res.setHeader("Link", link);
-      req.url = `/${prerendered.get(req.path) ?? "index.html"}`;
+      if (link && !page) res.setHeader("Link", link);
+      req.url = `/${page ?? "index.html"}`;
     }
     next();
   });

@@ -236,16 +236,25 @@ describe("The built dashboard, served by the API server (npm run start:productio
   });
 });
 
-describe("A page drawn at build time (the build's login.html, common/prerenderedPages.ts)", () => {
+describe("A page drawn at build time (the build's login.html and dashboard.html, common/prerenderedPages.ts)", () => {
   const LOGIN = INDEX.replace('<div id="root"></div>', '<div id="root"><main inert><h1>USDX Dashboard</h1></main></div>');
+  const DASHBOARD = INDEX.replace(
+    '<div id="root"></div>',
+    '<div id="root"><div inert data-signed-in-only style="display:none"></div></div>',
+  );
   let build: DashboardBuild;
   let server: RunningServer;
 
   before(async () => {
     build = dashboardBuild();
-    const file = path.join(build.dist, PRERENDERED_PAGES["/login"]);
-    writeFileSync(file, LOGIN);
-    writeFileSync(`${file}.br`, brotliCompressSync(LOGIN));
+    for (const [route, page] of [
+      ["/login", LOGIN],
+      ["/", DASHBOARD],
+    ] as const) {
+      const file = path.join(build.dist, PRERENDERED_PAGES[route]);
+      writeFileSync(file, page);
+      writeFileSync(`${file}.br`, brotliCompressSync(page));
+    }
     server = await startTestServer({ DASHBOARD_DIST: build.dist });
   });
   after(async () => {
@@ -264,10 +273,21 @@ describe("A page drawn at build time (the build's login.html, common/prerendered
       expect(brotliDecompressSync(answer.body).toString("utf8"), route).to.equal(LOGIN);
       expect(answer.headers["content-security-policy"], route).to.equal(PREVIEW_HEADERS["Content-Security-Policy"]);
     }
-    for (const route of ["/", "/forgot-password", "/login/extra", "/LOGIN"]) {
+    for (const route of ["/forgot-password", "/login/extra", "/LOGIN", "/payments"]) {
       const answer = await request(server, route);
       expect([answer.status, answer.body.toString("utf8")], route).to.deep.equal([200, INDEX]);
     }
+  });
+
+  it("answers / with its own page and no Link header: the page starts the Dashboard's modules itself, after its first paint", async () => {
+    const answer = await request(server, "/", { headers: { "Accept-Encoding": "br" } });
+    expect([answer.status, answer.headers["content-encoding"], answer.headers["cache-control"], answer.headers.link]).to.deep.equal([
+      200,
+      "br",
+      REVALIDATE,
+      undefined,
+    ]);
+    expect(brotliDecompressSync(answer.body).toString("utf8")).to.equal(DASHBOARD);
   });
 });
 

@@ -1,4 +1,4 @@
-import { lazy, Suspense, type ReactNode } from "react";
+import { createElement, lazy as reactLazy, Suspense, useState, type ComponentType, type ReactNode } from "react";
 import { createBrowserRouter, type RouteObject } from "react-router-dom";
 import { Spinner } from "@/components/ui/spinner";
 import { RedirectRules } from "./guards";
@@ -21,6 +21,28 @@ const page = (node: ReactNode) => (
     {node}
   </Suspense>
 );
+
+/**
+ * React.lazy for the routes' pages, which also renders at once a page whose module has loaded
+ * before it is first drawn (`preload()`, or an earlier visit): React.lazy suspends on its first
+ * render even then, and its fallback would take the place of the page "/" is drawn with from the
+ * HTML for a frame. Which of the two it renders is decided once, at mount: switching later would
+ * remount the page.
+ */
+function lazy(load: () => Promise<{ default: ComponentType }>): ComponentType & { preload(): Promise<void> } {
+  let loaded: ComponentType | null = null;
+  const fetchModule = () =>
+    load().then((m) => {
+      loaded = m.default;
+      return m;
+    });
+  const Lazy = reactLazy(fetchModule);
+  function Page() {
+    const [component] = useState<ComponentType>(() => loaded ?? Lazy);
+    return createElement(component);
+  }
+  return Object.assign(Page, { preload: () => fetchModule().then(() => undefined) });
+}
 
 // The frame (header, navigation, the wallet and account menus) is for signed-in pages: /login and
 // the other pages outside it do not load it.
@@ -49,13 +71,13 @@ const Docs = lazy(() => import("@/features/docs/pages/DocsPage"));
 /**
  * Starts fetching the Dashboard, where signed-in visits land, with the configuration: the router
  * renders it only once the configuration and the sign-in check are in, and fetching it then would
- * add a round trip after them. React.lazy then finds the modules already loading.
+ * add a round trip after them. Resolves once both modules have loaded (at once elsewhere): rendered
+ * after that, the frame and the Dashboard draw in the app's first render, with no spinner between
+ * the page drawn from the HTML and them.
  */
-export function prefetchLandingPage(pathname: string): void {
-  if (pathname === "/") {
-    void import("./layout/Frame");
-    void import("./pages/DashboardRoute");
-  }
+export function prefetchLandingPage(pathname: string): Promise<void> {
+  if (pathname !== "/") return Promise.resolve();
+  return Promise.all([Frame.preload(), Dashboard.preload()]).then(() => undefined);
 }
 
 /** PRODUCT.md section 2's route table. */

@@ -3,12 +3,16 @@ import { ChevronDown, UserRound } from "lucide-react";
 import { DeferredMenu } from "@/components/DeferredMenu";
 import { Button } from "@/components/ui/button";
 import { useSession } from "@/lib/auth/session";
+import { usePrerendering } from "@/lib/prerendering";
 
 const AccountMenuContent = lazy(() => import("./AccountMenuContent"));
 
 /** PRODUCT.md section 2's account menu: labelled with the email (or 'Account'), an email line, Dashboard, Logout. */
 export function AccountMenu() {
   const user = useSession((s) => s.user);
+  const prerendering = usePrerendering();
+  // Drawn at build time (src/prerender.tsx) for whoever loads the page: the button keeps its place, empty.
+  if (prerendering) return <Button size="sm" variant="ghost" className="invisible" aria-hidden tabIndex={-1} />;
   if (!user) return null;
   const trigger = (
     // Named as its words read: on a phone they are hidden and the icon alone shows.

@@ -4,6 +4,7 @@ import { useSession } from "@/lib/auth/session";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { ConfigContext, networkBadgeLabel } from "@/lib/config";
+import { usePrerendering } from "@/lib/prerendering";
 
 /**
  * The header of PRODUCT.md section 2: the product name (to /), the network it runs on (so nobody takes a
@@ -20,6 +21,9 @@ export function Header({
   walletControl?: ReactNode;
 }) {
   const user = useSession((s) => s.user);
+  // Drawn at build time for signed-in visits ("/", src/prerender.tsx): the account menu's place, not a Login button.
+  const prerendering = usePrerendering();
+  const signedIn = user !== null || prerendering;
   const config = useContext(ConfigContext);
   const network = config ? networkBadgeLabel(config) : null;
   return (
@@ -39,7 +43,7 @@ export function Header({
       )}
       <div className="ml-auto flex shrink-0 items-center gap-1 sm:gap-2">
         {walletControl}
-        {user ? (
+        {signedIn ? (
           accountMenu
         ) : (
           <Button asChild variant="outline" size="sm">

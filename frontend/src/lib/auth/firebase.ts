@@ -1,7 +1,7 @@
 import type { AppConfig } from "@/lib/config";
 import { AuthFailure } from "./messages";
 import { setTokenGetter, useSession } from "./session";
-import { FIREBASE_DB, storedUser } from "./storedUser";
+import { FIREBASE_DB, KEPT_USER_WAIT_MS, storedUser } from "./storedUser";
 
 /**
  * The sign-in functions pages call. Firebase (about 30 KB gzipped, ./firebaseSdk.ts) loads behind
@@ -18,11 +18,8 @@ type Sdk = typeof import("./firebaseSdk");
 let config: AppConfig | null = null;
 let sdk: Promise<Sdk> | null = null;
 
-/**
- * How long the first render waits for the user Firebase kept here (read in a few milliseconds):
- * a browser whose storage does not answer gets the page as before, once Firebase has answered.
- */
-export const KEPT_USER_WAIT_MS = 300;
+// Kept beside the stored user it waits for (./storedUser.ts), where "/"'s boot script takes it too.
+export { KEPT_USER_WAIT_MS };
 
 /** Firebase's localStorage keys' prefix (when IndexedDB is unavailable). */
 const FIREBASE_KEY_PREFIX = "firebase:";

@@ -9,12 +9,21 @@ import { sessionUserOf, type SessionUser } from "./session";
  * verifies every token it is sent).
  */
 
+/**
+ * How long the first render waits for the user Firebase kept here (read in a few milliseconds):
+ * a browser whose storage does not answer gets the page as before, once Firebase has answered
+ * (./firebase.ts). "/"'s page built with the Dashboard drawn in waits as long before drawing it.
+ */
+export const KEPT_USER_WAIT_MS = 300;
+
 /** Firebase's IndexedDB database (indexedDBLocalPersistence) and its one object store. */
 export const FIREBASE_DB = "firebaseLocalStorageDb";
-const FIREBASE_STORE = "firebaseLocalStorage";
+export const FIREBASE_STORE = "firebaseLocalStorage";
 
+/** What every key Firebase stores a signed-in user under starts with (the page drawn for "/" looks for one). */
+export const STORED_USER_KEY_PREFIX = "firebase:authUser:";
 /** The key Firebase stores the default app's signed-in user under, in IndexedDB or localStorage. */
-export const storedUserKey = (apiKey: string) => `firebase:authUser:${apiKey}:[DEFAULT]`;
+export const storedUserKey = (apiKey: string) => `${STORED_USER_KEY_PREFIX}${apiKey}:[DEFAULT]`;
 
 /** The part of Firebase's stored user read here. */
 interface StoredRecord {

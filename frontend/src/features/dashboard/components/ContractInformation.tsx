@@ -5,6 +5,7 @@ import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { CopyButton } from "@/components/ui/copy-button";
 import { networkBadgeLabel, useConfig } from "@/lib/config";
+import { usePrerendering } from "@/lib/prerendering";
 import { addressUrl } from "@/lib/explorer";
 import { TOKEN_SYMBOL } from "@common/token";
 import { ExplorerLink } from "@/components/ExplorerLink";
@@ -12,6 +13,8 @@ import { ExplorerLink } from "@/components/ExplorerLink";
 /** PRODUCT.md section 2: symbol, network, the proxy and owner addresses with copy buttons, 'View Details'. */
 export function ContractInformation({ symbol }: { symbol: string | undefined }) {
   const config = useConfig();
+  // Drawn at build time (src/prerender.tsx), before the server has named its network and addresses.
+  const known = !usePrerendering();
   return (
     <Card className="min-w-0">
       <CardHeader className="flex-row items-center justify-between gap-2 space-y-0">
@@ -27,13 +30,17 @@ export function ContractInformation({ symbol }: { symbol: string | undefined }) 
           <Row term="Token Symbol">
             <span className="font-medium">{symbol ?? TOKEN_SYMBOL}</span>
           </Row>
-          <Row term="Network">
-            <span className="font-medium">{config.networkLabel}</span>
-            {/* On a fork the chain is the local one, and the token the forked chain's: both, as the badge names it. */}
-            {config.fork && <span className="text-muted-foreground"> ({networkBadgeLabel(config)})</span>}
-          </Row>
-          <AddressRow term="Proxy Address" address={config.contracts.proxy} />
-          <AddressRow term="Owner Address" address={config.contracts.owner} />
+          {known && (
+            <>
+              <Row term="Network">
+                <span className="font-medium">{config.networkLabel}</span>
+                {/* On a fork the chain is the local one, and the token the forked chain's: both, as the badge names it. */}
+                {config.fork && <span className="text-muted-foreground"> ({networkBadgeLabel(config)})</span>}
+              </Row>
+              <AddressRow term="Proxy Address" address={config.contracts.proxy} />
+              <AddressRow term="Owner Address" address={config.contracts.owner} />
+            </>
+          )}
         </dl>
       </CardContent>
     </Card>

@@ -18,7 +18,8 @@ function useNearViewport<T extends Element>() {
   // first render, and the observer must start then (a plain ref would leave it never started).
   const [element, setElement] = useState<T | null>(null);
   const [near, setNear] = useState(() => typeof IntersectionObserver === "undefined");
-  const [scrolled, setScrolled] = useState(() => window.scrollY > 0);
+  // No window when the page is drawn at build time (src/prerender.tsx).
+  const [scrolled, setScrolled] = useState(() => typeof window !== "undefined" && window.scrollY > 0);
   useEffect(() => {
     if (near || scrolled) return;
     // Capturing: a scroll inside an element (which does not bubble) counts too.
