@@ -5,49 +5,55 @@ import { createInterface } from "node:readline";
 
 /**
  * `npm run test:lanes` (what `npm test` runs once the contracts are compiled): every check and
- * suite, in two lanes that run side by side (the machines have 2 cores): each lane's commands one
- * after another, each line prefixed with its lane, as concurrently did. What this adds: every
- * lane's whole output is kept in .local/test-lanes/, and when a lane fails its failures are
- * printed again at the very end. CI shows only the tail of a run, where two interleaved lanes
- * would otherwise bury the one failure that matters.
+ * suite, in three lanes that run side by side: each lane's commands one after another, each line
+ * prefixed with its lane, as concurrently did. What this adds: every lane's whole output is kept in
+ * .local/test-lanes/, and when a lane fails its failures are printed again at the very end. CI
+ * shows only the tail of a run, where interleaved lanes would otherwise bury the one failure that
+ * matters.
+ *
+ * Three lanes on CI's 2 cores: the suites wait much of their time on something that is not this
+ * machine's CPU (the spec's timings, a block every 2 s, a browser's rendering round trips), and two
+ * lanes left the cores about a fifth idle.
  *
  * `npm run coverage` compiles instrumented contracts over artifacts/ while it runs (and compiles
  * them back at its end), so nothing that deploys contracts may run beside it: the dashboard's
  * tests (which read only the bindings' TypeScript, which coverage leaves alone), the type check
- * and the linters go first in the other lane, and the server suite waits for coverage to be done.
- * The lanes are balanced by the minutes each command took on CI (printed at the end): on a fresh
- * clone, 2.8 + 0.9 + 1.3 + 9.8 + 1.4 against 2.0 + 2.5 + 5.0 + 7.5.
+ * and the linters go first in the other lanes, and the server suites wait for coverage to be done.
+ * The lanes are balanced by the minutes each command took on CI (printed at the end).
  */
 
 const COVERAGE = "npm run coverage";
 
-/** A command, and the command of the other lane that must have finished before it starts. */
+/** A command, and the command of another lane that must have finished before it starts. */
 type LaneCommand = string | { run: string; after: string };
 
 const LANES: { name: string; commands: LaneCommand[] }[] = [
   {
-    name: "dashboard+server",
-    commands: [
-      "npm run test:frontend -- --maxWorkers=1",
-      "npm run typecheck",
-      "npm run lint",
-      { run: "npm run test:server", after: COVERAGE },
-      // Last, beside the browser suite: coverage has long since put the plain artifacts back.
-      "npm run test:contracts:uncovered",
-    ],
+    name: "checks+server",
+    commands: ["npm run typecheck", { run: "npm run test:server", after: COVERAGE }],
   },
   {
     name: "contracts+browsers",
-    // Coverage first, beside the dashboard's tests, the type check and the linters (none deploys),
-    // so the server suite never waits for it. Then the public-network suite, still beside those:
-    // its rehearsal times the status modal against a block every 2 s, and beside the browser suite
-    // (two Chromiums) it missed a state.
-    commands: [COVERAGE, "npm run test:e2e:network", "npm run test:server:postgres", "npm run test:e2e"],
+    // Coverage first, beside the dashboard's tests and the type check (neither deploys), so the
+    // suites that deploy wait for it as little as possible. Then the public-network suite, beside
+    // the server suites: its rehearsal times the status modal against a block every 2 s, and
+    // beside the browser suite (two Chromiums) it missed a state.
+    commands: [COVERAGE, "npm run test:e2e:network", "npm run test:e2e"],
+  },
+  {
+    name: "dashboard+postgres",
+    commands: [
+      "npm run test:frontend -- --maxWorkers=1",
+      "npm run lint",
+      { run: "npm run test:server:postgres", after: COVERAGE },
+      // Last: coverage has long since put the plain artifacts back.
+      "npm run test:contracts:uncovered",
+    ],
   },
 ];
 
 /**
- * Each command's end (whether it passed), for a command of the other lane that waits on it. A
+ * Each command's end (whether it passed), for a command of another lane that waits on it. A
  * lane that stops early ends its remaining commands as not passed, so no lane waits forever.
  */
 const ends = new Map<string, { promise: Promise<boolean>; settle: (passed: boolean) => void }>();
@@ -117,7 +123,7 @@ export async function runLane(lane: { name: string; commands: LaneCommand[] }): 
       break;
     }
   }
-  // What this lane did not reach will not pass: the other lane stops waiting for it.
+  // What this lane did not reach will not pass: the other lanes stop waiting for it.
   for (const entry of lane.commands) endOf(commandOf(entry)).settle(false);
   await new Promise<void>((resolve) => file.end(resolve));
   return { name: lane.name, failedCommand, ms: Date.now() - started, log, times };
