@@ -28,6 +28,8 @@ subtask(TASK_COMPILE_SOLIDITY_GET_SOLC_BUILD, async (args: { solcVersion: string
 });
 
 const deployerKey = process.env.DEPLOYER_PRIVATE_KEY;
+/** Set by `npm run coverage` for its run of solidity-coverage. */
+const COVERAGE = process.env.USDX_COVERAGE === "1";
 
 const config: HardhatUserConfig = {
   solidity: {
@@ -59,11 +61,13 @@ const config: HardhatUserConfig = {
   typechain: {
     outDir: "typechain-types",
     target: "ethers-v6",
-    // npm run coverage compiles instrumented contracts over artifacts/ and back: the bindings are
-    // left as the plain compile made them, since the dashboard's tests read them meanwhile
-    // (scripts/test-lanes.ts). The coverage script compiles (bindings included) before it starts.
-    dontOverrideCompile: process.env.USDX_COVERAGE === "1",
+    // npm run coverage leaves the bindings as the plain compile made them, since the dashboard's
+    // tests read them meanwhile (scripts/test-lanes.ts). It compiles (bindings included) first.
+    dontOverrideCompile: COVERAGE,
   },
+  // npm run coverage compiles its instrumented contracts into a folder of their own, never over
+  // artifacts/: the suites that deploy the plain contracts run beside it (scripts/test-lanes.ts).
+  ...(COVERAGE ? { paths: { artifacts: ".local/coverage/artifacts", cache: ".local/coverage/cache" } } : {}),
   gasReporter: {
     enabled: process.env.REPORT_GAS === "true",
     offline: true,
