@@ -3,6 +3,16 @@ import type { Page } from "playwright-core";
 import { e2e } from "./hooks";
 import { connectWallet, expectToast, isolateEachTest, openBrowser, type Session, signUp, url } from "./browser";
 
+/** Logs out through the header's account menu (named by the email) and waits for /login. */
+async function logOut(page: Page, email: string): Promise<void> {
+  await page
+    .getByRole("banner")
+    .getByRole("button", { name: new RegExp(email.slice(0, 10)) })
+    .click();
+  await page.getByRole("menuitem", { name: "Logout" }).click();
+  await page.waitForURL(url("/login"));
+}
+
 describe("Sign-in (browser)", () => {
   let session: Session;
   isolateEachTest(() => session);
@@ -16,12 +26,7 @@ describe("Sign-in (browser)", () => {
     await page.waitForURL(url("/login"));
     const email = await signUp(page);
     await expectToast(page, "Account created");
-    await page
-      .getByRole("banner")
-      .getByRole("button", { name: new RegExp(email.slice(0, 10)) })
-      .click();
-    await page.getByRole("menuitem", { name: "Logout" }).click();
-    await page.waitForURL(url("/login"));
+    await logOut(page, email);
 
     await page.getByRole("textbox", { name: "Email" }).fill(email);
     await page.getByLabel("Password", { exact: true }).fill("wrong-password");
@@ -116,12 +121,7 @@ describe("Sign-in (browser)", () => {
     expect(await drawnDashboard()).to.deep.equal({ inPage: true, shown: false });
 
     const email = await signUp(page);
-    await page
-      .getByRole("banner")
-      .getByRole("button", { name: new RegExp(email.slice(0, 10)) })
-      .click();
-    await page.getByRole("menuitem", { name: "Logout" }).click();
-    await page.waitForURL(url("/login"));
+    await logOut(page, email);
     // Firebase's database is still there, holding nobody.
     await page.goto(url("/"));
     await page.waitForURL(url("/login"));
