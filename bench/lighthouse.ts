@@ -15,11 +15,14 @@
  * more on a busy machine. DASHBOARD_DIST measures another build (an older one, to compare).
  * LIGHTHOUSE_TLS=1 serves it on HTTPS with HTTP/2, as the production path does with TLS_CERT and
  * TLS_KEY set, with a certificate made for the run; without it, plain HTTP/1.1.
+ * Lighthouse is installed by its first run (loadLighthouse), not by npm install.
  */
 import { createHash, X509Certificate } from "node:crypto";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { generate } from "selfsigned";
 import { chromium } from "playwright-core";
 import { formatTable } from "@common/textTable";
@@ -63,10 +66,31 @@ interface Lhr {
 }
 type Lighthouse = (url: string, flags: Record<string, unknown>) => Promise<{ lhr: Lhr } | undefined>;
 
-/** Lighthouse is an ES module; ts-node compiles import() to require() here, so the import is made at run time. */
+/** Lighthouse's pinned package.json and lockfile: this bench alone needs it, so npm install does not carry it. */
+const PINNED = path.join(__dirname, "lighthouse");
+/** Where the bench installs it on its first run (gitignored, as all of .local/). */
+const TOOL = path.resolve(__dirname, "..", ".local", "lighthouse-tool");
+
+/**
+ * Lighthouse from TOOL, installed there first (npm ci of PINNED's lockfile) unless that lockfile's
+ * install is there already. It is an ES module; ts-node compiles import() to require() here, so the
+ * import is made at run time.
+ */
 async function loadLighthouse(): Promise<Lighthouse> {
+  const lock = readFileSync(path.join(PINNED, "package-lock.json"), "utf8");
+  const installed = path.join(TOOL, "package-lock.json");
+  const entry = path.join(TOOL, "node_modules", "lighthouse", "core", "index.js");
+  if (!existsSync(entry) || !existsSync(installed) || readFileSync(installed, "utf8") !== lock) {
+    console.log(`Installing Lighthouse for this bench (once) into ${path.relative(process.cwd(), TOOL)}/ ...`);
+    mkdirSync(TOOL, { recursive: true });
+    for (const file of ["package.json", "package-lock.json"]) copyFileSync(path.join(PINNED, file), path.join(TOOL, file));
+    const npm = spawnSync("npm", ["ci", "--prefix", TOOL, "--ignore-scripts", "--no-audit", "--no-fund", "--loglevel=error"], {
+      stdio: "inherit",
+    });
+    if (npm.status !== 0) throw new Error(`npm ci of Lighthouse into ${TOOL} failed (its output is above).`);
+  }
   const dynamicImport = new Function("specifier", "return import(specifier)") as (s: string) => Promise<{ default: Lighthouse }>;
-  return (await dynamicImport("lighthouse")).default;
+  return (await dynamicImport(pathToFileURL(entry).href)).default;
 }
 
 interface RunFigures {

@@ -1,4 +1,4 @@
-import { initializeApp, type FirebaseApp } from "firebase/app";
+import { initializeApp, type FirebaseApp } from "@firebase/app";
 import {
   browserLocalPersistence,
   connectAuthEmulator,
@@ -12,7 +12,7 @@ import {
   signOut,
   type Auth,
   type User,
-} from "firebase/auth";
+} from "@firebase/auth";
 import type { AppConfig } from "@/lib/config";
 import { type Answer, call, setTokenGetter } from "@/lib/api";
 import type { ErrorAnswer } from "@common/api/endpoint";
