@@ -61,10 +61,23 @@ export async function launchChromium(): Promise<Browser> {
 }
 
 /**
+ * A production build made once for both browser suites, which they serve and never remove: `npm
+ * test`'s lane builds it first and names it here (scripts/test-lanes.ts). Unset, each suite builds
+ * its own.
+ */
+const SHARED_BUILD = process.env.E2E_DASHBOARD_DIST ? path.resolve(ROOT, process.env.E2E_DASHBOARD_DIST) : null;
+
+/**
  * The dashboard as it ships: a production build, in a folder of its own so a build elsewhere
- * (another run, npm run build) never empties what this run serves. The caller removes it.
+ * (another run, npm run build) never empties what this run serves. The caller removes it
+ * (removeBuild).
  */
 export function buildDashboard(): Promise<string> {
+  if (SHARED_BUILD) {
+    return existsSync(path.join(SHARED_BUILD, "index.html"))
+      ? Promise.resolve(SHARED_BUILD)
+      : Promise.reject(new Error(`E2E_DASHBOARD_DIST names ${SHARED_BUILD}, which holds no build (no index.html).`));
+  }
   const dir = mkdtempSync(path.join(tmpdir(), "usdx-e2e-dist-"));
   const vite = spawn(
     path.join(ROOT, "node_modules", ".bin", "vite"),
@@ -80,6 +93,11 @@ export function buildDashboard(): Promise<string> {
   // Awaited by the caller once its stack has started: never an unhandled rejection meanwhile.
   built.catch(() => rmSync(dir, { recursive: true, force: true }));
   return built;
+}
+
+/** A build buildDashboard made, removed; the shared one stays for the next suite. */
+export function removeBuild(dir: string): void {
+  if (dir !== SHARED_BUILD) rmSync(dir, { recursive: true, force: true });
 }
 
 /** The local stack with the API server serving `distDir` on its own origin, as the browser suite runs it. */
@@ -156,6 +174,6 @@ export const mochaHooks = {
     this.timeout(60_000);
     await (globalThis as { usdxE2E?: E2E }).usdxE2E?.browser.close();
     await running?.stop();
-    if (distDir) rmSync(distDir, { recursive: true, force: true });
+    if (distDir) removeBuild(distDir);
   },
 };

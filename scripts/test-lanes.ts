@@ -19,6 +19,9 @@ import { createInterface } from "node:readline";
  * a fresh clone (printed at the end): 10.3 + 2.2, 1.1 + 2.8 + 8.0, 3.5 + 1.4 + 6.1 + 1.6.
  */
 
+/** The dashboard's production build that both browser suites serve (built once by their lane). */
+const E2E_DIST = path.resolve(__dirname, "..", ".local", "e2e-dist");
+
 /** A command, and the command of another lane that must have finished before it starts. */
 type LaneCommand = string | { run: string; after: string };
 
@@ -29,7 +32,13 @@ const LANES: { name: string; commands: LaneCommand[] }[] = [
     // The public-network suite, then the browser suite, one after the other: the rehearsal times
     // the status modal against a block every 2 s, and beside the browser suite (two Chromiums) it
     // missed a state.
-    commands: ["npm run typecheck", "npm run test:e2e:network", "npm run test:e2e"],
+    // Both browser suites serve one production build, made first (E2E_DASHBOARD_DIST, e2e/hooks.ts).
+    commands: [
+      "npm run typecheck",
+      `npm run build:dashboard -- --logLevel error --outDir ${E2E_DIST} --emptyOutDir`,
+      "npm run test:e2e:network",
+      "npm run test:e2e",
+    ],
   },
   {
     name: "dashboard+postgres",
@@ -96,7 +105,11 @@ export async function runLane(lane: { name: string; commands: LaneCommand[] }): 
     }
     const commandStarted = Date.now();
     const code = await new Promise<number>((resolve) => {
-      const child = spawn(command, { shell: true, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, FORCE_COLOR: "0" } });
+      const child = spawn(command, {
+        shell: true,
+        stdio: ["ignore", "pipe", "pipe"],
+        env: { ...process.env, FORCE_COLOR: "0", E2E_DASHBOARD_DIST: E2E_DIST },
+      });
       for (const stream of [child.stdout, child.stderr]) {
         createInterface({ input: stream }).on("line", (line) => {
           process.stdout.write(`[${lane.name}] ${line}\n`);

@@ -1,4 +1,4 @@
-import { mkdirSync, rmSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { expect } from "chai";
 import { JsonRpcProvider, Wallet, parseUnits } from "ethers";
@@ -19,7 +19,7 @@ import {
   type Row,
   type Session,
 } from "../browser";
-import { buildDashboard } from "../hooks";
+import { buildDashboard, removeBuild } from "../hooks";
 import { useStack } from "./hooks";
 
 /**
@@ -84,7 +84,7 @@ describe("A Sepolia-shaped rehearsal (NETWORK=sepolia, a stand-in Sepolia behind
         serverEnv: { INDEXER_POLL_MS: String(BLOCK_MS), RATE_LIMIT_AUTH_PER_MINUTE: "1000" },
       });
     } catch (error) {
-      await built.then((dir) => rmSync(dir, { recursive: true, force: true })).catch(() => undefined);
+      await built.then(removeBuild).catch(() => undefined);
       throw error;
     }
     const dist = await built;
@@ -94,7 +94,7 @@ describe("A Sepolia-shaped rehearsal (NETWORK=sepolia, a stand-in Sepolia behind
       dashboardUrl: rehearsal.url,
       async stop() {
         await rehearsal.stop();
-        rmSync(dist, { recursive: true, force: true });
+        removeBuild(dist);
       },
     };
   });
