@@ -86,7 +86,7 @@ const describeNodes = (v: Result) =>
 
 /** Runs axe on the page as it is; returns the serious and critical violations, described, and prints the rest. */
 async function audit(page: Page, where: string): Promise<string[]> {
-  const { violations } = await new AxeBuilder({ page }).analyze();
+  const { violations } = await new AxeBuilder({ page }).options({ resultTypes: ["violations"] }).analyze();
   mkdirSync(REPORTS, { recursive: true });
   writeFileSync(
     path.join(

@@ -1,9 +1,7 @@
-import { mkdirSync } from "node:fs";
-import path from "node:path";
 import { expect } from "chai";
 import type { Page } from "playwright-core";
 import { AlertReceiver, signedBy } from "../server/test/alertReceiver";
-import { ARTIFACTS, expectToast, isolateEachTest, openBrowser, type Session, url } from "./browser";
+import { expectToast, isolateEachTest, openBrowser, saveScreen, type Session, url } from "./browser";
 
 /**
  * Operators' alerts in the browser (issue 18): the seeded admin signs in with its wallet (the
@@ -49,8 +47,7 @@ describe("Alerts (browser)", function () {
     const dialog = page.getByRole("dialog", { name: /signing secret$/ });
     const secret = (await dialog.getByLabel("Signing secret").textContent())?.trim() ?? "";
     expect(secret).to.match(/^whsec_[0-9a-f]{64}$/);
-    mkdirSync(path.join(ARTIFACTS, "screens"), { recursive: true });
-    await page.screenshot({ path: path.join(ARTIFACTS, "screens", "alerts-secret-1280.png") });
+    await saveScreen(page, "alerts-secret-1280", { fullPage: false });
     await dialog.getByRole("button", { name: "Done" }).click();
     await dialog.waitFor({ state: "hidden" });
 
@@ -72,10 +69,10 @@ describe("Alerts (browser)", function () {
     expect(signedBy(got[0], secret)).to.equal(true);
     expect(got[0].body).to.include({ test: true, event: null });
 
-    await page.screenshot({ path: path.join(ARTIFACTS, "screens", "alerts-1280.png"), fullPage: true });
+    await saveScreen(page, "alerts-1280");
     await page.setViewportSize({ width: 390, height: 844 });
     await page.waitForTimeout(300);
-    await page.screenshot({ path: path.join(ARTIFACTS, "screens", "alerts-390.png"), fullPage: true });
+    await saveScreen(page, "alerts-390");
     expect(errors).to.deep.equal([]);
   });
 

@@ -234,6 +234,17 @@ export async function forgetSafeProposals(): Promise<void> {
 /** Where the suite keeps what it saw: failures and the route screenshots (gitignored). */
 export const ARTIFACTS = path.resolve(__dirname, "..", ".local", "e2e");
 
+/**
+ * A screen saved for a person to look at (ARTIFACTS/screens/<name>.png, whole page unless said).
+ * Not on CI (CI set), where no one can: each full-page shot costs Chromium a render and a PNG
+ * encoding, about a quarter of a second of CPU, some 45 times a run. A failure's shot is always kept.
+ */
+export async function saveScreen(page: Page, name: string, { fullPage = true }: { fullPage?: boolean } = {}): Promise<void> {
+  if (process.env.CI) return;
+  mkdirSync(path.join(ARTIFACTS, "screens"), { recursive: true });
+  await page.screenshot({ path: path.join(ARTIFACTS, "screens", `${name}.png`), fullPage });
+}
+
 /** After a failed test: a screenshot of the page as it was, named after the test. */
 export async function keepFailure(context: Mocha.Context, session: Session): Promise<void> {
   if (context.currentTest?.state !== "failed") return;

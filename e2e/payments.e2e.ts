@@ -1,10 +1,8 @@
-import { mkdirSync } from "node:fs";
-import path from "node:path";
 import { expect } from "chai";
 import { parseUnits, Wallet } from "ethers";
 import type { Page } from "playwright-core";
 import { rpc } from "../server/test/stack";
-import { ARTIFACTS, chainToken, isolateEachTest, openBrowser, type Row, type Session, uploadRows } from "./browser";
+import { chainToken, isolateEachTest, openBrowser, type Row, saveScreen, type Session, uploadRows } from "./browser";
 import { e2e } from "./hooks";
 
 /** 25 rows, every amount different; rows 3 and 7 have bad addresses, row 11 a bad amount. */
@@ -143,8 +141,7 @@ describe("Payments (browser)", () => {
       const bar = page.getByRole("progressbar", { name: "Recipients paid" });
       expect(await bar.getAttribute("aria-valuenow")).to.equal(String(config.batch.chunkSize));
       expect(await chunks.nth(0).textContent()).to.contain("Paid");
-      mkdirSync(path.join(ARTIFACTS, "screens"), { recursive: true });
-      await page.screenshot({ path: path.join(ARTIFACTS, "screens", "payments-progress-1280.png"), fullPage: true });
+      await saveScreen(page, "payments-progress-1280");
 
       await rpc(e2e().stack.rpcUrl, "evm_mine");
       await page.getByText("Batch transfer completed").first().waitFor({ timeout: 60_000 });

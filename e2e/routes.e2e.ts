@@ -1,9 +1,6 @@
-import { mkdirSync } from "node:fs";
-import path from "node:path";
 import { expect } from "chai";
 import type { BrowserContext, Page } from "playwright-core";
 import {
-  ARTIFACTS,
   connectWallet,
   dismissToast,
   isolateEachTest,
@@ -11,6 +8,7 @@ import {
   navigate,
   openBrowser,
   revert,
+  saveScreen,
   type Session,
   settle,
   signUp,
@@ -19,10 +17,10 @@ import {
 } from "./browser";
 
 /**
- * Every route of PRODUCT.md section 2 loads without a console error, and leaves a full-page screenshot
- * at desktop (1280 px) and phone (390 px) width in ARTIFACTS/screens/. Then the phone's Menu drawer.
+ * Every route of PRODUCT.md section 2 loads without a console error at desktop (1280 px) and phone
+ * (390 px) width, and leaves a full-page screenshot of each in ARTIFACTS/screens/ (saveScreen: not on
+ * CI). Then the phone's Menu drawer.
  */
-const SCREENS = path.join(ARTIFACTS, "screens");
 const DESKTOP = { width: 1280, height: 900 };
 const PHONE = { width: 390, height: 844 };
 
@@ -96,10 +94,7 @@ interface OpenApiDocument {
 const operationButton = (doc: OpenApiDocument, method: string, route: string) =>
   `${method.toUpperCase()} ${route} ${doc.paths[route][method].summary}`;
 
-async function shoot(page: Page, name: string, width: number): Promise<void> {
-  mkdirSync(SCREENS, { recursive: true });
-  await page.screenshot({ path: path.join(SCREENS, `${name}-${width}.png`), fullPage: true });
-}
+const shoot = (page: Page, name: string, width: number) => saveScreen(page, `${name}-${width}`);
 
 /**
  * Clicks a footer link that opens in a new tab; checks the tab's path and that the dashboard stays
