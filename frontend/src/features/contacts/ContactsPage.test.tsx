@@ -117,7 +117,12 @@ describe("Search", () => {
     expect(screen.getByText("1 match")).toBeInTheDocument();
     expect(server.lists()[0].url).toBe("/api/contacts?limit=100&offset=0");
     // One request for the whole word: none for 'P', 'PA', ...
-    expect(server.lists().slice(from).map((c) => c.url)).toEqual(["/api/contacts?search=PAYROLL&limit=100&offset=0"]);
+    expect(
+      server
+        .lists()
+        .slice(from)
+        .map((c) => c.url),
+    ).toEqual(["/api/contacts?search=PAYROLL&limit=100&offset=0"]);
   });
 
   it("says 'No contacts found' with 'Try changing your search query' when nothing matches", async () => {
