@@ -32,6 +32,7 @@ import {
   emulatorAnswers,
   nodeAnswers,
   runHardhat,
+  runHardhatScript,
   serverHealthy,
   startApiServer,
   startAuthEmulator,
@@ -117,7 +118,7 @@ async function main(): Promise<void> {
   const rpcUrl = localRpcUrl();
   const seed = async () => {
     if (scenario) await applyScenarioFile(scenario, rpcUrl);
-    else await runHardhat("Seeding", ["run", "--network", "localhost", "scripts/seed.ts"], hardhatTask);
+    else await runHardhatScript("Seeding", "scripts/seed.ts", hardhatTask);
   };
   const API_PORT = envPort("SERVER_PORT", DEFAULT_SERVER_PORT);
   const DASHBOARD_PORT = envPort("DASHBOARD_PORT", 5173);

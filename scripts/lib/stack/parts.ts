@@ -59,17 +59,38 @@ export async function runHardhat(
 }
 
 /**
+ * A script under scripts/ run to completion against the node `env` points the localhost network at
+ * (LOCAL_RPC_PORT), in the process `hardhat run --network localhost` would start for it: Node with
+ * ts-node and Hardhat's register, HARDHAT_NETWORK set. Without `hardhat run` itself, which loads
+ * Hardhat and this project's config (about 2 s of CPU) and checks the compile only to start that
+ * same process, which loads them again; the tests deploy a few dozen times a run. The contracts
+ * must be compiled already: npm start and npm test compile them first.
+ */
+export async function runHardhatScript(what: string, script: string, options: Parameters<typeof runHardhat>[2]): Promise<void> {
+  const { env, output, onStart } = options;
+  const { child, finished } = runProcess(
+    process.execPath,
+    ["--require", "ts-node/register/transpile-only", "--require", require.resolve("hardhat/register"), script],
+    { env: { ...env, HARDHAT_NETWORK: "localhost" }, output },
+  );
+  onStart?.(child);
+  const { code, output: text } = await finished;
+  if (code === 0) return;
+  throw new Error(output === "inherit" ? `${what} failed (exit code ${code}).` : `${what} (${script}) failed:\n${text}`);
+}
+
+/**
  * USDX and BatchPayments deployed to the node `env` points the localhost network at
  * (LOCAL_RPC_PORT), the manifest written (DEPLOYMENTS_DIR), and the chain seeded
  * (scenarios/default.yaml).
  */
-export async function deployAndSeed(options: Parameters<typeof runHardhat>[2]): Promise<void> {
-  await runHardhat("Deploying and seeding", ["run", "--network", "localhost", "scripts/deployAndSeed.ts"], options);
+export function deployAndSeed(options: Parameters<typeof runHardhat>[2]): Promise<void> {
+  return runHardhatScript("Deploying and seeding", "scripts/deployAndSeed.ts", options);
 }
 
 /** USDX and BatchPayments deployed, unseeded: `npm start -- --scenario` applies its own file next. */
 export function deploy(options: Parameters<typeof runHardhat>[2]): Promise<void> {
-  return runHardhat("Deploying", ["run", "--network", "localhost", "scripts/deploy.ts"], options);
+  return runHardhatScript("Deploying", "scripts/deploy.ts", options);
 }
 
 /**
