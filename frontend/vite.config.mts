@@ -129,14 +129,14 @@ export default defineConfig({
     },
   },
   test: {
-    environment: "jsdom",
+    environment: "happy-dom",
     setupFiles: ["./src/test/setup.ts"],
     css: false,
-    // jsdom renders the long tables (130 contacts, 1,200 recipients) slowly on a busy two-core CI
+    // The test DOM renders the long tables (130 contacts, 1,200 recipients) slowly on a busy two-core CI
     // machine; 5 s (vitest's default) failed there while the same test takes about 1 s alone.
     testTimeout: 15_000,
     // swagger-ui's browser build, as the dashboard bundles it: Vitest resolves packages for Node
-    // under jsdom too, and swagger-ui's Node entry is a bundle with a React 18 of its own inside.
+    // under the test DOM too, and swagger-ui's Node entry is a bundle with a React 18 of its own inside.
     alias: [
       {
         find: /^swagger-ui$/,
@@ -146,7 +146,7 @@ export default defineConfig({
     // Through Vite's resolver (resolve.dedupe), or Node would give swagger-ui and the packages
     // installed beside it the React 18 there.
     server: { deps: { inline: [/[\\/]swagger-ui[\\/]/] } },
-    // The test files (src/**/*.test.{ts,tsx}) sharing one worker and its jsdom: see vitest.projects.ts.
+    // The test files (src/**/*.test.{ts,tsx}) sharing one worker and its DOM: see vitest.projects.ts.
     projects: testProjects(here),
   },
 });

@@ -29,16 +29,35 @@ declare module "vitest" {
   }
 }
 
+/** A file's own choice of DOM, in Vitest's docblock: `// @vitest-environment jsdom` on its first line. */
+const JSDOM_DOCBLOCK = /^\/\/ @vitest-environment jsdom\b/;
+
+/** The test files under `root` that ask for jsdom (JSDOM_DOCBLOCK), relative to it. */
+export function jsdomFiles(root: string): string[] {
+  return globSync(TEST_FILES, { cwd: root })
+    .map((file) => file.split(path.sep).join("/"))
+    .filter((file) => JSDOM_DOCBLOCK.test(readFileSync(path.join(root, file), "utf8")))
+    .sort();
+}
+
 /**
- * The suite as one project whose files share one worker (one per --maxWorkers) and its jsdom
- * (isolate: false): starting a worker and jsdom and loading React, Radix and the testing libraries
+ * The suite as projects whose files share one worker (one per --maxWorkers) and its DOM
+ * (isolate: false): starting a worker and a DOM and loading React, Radix and the testing libraries
  * again for each file took a third of the suite's time. The setup file (src/test/setup.ts) undoes
  * what a file leaves behind: stubs, storage, and the module mocks, which Vitest would otherwise keep
  * for the files after it (so it is given every mocked module's name); and it has the app's own
  * modules load afresh for the next file, so a mock applies to a module another file loaded first.
+ *   - "shared": happy-dom (vite.config.mts), which runs this suite in about two thirds of jsdom's CPU.
+ *   - "jsdom": the few files that need what jsdom does as a browser does and happy-dom does not (each
+ *     says why under its docblock), in a project of their own that runs after "shared": a worker
+ *     switching DOMs between files sets up a new one for every file.
  */
 export function testProjects(root: string): TestProjectInlineConfiguration[] {
+  const provide = { mockedModules: mockedModules(root) };
+  const jsdom = jsdomFiles(root);
   return [
-    { extends: true, test: { name: "shared", include: TEST_FILES, isolate: false, provide: { mockedModules: mockedModules(root) } } },
+    { extends: true, test: { name: "shared", include: TEST_FILES, exclude: jsdom, isolate: false, provide, sequence: { groupOrder: 0 } } },
+    // After "shared", not beside it: run together, the two share a worker and switch DOMs file by file.
+    { extends: true, test: { name: "jsdom", include: jsdom, environment: "jsdom", isolate: false, provide, sequence: { groupOrder: 1 } } },
   ];
 }

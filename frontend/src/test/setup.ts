@@ -6,7 +6,7 @@ import { setNotifier } from "@/lib/notices";
 
 afterEach(() => cleanup());
 
-// The files share a worker and its jsdom (vitest.projects.ts): what a file stubbed, faked, stored or
+// The files share a worker and its DOM (vitest.projects.ts): what a file stubbed, faked, stored or
 // mocked ends with it, as it would in a worker of its own. The app's modules load afresh for the next
 // file (their stores start empty, and a mock the next file makes applies); the packages under
 // node_modules stay loaded, which is the time saved.
@@ -23,7 +23,7 @@ afterAll(() => {
 // As main.tsx does: what lib has to say (the runner, the wallet layer) shows as a toast.
 setNotifier(toast);
 
-// jsdom has no matchMedia; the frame listens to it for the mobile breakpoint.
+// jsdom has no matchMedia (happy-dom has); the frame listens to it for the mobile breakpoint.
 if (!window.matchMedia) {
   window.matchMedia = (query: string) =>
     ({
@@ -38,7 +38,7 @@ if (!window.matchMedia) {
     }) as MediaQueryList;
 }
 
-// Radix Select and friends use pointer capture, scrollIntoView and ResizeObserver, which jsdom lacks.
+// Radix Select and friends use pointer capture, scrollIntoView and ResizeObserver, which jsdom lacks (happy-dom has them).
 globalThis.ResizeObserver ??= class {
   observe() {}
   unobserve() {}

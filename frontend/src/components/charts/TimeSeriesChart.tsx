@@ -26,8 +26,9 @@ export function readChartTheme(element: Element): ChartTheme {
 }
 
 /**
- * Whether this browser can draw the chart: jsdom (the unit tests) has no 2D canvas and no Path2D,
- * and shows the legend alone. Asking for the types, not a context, keeps jsdom from complaining.
+ * Whether this browser can draw the chart: the unit tests' DOMs (happy-dom, jsdom) have no 2D canvas
+ * and no Path2D, and show the legend alone. Asking for the types, not a context, keeps jsdom from
+ * complaining.
  */
 const canvasDraws = () => typeof CanvasRenderingContext2D !== "undefined" && typeof Path2D !== "undefined";
 

@@ -25,7 +25,7 @@ const spec: ChartSpec = {
   tickGap: 24,
 };
 
-// The functions uPlot calls back read only what is handed here: jsdom cannot run uPlot itself (no canvas).
+// The functions uPlot calls back read only what is handed here: the test DOM cannot run uPlot itself (no canvas).
 const chart = { scales: { x: { min: 1000, max: 61_000 } } } as unknown as uPlot;
 
 describe("Chart axes", () => {

@@ -3,7 +3,7 @@ import { evenTicks, niceRange } from "./niceTicks";
 
 /**
  * What a time-series chart shows, in the dashboard's words, and the uPlot options that draw it.
- * Kept apart from the component so a test can read what would be drawn: jsdom has no canvas.
+ * Kept apart from the component so a test can read what would be drawn: the test DOM has no canvas.
  */
 
 export interface ChartSeries {

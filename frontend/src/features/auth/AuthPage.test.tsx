@@ -20,7 +20,7 @@ const field = (label: string) => screen.getByLabelText(label, { selector: "input
 beforeEach(() => {
   vi.mocked(signInWithEmail).mockReset().mockResolvedValue(undefined);
   useToasts.setState({ toasts: [] });
-  // jsdom has no canvas; the background then simply does not draw.
+  // The test DOM has no canvas; the background then simply does not draw.
   vi.spyOn(HTMLCanvasElement.prototype, "getContext").mockImplementation(() => null);
 });
 

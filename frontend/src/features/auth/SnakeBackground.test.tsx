@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { SnakeBackground } from "./components/SnakeBackground";
 import { SNAKE_START_DELAY_MS, SNAKE_STEP_FRAMES } from "./components/snake";
 
-/** A 2D context that records what is drawn (jsdom has no canvas). */
+/** A 2D context that records what is drawn (the test DOM has no canvas). */
 function fakeContext() {
   return {
     clearRect: vi.fn(),

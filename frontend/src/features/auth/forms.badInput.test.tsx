@@ -31,7 +31,7 @@ beforeEach(() => {
   for (const call of [signInWithEmail, signUpWithEmail, sendPasswordReset]) vi.mocked(call).mockReset().mockResolvedValue(undefined);
   useToasts.setState({ toasts: [] });
   useWallet.setState({ ...initialWalletState });
-  // jsdom has no canvas; the second variant's background then simply does not draw.
+  // The test DOM has no canvas; the second variant's background then simply does not draw.
   vi.spyOn(HTMLCanvasElement.prototype, "getContext").mockImplementation(() => null);
 });
 afterEach(() => vi.restoreAllMocks());

@@ -1,3 +1,6 @@
+// @vitest-environment jsdom
+// jsdom, as a browser does, gives an amount field (type="number") that holds no number the value ""
+// ("0x1f", "1,000", "Infinity"): what the form then reads is what a person's browser hands it.
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { fireEvent, screen, within } from "@testing-library/react";
 import { BAD_ADDRESSES, BAD_AMOUNTS, BAD_CHECKSUM, BLANKS, caseCounter, GOOD_ADDRESS } from "@/test/badInputs";

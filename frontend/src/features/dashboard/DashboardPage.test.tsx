@@ -316,13 +316,16 @@ describe("Supply chart", () => {
       "/api/stats/supply": () => json({ points: [point(1, "100.0", "1.0"), point(2, "105.0", "1.05")] }),
       "/api/": () => json({ items: [], nextCursor: null }),
     });
+    // A browser without IntersectionObserver draws it at once (useNearViewport); the DOM here lays
+    // nothing out, so an observer would never see the card come on screen.
+    vi.stubGlobal("IntersectionObserver", undefined);
     renderAtHome(<DashboardPage />);
     const chart = await screen.findByRole(
       "img",
       { name: "Chart of total supply and reward multiplier over 2 points in time" },
       { timeout: 5000 },
     );
-    // jsdom has no canvas: the legend is what there is to read.
+    // No canvas here: the legend is what there is to read.
     expect(
       within(chart)
         .getAllByRole("listitem")

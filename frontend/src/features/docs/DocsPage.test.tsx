@@ -75,7 +75,7 @@ describe("/docs", () => {
       return json({ success: false, error: "Not found" }, 404);
     });
     vi.stubGlobal("fetch", fetchMock);
-    // swagger-ui scrolls to what opens; jsdom only logs that it cannot.
+    // swagger-ui scrolls to what opens; the test DOM only logs that it cannot.
     vi.spyOn(window, "scrollTo").mockImplementation(() => undefined);
   });
   afterEach(() => {

@@ -293,13 +293,13 @@ export function jobDetail(job: Partial<JobSummary> = {}, chunks: Partial<ChunkDe
   return { success: true, job: jobSummary(job), chunks: chunks.map((c, index) => chunkDetail({ index, ...c })), recipients: [] };
 }
 
-/** jsdom lays nothing out: give scroll boxes a height so the virtual tables draw a window of rows. */
+/** The test DOM lays nothing out: give scroll boxes a height so the virtual tables draw a window of rows. */
 export function giveElementsHeight(height = 480) {
   Object.defineProperty(HTMLElement.prototype, "clientHeight", { configurable: true, get: () => height });
   Object.defineProperty(HTMLElement.prototype, "clientWidth", { configurable: true, get: () => 1000 });
 }
 
-/** A chosen file; jsdom's File has no text(), which the screen reads it with. */
+/** A chosen file; jsdom's File has no text(), which the screen reads it with (a file may run there). */
 export function csvFile(text: string, name = "recipients.csv") {
   return Object.assign(new File([text], name, { type: "text/csv" }), { text: async () => text });
 }

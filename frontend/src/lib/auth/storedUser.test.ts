@@ -21,7 +21,7 @@ describe("the user Firebase kept in this browser", () => {
     expect(await storedUser(API_KEY)).toEqual({ uid: "u1", email: "ann@example.com", wallet: null, admin: false });
   });
 
-  it("is nobody when there is none (jsdom has no IndexedDB either), it is another app's, or it cannot be read", async () => {
+  it("is nobody when there is none (the test DOM has no IndexedDB either), it is another app's, or it cannot be read", async () => {
     expect(await storedUser(API_KEY)).toBeNull();
     localStorage.setItem(storedUserKey("other-key"), JSON.stringify({ uid: "u1", stsTokenManager: { accessToken: token({}) } }));
     expect(await storedUser(API_KEY)).toBeNull();

@@ -59,7 +59,7 @@ function renderSettings(cfg: AppConfig = config) {
   return { user, invalidate };
 }
 
-/** jsdom's Blob has no text(). */
+/** jsdom's Blob has no text(), and a file may run there (vitest.projects.ts). */
 const readBlob = (blob: Blob) =>
   new Promise<string>((resolve, reject) => {
     const reader = new FileReader();
