@@ -13,6 +13,7 @@
  * best-practices audit that did not pass; the full reports go to .local/lighthouse/.
  * LIGHTHOUSE_RUNS (default 3) runs per page: simulated scores move by a point or two between runs,
  * more on a busy machine. DASHBOARD_DIST measures another build (an older one, to compare).
+ * LIGHTHOUSE_TRACE=1 keeps each run's trace beside its report, to see which task blocked.
  * LIGHTHOUSE_TLS=1 serves it on HTTPS with HTTP/2, as the production path does with TLS_CERT and
  * TLS_KEY set, with a certificate made for the run; without it, plain HTTP/1.1.
  * Lighthouse is installed by its first run (loadLighthouse), not by npm install.
@@ -32,6 +33,8 @@ import { ensureBuild, launchDebuggableChromium, signInWithDevWallet, type Debugg
 const RUNS = Number(process.env.LIGHTHOUSE_RUNS || 3);
 /** Each run's full report (JSON; open it in the Lighthouse viewer) for looking into a figure. */
 const REPORTS = path.resolve(__dirname, "..", ".local", "lighthouse");
+/** LIGHTHOUSE_TRACE=1: each run's trace too, beside its report (open it in DevTools' Performance panel). */
+const TRACES = process.env.LIGHTHOUSE_TRACE === "1";
 const CATEGORIES = ["performance", "accessibility", "best-practices"] as const;
 
 interface Goal {
@@ -64,7 +67,8 @@ interface Lhr {
   /** Lighthouse's measure of this machine's CPU at the time (higher is faster); a busy machine lowers it, and the scores. */
   environment: { benchmarkIndex: number };
 }
-type Lighthouse = (url: string, flags: Record<string, unknown>) => Promise<{ lhr: Lhr } | undefined>;
+/** Lighthouse's result: the report, and what it gathered (the page's trace among it). */
+type Lighthouse = (url: string, flags: Record<string, unknown>) => Promise<{ lhr: Lhr; artifacts?: { Trace?: unknown } } | undefined>;
 
 /** Lighthouse's pinned package.json and lockfile: this bench alone needs it, so npm install does not carry it. */
 const PINNED = path.join(__dirname, "lighthouse");
@@ -170,7 +174,9 @@ async function measure(
     });
     if (!result) throw new Error("Lighthouse returned no result.");
     mkdirSync(REPORTS, { recursive: true });
-    writeFileSync(path.join(REPORTS, `${goal.signedIn ? "dashboard" : "login"}-${run}.json`), JSON.stringify(result.lhr));
+    const name = `${goal.signedIn ? "dashboard" : "login"}-${run}`;
+    writeFileSync(path.join(REPORTS, `${name}.json`), JSON.stringify(result.lhr));
+    if (TRACES && result.artifacts?.Trace) writeFileSync(path.join(REPORTS, `${name}.trace.json`), JSON.stringify(result.artifacts.Trace));
     if (result.lhr.runtimeError && attempt < 2) {
       console.log(`run ${run} ${goal.page}: ${result.lhr.runtimeError.message} Trying again.`);
       continue;
