@@ -16,7 +16,7 @@ import { createInterface } from "node:readline";
  * lanes left the cores about a fifth idle. No command waits for another: `npm run coverage`
  * compiles its instrumented contracts into .local/coverage/ (hardhat.config.ts), not over the
  * artifacts the other suites deploy. The lanes are balanced by the minutes each command took on
- * a fresh clone (printed at the end): 11.0 + 2.4, 1.2 + 0.4 + 2.4 + 8.3, 3.9 + 2.0 + 6.5 + 1.2.
+ * a fresh clone (printed at the end): 9.6 + 2.4, 1.0 + 0.4 + 2.6 + 7.6, 3.0 + 1.3 + 6.0 + 1.5.
  */
 
 /** The dashboard's production build that both browser suites serve (built once by their lane). */
