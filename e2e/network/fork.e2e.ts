@@ -7,7 +7,7 @@
  * Every test checks the chain, not only the page; the upstream must come out unchanged.
  */
 import { ChildProcess, spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import net from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -23,7 +23,6 @@ import { freePort, kill, rpc } from "../../server/test/stack";
 import { OWNER, QUIET, ROOT, type RunningNode, deployToStandIn, startStandIn } from "../../scripts/lib/standIn";
 import { USDX__factory } from "@bindings/factories/contracts/USDX__factory";
 import {
-  ARTIFACTS,
   addressOf,
   connectWallet,
   expectToast,
@@ -31,6 +30,7 @@ import {
   isolateEachTest,
   openBrowser,
   type Row,
+  saveScreen,
   type Session,
   signUp,
   uploadRows,
@@ -244,8 +244,7 @@ describe("npm start -- --fork: the stack on a fork of a stand-in Sepolia (browse
     await page.getByRole("img", { name: /^Chart of total supply/ }).waitFor({ timeout: 20_000 });
     // The toast itself (role 'status' is Radix's announcement of it, which goes sooner).
     await page.getByRole("listitem").filter({ hasText: "Wallet Connected" }).waitFor({ state: "hidden", timeout: 10_000 });
-    mkdirSync(path.join(ARTIFACTS, "screens"), { recursive: true });
-    await page.screenshot({ path: path.join(ARTIFACTS, "screens", "fork-dashboard-1280.png"), fullPage: true });
+    await saveScreen(page, "fork-dashboard-1280");
     expect(errors).to.deep.equal([]);
   });
 

@@ -1,5 +1,3 @@
-import { mkdirSync } from "node:fs";
-import path from "node:path";
 import { expect } from "chai";
 import { JsonRpcProvider, Wallet, parseUnits } from "ethers";
 import type { Page } from "playwright-core";
@@ -8,12 +6,12 @@ import { SEPOLIA } from "@common/networks";
 import { USDX__factory } from "@bindings/factories/contracts/USDX__factory";
 import { startRehearsal, type Rehearsal } from "../../scripts/lib/rehearsal";
 import {
-  ARTIFACTS,
   addressOf,
   connectWallet,
   fillTransfer,
   keepFailure,
   openBrowser,
+  saveScreen,
   signUp,
   uploadRows,
   type Row,
@@ -149,8 +147,7 @@ describe("A Sepolia-shaped rehearsal (NETWORK=sepolia, a stand-in Sepolia behind
       .getByRole("row", { includeHidden: true })
       .filter({ has: page.getByRole("link", { name: `Transaction ${sentHash}`, includeHidden: true }) });
     expect(await row.getByText("Pending").count()).to.equal(1);
-    mkdirSync(path.join(ARTIFACTS, "screens"), { recursive: true });
-    await page.screenshot({ path: path.join(ARTIFACTS, "screens", "rehearsal-confirming-1280.png") });
+    await saveScreen(page, "rehearsal-confirming-1280", { fullPage: false });
     const states = await watchModal(page, "Your transaction was confirmed.", 90_000);
     const pendingAt = states.findIndex((s) => s.includes("Waiting for the transaction to be mined..."));
     const confirming = states.filter((s) => s.startsWith("Transaction confirming"));
@@ -179,7 +176,7 @@ describe("A Sepolia-shaped rehearsal (NETWORK=sepolia, a stand-in Sepolia behind
     expect(await recent.getByRole("link", { name: `Address ${bob}` }).getAttribute("href")).to.equal(
       `https://sepolia.etherscan.io/address/${bob}`,
     );
-    await page.screenshot({ path: path.join(ARTIFACTS, "screens", "rehearsal-dashboard-1280.png"), fullPage: true });
+    await saveScreen(page, "rehearsal-dashboard-1280");
     provider.destroy();
     expect(errors).to.deep.equal([]);
   });
