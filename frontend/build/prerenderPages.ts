@@ -5,13 +5,13 @@ import { FIREBASE_DB, FIREBASE_STORE, KEPT_USER_WAIT_MS, STORED_USER_KEY_PREFIX 
 import { LANDING_CHUNKS } from "./landingChunks";
 const EMPTY_ROOT = '<div id="root"></div>';
 /** Marks the screen drawn for signed-in visits: hidden until the boot script has found a kept user. */
+const SIGNED_IN_ONLY = "data-signed-in-only";
 /**
  * How many modulepreload links BOOT adds in one task: each starts a request, about a millisecond of
  * the main thread here and four times that on Lighthouse's phone; the 27 of "/" in one task were
  * its longest task after the first paint (57 ms here, about 180 ms of blocking on the phone).
  */
 const PRELOADS_PER_TASK = 3;
-const SIGNED_IN_ONLY = "data-signed-in-only";
 
 interface Screens {
   renderLoginScreen(): string;
@@ -124,7 +124,8 @@ function inlineStylesheets(html: string, bundle: Rollup.OutputBundle, fail: (mes
  * screen would wait for an app it does not need. The modules are preloaded, as the page's tags
  * would, with the page's others (data-preloads), a few per task (PRELOADS_PER_TASK), then run one
  * per task, the entry last: evaluating them all in one long task would hold off a tap (each still
- * runs after the modules it imports). If the app cannot start, the inert screen gives way to a sentence saying so.
+ * runs after the modules it imports). If the app cannot start, the inert screen gives way to a
+ * sentence saying so.
  * A screen for signed-in visits (marked data-signed-in-only, hidden) is shown first if Firebase kept
  * a signed-in user in this browser (its key in localStorage or in its IndexedDB store, as
  * src/lib/auth/storedUser.ts reads it; never creating the database); else it stays hidden and the

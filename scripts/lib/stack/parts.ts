@@ -42,20 +42,24 @@ export function startAuthEmulator(options: { configArgs: string[]; cwd: string; 
 /** Ready: the emulator at host:port answers. */
 export const emulatorAnswers = (host: string) => () => fetch(`http://${host}/`).then((r) => r.ok);
 
+type RunOptions = { env: NodeJS.ProcessEnv; output: "inherit" | "capture"; onStart?: (child: ChildProcess) => void };
+
 /**
- * A Hardhat task run to completion (`npm start` shows its output, the tests keep it for the
- * error); rejects with `what` when it fails. `onStart` gets the process, to stop it on Ctrl-C.
+ * `command` run to completion (`npm start` shows its output, the tests keep it for the error);
+ * rejects with `what` (and `shown`, the command as a person would type it, with the output kept)
+ * when it fails. `onStart` gets the process, to stop it on Ctrl-C.
  */
-export async function runHardhat(
-  what: string,
-  args: string[],
-  { env, output, onStart }: { env: NodeJS.ProcessEnv; output: "inherit" | "capture"; onStart?: (child: ChildProcess) => void },
-): Promise<void> {
-  const { child, finished } = runProcess(bin("hardhat"), args, { env, output });
+async function runToEnd(what: string, command: string, args: string[], shown: string, { env, output, onStart }: RunOptions): Promise<void> {
+  const { child, finished } = runProcess(command, args, { env, output });
   onStart?.(child);
   const { code, output: text } = await finished;
   if (code === 0) return;
-  throw new Error(output === "inherit" ? `${what} failed (exit code ${code}).` : `${what} (hardhat ${args.join(" ")}) failed:\n${text}`);
+  throw new Error(output === "inherit" ? `${what} failed (exit code ${code}).` : `${what} (${shown}) failed:\n${text}`);
+}
+
+/** A Hardhat task run to completion (runToEnd). */
+export function runHardhat(what: string, args: string[], options: RunOptions): Promise<void> {
+  return runToEnd(what, bin("hardhat"), args, `hardhat ${args.join(" ")}`, options);
 }
 
 /**
@@ -66,17 +70,9 @@ export async function runHardhat(
  * same process, which loads them again; the tests deploy a few dozen times a run. The contracts
  * must be compiled already: npm start and npm test compile them first.
  */
-export async function runHardhatScript(what: string, script: string, options: Parameters<typeof runHardhat>[2]): Promise<void> {
-  const { env, output, onStart } = options;
-  const { child, finished } = runProcess(
-    process.execPath,
-    ["--require", "ts-node/register/transpile-only", "--require", require.resolve("hardhat/register"), script],
-    { env: { ...env, HARDHAT_NETWORK: "localhost" }, output },
-  );
-  onStart?.(child);
-  const { code, output: text } = await finished;
-  if (code === 0) return;
-  throw new Error(output === "inherit" ? `${what} failed (exit code ${code}).` : `${what} (${script}) failed:\n${text}`);
+export function runHardhatScript(what: string, script: string, options: RunOptions): Promise<void> {
+  const args = ["--require", "ts-node/register/transpile-only", "--require", require.resolve("hardhat/register"), script];
+  return runToEnd(what, process.execPath, args, script, { ...options, env: { ...options.env, HARDHAT_NETWORK: "localhost" } });
 }
 
 /**
@@ -84,12 +80,12 @@ export async function runHardhatScript(what: string, script: string, options: Pa
  * (LOCAL_RPC_PORT), the manifest written (DEPLOYMENTS_DIR), and the chain seeded
  * (scenarios/default.yaml).
  */
-export function deployAndSeed(options: Parameters<typeof runHardhat>[2]): Promise<void> {
+export function deployAndSeed(options: RunOptions): Promise<void> {
   return runHardhatScript("Deploying and seeding", "scripts/deployAndSeed.ts", options);
 }
 
 /** USDX and BatchPayments deployed, unseeded: `npm start -- --scenario` applies its own file next. */
-export function deploy(options: Parameters<typeof runHardhat>[2]): Promise<void> {
+export function deploy(options: RunOptions): Promise<void> {
   return runHardhatScript("Deploying", "scripts/deploy.ts", options);
 }
 
