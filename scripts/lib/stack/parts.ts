@@ -67,8 +67,8 @@ export function runHardhat(what: string, args: string[], options: RunOptions): P
  * (LOCAL_RPC_PORT), in the process `hardhat run --network localhost` would start for it: Node with
  * ts-node and Hardhat's register, HARDHAT_NETWORK set. Without `hardhat run` itself, which loads
  * Hardhat and this project's config (about 2 s of CPU) and checks the compile only to start that
- * same process, which loads them again; the tests deploy a few dozen times a run. The contracts
- * must be compiled already: npm start and npm test compile them first.
+ * same process, which loads them again: `npm start` deploys and seeds, and each test stack deploys
+ * and seeds. The contracts must be compiled already: npm start and npm test compile them first.
  */
 export function runHardhatScript(what: string, script: string, options: RunOptions): Promise<void> {
   const args = ["--require", "ts-node/register/transpile-only", "--require", require.resolve("hardhat/register"), script];
