@@ -8,14 +8,28 @@ const TEST_FILES = ["src/**/*.test.{ts,tsx}"];
 /** A module replaced with vi.mock or vi.doMock (a comment that names one counts too: undoing a mock that was never made is harmless). */
 const MOCKED_MODULE = /\bvi\.(?:mock|doMock)\(\s*["']([^"']+)["']/g;
 
+/** A test file under `root`: its path relative to it (with /), and its text. */
+interface TestFile {
+  file: string;
+  text: string;
+}
+
+/** Every test file under `root`, read once for what the projects need to know of them. */
+export function readTestFiles(root: string): TestFile[] {
+  return globSync(TEST_FILES, { cwd: root }).map((file) => ({
+    file: file.split(path.sep).join("/"),
+    text: readFileSync(path.join(root, file), "utf8"),
+  }));
+}
+
 /**
  * Every module a test file under `root` replaces with vi.mock or vi.doMock, as the "@/..." specifier
  * of the app's module (a relative one is resolved from its file), or a package's name.
  */
-export function mockedModules(root: string): string[] {
-  const specifiers = globSync(TEST_FILES, { cwd: root }).flatMap((file) => {
-    const dir = path.posix.dirname(file.split(path.sep).join("/"));
-    return [...readFileSync(path.join(root, file), "utf8").matchAll(MOCKED_MODULE)].map(([, specifier]) =>
+export function mockedModules(root: string, files: TestFile[] = readTestFiles(root)): string[] {
+  const specifiers = files.flatMap(({ file, text }) => {
+    const dir = path.posix.dirname(file);
+    return [...text.matchAll(MOCKED_MODULE)].map(([, specifier]) =>
       specifier.startsWith(".") ? `@/${path.posix.relative("src", path.posix.join(dir, specifier))}` : specifier,
     );
   });
@@ -33,10 +47,10 @@ declare module "vitest" {
 const JSDOM_DOCBLOCK = /^\/\/ @vitest-environment jsdom\b/;
 
 /** The test files under `root` that ask for jsdom (JSDOM_DOCBLOCK), relative to it. */
-export function jsdomFiles(root: string): string[] {
-  return globSync(TEST_FILES, { cwd: root })
-    .map((file) => file.split(path.sep).join("/"))
-    .filter((file) => JSDOM_DOCBLOCK.test(readFileSync(path.join(root, file), "utf8")))
+export function jsdomFiles(root: string, files: TestFile[] = readTestFiles(root)): string[] {
+  return files
+    .filter(({ text }) => JSDOM_DOCBLOCK.test(text))
+    .map(({ file }) => file)
     .sort();
 }
 
@@ -53,8 +67,9 @@ export function jsdomFiles(root: string): string[] {
  *     switching DOMs between files sets up a new one for every file.
  */
 export function testProjects(root: string): TestProjectInlineConfiguration[] {
-  const provide = { mockedModules: mockedModules(root) };
-  const jsdom = jsdomFiles(root);
+  const files = readTestFiles(root);
+  const provide = { mockedModules: mockedModules(root, files) };
+  const jsdom = jsdomFiles(root, files);
   return [
     { extends: true, test: { name: "shared", include: TEST_FILES, exclude: jsdom, isolate: false, provide, sequence: { groupOrder: 0 } } },
     // After "shared", not beside it: run together, the two share a worker and switch DOMs file by file.
